@@ -1,0 +1,1 @@
+"""Partner Onboarding Portal: onboard a gateway's sub-merchants and take authorize-only payments."""

@@ -1,0 +1,112 @@
+"""One exception hierarchy for both gateway clients.
+
+Every error carries the HTTP status, reasonCode, gid and parsed body; ``str()`` names them and
+never includes a secret, a token or a request body.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from portal.gateway.shapes import Envelope, FieldError
+
+
+class GatewayError(Exception):
+    """Base of every error a gateway call raises."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        http_status: int | None = None,
+        reason_code: str = "",
+        gid: str = "",
+        body: Any = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.http_status = http_status
+        self.reason_code = reason_code
+        self.gid = gid
+        self.body = body
+
+    def __str__(self) -> str:
+        parts = [self.message]
+        if self.http_status is not None:
+            parts.append(f"HTTP {self.http_status}")
+        if self.reason_code:
+            parts.append(f"reasonCode={self.reason_code}")
+        if self.gid:
+            parts.append(f"gid={self.gid}")
+        return " | ".join(parts)
+
+
+class ValidationFailed(GatewayError):
+    """400: the gateway (or our own pre-send check) refused fields; see ``field_errors``."""
+
+    def __init__(self, message: str, *, field_errors: list[FieldError], **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
+        self.field_errors = field_errors
+
+    def __str__(self) -> str:
+        fields = ", ".join(e.field or "(request)" for e in self.field_errors)
+        return f"{super().__str__()} | fields: {fields}" if fields else super().__str__()
+
+
+class Unauthorized(GatewayError):
+    """401: missing or wrong credentials or signature."""
+
+
+class Forbidden(GatewayError):
+    """403: the record belongs to another partner."""
+
+
+class NotFound(GatewayError):
+    """404: no such record."""
+
+
+class Conflict(GatewayError):
+    """409: the operation clashes with the record's state (second capture, over-refund)."""
+
+
+class GatewayUnavailable(GatewayError):
+    """5xx, timeout or lost connection.
+
+    ``outcome_unknown`` is set when the request may have been applied (the call was not safe to
+    repeat and the connection broke after sending it), so the caller must reconcile, not resend.
+    """
+
+    def __init__(self, message: str, *, outcome_unknown: bool = False, **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
+        self.outcome_unknown = outcome_unknown
+
+    def __str__(self) -> str:
+        text = super().__str__()
+        return f"{text} | outcome unknown" if self.outcome_unknown else text
+
+
+_BY_STATUS: dict[int, tuple[type[GatewayError], str]] = {
+    401: (Unauthorized, "the gateway refused our credentials"),
+    403: (Forbidden, "the record belongs to another partner"),
+    404: (NotFound, "no such record"),
+    409: (Conflict, "the record's state does not allow this"),
+}
+
+
+def error_for_response(status: int, body: Any, operation: str) -> GatewayError:
+    """Map a non-2xx answer onto the hierarchy."""
+    parsed = Envelope.model_validate(body) if isinstance(body, dict) else Envelope()
+    common: dict[str, Any] = {
+        "http_status": status,
+        "reason_code": parsed.reasonCode,
+        "gid": parsed.gid,
+        "body": body,
+    }
+    if status >= 500:
+        return GatewayUnavailable(f"{operation}: the gateway failed", **common)
+    if status in (400, 422):
+        field_errors = [FieldError(d.path, d.message) for d in parsed.errorDetails]
+        return ValidationFailed(f"{operation}: the gateway refused the request",
+                                field_errors=field_errors, **common)
+    kind, text = _BY_STATUS.get(status, (GatewayError, "unexpected answer"))
+    return kind(f"{operation}: {text}", **common)

@@ -1,0 +1,47 @@
+"""When to retry a gateway call, and how long to wait: pure functions, tested with a table."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+#: Methods that are safe to repeat. The create POST (and every payments POST) is not.
+IDEMPOTENT_METHODS = frozenset({"GET", "PUT"})
+#: Answers worth another try.
+RETRYABLE_STATUSES = frozenset({429, 500, 502, 503, 504})
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Capped exponential backoff with full jitter."""
+
+    attempts: int = 3
+    base_delay: float = 0.25
+    max_delay: float = 4.0
+
+    def should_retry(
+        self, method: str, attempt: int, *, status: int | None = None, error: str | None = None
+    ) -> bool:
+        """Whether attempt number ``attempt`` (1-based) may be followed by another.
+
+        ``error`` names a transport failure (``"connect"``, ``"timeout"``, ``"connection"``).
+        Only GET and PUT are ever repeated; a POST (the create) never is, whatever happened.
+        """
+        if attempt >= self.attempts:
+            return False
+        if method.upper() not in IDEMPOTENT_METHODS:
+            return False
+        if error is not None:
+            return True
+        return status in RETRYABLE_STATUSES
+
+    def delay(self, attempt: int, rng: random.Random | None = None,
+              retry_after: float | None = None) -> float:
+        """Seconds to wait after attempt ``attempt``: full jitter under a capped exponential."""
+        if retry_after is not None:
+            return min(max(retry_after, 0.0), self.max_delay)
+        ceiling = min(self.max_delay, self.base_delay * 2 ** (attempt - 1))
+        return (rng or random).uniform(0, ceiling)
+
+
+NO_RETRY = RetryPolicy(attempts=1)

@@ -1,0 +1,196 @@
+"""Signatures of both gateway APIs.
+
+Onboarding: ``x-gl-digest`` is the standard padded Base64 of HMAC-SHA256, keyed with the API
+secret, over the exact body bytes sent (POST/PUT) or the path and query exactly as sent (GET).
+
+Payments: ``x-gl-token-external`` is a compact RS256 JWS whose payload is the SHA-256 digest of
+the body (or of the path for GET), as CONTRACT.md and the gateway's SDKs build it.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import requests
+from joserfc import jws
+from joserfc.errors import JoseError
+from joserfc.jwk import RSAKey
+
+AUTH_HEADER = "x-gl-auth"
+DIGEST_HEADER = "x-gl-digest"
+JWS_ALGORITHM = "RS256"
+#: Lifetime of a payments token in milliseconds, as the SDKs send it in ``exp``.
+TOKEN_LIFETIME_MS = 300_000
+#: Clock skew allowed on ``iat``.
+CLOCK_SKEW_MS = 60_000
+
+
+# ---------------------------------------------------------------- onboarding HMAC
+
+
+def hmac_digest(secret: str, data: bytes) -> str:
+    """Standard padded Base64 of HMAC-SHA256 of ``data`` keyed with ``secret``."""
+    mac = hmac.new(secret.encode("utf-8"), data, hashlib.sha256).digest()
+    return base64.b64encode(mac).decode("ascii")
+
+
+def signing_input(prepared: requests.PreparedRequest) -> bytes:
+    """What the onboarding digest covers for a prepared request.
+
+    POST and PUT: the body bytes exactly as they will be sent. GET: ``path_url`` (path plus
+    ``?query``, percent-encoded as on the wire, no scheme or host).
+    """
+    if prepared.method in ("GET", "HEAD", "DELETE"):
+        return prepared.path_url.encode("ascii")
+    body = prepared.body or b""
+    return body.encode("utf-8") if isinstance(body, str) else body
+
+
+def digests_match(expected: str, received: str) -> bool:
+    """Compare two digests in constant time."""
+    return hmac.compare_digest(expected.encode("ascii", "replace"), received.encode("ascii",
+                                                                                    "replace"))
+
+
+def matching_secret(secrets: Iterable[str], data: bytes, received: str) -> bool:
+    """Whether ``received`` is the digest of ``data`` under any of ``secrets``."""
+    found = False
+    for secret in secrets:
+        # no early exit: every active secret is tried, whatever matched first
+        found |= digests_match(hmac_digest(secret, data), received)
+    return found
+
+
+class HmacAuth(requests.auth.AuthBase):
+    """requests auth that signs the prepared request, so the bytes signed are the bytes sent."""
+
+    def __init__(self, api_key: str, api_secret: str) -> None:
+        self._api_key = api_key
+        self._api_secret = api_secret
+
+    def __call__(self, prepared: requests.PreparedRequest) -> requests.PreparedRequest:
+        """Add ``x-gl-auth`` and ``x-gl-digest`` to a prepared request."""
+        prepared.headers[AUTH_HEADER] = self._api_key
+        prepared.headers[DIGEST_HEADER] = hmac_digest(self._api_secret, signing_input(prepared))
+        return prepared
+
+    def __repr__(self) -> str:
+        return f"HmacAuth(api_key={self._api_key!r}, api_secret=<hidden>)"
+
+
+# ---------------------------------------------------------------- payments JWS
+
+
+class TokenError(Exception):
+    """A JWS that does not verify; the message says why without echoing the token."""
+
+
+def sha256_b64(data: bytes) -> str:
+    """Standard padded Base64 of SHA-256, as the SDKs put it in ``digest``."""
+    return base64.b64encode(hashlib.sha256(data).digest()).decode("ascii")
+
+
+def _flag(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def load_private_key(pem: str | bytes) -> RSAKey:
+    """Load an RSA private key from PEM."""
+    return RSAKey.import_key(pem)
+
+
+def load_public_key(pem: str | bytes) -> RSAKey:
+    """Load an RSA public key from PEM."""
+    return RSAKey.import_key(pem)
+
+
+def sign_digest_token(
+    data: bytes, key: RSAKey, *, kid: str, merchant_id: str, encrypted: bool, now_ms: int
+) -> str:
+    """The ``x-gl-token-external`` JWS over ``data`` (body bytes, or the path for GET)."""
+    header = {
+        "alg": JWS_ALGORITHM,
+        "kid": kid,
+        "iss": merchant_id,
+        "issued-by": merchant_id,
+        "x-gl-merchantId": merchant_id,
+        "x-gl-enc": _flag(encrypted),
+        "is-digested": "true",
+    }
+    payload = {
+        "digest": sha256_b64(data),
+        "digestAlgorithm": "SHA-256",
+        "iat": str(now_ms),
+        "exp": TOKEN_LIFETIME_MS,
+    }
+    return sign_claims(payload, key, header)
+
+
+def sign_claims(claims: dict[str, Any], key: RSAKey, header: dict[str, Any]) -> str:
+    """Sign a JSON payload as a compact RS256 JWS with the given protected header."""
+    protected = {**header, "alg": JWS_ALGORITHM}
+    body = json.dumps(claims, separators=(",", ":")).encode("utf-8")
+    return jws.serialize_compact(protected, body, key, registry=_REGISTRY)
+
+
+_REGISTRY = jws.JWSRegistry(algorithms=[JWS_ALGORITHM], strict_check_header=False)
+
+
+def read_header(token: str) -> dict[str, Any]:
+    """The protected header of a compact JWS, unverified (to choose the key)."""
+    try:
+        head = token.split(".", 1)[0]
+        header = json.loads(base64.urlsafe_b64decode(head + "=" * (-len(head) % 4)))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise TokenError("The token is not a compact JWS") from exc
+    if not isinstance(header, dict):
+        raise TokenError("The token header is not an object")
+    return header
+
+
+def verify_claims(token: str, key_for: Callable[[dict[str, Any]], RSAKey | None]) -> tuple[
+    dict[str, Any], dict[str, Any]
+]:
+    """Verify an RS256 compact JWS; ``key_for(header)`` picks the key or returns None.
+
+    Returns ``(header, claims)``. Any other algorithm, ``none`` included, is refused.
+    """
+    header = read_header(token)
+    if header.get("alg") != JWS_ALGORITHM:
+        raise TokenError(f"Algorithm {header.get('alg')!r} is not accepted; use RS256")
+    key = key_for(header)
+    if key is None:
+        raise TokenError("No key is registered for this kid")
+    try:
+        result = jws.deserialize_compact(token, key, registry=_REGISTRY)
+    except (JoseError, ValueError) as exc:
+        raise TokenError("The signature does not verify") from exc
+    try:
+        claims = json.loads(result.payload)
+    except ValueError as exc:
+        raise TokenError("The token payload is not JSON") from exc
+    if not isinstance(claims, dict):
+        raise TokenError("The token payload is not an object")
+    return header, claims
+
+
+def check_digest_claims(claims: dict[str, Any], data: bytes, now_ms: int) -> None:
+    """Check a verified token's digest against ``data`` and its ``iat`` against the clock."""
+    if str(claims.get("digestAlgorithm", "SHA-256")).upper() not in ("SHA-256", "SHA256"):
+        raise TokenError("Only SHA-256 digests are accepted")
+    if not digests_match(sha256_b64(data), str(claims.get("digest", ""))):
+        raise TokenError("The digest does not match the request")
+    try:
+        issued = int(str(claims["iat"]))
+        lifetime = int(str(claims.get("exp", TOKEN_LIFETIME_MS)))
+    except (KeyError, ValueError) as exc:
+        raise TokenError("iat and exp must be integers (milliseconds)") from exc
+    if issued > now_ms + CLOCK_SKEW_MS:
+        raise TokenError("The token is issued in the future")
+    if now_ms > issued + lifetime + CLOCK_SKEW_MS:
+        raise TokenError("The token has expired")

@@ -1,0 +1,163 @@
+"""The one place where a gateway request is built, signed, sent, retried and mapped to errors."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import requests
+
+from portal.gateway.errors import GatewayError, GatewayUnavailable, error_for_response
+from portal.gateway.retry import RetryPolicy
+
+log = logging.getLogger("portal.gateway")
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """Connect and read timeouts in seconds."""
+
+    connect: float = 5.0
+    read: float = 30.0
+
+
+@dataclass
+class Reply:
+    """A 2xx answer: its status, parsed JSON body and headers."""
+
+    status: int
+    body: Any
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+
+def json_bytes(value: Any) -> bytes:
+    """Compact UTF-8 JSON; these exact bytes are what is signed and sent."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def _parse(response: requests.Response) -> Any:
+    try:
+        return response.json()
+    except ValueError:
+        return None
+
+
+class Transport:
+    """Sends prepared, signed requests to one base URL with timeouts and a retry policy."""
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        auth: requests.auth.AuthBase | None = None,
+        timeouts: Timeouts = Timeouts(),
+        retry: RetryPolicy = RetryPolicy(),
+        session: requests.Session | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self._auth = auth
+        self._timeouts = timeouts
+        self._retry = retry
+        self._session = session or requests.Session()
+        self._sleep = sleep
+        self._rng = rng or random.Random()  # noqa: S311 - jitter only
+
+    def prepare(
+        self,
+        method: str,
+        path: str,
+        *,
+        body: bytes | None = None,
+        content_type: str = "application/json",
+        headers: Mapping[str, str] | None = None,
+        auth: requests.auth.AuthBase | None = None,
+    ) -> requests.PreparedRequest:
+        """Build the request exactly as it will go on the wire, auth applied last."""
+        all_headers = {"Accept": "application/json", **(headers or {})}
+        if body is not None:
+            all_headers["Content-Type"] = content_type
+        request = requests.Request(method, self.base_url + path, data=body, headers=all_headers,
+                                   auth=auth or self._auth)
+        return self._session.prepare_request(request)
+
+    def send(self, prepared: requests.PreparedRequest, operation: str) -> Reply:
+        """Send with retries as the policy allows; return the 2xx reply or raise GatewayError."""
+        attempt = 0
+        while True:
+            attempt += 1
+            started = time.monotonic()
+            try:
+                response = self._session.send(
+                    prepared, timeout=(self._timeouts.connect, self._timeouts.read),
+                    allow_redirects=False,
+                )
+            except requests.RequestException as exc:
+                kind = _transport_failure(exc)
+                log.warning("%s %s %s failed after %.0f ms: %s (attempt %d)", operation,
+                            prepared.method, _path(prepared), _ms(started), kind, attempt)
+                if self._retry.should_retry(prepared.method or "", attempt, error=kind):
+                    self._sleep(self._retry.delay(attempt, self._rng))
+                    continue
+                raise GatewayUnavailable(
+                    f"{operation}: {_FAILURE_TEXT[kind]}",
+                    outcome_unknown=kind != "connect" and not self._is_safe(prepared),
+                ) from None
+            body = _parse(response)
+            log.info("%s %s %s -> %d gid=%s in %.0f ms", operation, prepared.method,
+                     _path(prepared), response.status_code,
+                     body.get("gid", "") if isinstance(body, dict) else "", _ms(started))
+            if 200 <= response.status_code < 300:
+                return Reply(response.status_code, body, response.headers)
+            if self._retry.should_retry(prepared.method or "", attempt,
+                                        status=response.status_code):
+                self._sleep(self._retry.delay(attempt, self._rng,
+                                              _retry_after(response.headers)))
+                continue
+            error: GatewayError = error_for_response(response.status_code, body, operation)
+            if isinstance(error, GatewayUnavailable):
+                error.outcome_unknown = not self._is_safe(prepared)
+            raise error
+
+    @staticmethod
+    def _is_safe(prepared: requests.PreparedRequest) -> bool:
+        return (prepared.method or "").upper() in ("GET", "PUT")
+
+
+_FAILURE_TEXT = {
+    "connect": "could not connect to the gateway",
+    "timeout": "the gateway did not answer in time",
+    "connection": "the connection to the gateway was lost",
+}
+
+
+def _transport_failure(exc: requests.RequestException) -> str:
+    if isinstance(exc, requests.ConnectTimeout):
+        return "connect"
+    if isinstance(exc, requests.Timeout):
+        return "timeout"
+    if isinstance(exc, requests.ConnectionError) and "NewConnectionError" in repr(exc):
+        return "connect"
+    return "connection"
+
+
+def _retry_after(headers: Mapping[str, str]) -> float | None:
+    try:
+        return float(headers["Retry-After"])
+    except (KeyError, ValueError):
+        return None
+
+
+def _path(prepared: requests.PreparedRequest) -> str:
+    # path only: a status URL's query may hold a pre-authenticated token
+    return (prepared.path_url or "").split("?", 1)[0]
+
+
+def _ms(started: float) -> float:
+    return (time.monotonic() - started) * 1000

@@ -110,13 +110,51 @@ class PennyDropStatus(StrEnum):
 
 
 #: Document types the gateway knows (the openapi enum plus the types its pages ask for).
-DOCUMENT_TYPES = ["IEC", "LOB_DOCUMENT", "MOA_DOCUMENT", "AOA_DOCUMENT", "COI_DOCUMENT", "OPERATING_ADDRESS_PROOF", "LLP_AGREEMENT", "PARTNERSHIP_DEED", "UDYAM", "PAN", "BUSINESS", "ADDRESS", "ACCOUNT", "AUTH_SIGNATORY", "BO", "DIRECTOR", "MOA", "AOA", "COI", "BR", "LLP", "CANCELLED_CHEQUE", "REPRESENTATIVE_DOC", "PARTNERSHIP_REGISTRATION_CERTIFICATE", "UTILITY_BILL", "ITR", "SHOP_ESTABLISHMENT_CERTIFICATE", "GST_SUPPORTING_CERTIFICATE", "SERVICE_LEVEL_AGREEMENT", "BANK_STATEMENT", "PAN_CARD", "CERTIFICATE_OF_INCORPORATION"]
+DOCUMENT_TYPES = [
+    "IEC",
+    "LOB_DOCUMENT",
+    "MOA_DOCUMENT",
+    "AOA_DOCUMENT",
+    "COI_DOCUMENT",
+    "OPERATING_ADDRESS_PROOF",
+    "LLP_AGREEMENT",
+    "PARTNERSHIP_DEED",
+    "UDYAM",
+    "PAN",
+    "BUSINESS",
+    "ADDRESS",
+    "ACCOUNT",
+    "AUTH_SIGNATORY",
+    "BO",
+    "DIRECTOR",
+    "MOA",
+    "AOA",
+    "COI",
+    "BR",
+    "LLP",
+    "CANCELLED_CHEQUE",
+    "REPRESENTATIVE_DOC",
+    "PARTNERSHIP_REGISTRATION_CERTIFICATE",
+    "UTILITY_BILL",
+    "ITR",
+    "SHOP_ESTABLISHMENT_CERTIFICATE",
+    "GST_SUPPORTING_CERTIFICATE",
+    "SERVICE_LEVEL_AGREEMENT",
+    "BANK_STATEMENT",
+    "PAN_CARD",
+    "CERTIFICATE_OF_INCORPORATION",
+]
 #: A beneficial owner's Aadhaar, named after the owner: ``{PAN}_{NAME}_AADHAR``.
 AADHAR_DOC_PATTERN = re.compile(r"^[A-Z]{5}[0-9]{4}[A-Z]_[A-Z0-9_]+_AADHAR$")
 #: The business proofs a sole proprietor may upload for SOLE_PROP_DOC_1/2_UPLOAD.
-SOLE_PROP_DOCS = (
-    ["UDYAM", "UTILITY_BILL", "ITR", "SHOP_ESTABLISHMENT_CERTIFICATE", "IEC", "GST_SUPPORTING_CERTIFICATE"]
-)
+SOLE_PROP_DOCS = [
+    "UDYAM",
+    "UTILITY_BILL",
+    "ITR",
+    "SHOP_ESTABLISHMENT_CERTIFICATE",
+    "IEC",
+    "GST_SUPPORTING_CERTIFICATE",
+]
 #: Largest decoded document the gateway accepts in one call.
 MAX_DOCUMENT_BYTES = 10 * 1024 * 1024
 
@@ -142,9 +180,7 @@ def _check_base64(value: str) -> str:
 ExternalId = Annotated[
     str,
     AfterValidator(
-        rules.check_pattern(
-            rules.EXTERNAL_ID_PATTERN, "Use 1 to 64 letters, digits, '_' or '-'"
-        )
+        rules.check_pattern(rules.EXTERNAL_ID_PATTERN, "Use 1 to 64 letters, digits, '_' or '-'")
     ),
 ]
 PinCode = Annotated[
@@ -219,11 +255,18 @@ class BusinessDetailsRequest(RequestModel):
     def cross_field_errors(self) -> list[FieldError]:
         """The operating address is required exactly when it differs from the registered one."""
         if not self.isOperatingSameAsRegistered and self.businessOperatingAddress is None:
-            return [FieldError("businessOperatingAddress", "Required when the operating "
-                                                           "address differs")]
+            return [
+                FieldError(
+                    "businessOperatingAddress", "Required when the operating address differs"
+                )
+            ]
         if self.isOperatingSameAsRegistered and self.businessOperatingAddress is not None:
-            return [FieldError("businessOperatingAddress", "Leave empty when the operating "
-                                                           "address is the registered one")]
+            return [
+                FieldError(
+                    "businessOperatingAddress",
+                    "Leave empty when the operating address is the registered one",
+                )
+            ]
         return []
 
 
@@ -255,8 +298,11 @@ def owners_total_errors(owners: list[BeneficialOwner]) -> list[FieldError]:
     errors = []
     total = sum((o.percentageOwnership for o in owners), Decimal(0))
     if total > 100:
-        errors.append(FieldError(OWNERSHIP_TOTAL_FIELD,
-                                 f"The owners' percentages add up to {total}; at most 100"))
+        errors.append(
+            FieldError(
+                OWNERSHIP_TOTAL_FIELD, f"The owners' percentages add up to {total}; at most 100"
+            )
+        )
     seen: set[str] = set()
     for index, owner in enumerate(owners):
         if owner.pan in seen:
@@ -353,20 +399,28 @@ class ConfigureProductsRequest(RequestModel):
         for product in Product:
             fees = getattr(self.productFees, product.value)
             if product in self.products and fees is None:
-                errors.append(FieldError(f"productFees.{product}", "Fees are required for "
-                                                                   "this product"))
+                errors.append(
+                    FieldError(f"productFees.{product}", "Fees are required for this product")
+                )
             elif product not in self.products and fees is not None:
                 errors.append(FieldError(f"productFees.{product}", "This product is not selected"))
         for index, fee in enumerate(self.productFees.INTERNATIONAL_CARDS_AND_ALT_PAYS or []):
             if fee.feeType is FeeType.PERCENTAGE and fee.fee > 100:
-                errors.append(FieldError(f"productFees.INTERNATIONAL_CARDS_AND_ALT_PAYS[{index}]"
-                                         ".fee", "A percentage is at most 100"))
+                errors.append(
+                    FieldError(
+                        f"productFees.INTERNATIONAL_CARDS_AND_ALT_PAYS[{index}].fee",
+                        "A percentage is at most 100",
+                    )
+                )
         networks = [f.cardNetwork for f in self.productFees.INTERNATIONAL_CARDS_AND_ALT_PAYS or []]
         if networks and sorted(networks) != sorted(CardNetwork):
             missing = ", ".join(sorted(set(CardNetwork) - set(networks))) or "none"
-            errors.append(FieldError("productFees.INTERNATIONAL_CARDS_AND_ALT_PAYS",
-                                     f"Give each card network's fee exactly once "
-                                     f"(missing: {missing})"))
+            errors.append(
+                FieldError(
+                    "productFees.INTERNATIONAL_CARDS_AND_ALT_PAYS",
+                    f"Give each card network's fee exactly once (missing: {missing})",
+                )
+            )
         for name in ("GLOBAL_FUND_TRANSFER", "DOMESTIC_CARDS_UPI_AND_INB"):
             fee = getattr(self.productFees, name)
             amount = getattr(fee, "fee", None) if fee else None
@@ -535,27 +589,81 @@ _RECORD = PREFIX + "/onboard/{onboardingId}"
 OPERATIONS: dict[str, Operation] = {
     op.name: op
     for op in (
-        Operation("create_onboarding", "POST", PREFIX + "/onboard", CreateOnboardingRequest,
-                  MerchantData, "Create onboarding"),
-        Operation("update_business_details", "PUT", _RECORD + "/business-details",
-                  BusinessDetailsRequest, MerchantData, "Update business details"),
-        Operation("add_beneficial_owners", "PUT", _RECORD + "/beneficial-owner",
-                  BeneficialOwnersRequest, MerchantData, "Add beneficial owners (replaces all)"),
-        Operation("update_bank_details", "PUT", _RECORD + "/bank-details", BankDetailsRequest,
-                  MerchantData, "Update bank details (runs penny drop)"),
-        Operation("update_auth_signatory", "PUT", _RECORD + "/auth-signatory",
-                  AuthSignatoryRequest, MerchantData, "Update authorised signatory"),
-        Operation("upload_document", "PUT", _RECORD + "/docs", DocumentUploadRequest,
-                  MerchantData, "Upload one document"),
-        Operation("configure_products", "PUT", _RECORD + "/products", ConfigureProductsRequest,
-                  MerchantData, "Configure products and fees"),
-        Operation("get_verification_redirect", "PUT",
-                  PREFIX + "/verification/{onboardingId}/redirect", VerificationRedirectRequest,
-                  RedirectData, "Get the verification redirect link"),
-        Operation("get_status", "GET", _RECORD + "/status", None, MerchantData,
-                  "Get onboarding status"),
-        Operation("get_business_categories", "GET", PREFIX + "/onboard/business-category", None,
-                  CategoriesData, "Get business categories"),
+        Operation(
+            "create_onboarding",
+            "POST",
+            PREFIX + "/onboard",
+            CreateOnboardingRequest,
+            MerchantData,
+            "Create onboarding",
+        ),
+        Operation(
+            "update_business_details",
+            "PUT",
+            _RECORD + "/business-details",
+            BusinessDetailsRequest,
+            MerchantData,
+            "Update business details",
+        ),
+        Operation(
+            "add_beneficial_owners",
+            "PUT",
+            _RECORD + "/beneficial-owner",
+            BeneficialOwnersRequest,
+            MerchantData,
+            "Add beneficial owners (replaces all)",
+        ),
+        Operation(
+            "update_bank_details",
+            "PUT",
+            _RECORD + "/bank-details",
+            BankDetailsRequest,
+            MerchantData,
+            "Update bank details (runs penny drop)",
+        ),
+        Operation(
+            "update_auth_signatory",
+            "PUT",
+            _RECORD + "/auth-signatory",
+            AuthSignatoryRequest,
+            MerchantData,
+            "Update authorised signatory",
+        ),
+        Operation(
+            "upload_document",
+            "PUT",
+            _RECORD + "/docs",
+            DocumentUploadRequest,
+            MerchantData,
+            "Upload one document",
+        ),
+        Operation(
+            "configure_products",
+            "PUT",
+            _RECORD + "/products",
+            ConfigureProductsRequest,
+            MerchantData,
+            "Configure products and fees",
+        ),
+        Operation(
+            "get_verification_redirect",
+            "PUT",
+            PREFIX + "/verification/{onboardingId}/redirect",
+            VerificationRedirectRequest,
+            RedirectData,
+            "Get the verification redirect link",
+        ),
+        Operation(
+            "get_status", "GET", _RECORD + "/status", None, MerchantData, "Get onboarding status"
+        ),
+        Operation(
+            "get_business_categories",
+            "GET",
+            PREFIX + "/onboard/business-category",
+            None,
+            CategoriesData,
+            "Get business categories",
+        ),
     )
 }
 

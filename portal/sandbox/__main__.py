@@ -1,0 +1,28 @@
+"""Run the sandbox alone: ``python -m portal.sandbox --host 127.0.0.1 --port 8100 --config FILE``."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+
+from werkzeug.serving import run_simple
+
+from portal.sandbox.app import create_sandbox_app
+from portal.sandbox.config import load_config
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse the command line and serve the sandbox until interrupted."""
+    parser = argparse.ArgumentParser(prog="python -m portal.sandbox", description=__doc__)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8100)
+    parser.add_argument("--config", required=True, help="JSON file of partners and keys")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s sandbox %(message)s")
+    app = create_sandbox_app(load_config(args.config))
+    print(f"Gateway sandbox on http://{args.host}:{args.port}", flush=True)  # noqa: T201
+    run_simple(args.host, args.port, app, threaded=True, use_reloader=False)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+"""The sandbox's Flask app factory."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import Flask, jsonify
+
+from portal.gateway.shapes import envelope
+from portal.sandbox.clock import Clock
+from portal.sandbox.config import SandboxConfig
+from portal.sandbox.errors import ApiError
+
+EXTENSION = "gateway_sandbox"
+
+
+@dataclass
+class SandboxState:
+    """Everything the sandbox holds: its config, its clock and one backend per API."""
+
+    config: SandboxConfig
+    clock: Clock
+    backends: dict[str, Any] = field(default_factory=dict)
+
+    def reset(self) -> None:
+        """Forget every record (keys and config stay)."""
+        for backend in self.backends.values():
+            backend.reset()
+
+
+def state_of(app: Flask) -> SandboxState:
+    """The sandbox state attached to an app made by :func:`create_sandbox_app`."""
+    return app.extensions[EXTENSION]
+
+
+def create_sandbox_app(config: SandboxConfig, clock: Clock | None = None) -> Flask:
+    """Build the sandbox app for ``config``; ``clock`` lets tests move time."""
+    app = Flask(__name__, template_folder="templates", static_folder=None)
+    app.config["MAX_CONTENT_LENGTH"] = 16 * 1024 * 1024
+    state = SandboxState(config=config, clock=clock or Clock())
+    app.extensions[EXTENSION] = state
+
+    @app.errorhandler(ApiError)
+    def _api_error(error: ApiError):
+        body = envelope({}, now=state.clock.now(), reason_code=error.reason_code,
+                        errors=error.field_errors or [], message=error.message)
+        return jsonify(body), error.status
+
+    return app

@@ -1,0 +1,75 @@
+"""The sandbox's configuration file: partners with their HMAC keys, merchants with their JWS keys.
+
+```json
+{"partners": [{"partnerId": "p1", "keys": [{"apiKey": "...", "apiSecret": "...", "active": true}]}],
+ "merchants": [{"mid": "m1", "keys": [{"kid": "...", "publicKeyPem": "..."}]}],
+ "webhookUrl": "http://127.0.0.1:5000/webhooks/onboarding"}
+```
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Config(BaseModel):
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+
+class PartnerKey(_Config):
+    """One onboarding API key of a partner."""
+
+    apiKey: str
+    apiSecret: str
+    active: bool = True
+
+
+class Partner(_Config):
+    """A technology partner and its keys (several may be active at once)."""
+
+    partnerId: str
+    keys: list[PartnerKey] = Field(default_factory=list)
+
+
+class MerchantKey(_Config):
+    """A merchant's registered JWS public key."""
+
+    kid: str
+    publicKeyPem: str
+
+
+class MerchantKeys(_Config):
+    """A payments merchant (MID) and its keys."""
+
+    mid: str
+    keys: list[MerchantKey] = Field(default_factory=list)
+
+
+class SandboxConfig(_Config):
+    """Everything the sandbox reads from its config file."""
+
+    partners: list[Partner] = Field(default_factory=list)
+    merchants: list[MerchantKeys] = Field(default_factory=list)
+    webhookUrl: str | None = None
+    #: The gateway's own RSA private key (PEM), signing callbacks and decrypting JWE bodies.
+    gatewayPrivateKeyPem: str | None = None
+    #: Seconds between webhook delivery attempts (1, 5 and 30 minutes on the real gateway).
+    webhookRetrySeconds: list[float] = Field(default_factory=lambda: [60.0, 300.0, 1800.0])
+    #: Seconds the compliance review takes after verification completes.
+    reviewSeconds: float = 0.0
+    #: Hours an authorised hold lasts before it expires.
+    holdExpiryHours: float = 24.0 * 7
+
+
+def load_config(path: str | Path) -> SandboxConfig:
+    """Read and validate a config file."""
+    return SandboxConfig.model_validate(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
+def config_from(data: dict[str, Any]) -> SandboxConfig:
+    """Validate a config given as a dict (tests build them in code)."""
+    return SandboxConfig.model_validate(data)

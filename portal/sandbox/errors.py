@@ -1,0 +1,42 @@
+"""Errors the sandbox answers with, as the gateway's envelope."""
+
+from __future__ import annotations
+
+from portal.gateway.shapes import FieldError
+
+
+class ApiError(Exception):
+    """An error answer: HTTP status, reasonCode, message and optional field errors."""
+
+    def __init__(self, status: int, reason_code: str, message: str,
+                 field_errors: list[FieldError] | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.reason_code = reason_code
+        self.message = message
+        self.field_errors = field_errors
+
+
+def validation_error(field_errors: list[FieldError]) -> ApiError:
+    """400 VALIDATION_ERROR with one errorDetails entry per offending field."""
+    return ApiError(400, "VALIDATION_ERROR", "Validation failed", field_errors)
+
+
+def unauthorized(message: str = "Authentication failed") -> ApiError:
+    """401 UNAUTHORIZED."""
+    return ApiError(401, "UNAUTHORIZED", message)
+
+
+def forbidden() -> ApiError:
+    """403: the record belongs to another partner."""
+    return ApiError(403, "FORBIDDEN", "This record belongs to another partner")
+
+
+def not_found(message: str = "No such record") -> ApiError:
+    """404 NOT_FOUND."""
+    return ApiError(404, "NOT_FOUND", message)
+
+
+def conflict(message: str) -> ApiError:
+    """409 CONFLICT."""
+    return ApiError(409, "CONFLICT", message)

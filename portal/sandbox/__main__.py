@@ -1,4 +1,4 @@
-"""Run the sandbox alone: ``python -m portal.sandbox --host 127.0.0.1 --port 8100 --config FILE``."""
+"""Run the sandbox alone: ``python -m portal.sandbox --host HOST --port PORT --config FILE``."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s sandbox %(message)s")
     app = create_sandbox_app(load_config(args.config))
-    print(f"Gateway sandbox on http://{args.host}:{args.port}", flush=True)  # noqa: T201
+    print(f"Gateway sandbox on http://{args.host}:{args.port}", flush=True)
     run_simple(args.host, args.port, app, threaded=True, use_reloader=False)
 
 

@@ -1,0 +1,56 @@
+"""Alembic environment: the models' metadata, batch mode for SQLite, URL from the config."""
+
+from __future__ import annotations
+
+from alembic import context
+
+import portal.models  # noqa: F401  (registers every table)
+from portal.config import load_environment, settings_from_env
+from portal.db import Base, make_engine
+
+config = context.config
+target_metadata = Base.metadata
+
+
+def _url() -> str:
+    url = config.attributes.get("url") or config.get_main_option("sqlalchemy.url")
+    if url:
+        return url
+    load_environment()
+    return settings_from_env().database_url
+
+
+def run_offline() -> None:
+    """Emit SQL to stdout."""
+    context.configure(url=_url(), target_metadata=target_metadata, literal_binds=True,
+                      render_as_batch=True)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def run_online() -> None:
+    """Run migrations on a live connection."""
+    connection = config.attributes.get("connection")
+    if connection is not None:
+        _run(connection)
+        return
+    engine = make_engine(_url())
+    try:
+        with engine.connect() as conn:
+            _run(conn)
+    finally:
+        engine.dispose()
+
+
+def _run(connection) -> None:
+    context.configure(connection=connection, target_metadata=target_metadata,
+                      render_as_batch=connection.dialect.name == "sqlite",
+                      compare_type=True)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+if context.is_offline_mode():
+    run_offline()
+else:
+    run_online()

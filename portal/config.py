@@ -1,0 +1,189 @@
+"""The portal's configuration: one object read from the environment (and optional .env files).
+
+Outside development and testing a missing secret stops start-up with a message naming the
+variable; there are no literal fallbacks for secrets.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from dotenv import load_dotenv
+from flask import current_app
+
+ROOT = Path(__file__).resolve().parent.parent
+INSTANCE = ROOT / "instance"
+DEV_ENVS = ("development", "testing")
+SETTINGS_EXTENSION = "portal_settings"
+
+
+class ConfigError(RuntimeError):
+    """The configuration is incomplete or contradictory."""
+
+
+@dataclass(frozen=True)
+class Variable:
+    """One configuration variable: name, default and meaning (the README table is built from it)."""
+
+    name: str
+    default: str | None
+    meaning: str
+    secret: bool = False
+
+
+VARIABLES = (
+    Variable("PORTAL_ENV", "production", "development, testing or production"),
+    Variable("SECRET_KEY", None, "Signs sessions, CSRF tokens and merchant links", secret=True),
+    Variable("DATABASE_URL", "sqlite:///instance/portal.db",
+             "SQLAlchemy URL; postgresql+psycopg://... for several processes"),
+    Variable("GATEWAY_ONBOARDING_URL", None, "Base URL of the onboarding API (the sandbox's in "
+             "development)"),
+    Variable("GATEWAY_PAYMENTS_URL", None, "Base URL of the payments API"),
+    Variable("GATEWAY_API_KEY", None, "Partner API key, sent as x-gl-auth", secret=True),
+    Variable("GATEWAY_API_SECRET", None, "Partner API secret, keys the x-gl-digest HMAC",
+             secret=True),
+    Variable("GATEWAY_WEBHOOK_SECRETS", "", "Comma-separated secrets accepted on webhook "
+             "x-gl-digest (empty: webhooks are not signature-checked)", secret=True),
+    Variable("GATEWAY_PUBLIC_KEY_FILE", "", "PEM of the gateway's public key, verifies payment "
+             "callbacks"),
+    Variable("GATEWAY_ORIGIN", "", "Origin of the verification iframe (default: the onboarding "
+             "URL's origin)"),
+    Variable("GATEWAY_IS_SANDBOX", "false", "true when the gateway is the local sandbox: shows "
+             "'Fill with test data'"),
+    Variable("GATEWAY_CONNECT_TIMEOUT", "5", "Seconds to connect to the gateway"),
+    Variable("GATEWAY_READ_TIMEOUT", "30", "Seconds to wait for the gateway's answer"),
+    Variable("UPLOAD_FOLDER", "instance/uploads", "Where uploaded documents are stored (never "
+             "under static/)"),
+    Variable("UPLOAD_MAX_BYTES", str(5 * 1024 * 1024), "Largest document accepted, in bytes"),
+    Variable("SESSION_IDLE_MINUTES", "30", "Idle minutes before a login session ends"),
+    Variable("CREDENTIALS_KEY", None, "Fernet key that encrypts merchants' private keys at rest",
+             secret=True),
+    Variable("STALE_AFTER_DAYS", "7", "Days without progress before the dashboard flags a "
+             "merchant"),
+)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Typed view of the configuration variables."""
+
+    env: str = "production"
+    secret_key: str = ""
+    database_url: str = ""
+    onboarding_url: str = ""
+    payments_url: str = ""
+    api_key: str = ""
+    api_secret: str = ""
+    webhook_secrets: tuple[str, ...] = ()
+    gateway_public_key_file: str = ""
+    gateway_origin: str = ""
+    gateway_is_sandbox: bool = False
+    connect_timeout: float = 5.0
+    read_timeout: float = 30.0
+    upload_folder: str = ""
+    upload_max_bytes: int = 5 * 1024 * 1024
+    session_idle_minutes: int = 30
+    credentials_key: str = ""
+    stale_after_days: int = 7
+    extra: Mapping[str, object] = field(default_factory=dict)
+
+    @property
+    def is_development(self) -> bool:
+        """True in development and testing, where missing secrets are tolerated."""
+        return self.env in DEV_ENVS
+
+    @property
+    def verification_origin(self) -> str:
+        """The origin postMessage events and iframes may come from."""
+        return self.gateway_origin or origin_of(self.onboarding_url)
+
+    def with_changes(self, **changes: object) -> Settings:
+        """A copy with some values replaced (tests use it)."""
+        return replace(self, **changes)
+
+    def check(self) -> Settings:
+        """Refuse to start production with a missing secret or gateway address."""
+        if self.is_development:
+            return self
+        required = {
+            "SECRET_KEY": self.secret_key,
+            "GATEWAY_ONBOARDING_URL": self.onboarding_url,
+            "GATEWAY_API_KEY": self.api_key,
+            "GATEWAY_API_SECRET": self.api_secret,
+            "CREDENTIALS_KEY": self.credentials_key,
+        }
+        missing = [name for name, value in required.items() if not value]
+        if missing:
+            raise ConfigError(
+                "Missing configuration: " + ", ".join(missing)
+                + ". Set them in the environment or a .env file (see README, Configuration)."
+            )
+        return self
+
+
+def origin_of(url: str) -> str:
+    """``scheme://host[:port]`` of a URL, or '' for an empty one."""
+    if not url:
+        return ""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def _sqlite_under_root(url: str) -> str:
+    prefix = "sqlite:///"
+    if url.startswith(prefix) and not url.startswith(prefix + "/") and url != prefix + ":memory:":
+        return prefix + str(ROOT / url[len(prefix):])
+    return url
+
+
+def load_environment() -> None:
+    """Read ``.env`` and the file named by PORTAL_ENV_FILE (never overriding real variables)."""
+    load_dotenv(ROOT / ".env", override=False)
+    extra = os.environ.get("PORTAL_ENV_FILE")
+    if extra:
+        load_dotenv(extra, override=False)
+
+
+def settings_from_env(environ: Mapping[str, str] | None = None) -> Settings:
+    """Build Settings from environment variables, applying each variable's default."""
+    env = os.environ if environ is None else environ
+    defaults = {v.name: v.default for v in VARIABLES}
+
+    def get(name: str) -> str:
+        return env.get(name, defaults[name] or "")
+
+    onboarding = get("GATEWAY_ONBOARDING_URL").rstrip("/")
+    try:
+        return Settings(
+            env=get("PORTAL_ENV"),
+            secret_key=get("SECRET_KEY"),
+            database_url=_sqlite_under_root(get("DATABASE_URL")),
+            onboarding_url=onboarding,
+            payments_url=(get("GATEWAY_PAYMENTS_URL") or onboarding).rstrip("/"),
+            api_key=get("GATEWAY_API_KEY"),
+            api_secret=get("GATEWAY_API_SECRET"),
+            webhook_secrets=tuple(s.strip() for s in get("GATEWAY_WEBHOOK_SECRETS").split(",")
+                                  if s.strip()),
+            gateway_public_key_file=get("GATEWAY_PUBLIC_KEY_FILE"),
+            gateway_origin=get("GATEWAY_ORIGIN"),
+            gateway_is_sandbox=get("GATEWAY_IS_SANDBOX").lower() in ("1", "true", "yes"),
+            connect_timeout=float(get("GATEWAY_CONNECT_TIMEOUT")),
+            read_timeout=float(get("GATEWAY_READ_TIMEOUT")),
+            upload_folder=str(ROOT / get("UPLOAD_FOLDER")),
+            upload_max_bytes=int(get("UPLOAD_MAX_BYTES")),
+            session_idle_minutes=int(get("SESSION_IDLE_MINUTES")),
+            credentials_key=get("CREDENTIALS_KEY"),
+            stale_after_days=int(get("STALE_AFTER_DAYS")),
+        )
+    except ValueError as exc:
+        raise ConfigError(f"A numeric configuration variable is not a number: {exc}") from exc
+
+
+
+def current_settings() -> Settings:
+    """The Settings of the app handling the current request or command."""
+    return current_app.extensions[SETTINGS_EXTENSION]

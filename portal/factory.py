@@ -1,0 +1,52 @@
+"""The portal's app factory."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from flask import Flask, jsonify
+
+from portal.config import (
+    INSTANCE,
+    ROOT,
+    SETTINGS_EXTENSION,
+    Settings,
+    load_environment,
+    settings_from_env,
+)
+from portal.db import db
+from portal.security_headers import add_security_headers
+
+
+def create_app(settings: Settings | None = None) -> Flask:
+    """Build the portal for ``settings`` (default: read from the environment)."""
+    if settings is None:
+        load_environment()
+        settings = settings_from_env()
+    settings.check()
+    app = Flask("portal", template_folder=str(ROOT / "templates"),
+                static_folder=str(ROOT / "static"), instance_path=str(INSTANCE))
+    app.extensions[SETTINGS_EXTENSION] = settings
+    app.config.update(
+        SECRET_KEY=settings.secret_key,
+        MAX_CONTENT_LENGTH=settings.upload_max_bytes + 1024 * 1024,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=not settings.is_development,
+        REMEMBER_COOKIE_HTTPONLY=True,
+        REMEMBER_COOKIE_SAMESITE="Lax",
+        PERMANENT_SESSION_LIFETIME=timedelta(minutes=settings.session_idle_minutes),
+        TESTING=settings.env == "testing",
+    )
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    db.init_app(app, settings.database_url)
+    app.after_request(add_security_headers)
+
+    @app.get("/healthz")
+    def healthz():
+        """Liveness probe for process managers."""
+        return jsonify(status="ok")
+
+    return app
+

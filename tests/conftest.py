@@ -1,0 +1,96 @@
+"""Fixtures shared by the whole suite: a migrated database per test, the sandbox, the portal."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from portal.config import Settings
+from portal.factory import create_app
+from portal.migrate import upgrade
+from portal.sandbox.app import SandboxState, create_sandbox_app, state_of
+from portal.sandbox.clock import Clock
+from portal.sandbox.config import config_from
+from tests.servers import serve
+
+PARTNER_ID = "partner-test"
+API_KEY = "test-api-key"
+API_SECRET = "test-api-secret-0123456789"
+
+
+@pytest.fixture(scope="session")
+def migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file migrated to head once per run; each test gets a copy."""
+    path = tmp_path_factory.mktemp("db") / "template.db"
+    upgrade(f"sqlite:///{path}")
+    return path
+
+
+@pytest.fixture
+def database_url(migrated_template: Path, tmp_path: Path) -> str:
+    """A fresh, migrated SQLite database for this test."""
+    path = tmp_path / "portal.db"
+    shutil.copy(migrated_template, path)
+    return f"sqlite:///{path}"
+
+
+@dataclass
+class RunningSandbox:
+    """The sandbox served on loopback, with its state and clock at hand."""
+
+    url: str
+    state: SandboxState
+    clock: Clock
+
+
+@pytest.fixture
+def sandbox() -> Iterator[RunningSandbox]:
+    """A fresh sandbox with one partner key, served on a loopback port."""
+    clock = Clock()
+    config = config_from({"partners": [{"partnerId": PARTNER_ID, "keys": [
+        {"apiKey": API_KEY, "apiSecret": API_SECRET, "active": True}]}]})
+    app = create_sandbox_app(config, clock=clock)
+    with serve(app) as url:
+        yield RunningSandbox(url=url, state=state_of(app), clock=clock)
+
+
+@pytest.fixture
+def settings(database_url: str, sandbox: RunningSandbox, tmp_path: Path) -> Settings:
+    """Testing settings pointing at the loopback sandbox and a per-test database."""
+    return Settings(
+        env="testing",
+        secret_key="test-secret-key",
+        database_url=database_url,
+        onboarding_url=sandbox.url,
+        payments_url=sandbox.url,
+        api_key=API_KEY,
+        api_secret=API_SECRET,
+        webhook_secrets=(API_SECRET,),
+        gateway_is_sandbox=True,
+        connect_timeout=2.0,
+        read_timeout=5.0,
+        upload_folder=str(tmp_path / "uploads"),
+        credentials_key="",
+    )
+
+
+@pytest.fixture
+def app(settings: Settings):
+    """The portal built for this test."""
+    return create_app(settings)
+
+
+@pytest.fixture
+def client(app):
+    """A test client for the portal."""
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app):
+    """A CLI runner for the portal's commands."""
+    return app.test_cli_runner()

@@ -1,0 +1,47 @@
+"""The app factory and configuration."""
+
+from __future__ import annotations
+
+import pytest
+
+from portal.config import ConfigError, settings_from_env
+from portal.factory import create_app
+
+
+def test_health_answers_with_security_headers(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json == {"status": "ok"}
+    assert "frame-ancestors 'none'" in response.headers["Content-Security-Policy"]
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_production_without_secrets_names_every_missing_variable():
+    with pytest.raises(ConfigError) as caught:
+        create_app(settings_from_env({"PORTAL_ENV": "production"}))
+    for name in ("SECRET_KEY", "GATEWAY_API_KEY", "GATEWAY_API_SECRET", "GATEWAY_ONBOARDING_URL"):
+        assert name in str(caught.value)
+
+
+def test_development_tolerates_missing_secrets():
+    settings = settings_from_env({"PORTAL_ENV": "development"})
+    assert settings.check() is settings
+
+
+def test_defaults_put_sqlite_and_uploads_under_instance():
+    settings = settings_from_env({"PORTAL_ENV": "development"})
+    assert settings.database_url.startswith("sqlite:////")
+    assert settings.database_url.endswith("/instance/portal.db")
+    assert settings.upload_folder.endswith("/instance/uploads")
+    assert settings.upload_max_bytes == 5 * 1024 * 1024
+
+
+def test_bad_number_is_a_config_error():
+    with pytest.raises(ConfigError, match="not a number"):
+        settings_from_env({"GATEWAY_READ_TIMEOUT": "soon"})
+
+
+def test_payments_url_defaults_to_onboarding_url():
+    settings = settings_from_env({"GATEWAY_ONBOARDING_URL": "https://gw.example/"})
+    assert settings.payments_url == "https://gw.example"
+    assert settings.verification_origin == "https://gw.example"

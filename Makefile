@@ -1,0 +1,37 @@
+# The two commands: `make run` and `make test`. Everything else hangs off them.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+PORTAL_PORT ?= 5000
+SANDBOX_PORT ?= 8100
+export PORTAL_ENV_FILE ?= instance/portal.env
+
+.PHONY: run test lint bench install clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[test,dev,postgres]'
+	touch $@
+
+install: $(VENV)/.installed
+
+run: install
+	$(BIN)/python -m portal.devsetup --portal-port $(PORTAL_PORT) --sandbox-port $(SANDBOX_PORT)
+	$(BIN)/flask --app app db upgrade
+	$(BIN)/flask --app app users ensure-admin
+	PORTAL_PORT=$(PORTAL_PORT) SANDBOX_PORT=$(SANDBOX_PORT) BIN=$(BIN) bash scripts/run-dev.sh
+
+test: install
+	BIN=$(BIN) bash scripts/test.sh
+
+lint: install
+	$(BIN)/ruff check .
+
+bench: install
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Start the sandbox and the portal side by side; stop both on Ctrl-C.
+set -euo pipefail
+: "${BIN:=.venv/bin}" "${PORTAL_PORT:=5000}" "${SANDBOX_PORT:=8100}"
+
+pids=()
+cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; }
+trap cleanup EXIT INT TERM
+
+"$BIN/python" -m portal.sandbox --host 127.0.0.1 --port "$SANDBOX_PORT" \
+  --config instance/sandbox.json > instance/sandbox.log 2>&1 &
+pids+=($!)
+"$BIN/gunicorn" --bind "127.0.0.1:$PORTAL_PORT" --workers 2 --access-logfile - app:app \
+  > instance/portal.log 2>&1 &
+pids+=($!)
+if "$BIN/flask" --app app --help 2>/dev/null | grep -q '^  sync'; then
+  "$BIN/flask" --app app sync --every 60 > instance/sync.log 2>&1 &
+  pids+=($!)
+fi
+
+"$BIN/python" - "$PORTAL_PORT" <<'PY'
+import sys, time, urllib.request
+for _ in range(100):
+    try:
+        urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/healthz", timeout=1)
+        break
+    except OSError:
+        time.sleep(0.2)
+PY
+cat <<TXT
+
+  Portal:  http://127.0.0.1:$PORTAL_PORT   (log in as admin@localhost; the password was
+           printed above on the first run; later: flask --app app users create EMAIL --role ops)
+  Sandbox: http://127.0.0.1:$SANDBOX_PORT  (gateway emulator; OpenAPI at /openapi.json)
+  Logs:    instance/portal.log, instance/sandbox.log
+
+  Press Ctrl-C to stop both.
+TXT
+wait -n "${pids[@]}"

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from portal.gateway.shapes import Envelope, FieldError
+from pydantic import ValidationError
+
+from portal.gateway.shapes import Envelope, ErrorDetail, FieldError
 
 
 class GatewayError(Exception):
@@ -95,7 +97,7 @@ _BY_STATUS: dict[int, tuple[type[GatewayError], str]] = {
 
 def error_for_response(status: int, body: Any, operation: str) -> GatewayError:
     """Map a non-2xx answer onto the hierarchy."""
-    parsed = Envelope.model_validate(body) if isinstance(body, dict) else Envelope()
+    parsed = _envelope(body)
     common: dict[str, Any] = {
         "http_status": status,
         "reason_code": parsed.reasonCode,
@@ -110,3 +112,30 @@ def error_for_response(status: int, body: Any, operation: str) -> GatewayError:
                                 field_errors=field_errors, **common)
     kind, text = _BY_STATUS.get(status, (GatewayError, "unexpected answer"))
     return kind(f"{operation}: {text}", **common)
+
+
+def _envelope(body: Any) -> Envelope:
+    """Parse an error body leniently: a malformed one (``errorDetails: null``) still maps."""
+    if not isinstance(body, dict):
+        return Envelope()
+    try:
+        return Envelope.model_validate(body)
+    except ValidationError:
+        pass
+    details = body.get("errorDetails")
+    entries = [
+        ErrorDetail(
+            field=_text(d.get("field")) or None,
+            fieldName=_text(d.get("fieldName")) or None,
+            message=_text(d.get("message")),
+        )
+        for d in (details if isinstance(details, list) else [])
+        if isinstance(d, dict)
+    ]
+    return Envelope(
+        gid=_text(body.get("gid")), reasonCode=_text(body.get("reasonCode")), errorDetails=entries
+    )
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value)

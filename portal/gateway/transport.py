@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import requests
+from urllib3.exceptions import NewConnectionError
 
 from portal.gateway.errors import GatewayError, GatewayUnavailable, error_for_response
 from portal.gateway.retry import RetryPolicy
@@ -142,9 +143,28 @@ def _transport_failure(exc: requests.RequestException) -> str:
         return "connect"
     if isinstance(exc, requests.Timeout):
         return "timeout"
-    if isinstance(exc, requests.ConnectionError) and "NewConnectionError" in repr(exc):
+    if isinstance(exc, requests.ConnectionError) and _never_connected(exc):
         return "connect"
     return "connection"
+
+
+def _never_connected(exc: BaseException) -> bool:
+    """Whether the connection was never made (refused, DNS failure): nothing was sent."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        # NameResolutionError is a NewConnectionError too (urllib3 2.x)
+        if isinstance(current, NewConnectionError):
+            return True
+        reason = getattr(current, "reason", None)
+        nested = current.args[0] if current.args else None
+        current = next(
+            (e for e in (reason, nested, current.__cause__, current.__context__)
+             if isinstance(e, BaseException)),
+            None,
+        )
+    return False
 
 
 def _retry_after(headers: Mapping[str, str]) -> float | None:

@@ -1,0 +1,176 @@
+"""PaymentsClient: hosted-checkout authorize-only payments (spec 000, CONTRACT.md).
+
+Every call is signed with a JWS over the exact bytes sent. The body goes as JSON or, in the
+SDKs' mode, as a compact JWE to the gateway's key. POSTs are never retried: a POST whose
+answer is lost raises GatewayUnavailable with ``outcome_unknown``, so the caller reconciles
+with a status call instead of paying twice.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import requests
+from joserfc.jwk import RSAKey
+from pydantic import ValidationError
+
+from portal.gateway.errors import GatewayError, ValidationFailed
+from portal.gateway.jwe import encrypt_body
+from portal.gateway.payments_auth import JwsAuth
+from portal.gateway.payments_shapes import (
+    OPERATIONS,
+    AmountScope,
+    InitiateRequest,
+    InitiateResponse,
+    RefundResponse,
+    StatusResponse,
+)
+from portal.gateway.retry import RetryPolicy
+from portal.gateway.shapes import Envelope, dump, validate_payload
+from portal.gateway.signing import (
+    CLOCK_SKEW_MS,
+    TOKEN_LIFETIME_MS,
+    TokenError,
+    load_private_key,
+    load_public_key,
+    verify_claims,
+)
+from portal.gateway.transport import Timeouts, Transport, json_bytes
+
+Answer = TypeVar("Answer", bound=Envelope)
+
+
+def epoch_ms() -> int:
+    """The wall clock as epoch milliseconds."""
+    return int(time.time() * 1000)
+
+
+class PaymentsClient:
+    """One merchant's payments API: initiate, status, capture, reversal and refund."""
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        merchant_id: str,
+        kid: str,
+        private_key_pem: str | bytes,
+        gateway_public_key_pem: str | bytes | None = None,
+        gateway_kid: str | None = None,
+        encrypt: bool = False,
+        timeouts: Timeouts = Timeouts(),
+        retry: RetryPolicy = RetryPolicy(),
+        session: requests.Session | None = None,
+        sleep: Callable[[float], None] | None = None,
+        now_ms: Callable[[], int] = epoch_ms,
+    ) -> None:
+        if encrypt and not (gateway_public_key_pem and gateway_kid):
+            raise ValueError("JWE mode needs the gateway's public key and its kid")
+        self._merchant_id = merchant_id
+        self._gateway_key = load_public_key(gateway_public_key_pem) if encrypt else None
+        self._gateway_kid = gateway_kid or ""
+        self._now_ms = now_ms
+        auth = JwsAuth(load_private_key(private_key_pem), kid=kid, merchant_id=merchant_id,
+                       encrypted=encrypt, now_ms=now_ms)
+        extra: dict[str, Any] = {"sleep": sleep} if sleep else {}
+        common: dict[str, Any] = {"timeouts": timeouts, "retry": retry, "session": session}
+        self.transport = Transport(base_url, auth=auth, **common, **extra)
+        # the pre-authenticated statusUrl carries its own token: no JWS, no merchant headers
+        self._public = Transport(base_url, **common, **extra)
+
+    def initiate(self, request: InitiateRequest | dict) -> InitiateResponse:
+        """Create the payment; send the customer to ``data.redirectUrl``. Never retried."""
+        return self._call("initiate", InitiateResponse, request)
+
+    def status(self, gid: str) -> StatusResponse:
+        """The payment's status, signed with a JWS over the path."""
+        return self._call("status", StatusResponse, None, gid=gid)
+
+    def status_by_url(self, status_url: str) -> StatusResponse:
+        """The payment's status from the pre-authenticated ``statusUrl`` (no JWS needed)."""
+        base = self.transport.base_url
+        if not status_url.startswith(base + "/"):
+            raise ValueError("statusUrl does not point at this gateway")
+        prepared = self._public.prepare("GET", status_url[len(base):])
+        return self._parse("status", StatusResponse, self._public.send(prepared, "status").body)
+
+    def capture(self, gid: str, merchant_txn_id: str, amount: str | None = None) -> StatusResponse:
+        """Capture the hold once: in full (no amount) or in part (``amount``). Never retried."""
+        request: dict[str, Any] = {
+            "merchantTxnId": merchant_txn_id,
+            "captureType": AmountScope.PARTIAL if amount is not None else AmountScope.FULL,
+        }
+        if amount is not None:
+            request["paymentData"] = {"totalAmount": amount}
+        return self._call("capture", StatusResponse, request, gid=gid)
+
+    def reverse(self, gid: str, merchant_txn_id: str) -> StatusResponse:
+        """Release the whole hold; only before capture. Never retried."""
+        return self._call("auth_reversal", StatusResponse, {"merchantTxnId": merchant_txn_id},
+                          gid=gid)
+
+    def refund(self, gid: str, merchant_txn_id: str, currency: str,
+               amount: str | None = None) -> RefundResponse:
+        """Refund in full (no amount) or in part; each refund has its own merchantTxnId."""
+        request: dict[str, Any] = {
+            "merchantTxnId": merchant_txn_id,
+            "refundType": AmountScope.PARTIAL if amount is not None else AmountScope.FULL,
+        }
+        if amount is not None:
+            request["paymentData"] = {"totalAmount": amount, "txnCurrency": currency}
+        return self._call("refund", RefundResponse, request, gid=gid)
+
+    def prepare(self, name: str, request: Any = None, **params: str) -> requests.PreparedRequest:
+        """Validate, encode and sign one operation's request without sending it."""
+        operation = OPERATIONS[name]
+        if operation.request is None:
+            return self.transport.prepare(operation.method, operation.url_path(**params))
+        value, errors = validate_payload(operation.request, dump(request))
+        if errors:
+            raise ValidationFailed(f"{name}: the request is not valid", field_errors=errors)
+        body = json_bytes(dump(value))
+        if self._gateway_key is None:
+            return self.transport.prepare(operation.method, operation.url_path(**params),
+                                          body=body)
+        token = encrypt_body(body, self._gateway_key, gateway_kid=self._gateway_kid,
+                             merchant_id=self._merchant_id, now_ms=self._now_ms())
+        return self.transport.prepare(operation.method, operation.url_path(**params),
+                                      body=token.encode("ascii"), content_type="text/plain")
+
+    def _call(self, name: str, shape: type[Answer], request: Any, **params: str) -> Answer:
+        prepared = self.prepare(name, request, **params)
+        return self._parse(name, shape, self.transport.send(prepared, name).body)
+
+    @staticmethod
+    def _parse(name: str, shape: type[Answer], body: Any) -> Answer:
+        try:
+            return shape.model_validate(body)
+        except ValidationError as exc:
+            raise GatewayError(f"{name}: the gateway's answer has an unexpected shape",
+                               body=body) from exc
+
+
+def verify_callback_token(token: str, gateway_public_key: RSAKey | str | bytes, now_ms: int,
+                          max_age_ms: int = TOKEN_LIFETIME_MS) -> dict[str, Any]:
+    """Verify the ``x-gl-token`` the customer's browser brings back; return its claims.
+
+    RS256 with the gateway's key only. ``iat`` (epoch ms) must be recent and not in the future.
+    The claims are a hint: confirm the outcome with a status call before acting on it.
+    """
+    key = (gateway_public_key if isinstance(gateway_public_key, RSAKey)
+           else load_public_key(gateway_public_key))
+    _, claims = verify_claims(token, lambda header: key)
+    try:
+        issued = int(str(claims["iat"]))
+    except (KeyError, ValueError) as exc:
+        raise TokenError("The callback token has no iat in milliseconds") from exc
+    if issued > now_ms + CLOCK_SKEW_MS:
+        raise TokenError("The callback token is issued in the future")
+    if now_ms > issued + max_age_ms + CLOCK_SKEW_MS:
+        raise TokenError("The callback token is too old")
+    for claim in ("gid", "status"):
+        if not isinstance(claims.get(claim), str):
+            raise TokenError(f"The callback token has no {claim}")
+    return claims

@@ -1,0 +1,375 @@
+"""Request and response shapes of the hosted-checkout authorize-only payments API, defined once.
+
+The client validates bodies with these models before signing them; the sandbox validates the
+bodies it receives with the same models (spec 2.1-2.5 and CONTRACT.md).
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+import pycountry
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    Field,
+    HttpUrl,
+    TypeAdapter,
+    ValidationError,
+    ValidationInfo,
+)
+from pydantic.json_schema import SkipJsonSchema
+
+from portal.gateway import rules
+from portal.gateway.onboarding_shapes import Operation
+from portal.gateway.shapes import (
+    Email,
+    Envelope,
+    FieldError,
+    NonEmpty,
+    RequestModel,
+    ResponseModel,
+)
+
+PREFIX = "/gl/v1/payments"
+#: The hosted checkout initiate path (CONTRACT.md); the sandbox also takes the openapi one.
+INITIATE_PATH = PREFIX + "/initiate/hosted"
+INITIATE_PATHS = (INITIATE_PATH, PREFIX + "/initiate/paycollect")
+
+
+class PaymentStatus(StrEnum):
+    """A payment's status (spec 3, gateway-facts B7)."""
+
+    CREATED = "CREATED"
+    INPROGRESS = "INPROGRESS"
+    AUTHORIZED = "AUTHORIZED"
+    SENT_FOR_CAPTURE = "SENT_FOR_CAPTURE"
+    SENT_FOR_REFUND = "SENT_FOR_REFUND"
+    REVERSED = "REVERSED"
+    ISSUER_DECLINE = "ISSUER_DECLINE"
+    AUTHENTICATION_FAILED = "AUTHENTICATION_FAILED"
+    CUSTOMER_CANCELLED = "CUSTOMER_CANCELLED"
+    ABANDONED = "ABANDONED"
+    EXPIRED = "EXPIRED"
+    SYSTEM_ERROR = "SYSTEM_ERROR"
+
+
+#: Statuses that can still change (gateway-facts B7 "Finality").
+OPEN_STATUSES = frozenset(
+    {PaymentStatus.CREATED, PaymentStatus.INPROGRESS, PaymentStatus.AUTHORIZED}
+)
+
+
+class AmountScope(StrEnum):
+    """``captureType`` and ``refundType``: the full amount or a part of it."""
+
+    FULL = "F"
+    PARTIAL = "P"
+
+
+# ---------------------------------------------------------------- field rules
+
+_DECIMAL = re.compile(r"^[0-9]{1,15}(\.[0-9]{1,4})?$")
+_CODE3 = re.compile(r"^[A-Z]{3}$")
+
+
+def check_decimal(value: str) -> str:
+    """A decimal string with at most 4 decimal places, such as ``"1250.50"``."""
+    if not _DECIMAL.fullmatch(value):
+        raise ValueError("Use a decimal number with at most 4 decimal places, e.g. 1250.50")
+    return value
+
+
+def check_amount(value: str) -> str:
+    """A decimal string greater than zero."""
+    if Decimal(check_decimal(value)) <= 0:
+        raise ValueError("The amount must be greater than 0")
+    return value
+
+
+def check_currency(value: str) -> str:
+    """An uppercase ISO 4217 currency code."""
+    if not _CODE3.fullmatch(value) or pycountry.currencies.get(alpha_3=value) is None:
+        raise ValueError("Use an uppercase ISO 4217 currency code, e.g. INR or USD")
+    return value
+
+
+def check_country(value: str) -> str:
+    """An uppercase ISO 3166-1 alpha-3 country code."""
+    if not _CODE3.fullmatch(value) or pycountry.countries.get(alpha_3=value) is None:
+        raise ValueError("Use an uppercase ISO 3166-1 alpha-3 country code, e.g. IND or USA")
+    return value
+
+
+def check_url(value: str) -> str:
+    """An absolute http(s) URL; the value is kept exactly as given."""
+    try:
+        _URL.validate_python(value)
+    except ValidationError as exc:
+        raise ValueError("Use an absolute http(s) URL") from exc
+    return value
+
+
+_URL = TypeAdapter(HttpUrl)
+
+
+def _strictly_false(value: Any) -> Any:
+    if value is not False:
+        raise ValueError("captureTxn must be the JSON boolean false for an authorize-only payment")
+    return value
+
+
+def _strict_int(value: Any) -> Any:
+    if type(value) is not int:
+        raise ValueError("Use a whole number, not a string or decimal")
+    return value
+
+
+def _refuse(value: Any, info: ValidationInfo) -> Any:
+    raise ValueError(f"{info.field_name} must not be sent in hosted checkout")
+
+
+DecimalString = Annotated[str, AfterValidator(check_decimal)]
+Amount = Annotated[str, AfterValidator(check_amount)]
+Currency = Annotated[str, AfterValidator(check_currency)]
+Country = Annotated[str, AfterValidator(check_country)]
+MerchantTxnId = Annotated[
+    str,
+    AfterValidator(
+        rules.check_pattern(re.compile(r"^[A-Za-z0-9]{4,50}$"), "Use 4 to 50 letters or digits")
+    ),
+]
+MerchantUniqueId = Annotated[
+    str,
+    AfterValidator(
+        rules.check_pattern(re.compile(r"^[A-Za-z0-9]{15,40}$"), "Use 15 to 40 letters or digits")
+    ),
+]
+#: A field the hosted flow forbids: any value, even null, is refused with a clear message.
+Refused = Annotated[SkipJsonSchema[Any], AfterValidator(_refuse)]
+CallbackUrl = Annotated[str, Field(max_length=2048), AfterValidator(check_url)]
+Quantity = Annotated[int, BeforeValidator(_strict_int), Field(ge=1)]
+
+
+# ---------------------------------------------------------------- initiate
+
+
+class BillingData(RequestModel):
+    """The payer's billing details (spec 2.3); which are mandatory is not documented."""
+
+    firstName: NonEmpty | None = None
+    lastName: NonEmpty | None = None
+    emailId: Email | None = None
+    callingCode: NonEmpty | None = None
+    phoneNumber: NonEmpty | None = None
+    addressStreet1: NonEmpty | None = None
+    addressStreet2: NonEmpty | None = None
+    addressCity: NonEmpty | None = None
+    addressState: NonEmpty | None = None
+    addressStateCode: NonEmpty | None = None
+    addressPostalCode: NonEmpty | None = None
+    addressCountry: Country | None = None
+
+
+class PaymentData(RequestModel):
+    """What is to be authorised (spec 2.2)."""
+
+    totalAmount: Amount
+    txnCurrency: Currency
+    billingData: BillingData | None = None
+
+
+class CustomerData(RequestModel):
+    """The customer, for the fraud check."""
+
+    merchantAssignedCustomerId: NonEmpty | None = None
+    firstName: NonEmpty | None = None
+    lastName: NonEmpty | None = None
+    emailId: Email | None = None
+    callingCode: NonEmpty | None = None
+    mobileNumber: NonEmpty | None = None
+
+
+class ShippingData(RequestModel):
+    """Where the order goes, for the fraud check."""
+
+    firstName: NonEmpty | None = None
+    lastName: NonEmpty | None = None
+    emailId: Email | None = None
+    addressStreet1: NonEmpty | None = None
+    addressStreet2: NonEmpty | None = None
+    addressCity: NonEmpty | None = None
+    addressState: NonEmpty | None = None
+    addressPostalCode: NonEmpty | None = None
+    addressCountry: Country | None = None
+
+
+class OrderItem(RequestModel):
+    """One line of the order."""
+
+    itemId: NonEmpty | None = None
+    itemName: NonEmpty | None = None
+    itemQuantity: Quantity | None = None
+    itemPrice: DecimalString | None = None
+    itemCategory: NonEmpty | None = None
+
+
+class RiskData(RequestModel):
+    """Fraud-check data (spec 2.4)."""
+
+    customerData: CustomerData | None = None
+    shippingData: ShippingData | None = None
+    orderData: Annotated[list[OrderItem], Field(max_length=100)] | None = None
+
+
+class InitiateRequest(RequestModel):
+    """Initiate an authorize-only hosted-checkout payment (spec 2.1)."""
+
+    merchantTxnId: MerchantTxnId
+    merchantUniqueId: MerchantUniqueId | None = None
+    captureTxn: Annotated[Literal[False], BeforeValidator(_strictly_false)]
+    paymentData: PaymentData
+    riskData: RiskData | None = None
+    merchantCallbackURL: CallbackUrl
+    # hosted checkout: the customer gives card details on the gateway's page, never to us
+    cardData: Refused = None
+    tokenData: Refused = None
+    standingInstruction: Refused = None
+    authenticationData: Refused = None
+
+
+# ---------------------------------------------------------------- follow-up operations
+
+
+def _partial_needs_amount(scope: AmountScope, amount: str | None, kind: str) -> list[FieldError]:
+    if scope is AmountScope.PARTIAL and amount is None:
+        return [FieldError("paymentData.totalAmount", f"Required for a partial {kind}")]
+    return []
+
+
+class CaptureAmount(RequestModel):
+    """How much to capture."""
+
+    totalAmount: Amount
+
+
+class CaptureRequest(RequestModel):
+    """Capture the held amount or part of it; once per authorisation."""
+
+    merchantTxnId: MerchantTxnId
+    captureType: AmountScope
+    paymentData: CaptureAmount | None = None
+
+    def cross_field_errors(self) -> list[FieldError]:
+        """A partial capture names its amount."""
+        amount = self.paymentData.totalAmount if self.paymentData else None
+        return _partial_needs_amount(self.captureType, amount, "capture")
+
+
+class AuthReversalRequest(RequestModel):
+    """Release the hold in full; only before capture."""
+
+    merchantTxnId: MerchantTxnId
+
+
+class RefundAmount(RequestModel):
+    """How much to refund, in the payment's currency."""
+
+    totalAmount: Amount
+    txnCurrency: Currency
+
+
+class RefundRequest(RequestModel):
+    """Refund a captured payment in full or in part; refunds together at most the capture."""
+
+    merchantTxnId: MerchantTxnId
+    refundType: AmountScope
+    paymentData: RefundAmount | None = None
+
+    def cross_field_errors(self) -> list[FieldError]:
+        """A partial refund names its amount."""
+        amount = self.paymentData.totalAmount if self.paymentData else None
+        return _partial_needs_amount(self.refundType, amount, "refund")
+
+
+# ---------------------------------------------------------------- responses
+
+
+class InitiateData(ResponseModel):
+    """``data`` of the initiate answer (spec 2.5): where to send the customer, where to poll."""
+
+    redirectUrl: str
+    statusUrl: str
+    merchantTxnId: str
+
+
+class PaymentStatusData(ResponseModel):
+    """``data`` of status, capture and reversal answers (gateway-facts B6)."""
+
+    gid: str
+    status: str
+    merchantTxnId: str | None = None
+    merchantUniqueId: str | None = None
+    Amount: str | None = None
+    txnCurrency: str | None = None
+    reasonCode: str | None = None
+    detailedMessage: str | None = None
+    capturedAmount: str | None = None
+    refundedAmount: str | None = None
+    transactionCreationTime: str | None = None
+    paymentMethod: str | None = Field(default=None, alias="payment-method")
+    CardBrand: str | None = None
+
+
+class RefundData(ResponseModel):
+    """``data`` of the refund answer (openapi shape)."""
+
+    gid: str
+    originalGid: str
+    merchantTxnId: str
+    refundAmount: str
+    txnCurrency: str
+    status: str
+
+
+class InitiateResponse(Envelope):
+    """The whole initiate answer: the payment's gid is in the envelope, not in ``data``."""
+
+    data: InitiateData
+
+
+class StatusResponse(Envelope):
+    """The whole answer of status, capture and reversal."""
+
+    data: PaymentStatusData
+
+
+class RefundResponse(Envelope):
+    """The whole refund answer."""
+
+    data: RefundData
+
+
+# ---------------------------------------------------------------- operations
+
+_PAYMENT = PREFIX + "/{gid}"
+
+OPERATIONS: dict[str, Operation] = {
+    op.name: op
+    for op in (
+        Operation("initiate", "POST", INITIATE_PATH, InitiateRequest, InitiateResponse,
+                  "Initiate an authorize-only hosted-checkout payment"),
+        Operation("status", "GET", _PAYMENT + "/status", None, StatusResponse,
+                  "Get a payment's status"),
+        Operation("capture", "POST", _PAYMENT + "/capture", CaptureRequest, StatusResponse,
+                  "Capture an authorised payment (once)"),
+        Operation("auth_reversal", "POST", _PAYMENT + "/auth-reversal", AuthReversalRequest,
+                  StatusResponse, "Release an authorised hold"),
+        Operation("refund", "POST", _PAYMENT + "/refund", RefundRequest, RefundResponse,
+                  "Refund a captured payment in full or in part"),
+    )
+}
+

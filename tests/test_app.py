@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
+import json
 
-from portal.config import ConfigError, settings_from_env
+import pytest
+from dotenv import dotenv_values
+
+from portal.config import ROOT, VARIABLES, ConfigError, settings_from_env
+from portal.devsetup import write_dev_config
 from portal.factory import create_app
 
 
@@ -45,3 +49,26 @@ def test_payments_url_defaults_to_onboarding_url():
     settings = settings_from_env({"GATEWAY_ONBOARDING_URL": "https://gw.example/"})
     assert settings.payments_url == "https://gw.example"
     assert settings.verification_origin == "https://gw.example"
+
+
+def test_readme_documents_every_configuration_variable():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    missing = [v.name for v in VARIABLES if f"| `{v.name}` |" not in readme]
+    assert missing == []
+
+
+def test_dev_config_is_written_once_with_fresh_secrets(tmp_path):
+    first, second = tmp_path / "a", tmp_path / "b"
+    assert write_dev_config(first, 5000, 8100) is True
+    assert write_dev_config(first, 5000, 8100) is False
+    write_dev_config(second, 5000, 8100)
+    env_a = dotenv_values(first / "portal.env")
+    env_b = dotenv_values(second / "portal.env")
+    assert env_a["SECRET_KEY"] != env_b["SECRET_KEY"]
+    sandbox = json.loads((first / "sandbox.json").read_text())
+    key = sandbox["partners"][0]["keys"][0]
+    assert (key["apiKey"], key["apiSecret"]) == (env_a["GATEWAY_API_KEY"],
+                                                 env_a["GATEWAY_API_SECRET"])
+    settings = settings_from_env(env_a)
+    assert settings.check() is settings
+    assert settings.gateway_is_sandbox

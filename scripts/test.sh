@@ -3,5 +3,6 @@
 set -euo pipefail
 : "${BIN:=.venv/bin}"
 
+bash scripts/system-deps.sh
 "$BIN/ruff" check .
 "$BIN/pytest" -p no:cacheprovider "$@"

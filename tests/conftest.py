@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from portal.migrate import upgrade
 from portal.sandbox.app import SandboxState, create_sandbox_app, state_of
 from portal.sandbox.clock import Clock
 from portal.sandbox.config import config_from
+from tests.postgres import Cluster, find_bindir
 from tests.servers import serve
 
 PARTNER_ID = "partner-test"
@@ -36,6 +38,38 @@ def database_url(migrated_template: Path, tmp_path: Path) -> str:
     path = tmp_path / "portal.db"
     shutil.copy(migrated_template, path)
     return f"sqlite:///{path}"
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[Cluster]:
+    """A throwaway PostgreSQL server for the run; skipped where none can be had, except in CI."""
+    bindir = find_bindir()
+    if bindir is None:
+        message = "PostgreSQL server binaries not found (scripts/test.sh installs postgresql)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    cluster = Cluster(bindir)
+    cluster.start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_cluster: Cluster) -> Iterator[str]:
+    """An empty PostgreSQL database for this test."""
+    with postgres_cluster.database() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database of each kind the portal supports (the test runs once per kind)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'empty.db'}"
+    return request.getfixturevalue("postgres_url")
 
 
 @dataclass

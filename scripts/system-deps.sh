@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Install the system packages the test suite needs (Debian): a PostgreSQL server and Chromium.
+# Run by scripts/test.sh. Where they cannot be installed (not root, no apt-get), it says so and
+# the tests that need them skip, except under CI=true, where they fail.
+set -uo pipefail
+
+need=()
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 \
+  || need+=(postgresql)
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+[ ${#need[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+  echo "system-deps: cannot install ${need[*]} here (needs root and apt-get); dependent tests skip"
+  exit 0
+fi
+echo "system-deps: installing ${need[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends "${need[@]}" \
+  >/dev/null || echo "system-deps: apt-get install ${need[*]} failed; dependent tests skip"

@@ -11,6 +11,7 @@ from portal.gateway.shapes import envelope
 from portal.sandbox.clock import Clock
 from portal.sandbox.config import SandboxConfig
 from portal.sandbox.errors import ApiError
+from portal.sandbox.install import install_onboarding
 
 EXTENSION = "gateway_sandbox"
 
@@ -47,4 +48,5 @@ def create_sandbox_app(config: SandboxConfig, clock: Clock | None = None) -> Fla
                         errors=error.field_errors or [], message=error.message)
         return jsonify(body), error.status
 
+    install_onboarding(app, state)
     return app

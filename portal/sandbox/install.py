@@ -1,0 +1,30 @@
+"""Plugs the onboarding API, its OpenAPI document, the test controls and the 500 failsafe in."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from flask import Flask
+
+from portal.sandbox.control import control_blueprint
+from portal.sandbox.failsafe import install_failsafe
+from portal.sandbox.onboarding_backend import OnboardingBackend
+from portal.sandbox.onboarding_routes import onboarding_blueprint
+from portal.sandbox.openapi import openapi_bp
+
+if TYPE_CHECKING:  # the state is defined by the app factory, which calls this module
+    from portal.sandbox.app import SandboxState
+
+#: Key of the onboarding backend in ``SandboxState.backends``.
+BACKEND_NAME = "onboarding"
+
+
+def install_onboarding(app: Flask, state: SandboxState) -> OnboardingBackend:
+    """Register the onboarding backend in ``state`` and its endpoints on ``app``."""
+    backend = OnboardingBackend(state.config, state.clock)
+    state.backends[BACKEND_NAME] = backend
+    app.register_blueprint(onboarding_blueprint(backend, state.clock))
+    app.register_blueprint(openapi_bp)
+    app.register_blueprint(control_blueprint(state))
+    install_failsafe(app, state.clock)
+    return backend

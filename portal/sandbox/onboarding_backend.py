@@ -1,0 +1,369 @@
+"""The onboarding API's state: partners' keys, records, status machine, locks and tokens.
+
+One lock guards everything, since the sandbox is served threaded. Operations take already
+validated shapes and plain arguments, so they are tested without HTTP; the blueprint in
+``onboarding_routes`` only parses requests and calls them.
+
+Status machine (CONTRACT.md): INITIATED -> IN_PROGRESS (first section or document saved) ->
+PENDING_VERIFICATION (every section in, nothing outstanding; a later change that leaves something
+outstanding moves it back) -> PENDING_REVIEW (:meth:`complete_verification`) -> APPROVED,
+REJECTED or RFI (:meth:`finish_review`, decided by ``registeredName``); RFI -> PENDING_REVIEW
+once the requested documents arrive. The review asks for information once; the next one
+decides for good.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections import deque
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+from urllib.parse import urlencode
+
+from portal.gateway.onboarding_shapes import (
+    AuthSignatoryRequest,
+    BankDetailsRequest,
+    BeneficialOwnersRequest,
+    BusinessDetailsRequest,
+    ChecklistState,
+    ConfigureProductsRequest,
+    CreateOnboardingRequest,
+    DocumentUploadRequest,
+    OnboardingStatus,
+    PennyDropStatus,
+    VerificationRedirectRequest,
+)
+from portal.gateway.shapes import FieldError
+from portal.sandbox.categories import SUBCATEGORY_CODES
+from portal.sandbox.clock import Clock
+from portal.sandbox.config import SandboxConfig
+from portal.sandbox.errors import ApiError, forbidden, not_found, validation_error
+from portal.sandbox.onboarding_present import checklist, merchant_data
+from portal.sandbox.onboarding_records import (
+    OnboardingRecord,
+    PartnerKeyState,
+    ReceivedRequest,
+    StoredDocument,
+    VerificationToken,
+)
+
+#: Bank account and IFSC that pass the sandbox's penny drop (CONTRACT.md test values).
+PENNY_DROP_ACCOUNT = "1234567890"
+PENNY_DROP_IFSC = "SBIN0000000"
+#: The four digits of a PAN the sandbox treats as not existing.
+MISSING_PAN_DIGITS = "9999"
+#: What the review asks for when it ends in RFI.
+RFI_DOCUMENT = "BANK_STATEMENT"
+TOKEN_LIFETIME = timedelta(hours=24)
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
+#: Statuses in which the record's status follows from what has been submitted.
+_OPEN_STATUSES = frozenset(
+    {OnboardingStatus.INITIATED, OnboardingStatus.IN_PROGRESS,
+     OnboardingStatus.PENDING_VERIFICATION}
+)
+
+
+def pan_errors(field: str, pan: str) -> list[FieldError]:
+    """The sandbox's PAN registry look-up: four digits 9999 means the PAN does not exist."""
+    if pan[5:9] == MISSING_PAN_DIGITS:
+        return [FieldError(field, "PAN does not exist")]
+    return []
+
+
+def penny_drop(bank: BankDetailsRequest) -> tuple[PennyDropStatus, str | None]:
+    """The penny drop's outcome and the name the bank returns (None when it failed)."""
+    if bank.bankAccountNumber == PENNY_DROP_ACCOUNT and bank.bankIfscCode == PENNY_DROP_IFSC:
+        return PennyDropStatus.VERIFIED, bank.accountHolderName.upper()
+    return PennyDropStatus.FAILED, None
+
+
+def callback_url_errors(url: Any) -> list[FieldError]:
+    """callBackUrl must be HTTPS; plain HTTP only to a loopback host, since this is a sandbox."""
+    if url.scheme == "https" or (url.scheme == "http" and url.host in LOOPBACK_HOSTS):
+        return []
+    return [FieldError("callBackUrl", "Use an https URL (http only for a loopback host)")]
+
+
+def _locked(section: str, event: str) -> ApiError:
+    return validation_error([FieldError(section, f"{section} cannot be changed after {event}")])
+
+
+_AFTER_TNC = "the T&C acknowledgement"
+_AFTER_VERIFICATION = "verification is complete"
+
+
+class OnboardingBackend:
+    """Resettable, thread-safe state of the partner onboarding API."""
+
+    def __init__(self, config: SandboxConfig, clock: Clock, log_size: int = 200) -> None:
+        self._config = config
+        self._clock = clock
+        self._lock = threading.RLock()
+        self._keys: dict[str, PartnerKeyState] = {}
+        self._records: dict[str, OnboardingRecord] = {}
+        self._tokens: dict[str, VerificationToken] = {}
+        self._requests: deque[ReceivedRequest] = deque(maxlen=log_size)
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget every record, token and logged request; keys return to the config's state."""
+        with self._lock:
+            self._keys = {
+                key.apiKey: PartnerKeyState(partner.partnerId, key.apiSecret, key.active)
+                for partner in self._config.partners
+                for key in partner.keys
+            }
+            self._records.clear()
+            self._tokens.clear()
+            self._requests.clear()
+
+    # ------------------------------------------------------------ keys and request log
+
+    def active_key(self, api_key: str) -> PartnerKeyState | None:
+        """The key's partner and secret if the key is known and active."""
+        with self._lock:
+            key = self._keys.get(api_key)
+            return key if key is not None and key.active else None
+
+    def set_key_active(self, api_key: str, active: bool) -> None:
+        """Activate or deactivate a key; the next request sees the change."""
+        with self._lock:
+            self._keys[api_key].active = active
+
+    def log_request(self, entry: ReceivedRequest) -> None:
+        """Remember a request as received (bounded: the oldest are dropped)."""
+        with self._lock:
+            self._requests.append(entry)
+
+    def received_requests(self) -> list[ReceivedRequest]:
+        """The logged requests, oldest first."""
+        with self._lock:
+            return list(self._requests)
+
+    # ------------------------------------------------------------ partner operations
+
+    def create_onboarding(self, partner_id: str, request: CreateOnboardingRequest) -> dict:
+        """Create a record; externalOnboardingId is never reusable, one live record per PAN."""
+        with self._lock:
+            mine = [r for r in self._records.values() if r.partner_id == partner_id]
+            errors = []
+            if any(r.external_id == request.externalOnboardingId for r in mine):
+                errors.append(FieldError("externalOnboardingId",
+                                         "This externalOnboardingId was used before"))
+            live_pans = {r.pan for r in mine if r.status is not OnboardingStatus.REJECTED}
+            if request.panNumber in live_pans:
+                errors.append(FieldError("panNumber", "A merchant with this PAN is onboarded"))
+            else:
+                errors += pan_errors("panNumber", request.panNumber)
+            if errors:
+                raise validation_error(errors)
+            record = OnboardingRecord(
+                onboarding_id="pg_onboard_" + secrets.token_hex(12),
+                partner_id=partner_id,
+                external_id=request.externalOnboardingId,
+                pan=request.panNumber,
+                created_at=self._clock.now(),
+            )
+            self._records[record.onboarding_id] = record
+            return merchant_data(record)
+
+    def update_business_details(self, partner_id: str, onboarding_id: str,
+                                request: BusinessDetailsRequest) -> dict:
+        """Save business details; refused after the T&C acknowledgement."""
+
+        def apply(record: OnboardingRecord) -> None:
+            if record.tnc_acknowledged:
+                raise _locked("businessDetails", _AFTER_TNC)
+            if request.natureOfBusiness not in SUBCATEGORY_CODES:
+                raise validation_error([FieldError(
+                    "natureOfBusiness", "Not a subcategory code of the business-category lookup")])
+            record.business = request
+
+        return self._update(partner_id, onboarding_id, apply)
+
+    def add_beneficial_owners(self, partner_id: str, onboarding_id: str,
+                              request: BeneficialOwnersRequest) -> dict:
+        """Replace the owners; refused once verification is complete."""
+
+        def apply(record: OnboardingRecord) -> None:
+            if record.verification_complete:
+                raise _locked("beneficialOwners", _AFTER_VERIFICATION)
+            errors = [error for index, owner in enumerate(request.root)
+                      for error in pan_errors(f"[{index}].pan", owner.pan)]
+            if errors:
+                raise validation_error(errors)
+            record.owners = list(request.root)
+
+        return self._update(partner_id, onboarding_id, apply)
+
+    def update_bank_details(self, partner_id: str, onboarding_id: str,
+                            request: BankDetailsRequest) -> dict:
+        """Save bank details and run the penny drop; refused once verification is complete."""
+
+        def apply(record: OnboardingRecord) -> None:
+            if record.verification_complete:
+                raise _locked("bankDetails", _AFTER_VERIFICATION)
+            record.bank = request
+            record.penny_drop, record.name_at_bank = penny_drop(request)
+
+        return self._update(partner_id, onboarding_id, apply)
+
+    def update_auth_signatory(self, partner_id: str, onboarding_id: str,
+                              request: AuthSignatoryRequest) -> dict:
+        """Save the authorised signatory; refused after the T&C acknowledgement."""
+
+        def apply(record: OnboardingRecord) -> None:
+            if record.tnc_acknowledged:
+                raise _locked("authorisedSignatory", _AFTER_TNC)
+            errors = pan_errors("authSignatoryPan", request.authSignatoryPan)
+            if errors:
+                raise validation_error(errors)
+            record.signatory = request
+
+        return self._update(partner_id, onboarding_id, apply)
+
+    def upload_document(self, partner_id: str, onboarding_id: str,
+                        request: DocumentUploadRequest) -> dict:
+        """Store one document; after verification only documents the review asked for."""
+
+        def apply(record: OnboardingRecord) -> None:
+            doc_type = request.merchantDocType
+            if record.verification_complete and doc_type not in record.requested_documents:
+                raise _locked("documents", _AFTER_VERIFICATION)
+            record.documents.append(StoredDocument(doc_type, request.fileName, self._clock.now()))
+            if doc_type in record.requested_documents:
+                record.requested_documents.remove(doc_type)
+                if not record.requested_documents and record.status is OnboardingStatus.RFI:
+                    record.status = OnboardingStatus.PENDING_REVIEW
+
+        return self._update(partner_id, onboarding_id, apply)
+
+    def configure_products(self, partner_id: str, onboarding_id: str,
+                           request: ConfigureProductsRequest) -> dict:
+        """Save the products and their fees."""
+
+        def apply(record: OnboardingRecord) -> None:
+            record.products = request
+
+        return self._update(partner_id, onboarding_id, apply)
+
+    def get_verification_redirect(self, partner_id: str, onboarding_id: str,
+                                  request: VerificationRedirectRequest, base_url: str) -> dict:
+        """Issue a single-use, 24-hour verification link once every step is complete."""
+        with self._lock:
+            record = self._owned(partner_id, onboarding_id)
+            if record.verification_complete:
+                raise validation_error([FieldError("onboardingStatus",
+                                                   "Verification is already complete")])
+            errors = callback_url_errors(request.callBackUrl) + self.missing_items(record)
+            if errors:
+                raise validation_error(errors)
+            token = VerificationToken(
+                token=secrets.token_urlsafe(32),
+                onboarding_id=onboarding_id,
+                callback_url=str(request.callBackUrl),
+                expires_at=self._clock.now() + TOKEN_LIFETIME,
+            )
+            self._tokens[token.token] = token
+            query = urlencode({"token": token.token, "onboardingId": onboarding_id})
+            return {"redirectLink": f"{base_url}verification?{query}",
+                    "onboardingId": onboarding_id}
+
+    def get_status(self, partner_id: str, onboarding_id: str) -> dict:
+        """The record and its checklist."""
+        with self._lock:
+            return merchant_data(self._owned(partner_id, onboarding_id))
+
+    @staticmethod
+    def missing_items(record: OnboardingRecord) -> list[FieldError]:
+        """One entry per section not submitted and per document outstanding."""
+        missing = [FieldError(key, "This step is not complete")
+                   for key, done in record.sections().items() if not done]
+        missing += [FieldError(f"documentsToBeUploaded.{doc}", "This document is outstanding")
+                    for doc in checklist(record).documentsToBeUploaded]
+        return missing
+
+    # ------------------------------------------------------------ the verification page's hooks
+
+    def lookup_token(self, token: str) -> VerificationToken | None:
+        """A verification token that is still usable, or None."""
+        with self._lock:
+            found = self._tokens.get(token)
+            return found if found is not None and found.usable(self._clock.now()) else None
+
+    def consume_token(self, token: str) -> VerificationToken | None:
+        """Use a token up; None if it is unknown, used or expired."""
+        with self._lock:
+            found = self.lookup_token(token)
+            if found is not None:
+                found.used = True
+            return found
+
+    def acknowledge_tnc(self, onboarding_id: str) -> None:
+        """The merchant accepted the T&C: business details and signatory are locked from now."""
+        with self._lock:
+            record = self._expecting(onboarding_id, OnboardingStatus.PENDING_VERIFICATION)
+            record.tnc_acknowledged = True
+
+    def complete_verification(self, onboarding_id: str) -> None:
+        """T&C, DigiLocker and VKYC are done: PENDING_REVIEW; owners, bank and documents lock."""
+        with self._lock:
+            record = self._expecting(onboarding_id, OnboardingStatus.PENDING_VERIFICATION)
+            record.tnc_acknowledged = True
+            record.digilocker = ChecklistState.COMPLETE
+            record.vkyc = ChecklistState.COMPLETE
+            record.status = OnboardingStatus.PENDING_REVIEW
+
+    def finish_review(self, onboarding_id: str) -> OnboardingStatus:
+        """Decide by registeredName: REJECT -> REJECTED, RFI -> RFI (once), else APPROVED."""
+        with self._lock:
+            record = self._expecting(onboarding_id, OnboardingStatus.PENDING_REVIEW)
+            name = (record.business.registeredName if record.business else "").upper()
+            if "REJECT" in name:
+                record.status = OnboardingStatus.REJECTED
+            elif "RFI" in name and not record.rfi_raised:
+                record.status = OnboardingStatus.RFI
+                record.rfi_raised = True
+                record.requested_documents.append(RFI_DOCUMENT)
+            else:
+                record.status = OnboardingStatus.APPROVED
+            return record.status
+
+    # ------------------------------------------------------------ internals
+
+    def _update(self, partner_id: str, onboarding_id: str,
+                apply: Callable[[OnboardingRecord], None]) -> dict:
+        with self._lock:
+            record = self._owned(partner_id, onboarding_id)
+            apply(record)
+            self._refresh_status(record)
+            return merchant_data(record)
+
+    def _refresh_status(self, record: OnboardingRecord) -> None:
+        if record.status not in _OPEN_STATUSES:
+            return
+        if not self.missing_items(record):
+            record.status = OnboardingStatus.PENDING_VERIFICATION
+        else:
+            record.status = OnboardingStatus.IN_PROGRESS
+
+    def _get(self, onboarding_id: str) -> OnboardingRecord:
+        record = self._records.get(onboarding_id)
+        if record is None:
+            raise not_found("No onboarding record with this onboardingId")
+        return record
+
+    def _owned(self, partner_id: str, onboarding_id: str) -> OnboardingRecord:
+        record = self._get(onboarding_id)
+        if record.partner_id != partner_id:
+            raise forbidden()
+        return record
+
+    def _expecting(self, onboarding_id: str, status: OnboardingStatus) -> OnboardingRecord:
+        record = self._get(onboarding_id)
+        if record.status is not status:
+            raise validation_error([FieldError(
+                "onboardingStatus", f"The record is {record.status}, not {status}")])
+        return record

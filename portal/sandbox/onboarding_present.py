@@ -1,0 +1,118 @@
+"""How a stored onboarding record is shown in answers: ``merchantInfo`` and the checklist."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from portal.gateway.onboarding_shapes import (
+    AddressInfo,
+    BusinessDetailsInfo,
+    Checklist,
+    ChecklistState,
+    ContactInfo,
+    MerchantData,
+    MerchantInfo,
+    PersonInfo,
+    SettlementInfo,
+    SignatoryInfo,
+)
+from portal.sandbox.onboarding_documents import pending_documents
+from portal.sandbox.onboarding_records import OnboardingRecord
+
+#: Sections whose content decides which documents are needed.
+_DOCUMENT_SECTIONS = ("businessDetails", "beneficialOwners", "bankDetails", "authorisedSignatory")
+
+
+def mask_account(number: str) -> str:
+    """An account number with all but its last four digits shown as ``X``."""
+    return "X" * max(len(number) - 4, 0) + number[-4:]
+
+
+def _state(done: bool) -> ChecklistState:
+    return ChecklistState.COMPLETE if done else ChecklistState.PENDING
+
+
+def checklist(record: OnboardingRecord) -> Checklist:
+    """``merchantOnboardingCheckListStatus`` of a record."""
+    sections = record.sections()
+    pending = pending_documents(record)
+    documents_done = not pending and all(sections[s] for s in _DOCUMENT_SECTIONS)
+    return Checklist(
+        **{key: _state(done) for key, done in sections.items()},
+        documents=_state(documents_done),
+        tncAcknowledged=_state(record.tnc_acknowledged),
+        digiLocker=record.digilocker,
+        vkyc=record.vkyc,
+        documentsToBeUploaded=pending,
+    )
+
+
+def _business(record: OnboardingRecord) -> BusinessDetailsInfo | None:
+    business = record.business
+    if business is None:
+        return None
+    registered = AddressInfo(**business.businessRegisteredAddress.model_dump())
+    operating = business.businessOperatingAddress
+    return BusinessDetailsInfo(
+        entityType=business.entityType,
+        gstNumber=business.gstNumber,
+        natureOfBusiness=business.natureOfBusiness,
+        registeredName=business.registeredName,
+        tradeName=business.tradeName,
+        iec=business.iec,
+        businessMonthlySize=business.expectedMonthlyVolume.amount,
+        websiteUrl=str(business.websiteUrl),
+        purposeCode=business.purposeCode,
+        businessRegisteredAddress=registered,
+        businessOperatingAddress=AddressInfo(**operating.model_dump()) if operating else registered,
+    )
+
+
+def _signatory(record: OnboardingRecord) -> SignatoryInfo | None:
+    signatory = record.signatory
+    if signatory is None:
+        return None
+    return SignatoryInfo(
+        authSignatoryName=signatory.authSignatoryName,
+        authSignatoryPan=signatory.authSignatoryPan,
+        contact=ContactInfo(phone=signatory.contact.phone, email=signatory.contact.email),
+    )
+
+
+def _settlement(record: OnboardingRecord) -> SettlementInfo | None:
+    bank = record.bank
+    if bank is None:
+        return None
+    return SettlementInfo(
+        bankAccountNumber=mask_account(bank.bankAccountNumber),
+        bankIfscCode=bank.bankIfscCode,
+        accountHolderName=bank.accountHolderName,
+        accountType=bank.accountType,
+        pennyDropStatus=record.penny_drop,
+        nameAtBank=record.name_at_bank,
+    )
+
+
+def merchant_info(record: OnboardingRecord) -> MerchantInfo:
+    """``merchantInfo``: spec 2.3 plus the status; the account number masked."""
+    owners = [
+        PersonInfo(designation=o.designation, name=o.name, pan=o.pan,
+                   percentageOwnership=float(o.percentageOwnership))
+        for o in record.owners or []
+    ]
+    return MerchantInfo(
+        onboardingId=record.onboarding_id,
+        partnerOnboardingId=record.external_id,
+        onboardingStatus=record.status,
+        businessDetails=_business(record),
+        beneficialOwnerDetails=owners,
+        authorisedSignatoryDetails=_signatory(record),
+        settlementDetails=_settlement(record),
+    )
+
+
+def merchant_data(record: OnboardingRecord) -> dict[str, Any]:
+    """``data`` of every record operation, as JSON."""
+    data = MerchantData(merchantInfo=merchant_info(record),
+                        merchantOnboardingCheckListStatus=checklist(record))
+    return data.model_dump(mode="json")

@@ -1,0 +1,106 @@
+"""What the onboarding backend stores: records, uploaded documents, keys and verification tokens."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from portal.gateway.onboarding_shapes import (
+    AuthSignatoryRequest,
+    BankDetailsRequest,
+    BeneficialOwner,
+    BusinessDetailsRequest,
+    ChecklistState,
+    ConfigureProductsRequest,
+    OnboardingStatus,
+    PennyDropStatus,
+)
+
+
+@dataclass
+class PartnerKeyState:
+    """One API key as the sandbox holds it; ``active`` can change at runtime."""
+
+    partner_id: str
+    secret: str
+    active: bool
+
+
+@dataclass(frozen=True)
+class StoredDocument:
+    """An uploaded document (the content itself is not kept)."""
+
+    doc_type: str
+    file_name: str
+    uploaded_at: datetime
+
+
+@dataclass
+class OnboardingRecord:
+    """One merchant's onboarding record and everything submitted for it."""
+
+    onboarding_id: str
+    partner_id: str
+    external_id: str
+    pan: str
+    created_at: datetime
+    status: OnboardingStatus = OnboardingStatus.INITIATED
+    business: BusinessDetailsRequest | None = None
+    owners: list[BeneficialOwner] | None = None
+    bank: BankDetailsRequest | None = None
+    penny_drop: PennyDropStatus | None = None
+    name_at_bank: str | None = None
+    signatory: AuthSignatoryRequest | None = None
+    products: ConfigureProductsRequest | None = None
+    documents: list[StoredDocument] = field(default_factory=list)
+    tnc_acknowledged: bool = False
+    digilocker: ChecklistState = ChecklistState.PENDING
+    vkyc: ChecklistState = ChecklistState.PENDING
+    #: Documents the review asked for (RFI) and not yet received.
+    requested_documents: list[str] = field(default_factory=list)
+    #: Whether the review already asked for information once; the next review decides.
+    rfi_raised: bool = False
+
+    @property
+    def verification_complete(self) -> bool:
+        """Whether the merchant finished the verification page (T&C, DigiLocker and VKYC)."""
+        return self.vkyc is ChecklistState.COMPLETE and self.digilocker is ChecklistState.COMPLETE
+
+    def sections(self) -> dict[str, bool]:
+        """Each detail section's checklist key and whether it was submitted."""
+        return {
+            "businessDetails": self.business is not None,
+            "beneficialOwners": self.owners is not None,
+            "bankDetails": self.bank is not None,
+            "authorisedSignatory": self.signatory is not None,
+            "products": self.products is not None,
+        }
+
+    def uploaded_types(self) -> set[str]:
+        """The document types received so far."""
+        return {d.doc_type for d in self.documents}
+
+
+@dataclass
+class VerificationToken:
+    """A verification-page session: single use, valid until ``expires_at``."""
+
+    token: str
+    onboarding_id: str
+    callback_url: str
+    expires_at: datetime
+    used: bool = False
+
+    def usable(self, now: datetime) -> bool:
+        """Whether the token may still open the verification page."""
+        return not self.used and now < self.expires_at
+
+
+@dataclass(frozen=True)
+class ReceivedRequest:
+    """One request as it arrived, for tests that prove the exact bytes received."""
+
+    method: str
+    raw_path: str
+    body: bytes
+    header_names: tuple[str, ...]

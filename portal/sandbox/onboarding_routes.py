@@ -1,0 +1,96 @@
+"""The onboarding API's HTTP side: authenticate first, parse and validate, call the backend.
+
+Routes come from the shared ``OPERATIONS`` table, so paths and methods are spelled once. Any
+other path under the API prefix is still authenticated before it answers 404.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, Response, g, jsonify, request
+
+from portal.gateway.onboarding_shapes import OPERATIONS, PREFIX, Operation
+from portal.gateway.shapes import envelope, validate_payload
+from portal.sandbox.categories import categories_data
+from portal.sandbox.clock import Clock
+from portal.sandbox.errors import not_found, validation_error
+from portal.sandbox.hmac_auth import authenticate, raw_request_path
+from portal.sandbox.json_body import read_json
+from portal.sandbox.onboarding_backend import OnboardingBackend
+from portal.sandbox.onboarding_records import ReceivedRequest
+
+#: Operations that answer 201 Created; the rest answer 200.
+CREATED = frozenset({"create_onboarding"})
+_ALL_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+
+#: handler(partner_id, onboarding_id, validated request) -> ``data`` of the answer.
+Handler = Callable[[str, str, Any], dict]
+
+
+def flask_rule(path: str) -> str:
+    """An OPERATIONS path as a Flask rule: ``{onboardingId}`` -> ``<onboardingId>``."""
+    return path.replace("{", "<").replace("}", ">")
+
+
+def _handlers(backend: OnboardingBackend) -> dict[str, Handler]:
+    return {
+        "create_onboarding": lambda partner, _id, value: backend.create_onboarding(partner, value),
+        "update_business_details": backend.update_business_details,
+        "add_beneficial_owners": backend.add_beneficial_owners,
+        "update_bank_details": backend.update_bank_details,
+        "update_auth_signatory": backend.update_auth_signatory,
+        "upload_document": backend.upload_document,
+        "configure_products": backend.configure_products,
+        "get_verification_redirect": lambda partner, onboarding_id, value: (
+            backend.get_verification_redirect(partner, onboarding_id, value, request.host_url)
+        ),
+        "get_status": lambda partner, onboarding_id, _value: (
+            backend.get_status(partner, onboarding_id)
+        ),
+        "get_business_categories": lambda *_: categories_data(),
+    }
+
+
+def validated_body(operation: Operation) -> Any:
+    """The request body checked against the operation's shared request shape."""
+    value, errors = validate_payload(operation.request, read_json(request))
+    if errors:
+        raise validation_error(errors)
+    return value
+
+
+def onboarding_blueprint(backend: OnboardingBackend, clock: Clock) -> Blueprint:
+    """The partner onboarding API over ``backend``, answering with ``clock``'s timestamps."""
+    bp = Blueprint("onboarding", __name__)
+    handlers = _handlers(backend)
+
+    @bp.before_request
+    def _log_and_authenticate() -> None:
+        backend.log_request(ReceivedRequest(
+            method=request.method,
+            raw_path=raw_request_path(request.environ),
+            body=request.get_data(cache=True),
+            header_names=tuple(request.headers.keys()),
+        ))
+        g.partner_id = authenticate(request, backend.active_key)
+
+    def view(operation: Operation) -> Callable[..., tuple[Response, int]]:
+        def handle(onboardingId: str = "") -> tuple[Response, int]:
+            value = validated_body(operation) if operation.request is not None else None
+            data = handlers[operation.name](g.partner_id, onboardingId, value)
+            status = 201 if operation.name in CREATED else 200
+            return jsonify(envelope(data, now=clock.now())), status
+
+        return handle
+
+    for operation in OPERATIONS.values():
+        bp.add_url_rule(flask_rule(operation.path), endpoint=operation.name,
+                        view_func=view(operation), methods=[operation.method])
+
+    @bp.route(PREFIX + "/<path:_rest>", methods=_ALL_METHODS)
+    def _unknown(_rest: str) -> Response:
+        raise not_found("No such onboarding operation")
+
+    return bp

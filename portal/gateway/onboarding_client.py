@@ -48,6 +48,8 @@ class OnboardingClient:
         extra = {"sleep": sleep} if sleep else {}
         self.transport = Transport(base_url, auth=HmacAuth(api_key, api_secret),
                                    timeouts=timeouts, retry=retry, session=session, **extra)
+        #: The gid of the last successful answer, for the audit trail.
+        self.last_gid = ""
 
     def create_onboarding(self, request: CreateOnboardingRequest | dict) -> MerchantData:
         """Step 1: create the record. Never retried; a lost answer raises outcome unknown."""
@@ -116,7 +118,9 @@ class OnboardingClient:
     def _call(self, name: str, shape: type[Shape], request: Any, **params: str) -> Shape:
         prepared = self.prepare(name, request, **params)
         reply = self.transport.send(prepared, name)
-        data = reply.body.get("data") if isinstance(reply.body, dict) else None
+        body = reply.body if isinstance(reply.body, dict) else {}
+        self.last_gid = str(body.get("gid") or "")
+        data = body.get("data")
         return shape.model_validate(data or {})
 
 

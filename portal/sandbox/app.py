@@ -12,6 +12,7 @@ from portal.sandbox.clock import Clock
 from portal.sandbox.config import SandboxConfig
 from portal.sandbox.errors import ApiError
 from portal.sandbox.install import install_onboarding
+from portal.sandbox.payments_routes import install_payments
 
 EXTENSION = "gateway_sandbox"
 
@@ -49,4 +50,5 @@ def create_sandbox_app(config: SandboxConfig, clock: Clock | None = None) -> Fla
         return jsonify(body), error.status
 
     install_onboarding(app, state)
+    install_payments(app, state)
     return app

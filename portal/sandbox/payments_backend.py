@@ -1,0 +1,390 @@
+"""The sandbox's payments state: merchant keys, the gateway's key, payments and their rules.
+
+No HTTP here: the routes parse requests and call these methods with plain arguments, so every
+rule (who may sign, what a capture or refund may do, when a hold expires) is tested directly.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+from joserfc.jwk import RSAKey
+
+from portal.gateway.jwe import decrypt_body
+from portal.gateway.payments_shapes import (
+    AmountScope,
+    AuthReversalRequest,
+    CaptureRequest,
+    InitiateRequest,
+    PaymentStatus,
+    PaymentStatusData,
+    RefundData,
+    RefundRequest,
+)
+from portal.gateway.shapes import TIMESTAMP_FORMAT, FieldError, new_gid
+from portal.gateway.signing import (
+    TOKEN_LIFETIME_MS,
+    TokenError,
+    check_digest_claims,
+    load_private_key,
+    load_public_key,
+    sign_claims,
+    verify_claims,
+)
+from portal.sandbox.clock import Clock
+from portal.sandbox.config import SandboxConfig
+from portal.sandbox.errors import ApiError, conflict, not_found, unauthorized, validation_error
+
+log = logging.getLogger("portal.sandbox.payments")
+
+#: ``issued-by`` of the tokens the gateway itself signs (callback, checkout, statusUrl).
+GATEWAY_ISSUER = "GLOCAL"
+#: The ``scope`` claim that keeps the gateway's own tokens to their one use.
+CHECKOUT_SCOPE = "checkout"
+STATUS_SCOPE = "status"
+#: Query parameter (statusUrl, redirectUrl) and callback form field of the gateway's tokens.
+TOKEN_PARAM = "x-gl-token"  # noqa: S105 - a parameter name
+AMOUNT_FIELD = "paymentData.totalAmount"
+#: The errorDetails field named when the body as a whole is wrong.
+BODY_FIELD = "body"
+
+
+def _truthy(flag: Any) -> bool:
+    """A header flag sent as the string ``"true"`` or the boolean ``true``."""
+    return flag is True or (isinstance(flag, str) and flag.lower() == "true")
+
+
+def _money(value: Decimal) -> str:
+    return format(value, "f")
+
+
+@dataclass(frozen=True)
+class MerchantKey:
+    """A registered public key and the MID it is bound to."""
+
+    mid: str
+    key: RSAKey
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who signed a request, and whether its body is a JWE."""
+
+    mid: str
+    encrypted: bool
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the hosted page decided for a payment."""
+
+    status: PaymentStatus
+    reason_code: str
+    message: str
+    method: str
+    brand: str | None = None
+
+
+@dataclass
+class Refund:
+    """One refund of a captured payment."""
+
+    gid: str
+    merchant_txn_id: str
+    amount: Decimal
+
+
+@dataclass
+class Payment:
+    """One hosted-checkout payment and everything that happened to it."""
+
+    gid: str
+    mid: str
+    request: InitiateRequest
+    amount: Decimal
+    created_at: datetime
+    status: PaymentStatus = PaymentStatus.INPROGRESS
+    reason_code: str | None = None
+    message: str | None = None
+    method: str | None = None
+    brand: str | None = None
+    authorized_at: datetime | None = None
+    captured: Decimal | None = None
+    refunds: list[Refund] = field(default_factory=list)
+
+    @property
+    def currency(self) -> str:
+        """The currency of the payment."""
+        return self.request.paymentData.txnCurrency
+
+    @property
+    def refunded(self) -> Decimal:
+        """The sum of all refunds so far."""
+        return sum((r.amount for r in self.refunds), Decimal(0))
+
+    def status_data(self) -> dict[str, Any]:
+        """The payment as the status call shows it."""
+        data = PaymentStatusData.model_validate({
+            "gid": self.gid,
+            "status": self.status,
+            "merchantTxnId": self.request.merchantTxnId,
+            "merchantUniqueId": self.request.merchantUniqueId,
+            "Amount": self.request.paymentData.totalAmount,
+            "txnCurrency": self.currency,
+            "reasonCode": self.reason_code,
+            "detailedMessage": self.message,
+            "capturedAmount": _money(self.captured) if self.captured is not None else None,
+            "refundedAmount": _money(self.refunded) if self.refunds else None,
+            "transactionCreationTime": self.created_at.strftime(TIMESTAMP_FORMAT),
+            "payment-method": self.method,
+            "CardBrand": self.brand,
+        })
+        return data.model_dump(by_alias=True, exclude_none=True)
+
+
+class GatewayKey:
+    """The gateway's own RSA key pair: signs callbacks and tokens, decrypts JWE bodies."""
+
+    def __init__(self, private_pem: str | None) -> None:
+        private = load_private_key(private_pem) if private_pem else RSAKey.generate_key(2048)
+        self.private = private
+        self.public_pem: str = private.as_pem(private=False).decode("ascii")
+        self.public = load_public_key(self.public_pem)
+        self.kid = private.thumbprint()
+
+    def sign(self, claims: dict[str, Any]) -> str:
+        """A compact RS256 JWS with the header the gateway's callbacks carry."""
+        header = {"kid": self.kid, "issued-by": GATEWAY_ISSUER, "is-digested": "false"}
+        return sign_claims(claims, self.private, header)
+
+    def verify(self, token: str) -> dict[str, Any]:
+        """The claims of a token this gateway signed."""
+        return verify_claims(token, lambda header: self.public)[1]
+
+
+class PaymentsBackend:
+    """Payments held in memory, with the gateway's rules; resettable between tests."""
+
+    def __init__(self, config: SandboxConfig, clock: Clock) -> None:
+        self._config = config
+        self._clock = clock
+        self._lock = threading.RLock()
+        self.gateway_key = GatewayKey(config.gatewayPrivateKeyPem)
+        self._keys = {
+            key.kid: MerchantKey(merchant.mid, load_public_key(key.publicKeyPem))
+            for merchant in config.merchants
+            for key in merchant.keys
+        }
+        self._payments: dict[str, Payment] = {}
+
+    def reset(self) -> None:
+        """Forget every payment (keys stay)."""
+        with self._lock:
+            self._payments.clear()
+
+    # ------------------------------------------------------------ authentication
+
+    def authenticate(self, token: str | None, merchant_id: str | None, kid: str | None,
+                     signed: bytes) -> Caller:
+        """Check ``x-gl-token-external`` over ``signed`` (body bytes, or the path for GET)."""
+        if not token:
+            raise unauthorized("x-gl-token-external is missing")
+        if not merchant_id:
+            raise unauthorized("x-gl-merchantid is missing")
+        try:
+            header, claims = verify_claims(
+                token, lambda h: self._merchant_key(h, merchant_id, kid))
+            if not _truthy(header.get("is-digested")):
+                raise TokenError("Only digested tokens (is-digested true) are accepted")
+            _check_lifetime(claims)
+            check_digest_claims(claims, signed, self._clock.now_ms())
+        except TokenError as exc:
+            raise unauthorized(str(exc)) from None
+        return Caller(merchant_id, _truthy(header.get("x-gl-enc")))
+
+    def _merchant_key(self, header: dict[str, Any], merchant_id: str, kid: str | None) -> RSAKey:
+        token_kid = header.get("kid")
+        entry = self._keys.get(token_kid) if isinstance(token_kid, str) else None
+        if entry is None:
+            raise TokenError("No key is registered for this kid")
+        if kid is not None and kid != token_kid:
+            raise TokenError("x-gl-kid differs from the token's kid")
+        if entry.mid != merchant_id:
+            raise TokenError("This key belongs to another merchant")
+        for name in ("iss", "x-gl-merchantId"):
+            if name in header and header[name] != entry.mid:
+                raise TokenError(f"The token's {name} is not the key's merchant")
+        return entry.key
+
+    def decode_body(self, raw: bytes, encrypted: bool) -> Any:
+        """The JSON value of a request body, decrypting a JWE first when the token says so."""
+        try:
+            plain = decrypt_body(raw.decode("ascii"), self.gateway_key.private) if encrypted \
+                else raw
+            return json.loads(plain)
+        except TokenError as exc:
+            raise validation_error([FieldError(BODY_FIELD, str(exc))]) from None
+        except (ValueError, RecursionError):
+            raise validation_error([FieldError(BODY_FIELD, "The body is not valid JSON")]) from None
+
+    # ------------------------------------------------------------ gateway-signed tokens
+
+    def scoped_token(self, gid: str, scope: str) -> str:
+        """A gateway-signed token that opens one payment's checkout page or status."""
+        return self.gateway_key.sign({"gid": gid, "scope": scope,
+                                      "iat": str(self._clock.now_ms())})
+
+    def gid_of(self, token: str | None, scope: str) -> str:
+        """The gid a scoped token opens; 401 when it is missing, forged or for another use."""
+        try:
+            claims = self.gateway_key.verify(token or "")
+        except TokenError:
+            raise unauthorized("The x-gl-token is not valid") from None
+        if claims.get("scope") != scope or not isinstance(claims.get("gid"), str):
+            raise unauthorized("The x-gl-token is not valid here")
+        return claims["gid"]
+
+    def callback_token(self, payment: Payment) -> str:
+        """The ``x-gl-token`` the customer's browser carries back to the merchant."""
+        return self.gateway_key.sign({
+            "gid": payment.gid,
+            "status": payment.status,
+            "merchantTxnId": payment.request.merchantTxnId,
+            "merchantUniqueId": payment.request.merchantUniqueId,
+            "reasonCode": payment.reason_code,
+            "iat": str(self._clock.now_ms()),
+        })
+
+    # ------------------------------------------------------------ payments
+
+    def today(self) -> date:
+        """The sandbox clock's date, for card expiry."""
+        return self._clock.now().date()
+
+    def initiate(self, mid: str, request: InitiateRequest) -> Payment:
+        """Create a payment waiting for the customer on the hosted page."""
+        payment = Payment(gid=new_gid("gl_o-"), mid=mid, request=request,
+                          amount=Decimal(request.paymentData.totalAmount),
+                          created_at=self._clock.now())
+        with self._lock:
+            self._payments[payment.gid] = payment
+        log.info("initiated %s for %s", payment.gid, mid)
+        return payment
+
+    def get(self, gid: str, mid: str | None = None) -> Payment:
+        """The payment, its hold expiry applied; 404 if unknown or another merchant's."""
+        with self._lock:
+            payment = self._payments.get(gid)
+            if payment is None or (mid is not None and payment.mid != mid):
+                raise not_found("No such payment")
+            self._expire(payment)
+            return payment
+
+    def _expire(self, payment: Payment) -> None:
+        hours = self._config.holdExpiryHours
+        if (payment.status is PaymentStatus.AUTHORIZED and payment.authorized_at is not None
+                and self._clock.now() >= payment.authorized_at + timedelta(hours=hours)):
+            payment.status = PaymentStatus.EXPIRED
+            payment.message = f"The hold expired after {hours:g} hours; nothing was captured"
+
+    def settle(self, gid: str, outcome: Outcome) -> Payment:
+        """Record the hosted page's outcome; a payment is decided once only (409 after)."""
+        with self._lock:
+            payment = self.get(gid)
+            if payment.status is not PaymentStatus.INPROGRESS:
+                raise conflict("This payment is already complete")
+            payment.status = outcome.status
+            payment.reason_code = outcome.reason_code
+            payment.message = outcome.message
+            payment.method = outcome.method
+            payment.brand = outcome.brand
+            if outcome.status is PaymentStatus.AUTHORIZED:
+                payment.authorized_at = self._clock.now()
+        log.info("checkout %s -> %s %s", gid, outcome.status, outcome.reason_code)
+        return payment
+
+    def capture(self, mid: str, gid: str, request: CaptureRequest) -> Payment:
+        """Capture once, at most the authorised amount; the rest of the hold is released."""
+        with self._lock:
+            payment = self._in_status(mid, gid, {PaymentStatus.AUTHORIZED}, "captured")
+            wanted = _requested(request.paymentData)
+            if wanted is not None and wanted > payment.amount:
+                raise _amount_error(f"At most the authorised {payment.amount} can be captured")
+            if request.captureType is AmountScope.FULL and wanted not in (None, payment.amount):
+                raise _amount_error("A full capture takes the authorised amount; send P for less")
+            payment.captured = wanted if wanted is not None else payment.amount
+            payment.status = PaymentStatus.SENT_FOR_CAPTURE
+            payment.reason_code = "GL-201-001"
+            payment.message = "Sent for capture"
+            return payment
+
+    def reverse(self, mid: str, gid: str, request: AuthReversalRequest) -> Payment:
+        """Release the whole hold; only from AUTHORIZED."""
+        with self._lock:
+            payment = self._in_status(mid, gid, {PaymentStatus.AUTHORIZED}, "reversed")
+            payment.status = PaymentStatus.REVERSED
+            payment.message = "The hold was released"
+            return payment
+
+    def refund(self, mid: str, gid: str, request: RefundRequest) -> tuple[Payment, Refund]:
+        """Refund after capture; all refunds together at most the captured amount."""
+        with self._lock:
+            payment = self._in_status(
+                mid, gid, {PaymentStatus.SENT_FOR_CAPTURE, PaymentStatus.SENT_FOR_REFUND},
+                "refunded")
+            if any(r.merchant_txn_id == request.merchantTxnId for r in payment.refunds):
+                raise conflict("A refund with this merchantTxnId was already made")
+            if request.paymentData and request.paymentData.txnCurrency != payment.currency:
+                raise validation_error([FieldError("paymentData.txnCurrency",
+                                                   f"The payment is in {payment.currency}")])
+            remaining = (payment.captured or Decimal(0)) - payment.refunded
+            wanted = _requested(request.paymentData)
+            if request.refundType is AmountScope.FULL and wanted not in (None, remaining):
+                raise _amount_error(f"A full refund is the remaining {remaining}; send P for less")
+            amount = wanted if wanted is not None else remaining
+            if remaining <= 0 or amount > remaining:
+                raise conflict(f"At most {_money(remaining)} is left to refund")
+            refund = Refund(new_gid("gl_r-"), request.merchantTxnId, amount)
+            payment.refunds.append(refund)
+            payment.status = PaymentStatus.SENT_FOR_REFUND
+            payment.reason_code = "GL-201-003"
+            payment.message = "Refund sent"
+            return payment, refund
+
+    def refund_data(self, payment: Payment, refund: Refund) -> dict[str, Any]:
+        """A refund as the refund call answers it."""
+        return RefundData(gid=refund.gid, originalGid=payment.gid,
+                          merchantTxnId=refund.merchant_txn_id, refundAmount=_money(refund.amount),
+                          txnCurrency=payment.currency,
+                          status=PaymentStatus.SENT_FOR_REFUND).model_dump()
+
+    def _in_status(self, mid: str, gid: str, allowed: set[PaymentStatus], verb: str) -> Payment:
+        payment = self.get(gid, mid)
+        if payment.status not in allowed:
+            raise conflict(f"A payment in status {payment.status} cannot be {verb}")
+        return payment
+
+
+def _check_lifetime(claims: dict[str, Any]) -> None:
+    """``exp`` is a lifetime in ms; a token may not grant itself more than the SDKs' 5 minutes."""
+    try:
+        lifetime = int(str(claims.get("exp", TOKEN_LIFETIME_MS)))
+    except ValueError:
+        raise TokenError("exp must be a lifetime in milliseconds") from None
+    if not 0 < lifetime <= TOKEN_LIFETIME_MS:
+        raise TokenError(f"exp must be a lifetime of at most {TOKEN_LIFETIME_MS} ms")
+
+
+def _requested(payment_data: Any) -> Decimal | None:
+    return Decimal(payment_data.totalAmount) if payment_data is not None else None
+
+
+def _amount_error(message: str) -> ApiError:
+    """400 GL-400-006 (amount mismatch) on the amount field."""
+    return ApiError(400, "GL-400-006", message, [FieldError(AMOUNT_FIELD, message)])

@@ -1,0 +1,128 @@
+"""HTTP face of the sandbox's payments API: authenticate, decode, validate, call the backend.
+
+The JWS is checked before the body is even decoded, so a bad token is always a 401. Paths come
+from the shared ``OPERATIONS`` table.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from flask import Blueprint, Flask, Response, jsonify, request, url_for
+
+from portal.gateway.payments_auth import KID_HEADER, MERCHANT_HEADER, TOKEN_HEADER
+from portal.gateway.payments_shapes import INITIATE_PATHS, OPERATIONS
+from portal.gateway.shapes import envelope, validate_payload
+from portal.sandbox.checkout_routes import checkout_blueprint
+from portal.sandbox.clock import Clock
+from portal.sandbox.errors import unauthorized, validation_error
+from portal.sandbox.payments_backend import (
+    CHECKOUT_SCOPE,
+    STATUS_SCOPE,
+    TOKEN_PARAM,
+    Caller,
+    Payment,
+    PaymentsBackend,
+)
+
+if TYPE_CHECKING:  # the state is defined by the app factory, which calls install_payments
+    from portal.sandbox.app import SandboxState
+
+#: Where the sandbox publishes the gateway's public key (its kid goes in ``x-gl-kid``).
+GATEWAY_KEY_PATH = "/gl/v1/gateway-key.pem"
+
+
+def install_payments(app: Flask, state: SandboxState) -> None:
+    """Give the sandbox its payments backend, API and hosted checkout page."""
+    backend = PaymentsBackend(state.config, state.clock)
+    state.backends["payments"] = backend
+    app.register_blueprint(payments_blueprint(backend, state.clock))
+    app.register_blueprint(checkout_blueprint(backend))
+
+
+def _rule(path: str) -> str:
+    return path.replace("{", "<").replace("}", ">")
+
+
+def payments_blueprint(backend: PaymentsBackend, clock: Clock) -> Blueprint:
+    """The payments API over ``backend``, answering with ``clock``'s timestamps."""
+    bp = Blueprint("sandbox_payments", __name__)
+
+    def answer(payment: Payment, data: Any, reason_code: str, message: str) -> Response:
+        return jsonify(envelope(data, now=clock.now(), reason_code=reason_code, gid=payment.gid,
+                                status=payment.status, message=message))
+
+    def caller(signed: bytes) -> Caller:
+        return backend.authenticate(request.headers.get(TOKEN_HEADER),
+                                    request.headers.get(MERCHANT_HEADER),
+                                    request.headers.get(KID_HEADER), signed)
+
+    def signed_body(operation: str) -> tuple[str, Any]:
+        raw = request.get_data(cache=True)
+        who = caller(raw)
+        value, errors = validate_payload(OPERATIONS[operation].request,
+                                         backend.decode_body(raw, who.encrypted))
+        if errors:
+            raise validation_error(errors)
+        return who.mid, value
+
+    @bp.get(GATEWAY_KEY_PATH)
+    def gateway_key() -> Response:
+        """The gateway's public key, to verify callbacks and encrypt JWE bodies."""
+        key = backend.gateway_key
+        return Response(key.public_pem, mimetype="application/x-pem-file",
+                        headers={KID_HEADER: key.kid})
+
+    def initiate() -> Response:
+        """Create a payment; answer where to send the customer and where to poll."""
+        mid, value = signed_body("initiate")
+        payment = backend.initiate(mid, value)
+        checkout = backend.scoped_token(payment.gid, CHECKOUT_SCOPE)
+        polling = backend.scoped_token(payment.gid, STATUS_SCOPE)
+        data = {
+            "redirectUrl": url_for("sandbox_checkout.page", _external=True,
+                                   **{TOKEN_PARAM: checkout}),
+            "statusUrl": url_for("sandbox_payments.status", gid=payment.gid, _external=True,
+                                 **{TOKEN_PARAM: polling}),
+            "merchantTxnId": payment.request.merchantTxnId,
+        }
+        return answer(payment, data, "200", "Payment initiated; send the customer to redirectUrl")
+
+    for path in INITIATE_PATHS:
+        bp.add_url_rule(path, endpoint=f"initiate_{path.rsplit('/', 1)[1]}", view_func=initiate,
+                        methods=["POST"])
+
+    @bp.get(_rule(OPERATIONS["status"].path), endpoint="status")
+    def status(gid: str) -> Response:
+        """The status: signed with a JWS over the path, or opened by the statusUrl's token."""
+        if TOKEN_HEADER in request.headers or TOKEN_PARAM not in request.args:
+            mid: str | None = caller(request.path.encode("utf-8")).mid
+        elif backend.gid_of(request.args[TOKEN_PARAM], STATUS_SCOPE) == gid:
+            mid = None
+        else:
+            raise unauthorized("This x-gl-token is for another payment")
+        payment = backend.get(gid, mid)
+        return answer(payment, payment.status_data(), "200", f"The payment is {payment.status}")
+
+    @bp.post(_rule(OPERATIONS["capture"].path))
+    def capture(gid: str) -> Response:
+        """Capture the hold once, in full or in part."""
+        mid, value = signed_body("capture")
+        payment = backend.capture(mid, gid, value)
+        return answer(payment, payment.status_data(), "GL-201-001", "Sent for capture")
+
+    @bp.post(_rule(OPERATIONS["auth_reversal"].path))
+    def auth_reversal(gid: str) -> Response:
+        """Release the hold; only before capture."""
+        mid, value = signed_body("auth_reversal")
+        payment = backend.reverse(mid, gid, value)
+        return answer(payment, payment.status_data(), "200", "The hold was released")
+
+    @bp.post(_rule(OPERATIONS["refund"].path))
+    def refund(gid: str) -> Response:
+        """Refund a captured payment, in full or in part."""
+        mid, value = signed_body("refund")
+        payment, made = backend.refund(mid, gid, value)
+        return answer(payment, backend.refund_data(payment, made), "GL-201-003", "Refund sent")
+
+    return bp

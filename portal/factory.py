@@ -7,6 +7,9 @@ from datetime import timedelta
 
 from flask import Flask, jsonify
 
+from portal.auth import public
+from portal.blueprints import register_blueprints
+from portal.cli import register_commands
 from portal.config import (
     INSTANCE,
     ROOT,
@@ -16,6 +19,8 @@ from portal.config import (
     settings_from_env,
 )
 from portal.db import db
+from portal.extensions import register_extensions
+from portal.logging_filters import install_redaction
 from portal.security_headers import add_security_headers
 
 
@@ -37,13 +42,19 @@ def create_app(settings: Settings | None = None) -> Flask:
         REMEMBER_COOKIE_HTTPONLY=True,
         REMEMBER_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=timedelta(minutes=settings.session_idle_minutes),
+        SESSION_REFRESH_EACH_REQUEST=True,
         TESTING=settings.env == "testing",
     )
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    install_redaction()
     db.init_app(app, settings.database_url)
+    register_extensions(app)
+    register_blueprints(app)
+    register_commands(app)
     app.after_request(add_security_headers)
 
     @app.get("/healthz")
+    @public
     def healthz():
         """Liveness probe for process managers."""
         return jsonify(status="ok")

@@ -1,5 +1,8 @@
 """The portal's models; importing this package registers every table on ``Base.metadata``."""
 
 from portal.db import Base
+from portal.models.audit import AuditEvent
+from portal.models.login_throttle import LoginThrottle
+from portal.models.user import Role, User
 
-__all__ = ["Base"]
+__all__ = ["AuditEvent", "Base", "LoginThrottle", "Role", "User"]

@@ -1,0 +1,70 @@
+"""Who may reach a view: deny anonymous users by default, ``@public`` opts out, roles narrow."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+from flask import abort, current_app, flash, jsonify, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_login import current_user
+
+from portal.http import wants_json
+
+View = TypeVar("View", bound=Callable[..., Any])
+
+PUBLIC_ATTRIBUTE = "portal_public"
+
+
+def public(view: View) -> View:
+    """Let anonymous users reach ``view`` (sign-in page, health check, merchant links)."""
+    setattr(view, PUBLIC_ATTRIBUTE, True)
+    return view
+
+
+def is_public(endpoint: str | None) -> bool:
+    """True for static files and views marked ``@public``."""
+    if endpoint is None:
+        return True  # no route matched: the 404/405 handler answers
+    if endpoint == "static" or endpoint.endswith(".static"):
+        return True
+    view = current_app.view_functions.get(endpoint)
+    return getattr(view, PUBLIC_ATTRIBUTE, False)
+
+
+def deny_anonymous() -> ResponseReturnValue:
+    """401 for JSON clients, otherwise a redirect to the sign-in page that returns here."""
+    if wants_json():
+        return jsonify(error="unauthorized", message="Sign in first."), 401
+    flash("Please sign in to continue.", "info")
+    return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))
+
+
+def require_login() -> ResponseReturnValue | None:
+    """App-wide guard: anonymous requests only reach public views."""
+    if current_user.is_authenticated or is_public(request.endpoint):
+        return None
+    return deny_anonymous()
+
+
+def roles_required(*roles: str) -> Callable[[View], View]:
+    """Only signed-in users holding one of ``roles`` (any role if none given); others get 403."""
+
+    def decorator(view: View) -> View:
+        @wraps(view)
+        def guarded(*args: Any, **kwargs: Any) -> Any:
+            if not current_user.is_authenticated:
+                return deny_anonymous()
+            if roles and not current_user.has_role(*roles):
+                abort(403)
+            return view(*args, **kwargs)
+
+        return guarded  # type: ignore[return-value]
+
+    return decorator
+
+
+def login_required(view: View) -> View:
+    """Only signed-in users (the app-wide guard already insists; this states it at the view)."""
+    return roles_required()(view)

@@ -1,0 +1,107 @@
+"""Accounts: create, find, (de)activate users and check their credentials."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from portal import clock
+from portal.auth import passwords, throttle
+from portal.db import db
+from portal.models import Role, User
+
+DEFAULT_ADMIN_EMAIL = "admin@localhost"
+
+
+class AccountError(ValueError):
+    """An account operation cannot be done (duplicate email, unknown user, weak password)."""
+
+
+def normalize_email(email: str) -> str:
+    """The form emails are stored and looked up in: trimmed and lower-case."""
+    return email.strip().lower()
+
+
+def find_user(email: str) -> User | None:
+    """The user with ``email`` (any case), if there is one."""
+    return db.session.scalar(select(User).where(User.email == normalize_email(email)))
+
+
+def get_user(email: str) -> User:
+    """The user with ``email``, or AccountError."""
+    user = find_user(email)
+    if user is None:
+        raise AccountError(f"No user {normalize_email(email)}.")
+    return user
+
+
+def create_user(email: str, password: str, role: Role) -> User:
+    """Add a user with a hashed password (the caller checks the email's syntax and commits)."""
+    address = normalize_email(email)
+    if find_user(address) is not None:
+        raise AccountError(f"A user {address} already exists.")
+    try:
+        passwords.check_strength(password)
+    except ValueError as exc:
+        raise AccountError(str(exc)) from exc
+    user = User(email=address, password_hash=passwords.hash_password(password), role=role.value,
+                active=True, created_at=clock.utcnow(), failed_logins=0)
+    db.session.add(user)
+    db.session.flush()
+    return user
+
+
+def set_active(email: str, active: bool) -> User:
+    """Allow or stop a user's sign-ins; a deactivated user is signed out on the next request."""
+    user = get_user(email)
+    user.active = active
+    return user
+
+
+def list_users() -> list[User]:
+    """Every user, by email."""
+    return list(db.session.scalars(select(User).order_by(User.email)))
+
+
+def admin_exists() -> bool:
+    """True when at least one admin account exists (active or not)."""
+    query = select(User.id).where(User.role == Role.ADMIN.value).limit(1)
+    return db.session.scalar(query) is not None
+
+
+def authenticate(email: str, password: str, address: str) -> User | None:
+    """The user if the credentials are right and no throttle applies; counts failures otherwise.
+
+    Every refusal looks the same to the caller, so it cannot tell unknown emails, wrong
+    passwords, locked accounts, inactive users and blocked addresses apart.
+    """
+    now = clock.utcnow()
+    if throttle.address_blocked(address, now):
+        passwords.spend_verification_time(password)
+        return None
+    user = find_user(email)
+    if user is None or throttle.account_locked(user, now):
+        passwords.spend_verification_time(password)
+    elif passwords.verify_password(user.password_hash, password):
+        if user.active:
+            _signed_in(user, password)
+            return user
+    else:
+        throttle.note_account_failure(user, now)
+    throttle.note_address_failure(address, now)
+    return None
+
+
+def _signed_in(user: User, password: str) -> None:
+    throttle.clear_account_failures(user)
+    user.last_login_at = clock.utcnow()
+    if passwords.needs_rehash(user.password_hash):
+        user.password_hash = passwords.hash_password(password)
+
+
+def ensure_admin() -> str | None:
+    """Create DEFAULT_ADMIN_EMAIL when no admin exists; return its one-time password, else None."""
+    if admin_exists():
+        return None
+    password = passwords.generate_password()
+    create_user(DEFAULT_ADMIN_EMAIL, password, Role.ADMIN)
+    return password

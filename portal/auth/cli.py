@@ -1,0 +1,85 @@
+"""``flask users ...``: create, list, (de)activate users and make sure an admin exists."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+from flask.cli import AppGroup
+
+from portal.audit import record
+from portal.auth import accounts, passwords
+from portal.db import db
+from portal.gateway.rules import check_email
+from portal.models import Role
+
+users_cli = AppGroup("users", help="Manage portal users.")
+
+
+@users_cli.command("create")
+@click.argument("email")
+@click.option("--role", type=click.Choice([r.value for r in Role]), required=True)
+@click.option("--password-stdin", is_flag=True, help="Read the password from standard input.")
+def create(email: str, role: str, password_stdin: bool) -> None:
+    """Create a user; without --password-stdin print a one-time password."""
+    try:
+        address = check_email(email)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="EMAIL") from exc
+    password = sys.stdin.readline().rstrip("\r\n") if password_stdin else (
+        passwords.generate_password())
+    try:
+        user = accounts.create_user(address, password, Role(role))
+    except accounts.AccountError as exc:
+        raise click.ClickException(str(exc)) from exc
+    record("user.create", detail={"email": user.email, "role": user.role})
+    db.session.commit()
+    click.echo(f"Created {user.role} {user.email}.")
+    if not password_stdin:
+        click.echo(f"One-time password (shown once): {password}")
+
+
+def _set_active(email: str, active: bool) -> None:
+    try:
+        user = accounts.set_active(email, active)
+    except accounts.AccountError as exc:
+        raise click.ClickException(str(exc)) from exc
+    record("user.activate" if active else "user.deactivate", detail={"email": user.email})
+    db.session.commit()
+    click.echo(f"{user.email} is now {'active' if active else 'inactive'}.")
+
+
+@users_cli.command("deactivate")
+@click.argument("email")
+def deactivate(email: str) -> None:
+    """Stop a user's sign-ins and end their session on its next request."""
+    _set_active(email, False)
+
+
+@users_cli.command("activate")
+@click.argument("email")
+def activate(email: str) -> None:
+    """Allow a deactivated user to sign in again."""
+    _set_active(email, True)
+
+
+@users_cli.command("list")
+def list_users() -> None:
+    """Print every user with role, state and last sign-in."""
+    for user in accounts.list_users():
+        state = "active" if user.active else "inactive"
+        seen = user.last_login_at.isoformat(timespec="minutes") if user.last_login_at else "never"
+        click.echo(f"{user.email}\t{user.role}\t{state}\tlast sign-in: {seen}")
+
+
+@users_cli.command("ensure-admin")
+def ensure_admin() -> None:
+    """Create admin@localhost with a printed one-time password if there is no admin yet."""
+    password = accounts.ensure_admin()
+    if password is None:
+        click.echo("An admin already exists.")
+        return
+    record("user.create", detail={"email": accounts.DEFAULT_ADMIN_EMAIL, "role": "admin"})
+    db.session.commit()
+    click.echo(f"Created admin {accounts.DEFAULT_ADMIN_EMAIL}.")
+    click.echo(f"One-time password (shown once): {password}")

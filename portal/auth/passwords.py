@@ -1,0 +1,53 @@
+"""Password hashing (Argon2id) and generated one-time passwords."""
+
+from __future__ import annotations
+
+import secrets
+from functools import cache
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+MIN_LENGTH = 12
+
+_hasher = PasswordHasher()
+
+
+def hash_password(password: str) -> str:
+    """An Argon2id hash of ``password``."""
+    return _hasher.hash(password)
+
+
+def verify_password(password_hash: str, password: str) -> bool:
+    """True when ``password`` matches ``password_hash``."""
+    try:
+        return _hasher.verify(password_hash, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def needs_rehash(password_hash: str) -> bool:
+    """True when the hash was made with weaker parameters than today's."""
+    return _hasher.check_needs_rehash(password_hash)
+
+
+@cache
+def _decoy_hash() -> str:
+    return _hasher.hash(secrets.token_urlsafe(16))
+
+
+def spend_verification_time(password: str) -> None:
+    """Verify against a decoy so an unknown email takes as long as a wrong password."""
+    verify_password(_decoy_hash(), password)
+
+
+def generate_password() -> str:
+    """A strong random password to hand over once."""
+    return secrets.token_urlsafe(18)
+
+
+def check_strength(password: str) -> str:
+    """Refuse passwords shorter than MIN_LENGTH characters."""
+    if len(password) < MIN_LENGTH:
+        raise ValueError(f"Passwords need at least {MIN_LENGTH} characters.")
+    return password

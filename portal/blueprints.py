@@ -1,0 +1,13 @@
+"""Every blueprint of the portal: a feature joins the app with one line here."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from portal import auth, errors, main
+
+
+def register_blueprints(app: Flask) -> None:
+    """Register each feature's blueprint on ``app``."""
+    for blueprint in (errors.bp, main.bp, auth.bp):
+        app.register_blueprint(blueprint)

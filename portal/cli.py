@@ -1,0 +1,27 @@
+"""The portal's ``flask`` commands: ``flask db upgrade`` and ``flask users ...``."""
+
+from __future__ import annotations
+
+import click
+from flask import Flask
+from flask.cli import AppGroup
+
+from portal.auth.cli import users_cli
+from portal.config import current_settings
+from portal.migrate import upgrade
+
+db_cli = AppGroup("db", help="Manage the database schema.")
+
+
+@db_cli.command("upgrade")
+@click.option("--revision", default="head", show_default=True)
+def db_upgrade(revision: str) -> None:
+    """Migrate the configured database to ``revision`` with Alembic."""
+    upgrade(current_settings().database_url, revision)
+    click.echo(f"Database migrated to {revision}.")
+
+
+def register_commands(app: Flask) -> None:
+    """Add the portal's command groups to ``flask``."""
+    app.cli.add_command(db_cli)
+    app.cli.add_command(users_cli)

@@ -1,0 +1,50 @@
+"""Portal users: operations staff and administrators."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from flask_login import UserMixin
+from sqlalchemy import CheckConstraint, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from portal import clock
+from portal.db import Base
+from portal.models.types import UTCDateTime
+
+
+class Role(StrEnum):
+    """What a user may do: ops run onboarding, admins also manage users and see the audit."""
+
+    OPS = "ops"
+    ADMIN = "admin"
+
+
+class User(UserMixin, Base):
+    """A person who signs in to the portal; the email is stored lower-case."""
+
+    __tablename__ = "users"
+    __table_args__ = (CheckConstraint("role IN ('ops', 'admin')", name="role"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(String(254), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    role: Mapped[str] = mapped_column(String(16), default=Role.OPS.value)
+    active: Mapped[bool] = mapped_column(default=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow)
+    last_login_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    failed_logins: Mapped[int] = mapped_column(default=0)
+    locked_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    @property
+    def is_active(self) -> bool:
+        """Deactivated users cannot sign in (flask-login reads this)."""
+        return self.active
+
+    def has_role(self, *roles: str) -> bool:
+        """True when the user holds one of ``roles``."""
+        return self.role in roles
+
+    def __repr__(self) -> str:
+        return f"<User {self.id} {self.email} {self.role}>"

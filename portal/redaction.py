@@ -1,0 +1,58 @@
+"""Masking of PANs, account and card numbers, keys and tokens before they are logged or stored."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from portal.gateway.rules import mask
+
+PAN_LIKE = re.compile(r"[A-Z]{5}[0-9]{4}[A-Z]")
+LONG_DIGITS = re.compile(r"[0-9]{9,}")
+SECRET_ASSIGNMENT = re.compile(
+    r"(?i)(x-gl-digest|x-gl-auth|authorization|api[_-]?secret|api[_-]?key|token|password)"
+    r"""(["']?\s*[:=]\s*["']?)(?:bearer\s+)?([^\s"',;&}]+)""")
+#: Key names (lower-case, without '_' and '-') whose values are always masked, at any depth.
+SECRET_KEY_ENDINGS = ("pan", "accountnumber", "secret", "token", "password", "apikey",
+                      "privatekey", "documentcontent", "cardnumber", "cvv")
+
+
+def redact_text(text: str) -> str:
+    """``text`` with PAN-like values, long digit runs and key/token values masked."""
+    text = SECRET_ASSIGNMENT.sub(lambda m: m.group(1) + m.group(2) + "[REDACTED]", text)
+    text = PAN_LIKE.sub(lambda m: mask(m.group()), text)
+    return LONG_DIGITS.sub(lambda m: mask(m.group()), text)
+
+
+def is_secret_key(key: str) -> bool:
+    """True for keys like pan, authSignatoryPan, bankAccountNumber, apiSecret, token."""
+    name = key.lower().replace("_", "").replace("-", "")
+    return name.endswith(SECRET_KEY_ENDINGS)
+
+
+def mask_value(value: Any) -> Any:
+    """Redact a value under an ordinary key: scan strings and numbers, recurse into containers."""
+    if isinstance(value, Mapping):
+        return mask_mapping(value)
+    if isinstance(value, list | tuple):
+        return [mask_value(item) for item in value]
+    if isinstance(value, str):
+        return redact_text(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        text = str(value)
+        return value if redact_text(text) == text else redact_text(text)
+    return value
+
+
+def mask_mapping(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of ``data`` safe to store: secret keys keep their last 4 characters, at any depth."""
+    return {str(key): _mask_entry(str(key), value) for key, value in data.items()}
+
+
+def _mask_entry(key: str, value: Any) -> Any:
+    if value is None or not is_secret_key(key):
+        return mask_value(value)
+    if isinstance(value, Mapping | list | tuple):
+        return "[REDACTED]"
+    return mask(str(value))

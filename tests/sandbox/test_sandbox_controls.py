@@ -1,0 +1,54 @@
+"""The /_sandbox/ test controls and the OpenAPI document."""
+
+from __future__ import annotations
+
+import pytest
+import requests
+import schemathesis
+
+from portal.gateway.errors import NotFound
+from portal.gateway.onboarding_shapes import OPERATIONS
+from tests.sandbox.conftest import START
+
+
+def test_reset_forgets_records_and_restores_keys(sandbox_server, partner, onboarding_id):
+    sandbox_server.backend.set_key_active("p1-retired", True)
+    response = requests.post(sandbox_server.url + "/_sandbox/reset", timeout=5)
+    assert response.status_code == 200
+    with pytest.raises(NotFound):
+        partner.get_status(onboarding_id)
+    assert sandbox_server.backend.active_key("p1-retired") is None
+    # the status call above is the only request logged since the reset
+    assert [r.method for r in sandbox_server.backend.received_requests()] == ["GET"]
+
+
+def test_clock_can_be_read_and_advanced(sandbox_server):
+    url = sandbox_server.url + "/_sandbox/clock"
+    assert requests.get(url, timeout=5).json()["data"]["now"] == START.isoformat()
+    moved = requests.post(url, json={"advanceSeconds": 90}, timeout=5).json()
+    assert moved["data"]["now"] == "2026-03-02T09:31:30+00:00"
+    assert moved["timestamp"] == "02/03/2026 09:31:30"
+
+
+@pytest.mark.parametrize("body", [{"advanceSeconds": -1}, {"advanceSeconds": "soon"}, {}])
+def test_clock_refuses_bad_moves(sandbox_server, body):
+    response = requests.post(sandbox_server.url + "/_sandbox/clock", json=body, timeout=5)
+    assert response.status_code == 400
+    assert response.json()["errorDetails"][0]["field"] == "advanceSeconds"
+
+
+def test_openapi_document_describes_every_operation(sandbox_server):
+    document = requests.get(sandbox_server.url + "/openapi.json", timeout=5).json()
+    assert document["openapi"] == "3.1.0"
+    for operation in OPERATIONS.values():
+        spec = document["paths"][operation.path][operation.method.lower()]
+        assert spec["operationId"] == operation.name
+        assert "401" in spec["responses"]
+        assert ("requestBody" in spec) == (operation.request is not None)
+    assert document["components"]["securitySchemes"]["glAuth"]["name"] == "x-gl-auth"
+
+
+def test_openapi_document_loads_in_schemathesis(sandbox_server):
+    schema = schemathesis.openapi.from_url(sandbox_server.url + "/openapi.json")
+    operations = [result.ok() for result in schema.get_all_operations()]
+    assert len(operations) == len(OPERATIONS)

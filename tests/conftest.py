@@ -6,13 +6,18 @@ import os
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from argon2 import PasswordHasher, profiles
 
+from portal.auth.accounts import create_user, find_user
 from portal.config import Settings
+from portal.db import db
 from portal.factory import create_app
 from portal.migrate import upgrade
+from portal.models import Role
 from portal.sandbox.app import SandboxState, create_sandbox_app, state_of
 from portal.sandbox.clock import Clock
 from portal.sandbox.config import config_from
@@ -114,8 +119,10 @@ def settings(database_url: str, sandbox: RunningSandbox, tmp_path: Path) -> Sett
 
 @pytest.fixture
 def app(settings: Settings):
-    """The portal built for this test."""
-    return create_app(settings)
+    """The portal built for this test, with CSRF checks off (``csrf_app`` keeps them on)."""
+    app = create_app(settings)
+    app.config["WTF_CSRF_ENABLED"] = False
+    return app
 
 
 @pytest.fixture
@@ -128,3 +135,69 @@ def client(app):
 def runner(app):
     """A CLI runner for the portal's commands."""
     return app.test_cli_runner()
+
+
+# ---------------------------------------------------------------- accounts, sign-in, clock
+
+TEST_PASSWORD = "correct horse battery staple"
+
+
+@pytest.fixture(autouse=True)
+def cheap_password_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Argon2 at its cheapest: tests sign in often and do not measure the hash's strength."""
+    monkeypatch.setattr("portal.auth.passwords.hasher",
+                        PasswordHasher.from_parameters(profiles.CHEAPEST))
+
+
+@pytest.fixture
+def csrf_app(settings: Settings):
+    """The portal with CSRF checks on, as in production."""
+    return create_app(settings)
+
+
+@pytest.fixture
+def csrf_client(csrf_app):
+    """A test client for ``csrf_app``."""
+    return csrf_app.test_client()
+
+
+@pytest.fixture
+def portal_clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    """Freeze the portal's clock (portal.clock); ``portal_clock.advance(seconds)`` moves it."""
+    fake = Clock(datetime(2026, 1, 5, 9, 0, tzinfo=UTC))
+    monkeypatch.setattr("portal.clock.source", fake.now)
+    return fake
+
+
+class AuthActions:
+    """Sign in through the real form as a user of a given role, created on first use."""
+
+    def __init__(self, app, client) -> None:
+        self._app = app
+        self._client = client
+
+    def create(self, role: str = "ops", email: str | None = None,
+               password: str = TEST_PASSWORD, active: bool = True) -> str:
+        """Create the user unless it exists, and return its email."""
+        email = email or f"{role}@example.com"
+        with self._app.app_context():
+            if find_user(email) is None:
+                create_user(email, password, Role(role)).active = active
+                db.session.commit()
+        return email
+
+    def login(self, role: str = "ops", email: str | None = None,
+              password: str = TEST_PASSWORD):
+        """Post the sign-in form; the user is created first if needed."""
+        email = self.create(role, email)
+        return self._client.post("/login", data={"email": email, "password": password})
+
+    def logout(self):
+        """Post the sign-out form."""
+        return self._client.post("/logout")
+
+
+@pytest.fixture
+def auth(app, client) -> AuthActions:
+    """``auth.login(role="ops")`` signs ``client`` in."""
+    return AuthActions(app, client)

@@ -10,30 +10,31 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 MIN_LENGTH = 12
 
-_hasher = PasswordHasher()
+#: The Argon2id parameters in force; tests swap in ``argon2.profiles.CHEAPEST`` for speed.
+hasher = PasswordHasher()
 
 
 def hash_password(password: str) -> str:
     """An Argon2id hash of ``password``."""
-    return _hasher.hash(password)
+    return hasher.hash(password)
 
 
 def verify_password(password_hash: str, password: str) -> bool:
     """True when ``password`` matches ``password_hash``."""
     try:
-        return _hasher.verify(password_hash, password)
+        return hasher.verify(password_hash, password)
     except (VerificationError, InvalidHashError):
         return False
 
 
 def needs_rehash(password_hash: str) -> bool:
     """True when the hash was made with weaker parameters than today's."""
-    return _hasher.check_needs_rehash(password_hash)
+    return hasher.check_needs_rehash(password_hash)
 
 
 @cache
 def _decoy_hash() -> str:
-    return _hasher.hash(secrets.token_urlsafe(16))
+    return hasher.hash(secrets.token_urlsafe(16))
 
 
 def spend_verification_time(password: str) -> None:

@@ -1,0 +1,150 @@
+"""The audit trail and log redaction: no secret, full PAN or account number is kept."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+
+import pytest
+from flask_login import login_user
+from sqlalchemy import select
+
+from portal.audit import record
+from portal.auth.accounts import find_user
+from portal.db import db
+from portal.factory import create_app
+from portal.logging_filters import RedactingFilter, install_redaction
+from portal.models import AuditEvent
+from portal.redaction import mask_mapping, redact_text
+
+PAN = "ABCPE1234F"
+ACCOUNT = "123456789012"
+SECRET = "sk_live_9f8e7d6c5b4a"
+SENSITIVE = {
+    "pan": PAN,
+    "business": {"panNumber": PAN, "gstin": "27AAPFU0939F1ZV",
+                 "signatories": [{"authSignatoryPan": PAN, "name": "Asha"}]},
+    "bankAccountNumber": ACCOUNT,
+    "apiSecret": SECRET,
+    "token": SECRET,
+    "password": "hunter2hunter2",
+    "documentContent": "JVBERi0xLjQKJcfsj6IKNSAwIG9iago8PC9MZW5ndGggNiAwIFI",
+    "note": f"customer said account {ACCOUNT} and PAN {PAN}",
+    "merchantRef": "shop-42",
+}
+
+
+def _stored(app) -> AuditEvent:
+    with app.app_context():
+        return db.session.scalars(select(AuditEvent)).one()
+
+
+def test_record_masks_detail_before_storing(app):
+    with app.app_context():
+        record("merchant.create", merchant_id=7, gid="gid-1", detail=SENSITIVE)
+        db.session.commit()
+    event = _stored(app)
+    stored = json.dumps(event.detail)
+    for secret in (PAN, ACCOUNT, SECRET, "hunter2hunter2", SENSITIVE["documentContent"]):
+        assert secret not in stored
+    assert event.detail["pan"] == "******234F"
+    assert event.detail["bankAccountNumber"] == "********9012"
+    assert event.detail["business"]["signatories"][0] == {"authSignatoryPan": "******234F",
+                                                          "name": "Asha"}
+    assert event.detail["merchantRef"] == "shop-42"
+    assert (event.merchant_id, event.gid, event.outcome) == (7, "gid-1", "ok")
+
+
+def test_record_outside_a_request_is_the_systems(app):
+    with app.app_context():
+        record("step.send", outcome="queued")
+        db.session.commit()
+    event = _stored(app)
+    assert (event.actor_id, event.actor_label, event.outcome) == (None, "system", "queued")
+
+
+def test_record_names_a_non_user_actor(app):
+    with app.test_request_context():
+        record("merchant.status", actor_label="webhook")
+        db.session.commit()
+    assert _stored(app).actor_label == "webhook"
+
+
+def test_record_takes_the_signed_in_user(app, auth):
+    email = auth.create(role="admin")
+    with app.test_request_context():
+        user = find_user(email)
+        login_user(user)
+        record("merchant.create", actor_label="ignored for users")
+        db.session.commit()
+    event = _stored(app)
+    assert (event.actor_id, event.actor_label) == (user.id, email)
+
+
+def test_record_leaves_the_commit_to_the_caller(app):
+    with app.app_context():
+        record("merchant.create")
+        db.session.rollback()
+        assert db.session.scalars(select(AuditEvent)).all() == []
+
+
+@pytest.mark.parametrize(("key", "value", "masked"), [
+    ("apiKey", "ak_live_abcdef", "**********cdef"),
+    ("x_api_secret", 12345678901, "*******8901"),
+    ("cardNumber", "4111111111111111", "************1111"),
+    ("token", {"access": "abc"}, "[REDACTED]"),
+    ("pan", None, None),
+    ("count", 12, 12),
+    ("phone", 919876543210, "********3210"),
+])
+def test_mask_mapping_by_key(key, value, masked):
+    assert mask_mapping({key: value}) == {key: masked}
+
+
+@pytest.mark.parametrize(("text", "redacted"), [
+    (f"PAN {PAN} rejected", "PAN ******234F rejected"),
+    (f"account={ACCOUNT}", "account=********9012"),
+    ("x-gl-digest: 3f9a0b1c2d", "x-gl-digest: [REDACTED]"),
+    ("headers {'x-gl-auth': 'ak_live_abcdef'}", "headers {'x-gl-auth': '[REDACTED]'}"),
+    ("Authorization: Bearer eyJhbGciOi.abc", "Authorization: [REDACTED]"),
+    ("token=abc123&step=2", "token=[REDACTED]&step=2"),
+    ("merchant 42 created", "merchant 42 created"),
+])
+def test_redact_text(text, redacted):
+    assert redact_text(text) == redacted
+
+
+def test_log_filter_redacts_messages_arguments_and_tracebacks():
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    logger = logging.getLogger("tests.redaction")
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        install_redaction(logger)
+        install_redaction(logger)
+        assert sum(isinstance(f, RedactingFilter) for f in handler.filters) == 1
+        logger.warning("create failed for %s, account %s", PAN, ACCOUNT)
+        try:
+            raise ValueError(f"bad PAN {PAN}")
+        except ValueError:
+            logger.exception("x-gl-auth=%s", SECRET)
+    finally:
+        logger.removeHandler(handler)
+    output = stream.getvalue()
+    for secret in (PAN, ACCOUNT, SECRET):
+        assert secret not in output
+    assert "create failed for ******234F, account ********9012" in output
+    assert "ValueError: bad PAN ******234F" in output
+
+
+def test_create_app_installs_the_filter_on_the_root_handlers(settings):
+    handler = logging.NullHandler()
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        create_app(settings)
+        assert any(isinstance(f, RedactingFilter) for f in handler.filters)
+    finally:
+        root.removeHandler(handler)

@@ -1,0 +1,122 @@
+"""``flask users ...`` and ``flask db upgrade``."""
+
+from __future__ import annotations
+
+import re
+
+from sqlalchemy import select
+
+from portal.auth.accounts import DEFAULT_ADMIN_EMAIL, authenticate, find_user
+from portal.db import db
+from portal.models import AuditEvent
+from tests.conftest import TEST_PASSWORD
+
+PRINTED_PASSWORD = re.compile(r"One-time password \(shown once\): (\S+)")
+
+
+def _printed_password(output: str) -> str:
+    found = PRINTED_PASSWORD.findall(output)
+    assert len(found) == 1, output
+    return found[0]
+
+
+def _can_sign_in(app, email: str, password: str) -> bool:
+    with app.app_context():
+        return authenticate(email, password, "127.0.0.1") is not None
+
+
+def test_create_prints_a_working_one_time_password(runner, app):
+    result = runner.invoke(args=["users", "create", "Ops.Person@Example.com", "--role", "ops"])
+    assert result.exit_code == 0, result.output
+    password = _printed_password(result.output)
+    assert len(password) >= 20
+    assert _can_sign_in(app, "ops.person@example.com", password)
+    with app.app_context():
+        user = find_user("ops.person@example.com")
+        assert (user.email, user.role, user.active) == ("ops.person@example.com", "ops", True)
+        event = db.session.scalars(select(AuditEvent)).one()
+    assert (event.action, event.actor_label) == ("user.create", "system")
+    assert password not in str(event.detail)
+
+
+def test_create_reads_the_password_from_stdin_and_prints_none(runner, app):
+    result = runner.invoke(args=["users", "create", "admin@example.com", "--role", "admin",
+                                 "--password-stdin"], input=TEST_PASSWORD + "\n")
+    assert result.exit_code == 0, result.output
+    assert TEST_PASSWORD not in result.output
+    assert "password" not in result.output.lower()
+    assert _can_sign_in(app, "admin@example.com", TEST_PASSWORD)
+
+
+def test_create_refuses_a_short_password(runner, app):
+    result = runner.invoke(args=["users", "create", "a@example.com", "--role", "ops",
+                                 "--password-stdin"], input="short\n")
+    assert result.exit_code == 1
+    assert "at least 12 characters" in result.output
+    with app.app_context():
+        assert find_user("a@example.com") is None
+
+
+def test_create_refuses_a_duplicate_in_any_case(runner):
+    runner.invoke(args=["users", "create", "a@example.com", "--role", "ops"])
+    result = runner.invoke(args=["users", "create", "A@EXAMPLE.COM", "--role", "admin"])
+    assert result.exit_code == 1
+    assert "already exists" in result.output
+
+
+def test_create_refuses_a_bad_email_or_role(runner):
+    assert runner.invoke(args=["users", "create", "not-an-email", "--role", "ops"]).exit_code == 2
+    assert runner.invoke(args=["users", "create", "a@example.com", "--role", "root"]
+                         ).exit_code == 2
+
+
+def test_deactivate_and_activate(runner, app):
+    runner.invoke(args=["users", "create", "a@example.com", "--role", "ops", "--password-stdin"],
+                  input=TEST_PASSWORD + "\n")
+    result = runner.invoke(args=["users", "deactivate", "A@example.com"])
+    assert result.exit_code == 0
+    assert "inactive" in result.output
+    assert not _can_sign_in(app, "a@example.com", TEST_PASSWORD)
+
+    assert runner.invoke(args=["users", "activate", "a@example.com"]).exit_code == 0
+    assert _can_sign_in(app, "a@example.com", TEST_PASSWORD)
+
+
+def test_deactivate_an_unknown_user_fails(runner):
+    result = runner.invoke(args=["users", "deactivate", "ghost@example.com"])
+    assert result.exit_code == 1
+    assert "No user ghost@example.com" in result.output
+
+
+def test_list_shows_users_without_secrets(runner):
+    runner.invoke(args=["users", "create", "b@example.com", "--role", "admin"])
+    runner.invoke(args=["users", "create", "a@example.com", "--role", "ops"])
+    runner.invoke(args=["users", "deactivate", "a@example.com"])
+    lines = runner.invoke(args=["users", "list"]).output.splitlines()
+    assert lines == ["a@example.com\tops\tinactive\tlast sign-in: never",
+                     "b@example.com\tadmin\tactive\tlast sign-in: never"]
+
+
+def test_ensure_admin_creates_one_admin_once(runner, app):
+    first = runner.invoke(args=["users", "ensure-admin"])
+    assert first.exit_code == 0
+    password = _printed_password(first.output)
+    assert _can_sign_in(app, DEFAULT_ADMIN_EMAIL, password)
+
+    again = runner.invoke(args=["users", "ensure-admin"])
+    assert again.exit_code == 0
+    assert again.output == "An admin already exists.\n"
+
+
+def test_ensure_admin_does_nothing_when_an_admin_exists(runner, app):
+    runner.invoke(args=["users", "create", "boss@example.com", "--role", "admin"])
+    result = runner.invoke(args=["users", "ensure-admin"])
+    assert "password" not in result.output.lower()
+    with app.app_context():
+        assert find_user(DEFAULT_ADMIN_EMAIL) is None
+
+
+def test_db_upgrade_migrates_the_configured_database(runner):
+    result = runner.invoke(args=["db", "upgrade"])
+    assert result.exit_code == 0, result.output
+    assert "Database migrated to head." in result.output

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from alembic import context
+from sqlalchemy.types import TypeDecorator
 
 import portal.models  # noqa: F401  (registers every table)
 from portal.config import load_environment, settings_from_env
@@ -20,10 +21,18 @@ def _url() -> str:
     return settings_from_env().database_url
 
 
+def render_item(type_: str, obj, _autogen_context) -> str | bool:
+    """Write the portal's column types (e.g. UTCDateTime) as plain SQLAlchemy types, so a
+    migration never imports application code."""
+    if type_ == "type" and isinstance(obj, TypeDecorator):
+        return f"sa.{obj.impl!r}"
+    return False
+
+
 def run_offline() -> None:
     """Emit SQL to stdout."""
     context.configure(url=_url(), target_metadata=target_metadata, literal_binds=True,
-                      render_as_batch=True)
+                      render_as_batch=True, render_item=render_item)
     with context.begin_transaction():
         context.run_migrations()
 
@@ -45,7 +54,7 @@ def run_online() -> None:
 def _run(connection) -> None:
     context.configure(connection=connection, target_metadata=target_metadata,
                       render_as_batch=connection.dialect.name == "sqlite",
-                      compare_type=True)
+                      compare_type=True, render_item=render_item)
     with context.begin_transaction():
         context.run_migrations()
 

@@ -146,7 +146,7 @@ def read_header(token: str) -> dict[str, Any]:
     try:
         head = token.split(".", 1)[0]
         header = json.loads(base64.urlsafe_b64decode(head + "=" * (-len(head) % 4)))
-    except (ValueError, UnicodeDecodeError) as exc:
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:  # deeply nested JSON
         raise TokenError("The token is not a compact JWS") from exc
     if not isinstance(header, dict):
         raise TokenError("The token header is not an object")

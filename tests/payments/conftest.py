@@ -90,16 +90,10 @@ class Sandbox:
         return self.state.backends["payments"]
 
 
-@pytest.fixture
-def clock() -> Clock:
-    """The sandbox's controllable clock; clients sign with it too."""
-    return Clock()
-
-
-@pytest.fixture
-def sandbox(merchant_keys: KeyPair, other_merchant_keys: KeyPair, gateway_keys: KeyPair,
-            clock: Clock) -> Iterator[Sandbox]:
-    """A fresh sandbox with two merchants, served on a loopback port."""
+@pytest.fixture(scope="session")
+def served_sandbox(merchant_keys: KeyPair, other_merchant_keys: KeyPair,
+                   gateway_keys: KeyPair) -> Iterator[Sandbox]:
+    """The sandbox with two merchants, served on a loopback port once per run."""
     config = config_from({
         "merchants": [
             {"mid": MID, "keys": [{"kid": KID, "publicKeyPem": merchant_keys.public_pem}]},
@@ -109,9 +103,23 @@ def sandbox(merchant_keys: KeyPair, other_merchant_keys: KeyPair, gateway_keys: 
         "gatewayPrivateKeyPem": gateway_keys.private_pem,
         "holdExpiryHours": HOLD_HOURS,
     })
+    clock = Clock()
     app = create_sandbox_app(config, clock=clock)
     with serve(app) as url:
         yield Sandbox(url=url, state=state_of(app), clock=clock)
+
+
+@pytest.fixture
+def sandbox(served_sandbox: Sandbox) -> Sandbox:
+    """The served sandbox with every record forgotten."""
+    served_sandbox.state.reset()
+    return served_sandbox
+
+
+@pytest.fixture
+def clock(sandbox: Sandbox) -> Clock:
+    """The sandbox's controllable clock; clients sign with it too."""
+    return sandbox.clock
 
 
 @pytest.fixture
@@ -129,14 +137,15 @@ def make_client(sandbox: Sandbox, merchant_keys: KeyPair, gateway_keys: KeyPair,
     """Build a PaymentsClient for MID (or another merchant) on the sandbox's clock."""
 
     def make(*, encrypt: bool = False, mid: str = MID, kid: str = KID,
-             private_pem: str | None = None, base_url: str | None = None) -> PaymentsClient:
+             private_pem: str | None = None, base_url: str | None = None,
+             now_ms: Callable[[], int] | None = None) -> PaymentsClient:
         return PaymentsClient(
             base_url or sandbox.url, merchant_id=mid, kid=kid,
             private_key_pem=private_pem or merchant_keys.private_pem,
             gateway_public_key_pem=gateway_keys.public_pem,
             gateway_kid=sandbox.payments.gateway_key.kid, encrypt=encrypt,
             timeouts=Timeouts(connect=1.0, read=5.0), retry=RetryPolicy(attempts=1),
-            session=http, now_ms=sandbox.clock.now_ms,
+            session=http, now_ms=now_ms or sandbox.clock.now_ms,
         )
 
     return make
@@ -260,7 +269,7 @@ def pay_by_card(http: requests.Session, redirect_url: str, number: str,
 # ---------------------------------------------------------------- a server that drops POSTs
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def dropping_url() -> Iterator[str]:
     """A loopback server that reads each request, then closes without answering."""
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

@@ -2,7 +2,11 @@
 
 from portal.db import Base
 from portal.models.audit import AuditEvent
+from portal.models.document import StoredDocument
 from portal.models.login_throttle import LoginThrottle
+from portal.models.merchant import Merchant
+from portal.models.step import StepDraft
 from portal.models.user import Role, User
 
-__all__ = ["AuditEvent", "Base", "LoginThrottle", "Role", "User"]
+__all__ = ["AuditEvent", "Base", "LoginThrottle", "Merchant", "Role", "StepDraft", "StoredDocument",
+           "User"]

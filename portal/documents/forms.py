@@ -1,0 +1,24 @@
+"""The upload form: one per outstanding document (or re-upload) on the documents page."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from wtforms import HiddenField, SelectChoice, SelectField
+
+from portal.documents.service import Slot
+
+
+class UploadForm(FlaskForm):
+    """One file for one slot; the type must be one the slot accepts."""
+
+    slot = HiddenField()
+    docType = SelectField("Document type")
+    file = FileField("File", validators=[FileRequired("Choose a file to upload.")],
+                     description="PDF, JPEG or PNG.")
+
+    def offer(self, slot: Slot) -> UploadForm:
+        """Limit the type choices to what ``slot`` accepts."""
+        self.slot.data = slot.key
+        self.docType.choices = [SelectChoice(t, t.replace("_", " ")) for t in slot.types]
+        return self

@@ -1,0 +1,97 @@
+"""The documents step: upload forms driven by documentsToBeUploaded, downloads for staff."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
+from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from portal.auth import roles_required
+from portal.config import current_settings
+from portal.documents import service
+from portal.documents.forms import UploadForm
+from portal.models.merchant import Merchant
+from portal.onboarding import service as onboarding
+from portal.wizard.pages import STAFF, chosen_scenario, client, page_errors
+
+bp = Blueprint("documents", __name__)
+
+
+@bp.errorhandler(RequestEntityTooLarge)
+def _too_large(_error: RequestEntityTooLarge) -> ResponseReturnValue:
+    limit = service.size_text(current_settings().upload_max_bytes)
+    flash(f"The file is larger than the limit of {limit}.", "error")
+    return redirect(request.path)
+
+
+@bp.route("/merchants/<int:merchant_id>/steps/documents", methods=["GET", "POST"])
+@roles_required(*STAFF)
+def step(merchant_id: int) -> ResponseReturnValue:
+    """Offer one upload per outstanding document; an upload is stored and sent at once."""
+    merchant = load(merchant_id)
+    posted = UploadForm()
+    slot = next((s for s in service.slots(merchant, service.documents_of(merchant))
+                 if s.key == posted.slot.data), None)
+    if slot is not None and posted.offer(slot).validate_on_submit():
+        upload = posted.file.data
+        result = service.upload(client(), current_settings(), merchant, posted.docType.data,
+                                upload.filename or "", upload.stream)
+        if result.ok:
+            flash(result.message, "success")
+            return redirect(url_for("documents.step", merchant_id=merchant.id))
+        for error in page_errors(result.message, result.unavailable, result.errors):
+            posted.file.errors = [*posted.file.errors, error.message]
+    return render_page(merchant, posted if slot is not None else None)
+
+
+@bp.post("/merchants/<int:merchant_id>/documents/<int:document_id>/send")
+@roles_required(*STAFF)
+def resend(merchant_id: int, document_id: int) -> ResponseReturnValue:
+    """Send a stored document again (after the gateway was unreachable)."""
+    merchant = load(merchant_id)
+    document = service.get_document(merchant, document_id) or abort(404)
+    result = service.send(client(), current_settings(), merchant, document)
+    flash(result.message, "success" if result.ok else "error")
+    return redirect(url_for("documents.step", merchant_id=merchant.id))
+
+
+@bp.post("/merchants/<int:merchant_id>/steps/documents/fill")
+@roles_required(*STAFF)
+def fill(merchant_id: int) -> ResponseReturnValue:
+    """Sandbox only: upload a sample PDF for every outstanding document."""
+    merchant, _ = load(merchant_id), chosen_scenario()
+    for result in service.upload_samples(client(), current_settings(), merchant):
+        flash(result.message, "success" if result.ok else "error")
+    return redirect(url_for("documents.step", merchant_id=merchant.id))
+
+
+@bp.get("/merchants/<int:merchant_id>/documents/<int:document_id>")
+@roles_required(*STAFF)
+def download(merchant_id: int, document_id: int) -> ResponseReturnValue:
+    """The stored file, as an attachment, for signed-in staff only."""
+    merchant = load(merchant_id)
+    document = service.get_document(merchant, document_id) or abort(404)
+    response = send_file(service.path_of(current_settings(), document), as_attachment=True,
+                         download_name=document.original_filename,
+                         mimetype=document.content_type)
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+def load(merchant_id: int) -> Merchant:
+    """The merchant, or 404."""
+    return onboarding.get_merchant(merchant_id) or abort(404)
+
+
+def render_page(merchant: Merchant, posted: UploadForm | None) -> str:
+    """The documents page: stepper, lock reason, one form per slot, the uploads so far."""
+    documents = service.documents_of(merchant)
+    entries = [(slot, posted if posted is not None and posted.slot.data == slot.key
+                else UploadForm(formdata=None).offer(slot))
+               for slot in service.slots(merchant, documents)]
+    stepper = onboarding.stepper(merchant, onboarding.drafts_of(merchant))
+    status = next(s for s in stepper if s.step.key == "documents")
+    return render_template("documents/step.html", merchant=merchant, step=status.step,
+                           stepper=stepper, lock_reason=status.lock_reason, entries=entries,
+                           documents=documents,
+                           upload_limit=service.size_text(current_settings().upload_max_bytes))

@@ -1,0 +1,22 @@
+"""The merchants list's search form (a GET form: no CSRF token)."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import SearchField, SelectChoice, SelectField
+
+from portal.gateway.onboarding_shapes import OnboardingStatus
+from portal.merchants.service import NOT_CREATED
+
+
+class SearchForm(FlaskForm):
+    """Search by name, PAN, external id or onboarding id; filter by onboarding status."""
+
+    class Meta:
+        csrf = False
+
+    q = SearchField("Search", description="Name, full PAN, external id or onboarding id.")
+    status = SelectField("Onboarding status", validate_choice=False, choices=[
+        SelectChoice("", "Any status"), SelectChoice(NOT_CREATED, "Not created yet"),
+        *(SelectChoice(s.value, s.value.replace("_", " ").capitalize())
+          for s in OnboardingStatus)])

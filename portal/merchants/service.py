@@ -1,0 +1,83 @@
+"""Finding merchants: two SQL statements per page, however many merchants there are."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from sqlalchemy import ColumnElement, func, or_, select
+
+from portal.db import db
+from portal.models.merchant import Merchant
+from portal.models.step import DONE_STATES, StepDraft
+from portal.onboarding.steps import STEPS
+
+PAGE_SIZE = 20
+#: The status filter's value for merchants the gateway does not know yet.
+NOT_CREATED = "NOT_CREATED"
+TOTAL_STEPS = len(STEPS)
+
+
+@dataclass(frozen=True)
+class MerchantRow:
+    """One list row: the merchant and how many of the nine steps are done."""
+
+    merchant: Merchant
+    steps_done: int
+
+
+@dataclass(frozen=True)
+class MerchantPage:
+    """One page of the list."""
+
+    rows: list[MerchantRow]
+    total: int
+    page: int
+    per_page: int
+
+    @property
+    def pages(self) -> int:
+        """How many pages the matches fill (at least one)."""
+        return max(1, math.ceil(self.total / self.per_page))
+
+
+def _like(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def _filters(query: str, status: str) -> list[ColumnElement[bool]]:
+    filters: list[ColumnElement[bool]] = []
+    query = query.strip()
+    if query:
+        like = _like(query)
+        filters.append(or_(
+            Merchant.display_name.ilike(like, escape="\\"),
+            Merchant.legal_name.ilike(like, escape="\\"),
+            Merchant.external_onboarding_id.ilike(like, escape="\\"),
+            Merchant.onboarding_id.ilike(like, escape="\\"),
+            Merchant.pan == query.upper(),
+        ))
+    if status == NOT_CREATED:
+        filters.append(Merchant.status.is_(None))
+    elif status:
+        filters.append(Merchant.status == status)
+    return filters
+
+
+def search_merchants(query: str = "", status: str = "", page: int = 1,
+                     per_page: int = PAGE_SIZE) -> MerchantPage:
+    """Merchants matching a name, full PAN, external or onboarding id, and a status."""
+    filters = _filters(query, status)
+    total = db.session.scalar(select(func.count(Merchant.id)).where(*filters)) or 0
+    page = min(max(page, 1), max(1, math.ceil(total / per_page)))
+    done = (select(StepDraft.merchant_id, func.count(StepDraft.id).label("done"))
+            .where(StepDraft.state.in_([str(s) for s in DONE_STATES]))
+            .group_by(StepDraft.merchant_id).subquery())
+    rows = db.session.execute(
+        select(Merchant, func.coalesce(done.c.done, 0))
+        .outerjoin(done, done.c.merchant_id == Merchant.id)
+        .where(*filters)
+        .order_by(Merchant.last_activity_at.desc(), Merchant.id.desc())
+        .limit(per_page).offset((page - 1) * per_page))
+    return MerchantPage([MerchantRow(m, int(n)) for m, n in rows], total, page, per_page)

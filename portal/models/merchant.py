@@ -1,0 +1,64 @@
+"""A sub-merchant being onboarded, as the portal remembers it between gateway calls."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import JSON, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from portal import clock
+from portal.db import Base
+from portal.gateway.rules import mask
+from portal.models.types import UTCDateTime
+
+
+class CreateState(StrEnum):
+    """Where the create call (step 1) stands."""
+
+    DRAFT = "draft"
+    CREATED = "created"
+    #: The create was sent and no answer came back: it may or may not have landed.
+    OUTCOME_UNKNOWN = "outcome_unknown"
+    #: A retry with the same id was refused as already used: the first create probably landed.
+    NEEDS_RECONCILE = "needs_reconcile"
+
+
+class Merchant(Base):
+    """One onboarding record: identifiers, the gateway's last answer, and local bookkeeping."""
+
+    __tablename__ = "merchants"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    external_onboarding_id: Mapped[str] = mapped_column(String(64), unique=True)
+    onboarding_id: Mapped[str | None] = mapped_column(String(64), unique=True)
+    #: The full PAN, needed to send the create; shown and logged only through ``pan_masked``.
+    pan: Mapped[str] = mapped_column(String(10), index=True)
+    display_name: Mapped[str] = mapped_column(String(200), default="")
+    legal_name: Mapped[str] = mapped_column(String(200), default="")
+    status: Mapped[str | None] = mapped_column(String(32), index=True)
+    create_state: Mapped[str] = mapped_column(String(20), default=CreateState.DRAFT)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow)
+    last_activity_at: Mapped[datetime] = mapped_column(
+        UTCDateTime, default=clock.utcnow, index=True
+    )
+    checklist: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    documents_outstanding: Mapped[list[str]] = mapped_column(JSON, default=list)
+    penny_drop_status: Mapped[str | None] = mapped_column(String(16))
+    name_at_bank: Mapped[str | None] = mapped_column(String(200))
+
+    @property
+    def pan_masked(self) -> str:
+        """The PAN as it may be shown and logged."""
+        return mask(self.pan)
+
+    @property
+    def name(self) -> str:
+        """The best name known: legal name once sent, else the name typed at creation."""
+        return self.legal_name or self.display_name or self.external_onboarding_id
+
+    def touch(self) -> None:
+        """Record activity now (the list sorts and flags stale merchants by it)."""
+        self.last_activity_at = clock.utcnow()

@@ -1,0 +1,1 @@
+"""Onboarding a merchant: the nine steps, their drafts, and the calls to the gateway."""

@@ -1,0 +1,50 @@
+"""Which steps the gateway no longer lets change, derived from its last answer."""
+
+from __future__ import annotations
+
+import re
+
+from portal.gateway.onboarding_shapes import FINAL_STATUSES, ChecklistState, OnboardingStatus
+from portal.models.merchant import CreateState, Merchant
+from portal.onboarding.steps import Lock, Step
+
+#: Statuses reached only once the merchant finished the verification page.
+_VERIFIED_STATUSES = frozenset(
+    {OnboardingStatus.PENDING_REVIEW, OnboardingStatus.RFI, *FINAL_STATUSES}
+)
+_LOCK_MESSAGE = re.compile(r"\block(ed)?\b|cannot be (changed|updated) after", re.IGNORECASE)
+
+TNC_REASON = ("The merchant acknowledged the terms and conditions: the gateway no longer "
+              "accepts changes to business details and the authorised signatory.")
+VERIFICATION_REASON = ("The merchant completed verification: the gateway no longer accepts "
+                       "changes to beneficial owners, bank details and documents.")
+
+
+def tnc_acknowledged(merchant: Merchant) -> bool:
+    """Whether the stored checklist says the T&C were acknowledged."""
+    return merchant.checklist.get("tncAcknowledged") == ChecklistState.COMPLETE
+
+
+def verification_complete(merchant: Merchant) -> bool:
+    """Whether video KYC is complete or the status is past verification."""
+    return (merchant.checklist.get("vkyc") == ChecklistState.COMPLETE
+            or merchant.status in _VERIFIED_STATUSES)
+
+
+def lock_reason(merchant: Merchant, step: Step) -> str | None:
+    """Why ``step`` is read-only for ``merchant`` now, or None if it can still change."""
+    if merchant.status in FINAL_STATUSES:
+        return f"The onboarding is {merchant.status}: nothing can change any more."
+    if step.key == "create" and merchant.create_state == CreateState.CREATED:
+        return (f"Created at the gateway as {merchant.onboarding_id}: the external id and the "
+                "PAN are fixed.")
+    if step.lock == Lock.TNC and tnc_acknowledged(merchant):
+        return TNC_REASON
+    if step.lock == Lock.VERIFICATION and verification_complete(merchant):
+        return VERIFICATION_REASON
+    return None
+
+
+def says_locked(message: str) -> bool:
+    """Whether a gateway refusal's message says the section is locked."""
+    return bool(_LOCK_MESSAGE.search(message))

@@ -1,0 +1,372 @@
+"""Onboarding steps 1-5 and 7: drafts kept locally, sends validated with the shared shapes.
+
+Every function takes plain arguments (a merchant, form data as a dict, a client) and commits
+its own unit of work; nothing here knows about requests or forms.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+
+from portal import clock
+from portal.audit.service import record
+from portal.config import Settings
+from portal.db import db
+from portal.gateway import rules
+from portal.gateway.errors import GatewayError, GatewayUnavailable, ValidationFailed
+from portal.gateway.onboarding_client import OnboardingClient
+from portal.gateway.onboarding_shapes import ChecklistState, MerchantData
+from portal.gateway.shapes import FieldError, validate_payload
+from portal.gateway.transport import Timeouts
+from portal.models.merchant import CreateState, Merchant
+from portal.models.step import StepDraft, StepState
+from portal.onboarding.locks import lock_reason, says_locked
+from portal.onboarding.steps import BY_KEY, STEPS, Step
+
+EXTERNAL_ID_FIELD = "externalOnboardingId"
+UNAVAILABLE = "unavailable"
+REFUSED = "refused"
+INVALID = "invalid"
+
+
+@dataclass
+class StepResult:
+    """How a send went: ``errors`` use the gateway's field paths ('' = the whole step)."""
+
+    ok: bool
+    message: str = ""
+    errors: list[FieldError] = field(default_factory=list)
+    unavailable: bool = False
+    gid: str = ""
+
+
+@dataclass(frozen=True)
+class StepStatus:
+    """One stepper entry."""
+
+    step: Step
+    state: str
+    lock_reason: str | None = None
+
+
+def client_for(settings: Settings) -> OnboardingClient:
+    """The onboarding client configured from ``settings``."""
+    return OnboardingClient(settings.onboarding_url, settings.api_key, settings.api_secret,
+                            timeouts=Timeouts(settings.connect_timeout, settings.read_timeout))
+
+
+def new_external_id() -> str:
+    """A fresh externalOnboardingId, generated once and stored before the create is sent."""
+    return "pop-" + uuid.uuid4().hex
+
+
+def get_merchant(merchant_id: int) -> Merchant | None:
+    """The merchant with this id, or None."""
+    return db.session.get(Merchant, merchant_id)
+
+
+def drafts_of(merchant: Merchant) -> dict[str, StepDraft]:
+    """The merchant's step drafts by step key, in one query."""
+    rows = db.session.scalars(select(StepDraft).where(StepDraft.merchant_id == merchant.id))
+    return {row.step: row for row in rows}
+
+
+def stepper(merchant: Merchant, drafts: dict[str, StepDraft]) -> list[StepStatus]:
+    """Every step's state for the stepper: locks from the stored checklist come first."""
+    entries = []
+    for step in STEPS:
+        draft = drafts.get(step.key)
+        reason = lock_reason(merchant, step) if step.available else None
+        if step.key == "create" and merchant.create_state in (CreateState.OUTCOME_UNKNOWN,
+                                                               CreateState.NEEDS_RECONCILE):
+            state = StepState.NEEDS_ATTENTION
+        elif step.key == "create" and merchant.create_state == CreateState.CREATED:
+            state = StepState.SENT
+        elif reason or (draft is not None and draft.state == StepState.LOCKED):
+            state = StepState.LOCKED
+            reason = reason or (draft.lock_reason if draft else None)
+        else:
+            state = draft.state if draft is not None else StepState.NOT_STARTED
+        entries.append(StepStatus(step, state, reason))
+    return entries
+
+
+def save_draft(merchant: Merchant, step: Step, data: dict[str, Any]) -> StepDraft:
+    """Store what was typed without sending it (the step is then a draft again)."""
+    draft = draft_for(merchant, step)
+    draft.payload = data
+    if draft.state != StepState.LOCKED:
+        draft.state = StepState.DRAFT
+        draft.last_error = {}
+    draft.updated_at = clock.utcnow()
+    draft.version += 1
+    merchant.touch()
+    record("step.draft", merchant_id=merchant.id, detail={"step": step.key})
+    db.session.commit()
+    return draft
+
+
+def draft_saved() -> StepResult:
+    """The outcome of a draft that was stored."""
+    return StepResult(True, "Draft saved; nothing was sent to the gateway.")
+
+
+def save_step_draft(merchant: Merchant, step: Step, data: dict[str, Any]) -> StepResult:
+    """Save any step's draft; step 1's identity fields are checked first."""
+    if step.key == "create":
+        errors = save_create_draft(merchant, data)
+        if errors:
+            return StepResult(False, "The draft could not be saved.", errors)
+    else:
+        save_draft(merchant, step, data)
+    return draft_saved()
+
+
+def start_merchant(data: dict[str, Any]) -> tuple[Merchant | None, list[FieldError]]:
+    """Create the local record for step 1 (nothing is sent); the external id must be free."""
+    external_id = str(data.get(EXTERNAL_ID_FIELD) or "").strip()
+    errors = _external_id_errors(external_id, None)
+    if errors:
+        return None, errors
+    merchant = Merchant(external_onboarding_id=external_id, pan="", checklist={},
+                        documents_outstanding=[])
+    db.session.add(merchant)
+    db.session.flush()
+    record("merchant.start", merchant_id=merchant.id,
+           detail={"externalOnboardingId": external_id})
+    _update_identity(merchant, data)
+    save_draft(merchant, BY_KEY["create"], data)
+    return merchant, []
+
+
+def save_create_draft(merchant: Merchant, data: dict[str, Any]) -> list[FieldError]:
+    """Step 1's draft: the identity fields may change only until the create is sent."""
+    if merchant.create_state != CreateState.DRAFT:
+        return [FieldError("", "The create was sent already; the id and the PAN are fixed.")]
+    errors = _external_id_errors(str(data.get(EXTERNAL_ID_FIELD) or "").strip(), merchant)
+    if errors:
+        return errors
+    _update_identity(merchant, data)
+    save_draft(merchant, BY_KEY["create"], data)
+    return []
+
+
+def send_step(client: OnboardingClient, merchant: Merchant, step: Step,
+              data: dict[str, Any]) -> StepResult:
+    """Keep the draft, validate it like the gateway does, send it and store the answer."""
+    if step.key == "create":
+        errors = save_create_draft(merchant, data)
+        if errors:
+            return StepResult(False, "The draft could not be saved.", errors)
+        return _send_create(client, merchant)
+    reason = lock_reason(merchant, step)
+    if reason:
+        return StepResult(False, reason)
+    draft = save_draft(merchant, step, data)
+    return _send(client, merchant, step, draft)
+
+
+def send_saved(client: OnboardingClient, merchant: Merchant, step: Step) -> StepResult:
+    """Send the stored draft again (the Retry button after the gateway was unreachable)."""
+    if step.key == "create":
+        return retry_create(client, merchant)
+    draft = draft_for(merchant, step)
+    reason = lock_reason(merchant, step)
+    if reason:
+        return StepResult(False, reason)
+    return _send(client, merchant, step, draft)
+
+
+def retry_create(client: OnboardingClient, merchant: Merchant) -> StepResult:
+    """Send the create again with the same externalOnboardingId and PAN, never a new id."""
+    if merchant.create_state not in (CreateState.DRAFT, CreateState.OUTCOME_UNKNOWN):
+        return StepResult(False, "The create cannot be sent again for this record.")
+    return _send_create(client, merchant)
+
+
+def apply_answer(merchant: Merchant, data: MerchantData) -> None:
+    """Store what the gateway said: status, checklist, outstanding documents, penny drop."""
+    info = data.merchantInfo
+    merchant.onboarding_id = merchant.onboarding_id or info.onboardingId
+    merchant.status = info.onboardingStatus or merchant.status
+    checklist = data.merchantOnboardingCheckListStatus.model_dump(mode="json")
+    merchant.documents_outstanding = list(checklist.pop("documentsToBeUploaded", []))
+    merchant.checklist = checklist
+    settlement = info.settlementDetails
+    if settlement is not None and settlement.pennyDropStatus is not None:
+        merchant.penny_drop_status = settlement.pennyDropStatus
+        merchant.name_at_bank = settlement.nameAtBank
+    if info.businessDetails is not None and info.businessDetails.registeredName:
+        merchant.legal_name = info.businessDetails.registeredName
+    _sync_documents_step(merchant)
+    merchant.touch()
+
+
+def mark_sent(draft: StepDraft, gid: str) -> None:
+    """The gateway accepted the step."""
+    draft.state = StepState.SENT
+    draft.last_error = {}
+    draft.last_gid = gid
+    draft.sent_at = clock.utcnow()
+
+
+def mark_failed(draft: StepDraft, kind: str, message: str, errors: list[FieldError],
+                gid: str = "") -> None:
+    """Keep the draft and remember why the send failed; a 'locked' refusal locks the step."""
+    locked = next((e.message for e in errors if says_locked(e.message)), None) \
+        if kind == REFUSED else None
+    draft.state = StepState.LOCKED if locked else StepState.NEEDS_ATTENTION
+    draft.lock_reason = locked or draft.lock_reason
+    draft.last_error = {"kind": kind, "message": message,
+                        "fields": [e.as_json() for e in errors]}
+    draft.last_gid = gid or draft.last_gid
+
+
+def unavailable_message(exc: GatewayUnavailable) -> str:
+    """What the page says when the gateway could not be reached."""
+    return (f"The gateway could not be reached ({exc.message}). Everything you typed is kept "
+            "as a draft; retry when the gateway is back.")
+
+
+# ---------------------------------------------------------------- internals
+
+
+def _find_draft(merchant: Merchant, step: Step) -> StepDraft | None:
+    """The step's stored draft, if any."""
+    return db.session.scalar(select(StepDraft).where(StepDraft.merchant_id == merchant.id,
+                                                     StepDraft.step == step.key))
+
+
+def draft_for(merchant: Merchant, step: Step) -> StepDraft:
+    """The step's draft, created empty when there is none."""
+    draft = _find_draft(merchant, step)
+    if draft is None:
+        draft = StepDraft(merchant_id=merchant.id, step=step.key, payload={}, last_error={},
+                          state=StepState.DRAFT, version=0)
+        db.session.add(draft)
+    return draft
+
+
+def _external_id_errors(external_id: str, merchant: Merchant | None) -> list[FieldError]:
+    if not rules.EXTERNAL_ID_PATTERN.fullmatch(external_id):
+        return [FieldError(EXTERNAL_ID_FIELD, "Use 1 to 64 letters, digits, '_' or '-'")]
+    taken = db.session.scalar(select(Merchant.id).where(
+        Merchant.external_onboarding_id == external_id))
+    if taken is not None and (merchant is None or taken != merchant.id):
+        return [FieldError(EXTERNAL_ID_FIELD, "Another merchant in the portal uses this id")]
+    return []
+
+
+def _update_identity(merchant: Merchant, data: dict[str, Any]) -> None:
+    merchant.external_onboarding_id = str(data.get(EXTERNAL_ID_FIELD) or "").strip()
+    merchant.display_name = str(data.get("displayName") or "").strip()[:200]
+    try:
+        merchant.pan = rules.check_pan(str(data.get("panNumber") or ""))
+    except ValueError:
+        merchant.pan = ""
+
+
+def _send_create(client: OnboardingClient, merchant: Merchant) -> StepResult:
+    step = BY_KEY["create"]
+    draft = draft_for(merchant, step)
+    retrying = merchant.create_state == CreateState.OUTCOME_UNKNOWN
+    body = {EXTERNAL_ID_FIELD: merchant.external_onboarding_id,
+            "panNumber": merchant.pan or draft.payload.get("panNumber", "")}
+    result = call_gateway(client, merchant, step, draft, body)
+    if result.ok:
+        merchant.create_state = CreateState.CREATED
+    elif retrying and any(e.field == EXTERNAL_ID_FIELD for e in result.errors):
+        merchant.create_state = CreateState.NEEDS_RECONCILE
+        result.message = reconcile_message(merchant)
+    elif result.unavailable and merchant.create_state == CreateState.OUTCOME_UNKNOWN:
+        result.message = outcome_unknown_message(merchant)
+    db.session.commit()
+    return result
+
+
+def outcome_unknown_message(merchant: Merchant) -> str:
+    """Why the create may or may not have landed, and what to do."""
+    return (f"The create for {merchant.external_onboarding_id} was sent but no answer came "
+            "back: it may or may not have been created. Retry with the same id; the portal "
+            "never sends a create under a new id.")
+
+
+def reconcile_message(merchant: Merchant) -> str:
+    """Why a merchant must be reconciled after the retry was refused as a reused id."""
+    return (f"The gateway says the id {merchant.external_onboarding_id} is already used: the "
+            "first create probably landed, but its answer was lost. The record must be "
+            "reconciled (ask the gateway for the onboardingId of this partnerOnboardingId); "
+            "the portal will not send another create.")
+
+
+def _send(client: OnboardingClient, merchant: Merchant, step: Step,
+          draft: StepDraft) -> StepResult:
+    assert step.request is not None
+    result = call_gateway(client, merchant, step, draft, step.request(draft.payload))
+    db.session.commit()
+    return result
+
+
+def call_gateway(client: OnboardingClient, merchant: Merchant, step: Step, draft: StepDraft,
+                 body: Any) -> StepResult:
+    """Validate locally, send, store the answer or the failure, audit; no commit."""
+    action = f"step.send.{step.key}"
+    value, errors = validate_payload(step.shape, body)
+    if errors:
+        mark_failed(draft, INVALID, "Some fields need correcting.", errors)
+        record(action, outcome=INVALID, merchant_id=merchant.id,
+               detail={"fields": [e.field for e in errors]})
+        return StepResult(False, "Some fields need correcting.", errors)
+    if step.key != "create" and not merchant.onboarding_id:
+        return StepResult(False, "Create the merchant at the gateway first (step 1).")
+    db.session.commit()  # what is sent is stored before it is sent
+    try:
+        method = getattr(client, step.operation or "")
+        args = (value,) if step.key == "create" else (merchant.onboarding_id, value)
+        answer: MerchantData = method(*args)
+    except ValidationFailed as exc:
+        message = "The gateway refused the request."
+        mark_failed(draft, REFUSED, message, exc.field_errors, exc.gid)
+        record(action, outcome=REFUSED, merchant_id=merchant.id, gid=exc.gid,
+               detail={"fields": [e.field for e in exc.field_errors]})
+        return StepResult(False, message, exc.field_errors, gid=exc.gid)
+    except GatewayUnavailable as exc:
+        if exc.outcome_unknown and step.key == "create":
+            merchant.create_state = CreateState.OUTCOME_UNKNOWN
+        message = unavailable_message(exc)
+        mark_failed(draft, UNAVAILABLE, message, [], exc.gid)
+        record(action, outcome="unknown" if exc.outcome_unknown else UNAVAILABLE,
+               merchant_id=merchant.id, gid=exc.gid, detail={"error": exc.message})
+        merchant.touch()
+        return StepResult(False, message, unavailable=True, gid=exc.gid)
+    except GatewayError as exc:
+        message = f"The gateway answered with an error: {exc}"
+        mark_failed(draft, REFUSED, message, [], exc.gid)
+        record(action, outcome="error", merchant_id=merchant.id, gid=exc.gid,
+               detail={"error": exc.message})
+        return StepResult(False, message, gid=exc.gid)
+    gid = client.last_gid
+    mark_sent(draft, gid)
+    apply_answer(merchant, answer)
+    record(action, merchant_id=merchant.id, gid=gid,
+           detail={"status": merchant.status or ""})
+    return StepResult(True, f"{step.title} sent to the gateway.", gid=gid)
+
+
+def _sync_documents_step(merchant: Merchant) -> None:
+    """The documents step is done when the gateway's checklist says so."""
+    step = BY_KEY["documents"]
+    complete = merchant.checklist.get("documents") == ChecklistState.COMPLETE
+    draft = _find_draft(merchant, step)
+    if draft is None and complete:
+        draft = draft_for(merchant, step)
+    if draft is None or draft.state == StepState.LOCKED:
+        return
+    if complete:
+        draft.state = StepState.SENT
+    elif draft.state == StepState.SENT:
+        draft.state = StepState.DRAFT

@@ -1,0 +1,111 @@
+"""What the wizard, documents and merchants pages share: access, the client, page helpers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, current_app, flash, redirect, request, url_for
+from werkzeug.wrappers import Response
+
+from portal.config import current_settings
+from portal.gateway.errors import GatewayError
+from portal.gateway.onboarding_client import OnboardingClient
+from portal.gateway.rules import mask
+from portal.gateway.shapes import FieldError
+from portal.models.merchant import Merchant
+from portal.models.step import StepState
+from portal.models.user import Role
+from portal.onboarding import scenarios, service
+from portal.onboarding.categories import CategoryCache, grouped_choices
+from portal.onboarding.service import StepResult
+from portal.onboarding.steps import STEPS, Step, next_step
+from portal.redaction import is_secret_key
+from portal.wizard.forms import EXAMPLES
+
+#: Who may onboard merchants.
+STAFF = (Role.OPS, Role.ADMIN)
+CATEGORY_CACHE = "portal_category_cache"
+STATE_LABELS = {
+    StepState.NOT_STARTED: "Not started",
+    StepState.DRAFT: "Draft",
+    StepState.SENT: "Sent",
+    StepState.NEEDS_ATTENTION: "Needs attention",
+    StepState.LOCKED: "Locked",
+}
+
+
+def client() -> OnboardingClient:
+    """The onboarding client for this app's settings."""
+    return service.client_for(current_settings())
+
+
+def categories() -> dict[str, list[tuple[str, str]]]:
+    """natureOfBusiness choices grouped by category, cached per app for an hour."""
+    cache = current_app.extensions.setdefault(CATEGORY_CACHE, CategoryCache())
+    try:
+        return grouped_choices(cache.get(lambda: client().get_business_categories().categories))
+    except GatewayError:
+        flash("The business categories could not be loaded from the gateway; try again later.",
+              "warning")
+        return {}
+
+
+def chosen_scenario() -> str:
+    """The scenario picked in the form; 404 when this is not a sandbox."""
+    scenario = request.form.get("scenario", "")
+    if not current_settings().gateway_is_sandbox or scenario not in scenarios.LABELS:
+        abort(404)
+    return scenario
+
+
+def step_url(merchant: Merchant, step: Step) -> str:
+    """The page of ``step`` for ``merchant``."""
+    if step.key == "documents":
+        return url_for("documents.step", merchant_id=merchant.id)
+    return url_for("wizard.step", merchant_id=merchant.id, step_key=step.key)
+
+
+def after(merchant: Merchant, step: Step, result: StepResult, moved: bool = False) -> Response:
+    """Flash the outcome; go to the next step after a send that went through, else stay."""
+    flash(result.message, "success" if result.ok else "error")
+    following = next_step(step) if moved else step
+    return redirect(step_url(merchant, following) if following
+                    else url_for("merchants.detail", merchant_id=merchant.id))
+
+
+def page_errors(message: str, unavailable: bool, errors: list[FieldError]) -> list[FieldError]:
+    """A failed send's errors for the form: its message on top, unless the banner says it."""
+    return errors if unavailable else [FieldError("", message), *errors]
+
+
+def stored_errors(last_error: dict[str, Any]) -> list[FieldError]:
+    """The errors of a step's last failed send, as stored with its draft."""
+    fields = [FieldError(e.get("field", ""), e.get("message", ""))
+              for e in last_error.get("fields", [])]
+    return page_errors(last_error.get("message", ""),
+                       last_error.get("kind") == service.UNAVAILABLE, fields)
+
+
+def display_value(field: Any) -> str:
+    """A field's value for a read-only page: PANs and account numbers masked."""
+    value = field.data
+    if isinstance(value, bool):
+        return "Yes" if value else "No"
+    if value in (None, "", []):
+        return "—"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return mask(str(value)) if is_secret_key(field.short_name) else str(value)
+
+
+def template_helpers() -> dict[str, Any]:
+    """Names the wizard's templates use."""
+    return {
+        "all_steps": STEPS,
+        "state_labels": STATE_LABELS,
+        "step_url": step_url,
+        "display_value": display_value,
+        "field_example": lambda field: EXAMPLES.get(field.short_name),
+        "scenario_choices": scenarios.CHOICES if current_settings().gateway_is_sandbox
+        else None,
+    }

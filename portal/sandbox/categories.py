@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from portal.gateway.onboarding_shapes import CategoriesData, Category, Subcategory
 
 GOODS = "GOODS"
@@ -80,6 +82,6 @@ CATEGORIES: list[Category] = [
 SUBCATEGORY_CODES = frozenset(s.categoryCode for c in CATEGORIES for s in c.subcategories)
 
 
-def categories_data() -> dict:
+def categories_data() -> dict[str, Any]:
     """``data`` of the business-category lookup, as JSON."""
     return CategoriesData(categories=CATEGORIES).model_dump(mode="json")

@@ -41,15 +41,18 @@ def control_blueprint(state: SandboxState) -> Blueprint:
 
     @bp.post("/reset")
     def reset() -> Response:
+        """Forget every record of every API."""
         state.reset()
         return answer({"reset": True})
 
     @bp.get("/clock")
     def read_clock() -> Response:
+        """The sandbox's current time."""
         return answer(clock_data())
 
     @bp.post("/clock")
     def advance_clock() -> Response:
+        """Move the sandbox's clock forward by ``advanceSeconds``."""
         value, errors = validate_payload(ClockAdvance, read_json(request))
         if errors:
             raise validation_error(errors)

@@ -17,6 +17,7 @@ def install_failsafe(app: Flask, clock: Clock) -> None:
     """Answer a bug in any sandbox view with the gateway's 500 envelope instead of HTML."""
 
     def unexpected(error: Exception) -> HTTPException | tuple[Response, int]:
+        """Pass HTTP errors through; log anything else and answer 500 SYSTEM_ERROR."""
         if isinstance(error, HTTPException):
             return error  # routing and protocol errors keep their own status
         log.exception("Unexpected error on %s %s", request.method, request.path)

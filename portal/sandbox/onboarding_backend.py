@@ -19,8 +19,9 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from datetime import timedelta
-from typing import Any
 from urllib.parse import urlencode
+
+from pydantic import HttpUrl
 
 from portal.gateway.onboarding_shapes import (
     AuthSignatoryRequest,
@@ -79,7 +80,7 @@ def penny_drop(bank: BankDetailsRequest) -> tuple[PennyDropStatus, str | None]:
     return PennyDropStatus.FAILED, None
 
 
-def callback_url_errors(url: Any) -> list[FieldError]:
+def callback_url_errors(url: HttpUrl) -> list[FieldError]:
     """callBackUrl must be HTTPS; plain HTTP only to a loopback host, since this is a sandbox."""
     if url.scheme == "https" or (url.scheme == "http" and url.host in LOOPBACK_HOSTS):
         return []

@@ -77,6 +77,8 @@ def onboarding_blueprint(backend: OnboardingBackend, clock: Clock) -> Blueprint:
         g.partner_id = authenticate(request, backend.active_key)
 
     def view(operation: Operation) -> Callable[..., tuple[Response, int]]:
+        """The view of one operation: validate its body, call its handler, wrap the answer."""
+
         def handle(onboardingId: str = "") -> tuple[Response, int]:
             value = validated_body(operation) if operation.request is not None else None
             data = handlers[operation.name](g.partner_id, onboardingId, value)

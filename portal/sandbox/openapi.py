@@ -18,7 +18,7 @@ from portal.sandbox.onboarding_routes import CREATED
 
 REF = "#/components/schemas/{model}"
 ERROR_ENVELOPE = "ErrorEnvelope"
-#: Operations that act on one record and so can answer 403 and 404.
+#: Operations that act on no record, so they never answer 403 or 404.
 _NO_RECORD = frozenset({"create_onboarding", "get_business_categories"})
 _ERROR_TEXT = {
     "400": "VALIDATION_ERROR: one errorDetails entry per offending field",

@@ -8,7 +8,8 @@ import schemathesis
 
 from portal.gateway.errors import NotFound
 from portal.gateway.onboarding_shapes import OPERATIONS
-from tests.sandbox.conftest import START
+from portal.gateway.signing import HmacAuth
+from tests.sandbox.conftest import KEY, SECRET, START
 
 
 def test_reset_forgets_records_and_restores_keys(sandbox_server, partner, onboarding_id):
@@ -52,3 +53,17 @@ def test_openapi_document_loads_in_schemathesis(sandbox_server):
     schema = schemathesis.openapi.from_url(sandbox_server.url + "/openapi.json")
     operations = [result.ok() for result in schema.get_all_operations()]
     assert len(operations) == len(OPERATIONS)
+
+
+def test_a_bug_answers_500_system_error_in_the_envelope(sandbox_server, onboarding_id,
+                                                       monkeypatch, caplog):
+    def broken(*_args: object) -> dict:
+        raise RuntimeError("simulated bug")
+
+    monkeypatch.setattr(sandbox_server.backend, "get_status", broken)
+    path = OPERATIONS["get_status"].url_path(onboardingId=onboarding_id)
+    response = requests.get(sandbox_server.url + path, auth=HmacAuth(KEY, SECRET), timeout=5)
+    assert response.status_code == 500
+    assert response.json()["reasonCode"] == "SYSTEM_ERROR"
+    assert "simulated bug" not in response.text
+    assert "Unexpected error on GET" in caplog.text

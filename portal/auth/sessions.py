@@ -13,7 +13,9 @@ from flask import Flask, session
 from flask_login import LoginManager, current_user, login_user, logout_user
 
 from portal import clock
+from portal.audit import record
 from portal.auth.access import deny_anonymous, require_login
+from portal.auth.accounts import authenticate
 from portal.config import current_settings
 from portal.db import db
 from portal.models import User
@@ -41,6 +43,24 @@ def end_session() -> None:
     """Sign out and drop everything the session held."""
     logout_user()
     session.clear()
+
+
+def sign_in(email: str, password: str, address: str) -> User | None:
+    """Check the credentials and start a fresh session; audit either way (the caller commits)."""
+    user = authenticate(email, password, address)
+    if user is None:
+        record("user.login", outcome="failed", actor_label="anonymous",
+               detail={"email": email, "address": address})
+        return None
+    start_session(user)
+    record("user.login")
+    return user
+
+
+def sign_out() -> None:
+    """Audit the sign-out, then end the session (the caller commits)."""
+    record("user.logout")
+    end_session()
 
 
 def end_stale_session() -> None:

@@ -57,12 +57,6 @@ class PaymentStatus(StrEnum):
     SYSTEM_ERROR = "SYSTEM_ERROR"
 
 
-#: Statuses that can still change (gateway-facts B7 "Finality").
-OPEN_STATUSES = frozenset(
-    {PaymentStatus.CREATED, PaymentStatus.INPROGRESS, PaymentStatus.AUTHORIZED}
-)
-
-
 class AmountScope(StrEnum):
     """``captureType`` and ``refundType``: the full amount or a part of it."""
 

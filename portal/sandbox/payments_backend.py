@@ -147,6 +147,13 @@ class Payment:
         })
         return data.model_dump(by_alias=True, exclude_none=True)
 
+    def refund_data(self, refund: Refund) -> dict[str, Any]:
+        """One of its refunds as the refund call answers it."""
+        return RefundData(gid=refund.gid, originalGid=self.gid,
+                          merchantTxnId=refund.merchant_txn_id, refundAmount=_money(refund.amount),
+                          txnCurrency=self.currency,
+                          status=PaymentStatus.SENT_FOR_REFUND).model_dump()
+
 
 class GatewayKey:
     """The gateway's own RSA key pair: signs callbacks and tokens, decrypts JWE bodies."""
@@ -225,9 +232,9 @@ class PaymentsBackend:
     def decode_body(self, raw: bytes, encrypted: bool) -> Any:
         """The JSON value of a request body, decrypting a JWE first when the token says so."""
         try:
-            plain = decrypt_body(raw.decode("ascii"), self.gateway_key.private) if encrypted \
-                else raw
-            return json.loads(plain)
+            if encrypted:
+                raw = decrypt_body(raw.decode("ascii"), self.gateway_key.private)
+            return json.loads(raw)
         except TokenError as exc:
             raise validation_error([FieldError(BODY_FIELD, str(exc))]) from None
         except (ValueError, RecursionError):
@@ -356,13 +363,6 @@ class PaymentsBackend:
             payment.reason_code = "GL-201-003"
             payment.message = "Refund sent"
             return payment, refund
-
-    def refund_data(self, payment: Payment, refund: Refund) -> dict[str, Any]:
-        """A refund as the refund call answers it."""
-        return RefundData(gid=refund.gid, originalGid=payment.gid,
-                          merchantTxnId=refund.merchant_txn_id, refundAmount=_money(refund.amount),
-                          txnCurrency=payment.currency,
-                          status=PaymentStatus.SENT_FOR_REFUND).model_dump()
 
     def _in_status(self, mid: str, gid: str, allowed: set[PaymentStatus], verb: str) -> Payment:
         payment = self.get(gid, mid)

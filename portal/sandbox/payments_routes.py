@@ -123,6 +123,6 @@ def payments_blueprint(backend: PaymentsBackend, clock: Clock) -> Blueprint:
         """Refund a captured payment, in full or in part."""
         mid, value = signed_body("refund")
         payment, made = backend.refund(mid, gid, value)
-        return answer(payment, backend.refund_data(payment, made), "GL-201-003", "Refund sent")
+        return answer(payment, payment.refund_data(made), "GL-201-003", "Refund sent")
 
     return bp

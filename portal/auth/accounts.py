@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from sqlalchemy import select
 
 from portal import clock
@@ -83,7 +85,7 @@ def authenticate(email: str, password: str, address: str) -> User | None:
         passwords.spend_verification_time(password)
     elif passwords.verify_password(user.password_hash, password):
         if user.active:
-            _signed_in(user, password)
+            _signed_in(user, password, now)
             return user
     else:
         throttle.note_account_failure(user, now)
@@ -91,9 +93,9 @@ def authenticate(email: str, password: str, address: str) -> User | None:
     return None
 
 
-def _signed_in(user: User, password: str) -> None:
+def _signed_in(user: User, password: str, now: datetime) -> None:
     throttle.clear_account_failures(user)
-    user.last_login_at = clock.utcnow()
+    user.last_login_at = now
     if passwords.needs_rehash(user.password_hash):
         user.password_hash = passwords.hash_password(password)
 

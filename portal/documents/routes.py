@@ -12,7 +12,7 @@ from portal.documents import service
 from portal.documents.forms import UploadForm
 from portal.models.merchant import Merchant
 from portal.onboarding import service as onboarding
-from portal.wizard.pages import STAFF, chosen_scenario, client, page_errors
+from portal.wizard.pages import STAFF, chosen_scenario, client
 
 bp = Blueprint("documents", __name__)
 
@@ -39,8 +39,8 @@ def step(merchant_id: int) -> ResponseReturnValue:
         if result.ok:
             flash(result.message, "success")
             return redirect(url_for("documents.step", merchant_id=merchant.id))
-        for error in page_errors(result.message, result.unavailable, result.errors):
-            posted.file.errors = [*posted.file.errors, error.message]
+        messages = [e.message for e in result.errors] or [result.message]
+        posted.file.errors = [*posted.file.errors, *messages]
     return render_page(merchant, posted if slot is not None else None)
 
 

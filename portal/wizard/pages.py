@@ -95,7 +95,9 @@ def display_value(field: Any) -> str:
         return "—"
     if isinstance(value, list):
         return ", ".join(str(v) for v in value)
-    return mask(str(value)) if is_secret_key(field.short_name) else str(value)
+    name = field.short_name
+    secret = is_secret_key(name) or name.lower().startswith("pan")  # panNumber too
+    return mask(str(value)) if secret else str(value)
 
 
 def template_helpers() -> dict[str, Any]:

@@ -1,0 +1,98 @@
+"""Fixtures of the wizard tests: a signed-in browser, merchants created through the pages."""
+
+from __future__ import annotations
+
+import io
+import socket
+from collections.abc import Iterator
+
+import pytest
+from bs4 import BeautifulSoup
+
+from portal.config import SETTINGS_EXTENSION
+from portal.db import db
+from portal.models.merchant import Merchant
+from portal.onboarding import scenarios
+from tests.wizard.browser import Browser, Page, flatten, form_values
+from tests.wizard.lossy import LossyGateway
+
+
+@pytest.fixture
+def browser(auth, client) -> Browser:
+    """A browser signed in as ops."""
+    auth.login("ops")
+    return Browser(client)
+
+
+def typed(scenario: str, step: str, **changes: str | None) -> dict:
+    """A scenario's data for a step as form fields, with some fields changed."""
+    return {**flatten(scenarios.form_data(scenario, step)), **changes}
+
+
+@pytest.fixture
+def new_merchant(browser: Browser) -> int:
+    """A merchant created at the sandbox through step 1's page; returns its id."""
+    page = browser.get("/merchants/new")
+    page = browser.submit(page, typed(scenarios.HAPPY, "create"))
+    assert page.response.status_code == 200
+    return merchant_id_from(page)
+
+
+def merchant_id_from(page: Page) -> int:
+    """The merchant id in the current page's path (/merchants/<id>/...)."""
+    return int(page.response.request.path.split("/")[2])
+
+
+def merchant(app, merchant_id: int) -> Merchant:
+    """The merchant row, read fresh."""
+    with app.app_context():
+        found = db.session.get(Merchant, merchant_id)
+        assert found is not None
+        db.session.expunge(found)
+        return found
+
+
+def point_gateway_at(app, url: str) -> None:
+    """Make the portal talk to another gateway address from now on."""
+    app.extensions[SETTINGS_EXTENSION] = app.extensions[SETTINGS_EXTENSION].with_changes(
+        onboarding_url=url)
+
+
+@pytest.fixture
+def closed_port() -> str:
+    """The URL of a loopback port nothing listens on."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture
+def lossy(sandbox) -> Iterator[LossyGateway]:
+    """A gateway front that loses answers (see tests.wizard.lossy)."""
+    with LossyGateway(sandbox.url) as gateway:
+        yield gateway
+
+
+def upload(browser: Browser, page: Page, slot: str, content: bytes, name: str) -> Page:
+    """Post the documents page's upload form of ``slot`` with a file."""
+    values = form_values(page.form(f"form.upload[data-slot='{slot}']"))
+    values["file"] = (io.BytesIO(content), name)
+    response = browser.client.post(page.response.request.path, data=values,
+                                   content_type="multipart/form-data", follow_redirects=True)
+    return Page(response, BeautifulSoup(response.data, "html.parser"))
+
+
+def onboard(browser: Browser, app, scenario: str = scenarios.HAPPY) -> int:
+    """Steps 1-7 through the pages with a scenario's data; returns the merchant id."""
+    page = browser.submit(browser.get("/merchants/new"), typed(scenario, "create"))
+    merchant_id = merchant_id_from(page)
+    for step in ("business", "owners", "bank", "signatory"):
+        page = browser.submit(browser.get(f"/merchants/{merchant_id}/steps/{step}"),
+                              typed(scenario, step))
+    page = browser.get(f"/merchants/{merchant_id}/steps/documents")
+    for slot in merchant(app, merchant_id).documents_outstanding:
+        page = upload(browser, page, slot, scenarios.sample_pdf(slot), "doc.pdf")
+    browser.submit(browser.get(f"/merchants/{merchant_id}/steps/products"),
+                   typed(scenario, "products"))
+    return merchant_id

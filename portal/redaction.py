@@ -16,6 +16,9 @@ SECRET_ASSIGNMENT = re.compile(
 #: Key names (lower-case, without '_' and '-') whose values are always masked, at any depth.
 SECRET_KEY_ENDINGS = ("pan", "accountnumber", "secret", "token", "password", "apikey",
                       "privatekey", "documentcontent", "cardnumber", "cvv")
+#: Of those, the ones where even the last characters must not be kept.
+HIDDEN_KEY_ENDINGS = ("secret", "token", "password", "apikey", "privatekey", "documentcontent",
+                      "cvv")
 
 
 def redact_text(text: str) -> str:
@@ -27,8 +30,11 @@ def redact_text(text: str) -> str:
 
 def is_secret_key(key: str) -> bool:
     """True for keys like pan, authSignatoryPan, bankAccountNumber, apiSecret, token."""
-    name = key.lower().replace("_", "").replace("-", "")
-    return name.endswith(SECRET_KEY_ENDINGS)
+    return _normalised(key).endswith(SECRET_KEY_ENDINGS)
+
+
+def _normalised(key: str) -> str:
+    return key.lower().replace("_", "").replace("-", "")
 
 
 def mask_value(value: Any) -> Any:
@@ -46,13 +52,13 @@ def mask_value(value: Any) -> Any:
 
 
 def mask_mapping(data: Mapping[str, Any]) -> dict[str, Any]:
-    """A copy of ``data`` safe to store: secret keys keep their last 4 characters, at any depth."""
+    """A copy of ``data`` safe to store: identifiers keep their last 4 characters, secrets none."""
     return {str(key): _mask_entry(str(key), value) for key, value in data.items()}
 
 
 def _mask_entry(key: str, value: Any) -> Any:
     if value is None or not is_secret_key(key):
         return mask_value(value)
-    if isinstance(value, Mapping | list | tuple):
+    if isinstance(value, Mapping | list | tuple) or _normalised(key).endswith(HIDDEN_KEY_ENDINGS):
         return "[REDACTED]"
     return mask(str(value))

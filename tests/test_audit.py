@@ -90,8 +90,9 @@ def test_record_leaves_the_commit_to_the_caller(app):
 
 
 @pytest.mark.parametrize(("key", "value", "masked"), [
-    ("apiKey", "ak_live_abcdef", "**********cdef"),
-    ("x_api_secret", 12345678901, "*******8901"),
+    ("apiKey", "ak_live_abcdef", "[REDACTED]"),
+    ("x_api_secret", 12345678901, "[REDACTED]"),
+    ("password", "hunter2hunter2", "[REDACTED]"),
     ("cardNumber", "4111111111111111", "************1111"),
     ("token", {"access": "abc"}, "[REDACTED]"),
     ("pan", None, None),

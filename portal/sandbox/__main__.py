@@ -7,6 +7,7 @@ import logging
 
 from werkzeug.serving import run_simple
 
+from portal.logging_filters import install_redaction
 from portal.sandbox.app import create_sandbox_app
 from portal.sandbox.config import load_config
 
@@ -19,6 +20,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--config", required=True, help="JSON file of partners and keys")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s sandbox %(message)s")
+    install_redaction()  # request lines carry x-gl-token and verification tokens
     app = create_sandbox_app(load_config(args.config))
     print(f"Gateway sandbox on http://{args.host}:{args.port}", flush=True)
     run_simple(args.host, args.port, app, threaded=True, use_reloader=False)

@@ -11,6 +11,7 @@ from portal.gateway.shapes import envelope
 from portal.sandbox.clock import Clock
 from portal.sandbox.config import SandboxConfig
 from portal.sandbox.errors import ApiError
+from portal.sandbox.faults import FaultInjector
 from portal.sandbox.install import install_onboarding
 from portal.sandbox.payments_routes import install_payments
 
@@ -19,16 +20,18 @@ EXTENSION = "gateway_sandbox"
 
 @dataclass
 class SandboxState:
-    """Everything the sandbox holds: its config, its clock and one backend per API."""
+    """Everything the sandbox holds: its config, its clock, its faults and one backend per API."""
 
     config: SandboxConfig
     clock: Clock
+    faults: FaultInjector
     backends: dict[str, Any] = field(default_factory=dict)
 
     def reset(self) -> None:
-        """Forget every record (keys and config stay)."""
+        """Forget every record (keys and config stay); faults go back to the config's."""
         for backend in self.backends.values():
             backend.reset()
+        self.faults.reset()
 
 
 def state_of(app: Flask) -> SandboxState:
@@ -40,8 +43,10 @@ def create_sandbox_app(config: SandboxConfig, clock: Clock | None = None) -> Fla
     """Build the sandbox app for ``config``; ``clock`` lets tests move time."""
     app = Flask(__name__, template_folder="templates", static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = 16 * 1024 * 1024
-    state = SandboxState(config=config, clock=clock or Clock())
+    clock = clock or Clock()
+    state = SandboxState(config=config, clock=clock, faults=FaultInjector(config.faults, clock))
     app.extensions[EXTENSION] = state
+    app.wsgi_app = state.faults.wrap(app.wsgi_app)
 
     @app.errorhandler(ApiError)
     def _api_error(error: ApiError):

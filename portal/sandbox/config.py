@@ -3,8 +3,11 @@
 ```json
 {"partners": [{"partnerId": "p1", "keys": [{"apiKey": "...", "apiSecret": "...", "active": true}]}],
  "merchants": [{"mid": "m1", "keys": [{"kid": "...", "publicKeyPem": "..."}]}],
- "webhookUrl": "http://127.0.0.1:5000/webhooks/onboarding"}
+ "webhookUrl": "http://127.0.0.1:5000/webhooks/onboarding",
+ "faults": {"seed": 7, "faults": [{"kind": "error", "operation": "get_status", "rate": 0.1}]}}
 ```
+
+``faults`` is a :class:`~portal.sandbox.faults.FaultPlan`, armed at start and after every reset.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from portal.sandbox.faults import FaultPlan
 
 
 class _Config(BaseModel):
@@ -59,10 +64,16 @@ class SandboxConfig(_Config):
     gatewayPrivateKeyPem: str | None = None
     #: Seconds between webhook delivery attempts (1, 5 and 30 minutes on the real gateway).
     webhookRetrySeconds: list[float] = Field(default_factory=lambda: [60.0, 300.0, 1800.0])
+    #: Test fault: queue every webhook event twice (receivers must deduplicate by event_id).
+    webhookDuplicate: bool = False
+    #: Test fault: send the webhook deliveries due at one tick newest first.
+    webhookReverseOrder: bool = False
     #: Seconds the compliance review takes after verification completes.
     reviewSeconds: float = 0.0
     #: Hours an authorised hold lasts before it expires.
     holdExpiryHours: float = 24.0 * 7
+    #: Faults on the gateway API routes (none by default).
+    faults: FaultPlan = Field(default_factory=FaultPlan)
 
 
 def load_config(path: str | Path) -> SandboxConfig:

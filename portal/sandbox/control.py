@@ -3,6 +3,12 @@
 - ``POST /_sandbox/reset``: forget every record, token and logged request of every API.
 - ``GET /_sandbox/clock``: the sandbox's current time.
 - ``POST /_sandbox/clock`` ``{"advanceSeconds": 3600}``: move the clock forward.
+- ``POST /_sandbox/merchants`` ``{"mid": "...", "kid": "...", "publicKeyPem": "..."}``: register a
+  merchant's payments key (loopback callers only; the portal calls it in sandbox mode).
+- ``GET /_sandbox/faults``: the armed faults and those applied.
+- ``POST /_sandbox/faults`` ``{"seed": 7, "faults": [{"kind": "error", "times": 1}]}``: arm a
+  fault plan (``portal.sandbox.faults``) in place of the armed one.
+- ``DELETE /_sandbox/faults``: disarm every fault (a reset re-arms the config file's).
 """
 
 from __future__ import annotations
@@ -13,7 +19,8 @@ from flask import Blueprint, Response, jsonify, request
 from pydantic import Field
 
 from portal.gateway.shapes import RequestModel, envelope, validate_payload
-from portal.sandbox.errors import validation_error
+from portal.sandbox.errors import ApiError, validation_error
+from portal.sandbox.faults import FaultPlan
 from portal.sandbox.json_body import read_json
 
 if TYPE_CHECKING:  # the state is defined by the app factory, which installs this blueprint
@@ -21,12 +28,22 @@ if TYPE_CHECKING:  # the state is defined by the app factory, which installs thi
 
 #: The furthest one call may move the clock: ten years.
 MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600
+#: Addresses allowed to register merchant keys.
+LOOPBACK = frozenset({"127.0.0.1", "::1"})
 
 
 class ClockAdvance(RequestModel):
     """Body of ``POST /_sandbox/clock``."""
 
     advanceSeconds: Annotated[float, Field(ge=0, le=MAX_ADVANCE_SECONDS)]
+
+
+class MerchantKeyRegistration(RequestModel):
+    """Body of ``POST /_sandbox/merchants``."""
+
+    mid: Annotated[str, Field(min_length=1, max_length=64)]
+    kid: Annotated[str, Field(min_length=1, max_length=128)]
+    publicKeyPem: Annotated[str, Field(min_length=1, max_length=10_000)]
 
 
 def control_blueprint(state: SandboxState) -> Blueprint:
@@ -58,5 +75,36 @@ def control_blueprint(state: SandboxState) -> Blueprint:
             raise validation_error(errors)
         state.clock.advance(value.advanceSeconds)
         return answer(clock_data())
+
+    @bp.post("/merchants")
+    def register_merchant_key() -> Response:
+        """Register a merchant's payments public key under its kid; loopback callers only."""
+        if request.remote_addr not in LOOPBACK:
+            raise ApiError(403, "FORBIDDEN", "Keys are registered from this machine only")
+        value, errors = validate_payload(MerchantKeyRegistration, read_json(request))
+        if errors:
+            raise validation_error(errors)
+        state.backends["payments"].register_key(value.mid, value.kid, value.publicKeyPem)
+        return answer({"mid": value.mid, "kid": value.kid})
+
+    @bp.get("/faults")
+    def read_faults() -> Response:
+        """The armed faults and those applied."""
+        return answer(state.faults.describe())
+
+    @bp.post("/faults")
+    def load_faults() -> Response:
+        """Arm the fault plan in the body in place of the armed one."""
+        plan, errors = validate_payload(FaultPlan, read_json(request))
+        if errors:
+            raise validation_error(errors)
+        state.faults.load(plan)
+        return answer(state.faults.describe())
+
+    @bp.delete("/faults")
+    def clear_faults() -> Response:
+        """Disarm every fault."""
+        state.faults.clear()
+        return answer(state.faults.describe())
 
     return bp

@@ -1,0 +1,240 @@
+"""Fault injection on the gateway API routes: latency, 5xx, dropped connections, late answers.
+
+A :class:`FaultInjector` wraps the sandbox's WSGI app. A request under an API prefix (onboarding
+``/gcc/v2/partner/merchant/``, payments ``/gl/v1/payments/``) is checked against the armed faults
+in order; the first that matches (``method``, ``path`` glob, ``operation`` name) and fires
+(``rate``, drawn from a random seeded by the plan) is applied and counts down its ``times``.
+``/_sandbox/*``, ``/openapi.json`` and the pages are never touched.
+
+Kinds:
+
+- ``latency``: wait ``seconds``, then handle the request normally.
+- ``error``: answer ``status`` with the SYSTEM_ERROR envelope; the request is not applied.
+- ``reset``: drop the connection without an answer; the request is not applied.
+- ``timeout``: apply the request, hold its answer ``seconds``, then send it (or drop, ``drop``).
+- ``lost``: apply the request, then drop the connection instead of answering.
+
+A plan, as the config file's ``"faults"`` and the body of ``POST /_sandbox/faults``::
+
+    {"seed": 7, "faults": [{"kind": "error", "status": 503, "operation": "get_status", "times": 1}]}
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import logging
+import random
+import re
+import socket
+import threading
+import time
+from collections.abc import Iterable
+from contextlib import suppress
+from dataclasses import asdict, dataclass, replace
+from enum import StrEnum
+from fnmatch import fnmatchcase
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn
+
+from pydantic import AfterValidator, ConfigDict, Field
+from pydantic.dataclasses import dataclass as model
+from werkzeug.wrappers import Response
+
+from portal.gateway import onboarding_shapes, payments_shapes
+from portal.gateway.shapes import envelope
+from portal.sandbox.clock import Clock
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+
+log = logging.getLogger("portal.sandbox")
+
+#: Paths that faults apply to: the two gateway APIs.
+API_PREFIXES = (onboarding_shapes.PREFIX + "/", payments_shapes.PREFIX + "/")
+#: The longest a fault may hold a request.
+MAX_SECONDS = 600.0
+#: Each operation of either API as (method, full-match pattern of its path).
+_OPERATIONS = {
+    op.name: (op.method, re.compile("[^/]+".join(
+        re.escape(part) for part in re.split(r"\{[^}]+\}", op.path))))
+    for op in (*onboarding_shapes.OPERATIONS.values(), *payments_shapes.OPERATIONS.values())
+}
+
+
+class FaultKind(StrEnum):
+    """What a fault does to the request it hits."""
+
+    LATENCY = "latency"
+    ERROR = "error"
+    RESET = "reset"
+    TIMEOUT = "timeout"
+    LOST = "lost"
+
+
+def _known_operation(name: str) -> str:
+    if name not in _OPERATIONS:
+        raise ValueError("Not an operation of the onboarding or payments API")
+    return name
+
+
+@model(frozen=True, config=ConfigDict(extra="forbid"))
+class Fault:
+    """One fault: what it does, which requests it hits, and how many of them."""
+
+    kind: FaultKind
+    method: Literal["GET", "POST", "PUT", "PATCH", "DELETE"] | None = None
+    #: A glob over the request path (``*`` also crosses ``/``).
+    path: str | None = None
+    #: An operation name of either API's ``OPERATIONS`` (``create_onboarding``, ``capture``).
+    operation: Annotated[str, AfterValidator(_known_operation)] | None = None
+    #: Hit only the next N matching requests; None: every one.
+    times: Annotated[int, Field(ge=1)] | None = None
+    #: The chance that a matching request is hit.
+    rate: Annotated[float, Field(ge=0, le=1)] = 1.0
+    #: The latency, or how long a timeout holds the answer.
+    seconds: Annotated[float, Field(ge=0, le=MAX_SECONDS)] = 0.0
+    status: Literal[500, 502, 503, 504] = 503
+    #: For a timeout: drop the connection after holding instead of answering.
+    drop: bool = False
+
+    def matches(self, method: str, path: str) -> bool:
+        """Whether a request falls under this fault's method, path and operation."""
+        if self.method is not None and self.method != method:
+            return False
+        if self.path is not None and not fnmatchcase(path, self.path):
+            return False
+        if self.operation is None:
+            return True
+        op_method, pattern = _OPERATIONS[self.operation]
+        return op_method == method and pattern.fullmatch(path) is not None
+
+
+@model(frozen=True, config=ConfigDict(extra="forbid"))
+class FaultPlan:
+    """The faults armed together, first match wins, and the seed of their ``rate`` draws."""
+
+    faults: tuple[Fault, ...] = ()
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class AppliedFault:
+    """A fault as it hit one request."""
+
+    kind: FaultKind
+    method: str
+    path: str
+
+
+@dataclass
+class _Armed:
+    fault: Fault
+    remaining: int | None
+
+
+def drop_connection(environ: WSGIEnvironment) -> NoReturn:
+    """Close the client's socket unanswered; werkzeug and gunicorn take the error as a drop."""
+    sock = environ.get("werkzeug.socket") or environ.get("gunicorn.socket")
+    if sock is not None:
+        with suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)
+    raise ConnectionResetError(errno.ECONNRESET, "Sandbox fault: connection dropped")
+
+
+class FaultInjector:
+    """The armed faults of one sandbox and the record of those applied; thread-safe."""
+
+    def __init__(self, configured: FaultPlan, clock: Clock) -> None:
+        self._configured = configured
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._plan = configured
+        self._armed: list[_Armed] = []
+        self._rng = random.Random()  # noqa: S311 - reproducible test faults, not security
+        self._applied: list[AppliedFault] = []
+        self.reset()
+
+    def load(self, plan: FaultPlan) -> None:
+        """Arm ``plan`` in place of any armed faults; reseed and forget what was applied."""
+        with self._lock:
+            self._plan = plan
+            self._armed = [_Armed(fault, fault.times) for fault in plan.faults]
+            self._rng = random.Random(plan.seed)  # noqa: S311 - see above
+            self._applied = []
+
+    def set(self, *faults: Fault, seed: int = 0) -> None:
+        """Arm ``faults`` (the way tests switch them on)."""
+        self.load(FaultPlan(faults, seed))
+
+    def clear(self) -> None:
+        """Disarm every fault."""
+        self.load(FaultPlan())
+
+    def reset(self) -> None:
+        """Back to the config file's faults."""
+        self.load(self._configured)
+
+    def applied(self) -> list[AppliedFault]:
+        """The faults applied since the plan was loaded, oldest first."""
+        with self._lock:
+            return list(self._applied)
+
+    def describe(self) -> dict[str, Any]:
+        """The armed faults (``times`` = what is left) and those applied, as JSON."""
+        with self._lock:
+            armed = [replace(a.fault, times=a.remaining) for a in self._armed]
+            return {"seed": self._plan.seed, "faults": [asdict(fault) for fault in armed],
+                    "applied": [asdict(hit) for hit in self._applied]}
+
+    def pick(self, method: str, path: str) -> Fault | None:
+        """The fault that hits this request, if any, counted as applied."""
+        if not path.startswith(API_PREFIXES):
+            return None
+        with self._lock:
+            for armed in self._armed:
+                fault = armed.fault
+                if not fault.matches(method, path):
+                    continue
+                if fault.rate < 1 and self._rng.random() >= fault.rate:
+                    continue
+                if armed.remaining is not None:
+                    armed.remaining -= 1
+                    if armed.remaining == 0:
+                        self._armed.remove(armed)
+                self._applied.append(AppliedFault(fault.kind, method, path))
+                log.info("Sandbox fault %s on %s %s", fault.kind, method, path)
+                return fault
+        return None
+
+    def wrap(self, app: WSGIApplication) -> WSGIApplication:
+        """``app`` behind the armed faults."""
+
+        def faulty(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+            fault = self.pick(environ["REQUEST_METHOD"], environ.get("PATH_INFO", ""))
+            if fault is None:
+                return app(environ, start_response)
+            return self._apply(fault, app, environ, start_response)
+
+        return faulty
+
+    def _apply(self, fault: Fault, app: WSGIApplication, environ: WSGIEnvironment,
+               start_response: StartResponse) -> Iterable[bytes]:
+        if fault.kind is FaultKind.LATENCY:
+            time.sleep(fault.seconds)
+            return app(environ, start_response)
+        if fault.kind is FaultKind.ERROR:
+            return self._error(fault.status)(environ, start_response)
+        if fault.kind is FaultKind.RESET:
+            drop_connection(environ)
+        answer = Response.from_app(app, environ, buffered=True)  # the request is applied here
+        if fault.kind is FaultKind.TIMEOUT:
+            time.sleep(fault.seconds)
+            if not fault.drop:
+                return answer(environ, start_response)
+        drop_connection(environ)
+
+    def _error(self, status: int) -> Response:
+        body = envelope({}, now=self._clock.now(), reason_code="SYSTEM_ERROR", errors=[],
+                        message="Sandbox fault: the gateway failed")
+        return Response(json.dumps(body), status=status, mimetype="application/json")
+

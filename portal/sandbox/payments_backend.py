@@ -195,6 +195,16 @@ class PaymentsBackend:
         with self._lock:
             self._payments.clear()
 
+    def register_key(self, mid: str, kid: str, public_key_pem: str) -> None:
+        """Accept JWS signed with this public key under ``kid`` for ``mid`` (replacing ``kid``)."""
+        try:
+            key = load_public_key(public_key_pem)
+        except (ValueError, TypeError):
+            raise validation_error([FieldError("publicKeyPem", "Not an RSA public key in PEM")]
+                                   ) from None
+        with self._lock:
+            self._keys[kid] = MerchantKey(mid, key)
+
     # ------------------------------------------------------------ authentication
 
     def authenticate(self, token: str | None, merchant_id: str | None, kid: str | None,

@@ -1,0 +1,49 @@
+"""Every wizard, documents and list route needs a signed-in user; unknown ids are 404."""
+
+from __future__ import annotations
+
+import pytest
+
+ROUTES = [
+    ("GET", "/merchants"),
+    ("GET", "/merchants/new"),
+    ("POST", "/merchants/new"),
+    ("POST", "/merchants/new/fill"),
+    ("GET", "/merchants/{id}"),
+    ("GET", "/merchants/{id}/steps/create"),
+    ("GET", "/merchants/{id}/steps/business"),
+    ("POST", "/merchants/{id}/steps/owners"),
+    ("POST", "/merchants/{id}/steps/bank/retry"),
+    ("POST", "/merchants/{id}/steps/bank/fill"),
+    ("GET", "/merchants/{id}/steps/documents"),
+    ("POST", "/merchants/{id}/steps/documents"),
+    ("POST", "/merchants/{id}/steps/documents/fill"),
+    ("GET", "/merchants/{id}/documents/1"),
+    ("POST", "/merchants/{id}/documents/1/send"),
+]
+
+
+@pytest.mark.parametrize(("method", "path"), ROUTES)
+def test_anonymous_users_are_sent_to_sign_in(client, method, path):
+    response = client.open(path.format(id=1), method=method)
+    assert response.status_code == 302
+    assert "/login" in response.headers["Location"]
+
+
+@pytest.mark.parametrize(("method", "path"), [r for r in ROUTES if "{id}" in r[1]])
+def test_unknown_merchants_are_not_found(browser, method, path):
+    response = browser.client.open(path.format(id=4242), method=method,
+                                   data={"scenario": "happy"})
+    assert response.status_code == 404
+
+
+@pytest.mark.parametrize("step", ["verification", "status", "nonsense"])
+def test_steps_without_a_page_are_not_found(browser, new_merchant, step):
+    assert browser.get(f"/merchants/{new_merchant}/steps/{step}").response.status_code == 404
+
+
+@pytest.mark.parametrize("role", ["ops", "admin"])
+def test_ops_and_admins_use_the_wizard(auth, client, role):
+    auth.login(role)
+    assert client.get("/merchants/new").status_code == 200
+    assert client.get("/merchants").status_code == 200

@@ -41,6 +41,8 @@ def step(merchant_id: int) -> ResponseReturnValue:
             return redirect(url_for("documents.step", merchant_id=merchant.id))
         messages = [e.message for e in result.errors] or [result.message]
         posted.file.errors = [*posted.file.errors, *messages]
+    if request.method == "POST" and slot is None:
+        flash("That document is no longer expected; the list below is current.", "warning")
     return render_page(merchant, posted if slot is not None else None)
 
 

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from portal.onboarding import scenarios
+from tests.conftest import TEST_PASSWORD, AuthActions
+from tests.wizard.browser import Browser
+from tests.wizard.conftest import typed
+
 ROUTES = [
     ("GET", "/merchants"),
     ("GET", "/merchants/new"),
@@ -47,3 +52,22 @@ def test_ops_and_admins_use_the_wizard(auth, client, role):
     auth.login(role)
     assert client.get("/merchants/new").status_code == 200
     assert client.get("/merchants").status_code == 200
+
+
+def test_the_pages_carry_csrf_tokens_when_protection_is_on(csrf_app, csrf_client):
+    AuthActions(csrf_app, csrf_client).create("ops")
+    browser = Browser(csrf_client)
+    login = browser.get("/login")
+    browser.submit(login, {"email": "ops@example.com", "password": TEST_PASSWORD}, action="",
+                   selector="form")
+    page = browser.submit(browser.get("/merchants/new"),
+                          typed(scenarios.HAPPY, "create"))
+    assert page.response.request.path.endswith("/steps/business"), page.text()[:500]
+    page = browser.submit(page, {"scenario": scenarios.HAPPY}, action="",
+                          selector="form.scenario-picker")
+    assert page.soup.find(attrs={"name": "registeredName"})["value"].startswith("Sandbox")
+    page = browser.submit(browser.get(page.response.request.path.replace("business", "owners")),
+                          action="add_owner")
+    assert len(page.soup.select("fieldset.owner")) == 2
+    response = csrf_client.post(page.response.request.path, data={"action": "draft"})
+    assert response.status_code == 400  # no token: refused

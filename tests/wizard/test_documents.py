@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import io
 from pathlib import Path
 
 import pytest
@@ -138,3 +139,21 @@ def test_a_sole_proprietor_chooses_which_business_proof_to_upload(browser, app, 
     assert "UDYAM" in [o["value"] for o in form.select("select[name='docType'] option")]
     page = upload(browser, page, "SOLE_PROP_DOC_1_UPLOAD", PNG, "udyam.png")
     assert merchant(app, new_merchant).documents_outstanding == ["SOLE_PROP_DOC_2_UPLOAD"]
+
+
+def test_a_request_over_the_size_cap_is_answered_with_the_limit(browser, app, needs_documents):
+    app.config["MAX_CONTENT_LENGTH"] = 3000
+    page = upload(browser, documents_page(browser, needs_documents), OWNER_DOCS[0],
+                  scenarios.sample_pdf("x") + b"0" * 5000, "big.pdf")
+    assert "larger than the limit of 5 MB" in page.text()
+    assert page.response.request.path == f"/merchants/{needs_documents}/steps/documents"
+    assert stored_documents(app) == []
+
+
+def test_an_upload_for_a_type_not_expected_is_refused(browser, app, needs_documents):
+    url = f"/merchants/{needs_documents}/steps/documents"
+    response = browser.client.post(url, data={
+        "slot": "CANCELLED_CHEQUE", "docType": "CANCELLED_CHEQUE",
+        "file": (io.BytesIO(PNG), "c.png")}, follow_redirects=True)
+    assert "no longer expected" in response.get_data(as_text=True)
+    assert stored_documents(app) == []

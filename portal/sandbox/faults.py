@@ -29,6 +29,7 @@ import re
 import socket
 import threading
 import time
+from collections import deque
 from collections.abc import Iterable
 from contextlib import suppress
 from dataclasses import asdict, dataclass, replace
@@ -53,6 +54,8 @@ log = logging.getLogger("portal.sandbox")
 API_PREFIXES = (onboarding_shapes.PREFIX + "/", payments_shapes.PREFIX + "/")
 #: The longest a fault may hold a request.
 MAX_SECONDS = 600.0
+#: How many applied faults are remembered (a config file's faults may run for days).
+HISTORY = 1000
 #: Each operation of either API as (method, full-match pattern of its path).
 _OPERATIONS = {
     op.name: (op.method, re.compile("[^/]+".join(
@@ -151,7 +154,8 @@ class FaultInjector:
         self._plan = configured
         self._armed: list[_Armed] = []
         self._rng = random.Random()  # noqa: S311 - reproducible test faults, not security
-        self._applied: list[AppliedFault] = []
+        self._applied: deque[AppliedFault] = deque(maxlen=HISTORY)
+        self._count = 0
         self.reset()
 
     def load(self, plan: FaultPlan) -> None:
@@ -160,7 +164,8 @@ class FaultInjector:
             self._plan = plan
             self._armed = [_Armed(fault, fault.times) for fault in plan.faults]
             self._rng = random.Random(plan.seed)  # noqa: S311 - see above
-            self._applied = []
+            self._applied.clear()
+            self._count = 0
 
     def set(self, *faults: Fault, seed: int = 0) -> None:
         """Arm ``faults`` (the way tests switch them on)."""
@@ -175,16 +180,21 @@ class FaultInjector:
         self.load(self._configured)
 
     def applied(self) -> list[AppliedFault]:
-        """The faults applied since the plan was loaded, oldest first."""
+        """The last faults applied since the plan was loaded, oldest first."""
         with self._lock:
             return list(self._applied)
+
+    def count(self) -> int:
+        """How many faults were applied since the plan was loaded."""
+        with self._lock:
+            return self._count
 
     def describe(self) -> dict[str, Any]:
         """The armed faults (``times`` = what is left) and those applied, as JSON."""
         with self._lock:
             armed = [replace(a.fault, times=a.remaining) for a in self._armed]
             return {"seed": self._plan.seed, "faults": [asdict(fault) for fault in armed],
-                    "applied": [asdict(hit) for hit in self._applied]}
+                    "count": self._count, "applied": [asdict(hit) for hit in self._applied]}
 
     def pick(self, method: str, path: str) -> Fault | None:
         """The fault that hits this request, if any, counted as applied."""
@@ -202,6 +212,7 @@ class FaultInjector:
                     if armed.remaining == 0:
                         self._armed.remove(armed)
                 self._applied.append(AppliedFault(fault.kind, method, path))
+                self._count += 1
                 log.info("Sandbox fault %s on %s %s", fault.kind, method, path)
                 return fault
         return None

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,8 @@ CREATE = OPERATIONS["create_onboarding"].path
 CATEGORIES = OPERATIONS["get_business_categories"].path
 #: Environment variable naming the config file of :func:`gunicorn_sandbox`.
 CONFIG_ENV = "FAULTS_TEST_SANDBOX_CONFIG"
+#: The project root, from which gunicorn imports this module.
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Sleeps:
@@ -80,7 +83,7 @@ def test_create_answered_503_is_outcome_unknown_not_retried_and_not_applied(
     assert failed.value.outcome_unknown
     assert failed.value.http_status == 503
     assert failed.value.reason_code == "SYSTEM_ERROR"
-    assert len(sandbox_server.state.faults.applied()) == 1
+    assert sandbox_server.state.faults.count() == 1
     assert sleeps.delays == []
     sandbox_server.state.faults.clear()
     assert retrying.create_onboarding(body).merchantInfo.partnerOnboardingId == (
@@ -125,7 +128,7 @@ def test_read_timeout_on_put_is_retried_and_succeeds(sandbox_server, sleeps, onb
                                           seconds=0.6, drop=drop, times=1))
     merchant = client.update_business_details(onboarding_id, business())
     assert merchant.merchantInfo.onboardingStatus == "IN_PROGRESS"
-    assert len(sandbox_server.state.faults.applied()) == 1
+    assert sandbox_server.state.faults.count() == 1
     assert len(sleeps.delays) >= 1
     puts = [r for r in sandbox_server.backend.received_requests() if r.method == "PUT"]
     assert len(puts) >= 2  # the held request was applied too: a timeout says nothing
@@ -190,6 +193,17 @@ def test_times_counts_down_and_then_the_fault_is_gone(sandbox_server, partner):
     assert sandbox_server.state.faults.describe()["faults"] == []
 
 
+def test_times_holds_under_concurrent_requests(sandbox_server):
+    sandbox_server.state.faults.set(Fault(FaultKind.ERROR, operation="get_business_categories",
+                                          times=5))
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        statuses = list(pool.map(
+            lambda _: requests.get(sandbox_server.url + CATEGORIES, timeout=5).status_code,
+            range(24)))
+    assert statuses.count(503) == 5
+    assert sandbox_server.state.faults.count() == 5
+
+
 def test_faults_hit_the_payments_api_too(sandbox_server):
     sandbox_server.state.faults.set(Fault(FaultKind.ERROR, path="/gl/v1/payments/*", status=502))
     response = requests.get(sandbox_server.url + "/gl/v1/payments/gl-1/status", timeout=5)
@@ -201,7 +215,7 @@ def test_faults_never_touch_controls_or_the_openapi_document(sandbox_server, par
     sandbox_server.state.faults.set(Fault(FaultKind.RESET))
     for path in ("/_sandbox/clock", "/_sandbox/faults", "/openapi.json"):
         assert requests.get(sandbox_server.url + path, timeout=5).status_code == 200
-    assert sandbox_server.state.faults.applied() == []
+    assert sandbox_server.state.faults.count() == 0
     with pytest.raises(GatewayUnavailable):
         partner.get_business_categories()
 
@@ -218,6 +232,7 @@ def test_faults_can_be_set_read_and_cleared_over_http(sandbox_server, partner):
     assert failed.value.http_status == 500
     state = requests.get(url, timeout=5).json()["data"]
     assert state["faults"][0]["times"] == 1
+    assert state["count"] == 1
     assert state["applied"] == [{"kind": "error", "method": "GET", "path": CATEGORIES}]
     assert requests.delete(url, timeout=5).json()["data"]["faults"] == []
     assert partner.get_business_categories().categories
@@ -285,7 +300,7 @@ def gunicorn_url(request, tmp_path) -> Iterator[str]:
                "--worker-class", request.param, "--workers", "1",
                "tests.sandbox.test_faults:gunicorn_sandbox()"]
     env = {**os.environ, CONFIG_ENV: str(path)}
-    with subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,  # noqa: S603
+    with subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL,  # noqa: S603
                           stderr=subprocess.DEVNULL) as server:
         url = f"http://127.0.0.1:{port}"
         try:

@@ -8,8 +8,10 @@ import logging
 from werkzeug.serving import run_simple
 
 from portal.logging_filters import install_redaction
-from portal.sandbox.app import create_sandbox_app
+from portal.sandbox.app import create_sandbox_app, state_of
 from portal.sandbox.config import load_config
+from portal.sandbox.install import BACKEND_NAME
+from portal.sandbox.verification_ticker import start_ticker
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -22,6 +24,7 @@ def main(argv: list[str] | None = None) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s sandbox %(message)s")
     install_redaction()  # request lines carry x-gl-token and verification tokens
     app = create_sandbox_app(load_config(args.config))
+    start_ticker(state_of(app).backends[BACKEND_NAME])  # reviews and webhooks fall due
     print(f"Gateway sandbox on http://{args.host}:{args.port}", flush=True)
     run_simple(args.host, args.port, app, threaded=True, use_reloader=False)
 

@@ -1,4 +1,5 @@
-"""Plugs the onboarding API, its OpenAPI document, the test controls and the 500 failsafe in."""
+"""Plugs the onboarding API, its OpenAPI document, the verification page, the test controls and
+the 500 failsafe in."""
 
 from __future__ import annotations
 
@@ -11,19 +12,28 @@ from portal.sandbox.failsafe import install_failsafe
 from portal.sandbox.onboarding_backend import OnboardingBackend
 from portal.sandbox.onboarding_routes import onboarding_blueprint
 from portal.sandbox.openapi import openapi_bp
+from portal.sandbox.verification_routes import verification_blueprint
+from portal.sandbox.verification_sessions import VerificationSessions
+from portal.sandbox.webhook_controls import webhook_controls_blueprint
 
 if TYPE_CHECKING:  # the state is defined by the app factory, which calls this module
     from portal.sandbox.app import SandboxState
 
 #: Key of the onboarding backend in ``SandboxState.backends``.
 BACKEND_NAME = "onboarding"
+#: Key of the verification page's sessions in ``SandboxState.backends``.
+SESSIONS_NAME = "verification"
 
 
 def install_onboarding(app: Flask, state: SandboxState) -> OnboardingBackend:
     """Register the onboarding backend in ``state`` and its endpoints on ``app``."""
     backend = OnboardingBackend(state.config, state.clock)
     state.backends[BACKEND_NAME] = backend
+    sessions = VerificationSessions(backend, state.clock)
+    state.backends[SESSIONS_NAME] = sessions
     app.register_blueprint(onboarding_blueprint(backend, state.clock))
+    app.register_blueprint(verification_blueprint(backend, sessions))
+    app.register_blueprint(webhook_controls_blueprint(backend.webhooks, state.clock))
     app.register_blueprint(openapi_bp)
     app.register_blueprint(control_blueprint(state))
     install_failsafe(app, state.clock)

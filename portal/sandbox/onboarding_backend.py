@@ -10,6 +10,11 @@ outstanding moves it back) -> PENDING_REVIEW (:meth:`complete_verification`) -> 
 REJECTED or RFI (:meth:`finish_review`, decided by ``registeredName``); RFI -> PENDING_REVIEW
 once the requested documents arrive. The review asks for information once; the next one
 decides for good.
+
+Time-driven work waits for :meth:`tick`: each move to PENDING_REVIEW schedules the review
+``reviewSeconds`` later on the sandbox clock, and every verification step and review outcome
+queues a webhook (``portal.sandbox.webhooks``). The served sandbox ticks in a background thread;
+tests tick after moving the clock.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import secrets
 import threading
 from collections import deque
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from urllib.parse import urlencode
 
 from pydantic import HttpUrl
@@ -28,6 +33,7 @@ from portal.gateway.onboarding_shapes import (
     BankDetailsRequest,
     BeneficialOwnersRequest,
     BusinessDetailsRequest,
+    Checklist,
     ChecklistState,
     ConfigureProductsRequest,
     CreateOnboardingRequest,
@@ -49,6 +55,8 @@ from portal.sandbox.onboarding_records import (
     StoredDocument,
     VerificationToken,
 )
+from portal.sandbox.webhook_events import STEP_KEYS, WebhookEvent, payload, review_event
+from portal.sandbox.webhooks import WebhookDispatcher
 
 #: Bank account and IFSC that pass the sandbox's penny drop (CONTRACT.md test values).
 PENNY_DROP_ACCOUNT = "1234567890"
@@ -91,6 +99,10 @@ def _locked(section: str, event: str) -> ApiError:
     return validation_error([FieldError(section, f"{section} cannot be changed after {event}")])
 
 
+def _out_of_order(field: str, message: str) -> ApiError:
+    return validation_error([FieldError(field, message)])
+
+
 _AFTER_TNC = "the T&C acknowledgement"
 _AFTER_VERIFICATION = "verification is complete"
 
@@ -106,6 +118,9 @@ class OnboardingBackend:
         self._records: dict[str, OnboardingRecord] = {}
         self._tokens: dict[str, VerificationToken] = {}
         self._requests: deque[ReceivedRequest] = deque(maxlen=log_size)
+        self._reviews_due: dict[str, datetime] = {}
+        #: The webhook outbox; its log and faults are the tests' view of deliveries.
+        self.webhooks = WebhookDispatcher(config, clock)
         self.reset()
 
     def reset(self) -> None:
@@ -119,6 +134,8 @@ class OnboardingBackend:
             self._records.clear()
             self._tokens.clear()
             self._requests.clear()
+            self._reviews_due.clear()
+            self.webhooks.reset()
 
     # ------------------------------------------------------------ keys and request log
 
@@ -238,6 +255,7 @@ class OnboardingBackend:
                 record.requested_documents.remove(doc_type)
                 if not record.requested_documents and record.status is OnboardingStatus.RFI:
                     record.status = OnboardingStatus.PENDING_REVIEW
+                    self._schedule_review(record)
 
         return self._update(partner_id, onboarding_id, apply)
 
@@ -302,25 +320,56 @@ class OnboardingBackend:
                 found.used = True
             return found
 
+    def find_token(self, token: str) -> VerificationToken | None:
+        """A verification token whatever its state (used, expired), or None if never issued."""
+        with self._lock:
+            return self._tokens.get(token)
+
+    def verification_progress(self, onboarding_id: str) -> tuple[OnboardingStatus, Checklist]:
+        """The record's status and checklist, for the verification page."""
+        with self._lock:
+            record = self._get(onboarding_id)
+            return record.status, checklist(record)
+
     def acknowledge_tnc(self, onboarding_id: str) -> None:
         """The merchant accepted the T&C: business details and signatory are locked from now."""
         with self._lock:
-            record = self._expecting(onboarding_id, OnboardingStatus.PENDING_VERIFICATION)
-            record.tnc_acknowledged = True
+            self._acknowledge(self._expecting(onboarding_id,
+                                              OnboardingStatus.PENDING_VERIFICATION))
 
-    def complete_verification(self, onboarding_id: str) -> None:
-        """T&C, DigiLocker and VKYC are done: PENDING_REVIEW; owners, bank and documents lock."""
+    def complete_digilocker(self, onboarding_id: str) -> None:
+        """The merchant gave DigiLocker consent (after the T&C)."""
         with self._lock:
             record = self._expecting(onboarding_id, OnboardingStatus.PENDING_VERIFICATION)
-            record.tnc_acknowledged = True
-            record.digilocker = ChecklistState.COMPLETE
+            if not record.tnc_acknowledged:
+                raise _out_of_order("tncAcknowledged", "Acknowledge the T&C first")
+            self._digilocker_done(record)
+
+    def fail_vkyc(self, onboarding_id: str) -> None:
+        """Video KYC failed: vkyc FAILED, the status stays and the merchant may try again."""
+        with self._lock:
+            record = self._expecting(onboarding_id, OnboardingStatus.PENDING_VERIFICATION)
+            if record.digilocker is not ChecklistState.COMPLETE:
+                raise _out_of_order("digiLocker", "Complete DigiLocker first")
+            record.vkyc = ChecklistState.FAILED
+
+    def complete_verification(self, onboarding_id: str) -> None:
+        """VKYC passed: PENDING_REVIEW, owners, bank and documents lock, the review is scheduled."""
+        with self._lock:
+            record = self._expecting(onboarding_id, OnboardingStatus.PENDING_VERIFICATION)
+            # steps not done yet are marked done too, so tests can take this as a shortcut
+            self._acknowledge(record)
+            self._digilocker_done(record)
             record.vkyc = ChecklistState.COMPLETE
             record.status = OnboardingStatus.PENDING_REVIEW
+            self._emit_step(record, WebhookEvent.VKYC_COMPLETED)
+            self._schedule_review(record)
 
     def finish_review(self, onboarding_id: str) -> OnboardingStatus:
         """Decide by registeredName: REJECT -> REJECTED, RFI -> RFI (once), else APPROVED."""
         with self._lock:
             record = self._expecting(onboarding_id, OnboardingStatus.PENDING_REVIEW)
+            self._reviews_due.pop(onboarding_id, None)
             name = (record.business.registeredName if record.business else "").upper()
             if "REJECT" in name:
                 record.status = OnboardingStatus.REJECTED
@@ -330,7 +379,18 @@ class OnboardingBackend:
                 record.requested_documents.append(RFI_DOCUMENT)
             else:
                 record.status = OnboardingStatus.APPROVED
+            self._emit(record, *review_event(record.status, record.requested_documents,
+                                             self._clock.now_ms()))
             return record.status
+
+    def tick(self) -> None:
+        """Do what is due on the sandbox clock: reviews first, then webhook deliveries."""
+        with self._lock:
+            now = self._clock.now()
+            due = sorted((at, oid) for oid, at in self._reviews_due.items() if at <= now)
+            for _at, onboarding_id in due:
+                self.finish_review(onboarding_id)
+        self.webhooks.tick()  # outside the lock: a receiver may call the API back
 
     # ------------------------------------------------------------ internals
 
@@ -341,6 +401,29 @@ class OnboardingBackend:
             apply(record)
             self._refresh_status(record)
             return merchant_data(record)
+
+    def _acknowledge(self, record: OnboardingRecord) -> None:
+        if not record.tnc_acknowledged:
+            record.tnc_acknowledged = True
+            self._emit_step(record, WebhookEvent.TNC_ACKNOWLEDGED)
+
+    def _digilocker_done(self, record: OnboardingRecord) -> None:
+        if record.digilocker is not ChecklistState.COMPLETE:
+            record.digilocker = ChecklistState.COMPLETE
+            self._emit_step(record, WebhookEvent.DIGILOCKER_COMPLETED)
+
+    def _schedule_review(self, record: OnboardingRecord) -> None:
+        due = self._clock.now() + timedelta(seconds=self._config.reviewSeconds)
+        self._reviews_due[record.onboarding_id] = due
+
+    def _emit(self, record: OnboardingRecord, event: WebhookEvent, extra: dict[str, str]) -> None:
+        secret = next((key.secret for key in self._keys.values()
+                       if key.partner_id == record.partner_id and key.active), None)
+        self.webhooks.emit(payload(event, record.onboarding_id, record.status,
+                                   self._clock.now_ms(), extra), secret)
+
+    def _emit_step(self, record: OnboardingRecord, event: WebhookEvent) -> None:
+        self._emit(record, event, STEP_KEYS[event])
 
     def _refresh_status(self, record: OnboardingRecord) -> None:
         if record.status not in _OPEN_STATUSES:

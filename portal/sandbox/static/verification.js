@@ -1,0 +1,13 @@
+// Posts the messages the server put on the page to the parent window, to its exact origin.
+"use strict";
+(function () {
+  var body = document.body;
+  var targetOrigin = body.dataset.targetOrigin;
+  var messages = JSON.parse(body.dataset.messages || "[]");
+  if (window.parent === window || !targetOrigin) {
+    return;
+  }
+  messages.forEach(function (message) {
+    window.parent.postMessage(message, targetOrigin);
+  });
+})();

@@ -1,0 +1,124 @@
+"""The verification page's steps: which one is current, and what pressing a button does.
+
+The steps follow the record, not the session, so a new link resumes where the last one stopped:
+T&C, then DigiLocker consent, then video KYC (which may fail and be tried again), then done.
+A button of any other step than the current one changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from portal.gateway.onboarding_shapes import ChecklistState
+from portal.sandbox.errors import ApiError
+from portal.sandbox.onboarding_backend import OnboardingBackend
+from portal.sandbox.verification_messages import MessageName, StepName, message
+
+
+class Step(StrEnum):
+    """The step the page shows."""
+
+    TNC = "TNC"
+    DIGILOCKER = "DIGILOCKER"
+    VKYC = "VKYC"
+    DONE = "DONE"
+
+
+class Action(StrEnum):
+    """The ``action`` value of the page's buttons."""
+
+    TNC = "tnc"
+    DIGILOCKER = "digilocker"
+    VKYC_SUCCESS = "vkyc-pass"
+    VKYC_FAIL = "vkyc-fail"
+    CLOSE = "close"
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """A checkbox a step needs ticked: its field name and the message when it is not."""
+
+    name: str
+    message: str
+
+
+#: The value a ticked confirmation checkbox posts.
+TICKED = "yes"
+STEP_OF: dict[Action, Step] = {Action.TNC: Step.TNC, Action.DIGILOCKER: Step.DIGILOCKER,
+                               Action.VKYC_SUCCESS: Step.VKYC, Action.VKYC_FAIL: Step.VKYC}
+CONFIRMATIONS: dict[Action, Confirmation] = {
+    Action.TNC: Confirmation("accept", "Tick the box to accept the terms and conditions"),
+    Action.DIGILOCKER: Confirmation("consent", "Tick the box to give your DigiLocker consent"),
+}
+RUN: dict[Action, Callable[[OnboardingBackend, str], None]] = {
+    Action.TNC: OnboardingBackend.acknowledge_tnc,
+    Action.DIGILOCKER: OnboardingBackend.complete_digilocker,
+    Action.VKYC_SUCCESS: OnboardingBackend.complete_verification,
+    Action.VKYC_FAIL: OnboardingBackend.fail_vkyc,
+}
+
+
+@dataclass(frozen=True)
+class PageState:
+    """What the page shows: the current step and whether the last video KYC failed."""
+
+    onboarding_id: str
+    step: Step
+    vkyc_failed: bool
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a button press did: messages for the parent, errors by field, the HTTP status."""
+
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    errors: dict[str, str] = field(default_factory=dict)
+    status: int = 200
+
+
+def page_state(backend: OnboardingBackend, onboarding_id: str) -> PageState:
+    """The page's state from the record's checklist."""
+    _status, checklist = backend.verification_progress(onboarding_id)
+    if checklist.vkyc == ChecklistState.COMPLETE:
+        step = Step.DONE
+    elif checklist.digiLocker == ChecklistState.COMPLETE:
+        step = Step.VKYC
+    elif checklist.tncAcknowledged == ChecklistState.COMPLETE:
+        step = Step.DIGILOCKER
+    else:
+        step = Step.TNC
+    return PageState(onboarding_id, step, checklist.vkyc == ChecklistState.FAILED)
+
+
+def messages_after(action: Action, onboarding_id: str) -> list[dict[str, Any]]:
+    """The messages a successful ``action`` posts to the parent window."""
+    if action is Action.VKYC_SUCCESS:
+        return [message(MessageName.STEP, onboarding_id, StepName.VKYC),
+                message(MessageName.COMPLETE, onboarding_id)]
+    if action is Action.VKYC_FAIL:
+        return []
+    return [message(MessageName.STEP, onboarding_id, StepName(STEP_OF[action]))]
+
+
+def perform(backend: OnboardingBackend, onboarding_id: str, action_name: str,
+            form: Mapping[str, str]) -> Outcome:
+    """Carry out one step's button (CLOSE is the session's business, not the record's)."""
+    try:
+        action = Action(action_name)
+    except ValueError:
+        return Outcome(errors={"action": "Choose one of the buttons"}, status=400)
+    if STEP_OF.get(action) is not page_state(backend, onboarding_id).step:
+        return Outcome(errors={"action": "That step is not the current one"}, status=409)
+    confirmation = CONFIRMATIONS.get(action)
+    if confirmation is not None and form.get(confirmation.name) != TICKED:
+        return Outcome(errors={confirmation.name: confirmation.message}, status=400)
+    try:
+        RUN[action](backend, onboarding_id)
+    except ApiError as error:
+        details = "; ".join(e.message for e in error.field_errors or [])
+        return Outcome(errors={"action": f"This step cannot be completed now: {details}"},
+                       status=409)
+    return Outcome(messages=messages_after(action, onboarding_id))

@@ -1,0 +1,98 @@
+"""The sandbox's hosted verification page, embedded by the partner in an iframe.
+
+``GET /verification?token=…&onboardingId=…`` uses the link up and shows the current step; each
+step's form posts back to ``POST /verification`` with the session id. A page that completes a
+step carries the messages for the parent window in ``data-messages`` and the callBackUrl's origin
+in ``data-target-origin``; ``static/verification.js`` posts them on load.
+
+Every answer forbids inline script (``script-src 'self'``; the one inline style block has a
+nonce) and may be framed only by the callBackUrl's origin (``frame-ancestors``).
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import Blueprint, Response, render_template, request
+
+from portal.sandbox.onboarding_backend import OnboardingBackend
+from portal.sandbox.verification_flow import (
+    CONFIRMATIONS,
+    TICKED,
+    Action,
+    Outcome,
+    page_state,
+    perform,
+)
+from portal.sandbox.verification_messages import MessageName, message
+from portal.sandbox.verification_sessions import (
+    PageRefused,
+    VerificationSession,
+    VerificationSessions,
+)
+
+PAGE_PATH = "/verification"
+
+
+def content_security_policy(nonce: str, target_origin: str | None) -> str:
+    """The page's CSP: own scripts only, one nonced style block, framed by the partner only."""
+    return "; ".join([
+        "default-src 'none'",
+        "script-src 'self'",
+        f"style-src 'nonce-{nonce}'",
+        "form-action 'self'",
+        "base-uri 'none'",
+        "frame-ancestors " + (target_origin or "'none'"),
+    ])
+
+
+def render_page(template: str, status: int, target_origin: str | None,
+                **context: Any) -> Response:
+    """Render a verification template with the security headers it needs."""
+    nonce = secrets.token_urlsafe(16)
+    html = render_template(template, nonce=nonce, target_origin=target_origin or "", **context)
+    response = Response(html, status=status, mimetype="text/html")
+    response.headers["Content-Security-Policy"] = content_security_policy(nonce, target_origin)
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def verification_blueprint(backend: OnboardingBackend,
+                           sessions: VerificationSessions) -> Blueprint:
+    """The verification page over ``backend``'s records and ``sessions``."""
+    bp = Blueprint("sandbox_verification", __name__, static_folder="static",
+                   static_url_path=f"{PAGE_PATH}/static")
+
+    @bp.errorhandler(PageRefused)
+    def _refused(error: PageRefused) -> Response:
+        return render_page("verification/refused.html", error.status, error.target_origin,
+                           message=error.message)
+
+    def step_page(session: VerificationSession, outcome: Outcome) -> Response:
+        return render_page("verification/page.html", outcome.status, session.target_origin,
+                           session=session, state=page_state(backend, session.onboarding_id),
+                           messages=outcome.messages, errors=outcome.errors, Action=Action,
+                           confirmations=CONFIRMATIONS, ticked=TICKED)
+
+    @bp.get(PAGE_PATH)
+    def open_link() -> Response:
+        """Use the link's token up and show the current step."""
+        session = sessions.start(request.args.get("token", ""),
+                                 request.args.get("onboardingId", ""))
+        return step_page(session, Outcome())
+
+    @bp.post(PAGE_PATH)
+    def press() -> Response:
+        """Carry out the pressed button and show the step that follows."""
+        session = sessions.get(request.form.get("session", ""))
+        action = request.form.get("action", "")
+        if action == Action.CLOSE:
+            sessions.close(session)
+            return render_page("verification/closed.html", 200, session.target_origin,
+                               messages=[message(MessageName.CLOSED, session.onboarding_id)])
+        return step_page(session, perform(backend, session.onboarding_id, action, request.form))
+
+    return bp

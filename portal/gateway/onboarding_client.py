@@ -45,7 +45,7 @@ class OnboardingClient:
         session: requests.Session | None = None,
         sleep: Callable[[float], None] | None = None,
     ) -> None:
-        extra = {"sleep": sleep} if sleep else {}
+        extra = {"sleep": sleep} if sleep is not None else {}
         self.transport = Transport(base_url, auth=HmacAuth(api_key, api_secret),
                                    timeouts=timeouts, retry=retry, session=session, **extra)
         #: The gid of the last successful answer, for the audit trail.

@@ -74,7 +74,7 @@ class PaymentsClient:
         self._now_ms = now_ms
         auth = JwsAuth(load_private_key(private_key_pem), kid=kid, merchant_id=merchant_id,
                        encrypted=encrypt, now_ms=now_ms)
-        extra: dict[str, Any] = {"sleep": sleep} if sleep else {}
+        extra: dict[str, Any] = {"sleep": sleep} if sleep is not None else {}
         common: dict[str, Any] = {"timeouts": timeouts, "retry": retry, "session": session}
         self.transport = Transport(base_url, auth=auth, **common, **extra)
         # the pre-authenticated statusUrl carries its own token: no JWS, no merchant headers

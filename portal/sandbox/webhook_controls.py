@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from flask import Blueprint, Response, jsonify, request
-from pydantic import StrictBool
 
 from portal.gateway.shapes import RequestModel, envelope, validate_payload
 from portal.sandbox.clock import Clock
@@ -23,8 +22,8 @@ from portal.sandbox.webhooks import WebhookDispatcher, WebhookFaults
 class FaultSwitches(RequestModel):
     """Body of ``POST /_sandbox/webhooks/faults``."""
 
-    duplicate: StrictBool = False
-    reverse_order: StrictBool = False
+    duplicate: bool = False
+    reverse_order: bool = False
 
 
 def webhook_controls_blueprint(webhooks: WebhookDispatcher, clock: Clock) -> Blueprint:

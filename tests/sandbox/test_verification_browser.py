@@ -1,0 +1,103 @@
+"""The verification page in a real browser, framed by a partner page on another origin."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from playwright.sync_api import Browser, sync_playwright
+
+from tests.sandbox.payloads import fill_every_step
+from tests.servers import serve
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+PARENT_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Partner</title>
+<script>
+  window.__messages = [];
+  window.addEventListener("message", (event) => {
+    window.__messages.push({origin: event.origin, data: event.data});
+  });
+</script></head>
+<body><h1>Partner portal</h1>
+<iframe title="Verification" src="%s" width="700" height="700"></iframe>
+</body></html>"""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Headless Chromium; skipped where it is not installed, except in CI."""
+    if not CHROMIUM.exists():
+        message = f"Chromium not found at {CHROMIUM}; the browser test needs it"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def partner_site() -> Iterator[dict[str, str]]:
+    """A throwaway partner site on its own loopback origin; ``frame`` sets the iframe's src."""
+    site: dict[str, str] = {"frame": "about:blank"}
+    app = Flask(__name__)
+
+    @app.get("/onboarding")
+    def parent() -> str:
+        return PARENT_PAGE % site["frame"]
+
+    with serve(app, host="localhost") as url:
+        site["url"] = url
+        yield site
+
+
+def test_parent_receives_each_step_and_complete_from_the_sandbox_origin(
+        browser, sandbox_server, partner, onboarding_id, partner_site):
+    fill_every_step(partner, onboarding_id)
+    callback = partner_site["url"] + "/onboarding/done"
+    link = partner.get_verification_redirect(onboarding_id, {"callBackUrl": callback})
+    partner_site["frame"] = link.redirectLink
+    page = browser.new_page()
+    violations: list[str] = []
+    page.on("console", lambda msg: violations.append(msg.text)
+            if "Content Security Policy" in msg.text else None)
+    try:
+        page.goto(partner_site["url"] + "/onboarding")
+        frame = page.frame_locator("iframe")
+        frame.get_by_label("I have read and accept the terms and conditions").check()
+        frame.get_by_role("button", name="Accept and continue").click()
+        frame.get_by_label("I consent to sharing my documents from DigiLocker").check()
+        frame.get_by_role("button", name="Give consent and continue").click()
+        frame.get_by_role("button", name="Pass video KYC").click()
+        frame.get_by_role("heading", name="Verification complete").wait_for()
+        page.wait_for_function("window.__messages.length >= 4")
+        messages: list[dict[str, Any]] = page.evaluate("window.__messages")
+    finally:
+        page.close()
+
+    assert {m["origin"] for m in messages} == {sandbox_server.url}
+    data = {"onboardingId": onboarding_id}
+    assert [m["data"] for m in messages] == [
+        {"eventName": "PARTNER_MERCHANT_VERIFICATION_STEP",
+         "eventData": {**data, "stepName": "TNC"}},
+        {"eventName": "PARTNER_MERCHANT_VERIFICATION_STEP",
+         "eventData": {**data, "stepName": "DIGILOCKER"}},
+        {"eventName": "PARTNER_MERCHANT_VERIFICATION_STEP",
+         "eventData": {**data, "stepName": "VKYC"}},
+        {"eventName": "PARTNER_MERCHANT_VERIFICATION_COMPLETE", "eventData": data},
+    ]
+    assert violations == []
+    assert partner.get_status(onboarding_id).merchantInfo.onboardingStatus == "PENDING_REVIEW"

@@ -1,0 +1,163 @@
+"""Capture, reverse and refund: each checked against the payment's state, claimed with the
+form's one-time nonce so it is sent at most once, recorded in the audit trail.
+
+A call whose answer is lost leaves the payment 'outcome unknown'; nothing more is sent for it
+until Refresh status has read the gateway's view (``services.refresh``).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from portal.audit import record
+from portal.db import db
+from portal.gateway.errors import GatewayError, GatewayUnavailable
+from portal.gateway.payments_client import PaymentsClient
+from portal.gateway.payments_shapes import PaymentStatus, check_amount
+from portal.models.payment import ActionState, Payment, PaymentRefund, RefundState
+from portal.payments.holds import failure_message
+from portal.payments.services import (
+    OUTCOME_UNKNOWN,
+    REFUNDABLE,
+    Result,
+    apply_status,
+    claim,
+    mark_unknown,
+    new_merchant_txn_id,
+    refundable,
+    refunds_of,
+    release,
+)
+
+CAPTURE = "capture"
+REVERSE = "reverse"
+REFUND = "refund"
+ACTIONS = (CAPTURE, REVERSE, REFUND)
+_NOUNS = {CAPTURE: "capture", REVERSE: "reversal", REFUND: "refund", "initiate": "hold"}
+
+
+def _amount_problem(amount: str | None, limit: Decimal, currency: str, what: str) -> str | None:
+    """Why ``amount`` cannot be used (format, zero, above ``limit``), or None."""
+    if amount is None:
+        return None
+    try:
+        check_amount(amount)
+    except ValueError as exc:
+        return str(exc)
+    if Decimal(amount) > limit:
+        return f"At most {limit} {currency} can be {what}."
+    return None
+
+
+def state_refusal(payment: Payment, action: str, refunds: list[PaymentRefund]) -> str | None:
+    """Why this action cannot be taken on the payment as it stands, or None."""
+    if payment.action_state == ActionState.UNKNOWN:
+        return (f"The outcome of the last {_NOUNS.get(payment.action_name or '', 'call')} is "
+                f"unknown; use Refresh status before anything else.")
+    if payment.action_state == ActionState.SENDING:
+        return "Another action is being sent for this payment right now; reload in a moment."
+    if action == CAPTURE and payment.captured_amount is not None:
+        return (f"This payment was already captured ({payment.captured_amount} "
+                f"{payment.currency}); the gateway allows one capture per authorisation.")
+    if action in (CAPTURE, REVERSE) and payment.status != PaymentStatus.AUTHORIZED:
+        return f"Only an authorised hold can take a {_NOUNS[action]}; this payment is " \
+               f"{payment.status}."
+    if action == REFUND and payment.status not in REFUNDABLE:
+        return f"Only a captured payment can be refunded; this payment is {payment.status}."
+    if action == REFUND and refundable(payment, refunds) <= 0:
+        return "Everything captured has been refunded already."
+    return None
+
+
+def amount_refusal(payment: Payment, action: str, amount: str | None,
+                   refunds: list[PaymentRefund]) -> str | None:
+    """Why ``amount`` does not suit this action (absent: the whole amount), or None."""
+    if action == CAPTURE:
+        return _amount_problem(amount, payment.authorised, payment.currency, "captured")
+    if action == REFUND and amount is None:
+        return "Enter the amount to refund."
+    if action == REFUND:
+        return _amount_problem(amount, refundable(payment, refunds), payment.currency,
+                               "refunded (what is left of the captured amount)")
+    return None
+
+
+def offered(payment: Payment, refunds: list[PaymentRefund]) -> list[str]:
+    """The actions the payment's page offers now."""
+    return [action for action in ACTIONS if state_refusal(payment, action, refunds) is None]
+
+
+def perform(client: PaymentsClient, payment: Payment, action: str, nonce: str,
+            amount: str | None) -> Result:
+    """Take one confirmed action at most once: check, claim with ``nonce``, send, record."""
+    detail: dict[str, Any] = {"merchantTxnId": payment.merchant_txn_id, "amount": amount}
+    refunds = refunds_of(payment)
+    problem = (state_refusal(payment, action, refunds)
+               or amount_refusal(payment, action, amount, refunds))
+    if problem is None and not claim(payment, action, nonce):
+        problem = ("This form was already used, so nothing was sent again. The page now shows "
+                   "the payment as it stands.")
+    if problem is not None:
+        record(f"payment.{action}", outcome="refused", merchant_id=payment.merchant_id,
+               gid=payment.gid or "", detail={**detail, "reason": problem})
+        db.session.commit()
+        return Result(False, problem)
+    refund = _new_refund(payment, amount) if action == REFUND else None
+    try:
+        _send(client, payment, action, amount, refund)
+    except GatewayError as exc:
+        return _failed(payment, action, exc, refund, detail)
+    release(payment)
+    record(f"payment.{action}", merchant_id=payment.merchant_id, gid=payment.gid or "",
+           detail={**detail, "status": payment.status})
+    db.session.commit()
+    return Result(True, f"The {_NOUNS[action]} was sent; the payment is now {payment.status}.")
+
+
+def _new_refund(payment: Payment, amount: str | None) -> PaymentRefund:
+    refund = PaymentRefund(payment_id=payment.id, merchant_txn_id=new_merchant_txn_id(),
+                           amount=amount or "0", state=RefundState.SENDING)
+    db.session.add(refund)
+    db.session.commit()
+    return refund
+
+
+def _send(client: PaymentsClient, payment: Payment, action: str, amount: str | None,
+          refund: PaymentRefund | None) -> None:
+    """Send the call and apply the gateway's answer to the payment."""
+    gid = payment.gid or ""
+    if refund is not None:
+        answer = client.refund(gid, refund.merchant_txn_id, payment.currency, amount)
+        refund.gid = answer.data.gid
+        refund.state = RefundState.SENT
+        payment.status = answer.status or answer.data.status
+        return
+    if action == CAPTURE:
+        full = amount is None or Decimal(amount) == payment.authorised
+        status = client.capture(gid, payment.merchant_txn_id, None if full else amount)
+    else:
+        status = client.reverse(gid, payment.merchant_txn_id)
+    apply_status(payment, status.data)
+
+
+def _failed(payment: Payment, action: str, exc: GatewayError, refund: PaymentRefund | None,
+            detail: dict[str, Any]) -> Result:
+    """Record a failed call; a lost answer blocks further calls until the status is read."""
+    noun = _NOUNS[action]
+    if isinstance(exc, GatewayUnavailable) and exc.outcome_unknown:
+        mark_unknown(payment)
+        outcome = OUTCOME_UNKNOWN
+        message = (f"The gateway did not answer, so we cannot tell whether the {noun} happened. "
+                   f"Nothing more is sent for this payment until you use Refresh status, which "
+                   f"reads the gateway's status first.")
+    else:
+        release(payment)
+        outcome = "refused"
+        message = failure_message(exc, noun)
+    if refund is not None:
+        refund.state = RefundState.UNKNOWN if outcome == OUTCOME_UNKNOWN else RefundState.FAILED
+    record(f"payment.{action}", outcome=outcome, merchant_id=payment.merchant_id,
+           gid=payment.gid or "", detail={**detail, "error": str(exc)})
+    db.session.commit()
+    return Result(False, message, outcome_unknown=outcome == OUTCOME_UNKNOWN)

@@ -1,0 +1,188 @@
+"""The payments forms. The hold form's fields are named after the initiate body's JSON fields,
+so its data is the body and a gateway error path names its field; the rules themselves are the
+shared payments shapes', checked when the hold is sent.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pycountry
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField,
+    FieldList,
+    Form,
+    FormField,
+    HiddenField,
+    SelectChoice,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
+from wtforms.validators import DataRequired, InputRequired, Length, Optional, Regexp
+
+from portal.payments.credentials import KID_PATTERN, MID_PATTERN
+from portal.payments.services import STATUS_CHOICES
+from portal.wizard.forms import StepForm
+
+DEFAULT_CURRENCY = "INR"
+DEFAULT_COUNTRY = "IND"
+_ITEM_ACTION = re.compile(r"^remove_item:(\d+)$")
+_WHOLE_NUMBER = re.compile(r"^[0-9]+$")
+
+
+def _currencies() -> list[SelectChoice]:
+    return [SelectChoice(c.alpha_3, f"{c.alpha_3} · {c.name}")
+            for c in sorted(pycountry.currencies, key=lambda c: c.alpha_3)]
+
+
+def _countries() -> list[SelectChoice]:
+    return [SelectChoice("", "Choose…"),
+            *(SelectChoice(c.alpha_3, f"{c.name} ({c.alpha_3})")
+              for c in sorted(pycountry.countries, key=lambda c: c.name))]
+
+
+def _text(label: str, help_text: str = "") -> StringField:
+    return StringField(label, description=help_text)
+
+
+# ---------------------------------------------------------------- credentials
+
+
+class CredentialsForm(FlaskForm):
+    """MID and kid as the gateway knows them; a key pair generated here or a PEM imported."""
+
+    mid = StringField("Merchant id (MID)", validators=[
+        DataRequired("Enter the MID the gateway gave this merchant."),
+        Regexp(MID_PATTERN, message="1 to 64 letters, digits, '_' or '-'.")])
+    kid = StringField("Key id (kid)", validators=[
+        DataRequired("Enter the key id registered with the gateway."),
+        Regexp(KID_PATTERN, message="1 to 128 letters, digits, '.', '_' or '-'.")],
+        description="The identifier of this key pair at the gateway; sent as x-gl-kid.")
+    private_key_pem = TextAreaField(
+        "Private key to import (PEM)", validators=[Optional(), Length(max=20_000)],
+        description="Only to import an existing key: an unencrypted RSA key of at least 2048 "
+                    "bits. Leave empty to generate a new key pair here.")
+    replace = BooleanField("Replace the current credentials: payments signed with the old key "
+                           "stop working")
+
+    def imported_pem(self) -> str | None:
+        """The PEM to import, or None to generate a key pair."""
+        text = (self.private_key_pem.data or "").strip()
+        return text or None
+
+
+# ---------------------------------------------------------------- hold
+
+
+class BillingForm(Form):
+    """The payer's billing details (spec 2.3)."""
+
+    firstName = _text("First name")
+    lastName = _text("Last name")
+    emailId = _text("Email")
+    callingCode = _text("Calling code", "With the +, e.g. +91.")
+    phoneNumber = _text("Phone number")
+    addressStreet1 = _text("Street address, line 1")
+    addressStreet2 = _text("Street address, line 2")
+    addressCity = _text("City")
+    addressState = _text("State")
+    addressStateCode = _text("State code")
+    addressPostalCode = _text("Postal code")
+    addressCountry = SelectField("Country", choices=_countries(), default=DEFAULT_COUNTRY,
+                                 validate_choice=False)
+
+
+class PaymentDataForm(Form):
+    """What is to be authorised."""
+
+    totalAmount = _text("Amount", "Up to 4 decimal places, e.g. 1250.50.")
+    txnCurrency = SelectField("Currency", choices=_currencies(), default=DEFAULT_CURRENCY,
+                              validate_choice=False)
+    billingData = FormField(BillingForm, "Customer billing details")
+
+
+class OrderItemForm(Form):
+    """One line of the order."""
+
+    itemId = _text("Item id")
+    itemName = _text("Item name")
+    itemQuantity = _text("Quantity", "A whole number.")
+    itemPrice = _text("Unit price", "Up to 4 decimal places.")
+    itemCategory = _text("Category")
+
+
+class RiskDataForm(Form):
+    """Optional fraud-check data: the order's items."""
+
+    orderData = FieldList(FormField(OrderItemForm), "Order items", min_entries=0)
+
+
+def _compact(value: Any) -> Any:
+    """Drop empty strings, empty groups and empty rows: the gateway gets only what was typed."""
+    if isinstance(value, dict):
+        kept = {k: _compact(v) for k, v in value.items()}
+        return {k: v for k, v in kept.items() if v not in ("", None, {}, [])}
+    if isinstance(value, list):
+        return [row for row in (_compact(v) for v in value) if row not in ("", None, {}, [])]
+    return value.strip() if isinstance(value, str) else value
+
+
+class HoldForm(StepForm):
+    """A new hold: amount, currency, billing details and optional order items."""
+
+    merchantTxnId = HiddenField()
+    merchantUniqueId = HiddenField()
+    paymentData = FormField(PaymentDataForm, "Payment")
+    riskData = FormField(RiskDataForm, "Order (optional, helps the fraud check)")
+
+    def payload(self) -> dict[str, Any]:
+        """The form as the initiate body's fields (without captureTxn and the callback URL)."""
+        body = _compact(super().payload())
+        for item in body.get("riskData", {}).get("orderData", []):
+            quantity = item.get("itemQuantity")
+            if isinstance(quantity, str) and _WHOLE_NUMBER.fullmatch(quantity):
+                item["itemQuantity"] = int(quantity)
+        return body
+
+    def row_action(self, action: str) -> bool:
+        """'add_item' appends an empty order row, 'remove_item:N' drops row N; typing is kept."""
+        rows = list(self.riskData.orderData.data)
+        removal = _ITEM_ACTION.fullmatch(action)
+        if action == "add_item":
+            rows.append({})
+        elif removal:
+            del rows[int(removal.group(1)):int(removal.group(1)) + 1]
+        else:
+            return False
+        self.riskData.orderData.process(None, rows)
+        return True
+
+
+# ---------------------------------------------------------------- actions on a payment
+
+
+class ActionForm(FlaskForm):
+    """Every action form: the payment's one-time nonce and a required confirmation."""
+
+    nonce = HiddenField(validators=[DataRequired("This form is incomplete; reload the page.")])
+    confirm = BooleanField("I confirm", validators=[
+        InputRequired("Tick the confirmation box to go ahead.")])
+    amount = StringField("Amount", validators=[Optional()])
+
+    def amount_or_none(self) -> str | None:
+        """The amount typed, or None (the whole amount)."""
+        return (self.amount.data or "").strip() or None
+
+
+class FilterForm(FlaskForm):
+    """The payments list's status filter (a GET form: no CSRF token)."""
+
+    class Meta:
+        csrf = False
+
+    status = SelectField("Status", validate_choice=False, choices=[
+        SelectChoice("", "Any status"),
+        *(SelectChoice(s, s.replace("_", " ").capitalize()) for s in STATUS_CHOICES)])

@@ -1,0 +1,217 @@
+"""Placing a hold (initiate) and taking the customer's return from the hosted page (callback).
+
+A payment is stored before its initiate is sent and keyed by its merchantTxnId, so a second
+submission of the same form, or a retry after a lost answer, reuses the same identifiers.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from portal import clock
+from portal.audit import record
+from portal.config import Settings
+from portal.db import db
+from portal.gateway.errors import (
+    GatewayError,
+    GatewayUnavailable,
+    Unauthorized,
+    ValidationFailed,
+)
+from portal.gateway.payments_client import PaymentsClient, verify_callback_token
+from portal.gateway.payments_shapes import InitiateRequest, PaymentStatus
+from portal.gateway.shapes import FieldError, dump, validate_payload
+from portal.gateway.signing import TokenError
+from portal.models.merchant import Merchant
+from portal.models.payment import ActionState, Payment
+from portal.payments import credentials as creds
+from portal.payments.services import (
+    OUTCOME_UNKNOWN,
+    Result,
+    claim,
+    mark_unknown,
+    new_merchant_unique_id,
+    new_nonce,
+    payment_by_gid,
+    refresh,
+    release,
+    unavailable_reason,
+)
+
+log = logging.getLogger("portal.payments")
+
+INITIATE = "initiate"
+#: The form field the hosted page posts the gateway-signed token in (gateway-facts B9).
+TOKEN_FIELD = "x-gl-token"  # noqa: S105 - a field name
+CALLBACK_ACTOR = "customer callback"
+UNCONFIRMABLE = "We cannot confirm payments right now; the merchant will contact you."
+
+
+class CallbackError(Exception):
+    """A callback that cannot be taken: the HTTP status to answer and what to tell the customer."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass(frozen=True)
+class CallbackOutcome:
+    """The payment the customer came back for; ``confirmed`` when the status call agreed."""
+
+    payment: Payment
+    confirmed: bool
+
+
+def hold_body(payload: dict[str, Any], callback_url: str) -> dict[str, Any]:
+    """The initiate body for the form's data: authorize only, back to our callback."""
+    unique_id = payload.get("merchantUniqueId") or new_merchant_unique_id()
+    return {**payload, "merchantUniqueId": unique_id, "captureTxn": False,
+            "merchantCallbackURL": callback_url}
+
+
+def start_hold(client: PaymentsClient, merchant: Merchant, body: dict[str, Any],
+               user_id: int | None) -> Result:
+    """Validate, store and send a hold; on success ``redirect_url`` is the hosted page."""
+    reason = unavailable_reason(merchant)
+    if reason:
+        return Result(False, reason)
+    value, errors = validate_payload(InitiateRequest, body)
+    if errors:
+        return Result(False, "Please correct the fields marked below.", errors)
+    sent = dump(value)
+    payment, problem = _payment_for(merchant, sent, user_id)
+    if payment is None or problem:
+        return Result(False, problem)
+    if payment.gid is not None:
+        return Result(True, "This hold was already created; here is its checkout page again.",
+                      redirect_url=payment.redirect_url)
+    if not claim(payment, INITIATE):
+        return Result(False, "This hold is being sent right now; wait a moment and open it from "
+                             "the payments list.")
+    try:
+        answer = client.initiate(value)
+    except GatewayError as exc:
+        return _initiate_failed(payment, exc)
+    payment.gid = answer.gid
+    payment.status = answer.status or PaymentStatus.INPROGRESS
+    payment.redirect_url = answer.data.redirectUrl
+    payment.status_url = answer.data.statusUrl
+    release(payment)
+    record("payment.initiate", merchant_id=merchant.id, gid=answer.gid,
+           detail={"merchantTxnId": payment.merchant_txn_id, "amount": payment.amount,
+                   "currency": payment.currency})
+    db.session.commit()
+    return Result(True, "Hold created; the customer continues on the gateway's page.",
+                  redirect_url=payment.redirect_url)
+
+
+def _payment_for(merchant: Merchant, sent: dict[str, Any],
+                 user_id: int | None) -> tuple[Payment | None, str]:
+    """The stored payment for this merchantTxnId (created now if new), or why it cannot be sent."""
+    payment = _by_txn_id(sent["merchantTxnId"])
+    if payment is None:
+        payment = Payment(merchant_id=merchant.id, merchant_txn_id=sent["merchantTxnId"],
+                          merchant_unique_id=sent["merchantUniqueId"], action_nonce=new_nonce(),
+                          created_by_id=user_id)
+        _take_body(payment, sent)
+        db.session.add(payment)
+        try:
+            db.session.commit()
+            return payment, ""
+        except IntegrityError:  # the same form submitted twice at once: the other one stored it
+            db.session.rollback()
+            payment = _by_txn_id(sent["merchantTxnId"])
+    if payment is None:
+        return None, "These identifiers were already used by another hold; start a new hold."
+    if payment.merchant_id != merchant.id:
+        return None, "This form belongs to another merchant's hold; start a new hold."
+    if payment.gid is None and payment.request_payload != sent:
+        if payment.action_state == ActionState.UNKNOWN:
+            return None, ("The first attempt may have created this hold with the data it sent; "
+                          "send it again unchanged, or start a new hold for different data.")
+        _take_body(payment, sent)
+    return payment, ""
+
+
+def _by_txn_id(merchant_txn_id: str) -> Payment | None:
+    return db.session.scalar(select(Payment).where(Payment.merchant_txn_id == merchant_txn_id))
+
+
+def _take_body(payment: Payment, sent: dict[str, Any]) -> None:
+    payment.request_payload = sent
+    payment.amount = sent["paymentData"]["totalAmount"]
+    payment.currency = sent["paymentData"]["txnCurrency"]
+    payment.updated_at = clock.utcnow()
+
+
+def _initiate_failed(payment: Payment, exc: GatewayError) -> Result:
+    """Record a failed initiate; a lost answer leaves the payment 'outcome unknown'."""
+    errors: list[FieldError] = []
+    if isinstance(exc, GatewayUnavailable) and exc.outcome_unknown:
+        mark_unknown(payment)
+        outcome = OUTCOME_UNKNOWN
+        message = (f"The gateway did not answer, so we cannot tell whether the hold was created. "
+                   f"Sending again reuses merchantTxnId {payment.merchant_txn_id}, so the gateway "
+                   f"can recognise the same payment; do not start a new hold for this order.")
+    else:
+        release(payment)
+        outcome = "refused"
+        message = failure_message(exc, "hold")
+        errors = exc.field_errors if isinstance(exc, ValidationFailed) else []
+    record("payment.initiate", outcome=outcome, merchant_id=payment.merchant_id,
+           detail={"merchantTxnId": payment.merchant_txn_id, "error": str(exc)})
+    db.session.commit()
+    return Result(False, message, errors, outcome_unknown=outcome == OUTCOME_UNKNOWN)
+
+
+def failure_message(exc: GatewayError, what: str) -> str:
+    """What to tell ops about a gateway call that certainly did not go through."""
+    if isinstance(exc, GatewayUnavailable):
+        return f"The gateway could not be reached, so the {what} was not sent; try again."
+    if isinstance(exc, Unauthorized):
+        return ("The gateway refused the merchant's credentials: check that the public key and "
+                "kid are registered with the gateway for this MID.")
+    if isinstance(exc, ValidationFailed) and exc.field_errors:
+        return f"The gateway refused the {what}: " + "; ".join(
+            e.message for e in exc.field_errors)
+    return f"The gateway refused the {what} ({exc.message})."
+
+
+# ---------------------------------------------------------------- callback
+
+
+def _gateway_key(settings: Settings) -> str:
+    try:
+        return Path(settings.gateway_public_key_file).read_text(encoding="utf-8")
+    except OSError:
+        log.error("GATEWAY_PUBLIC_KEY_FILE is not set or not readable: callbacks are refused")
+        raise CallbackError(503, UNCONFIRMABLE) from None
+
+
+def take_callback(settings: Settings, token: str | None, now_ms: int) -> CallbackOutcome:
+    """Verify the hosted page's ``x-gl-token``, then confirm the outcome with a status call."""
+    if not token:
+        raise CallbackError(400, "The payment response is incomplete.")
+    try:
+        claims = verify_callback_token(token, _gateway_key(settings), now_ms)
+    except TokenError as exc:
+        log.warning("payment callback refused: %s", exc)
+        raise CallbackError(400, "The payment response could not be verified.") from None
+    payment = payment_by_gid(claims["gid"])
+    if payment is None:
+        log.warning("payment callback for an unknown gid")
+        raise CallbackError(404, "We do not know this payment.")
+    merchant = db.session.get(Merchant, payment.merchant_id)
+    credentials = creds.credentials_of(merchant) if merchant else None
+    if credentials is None:
+        raise CallbackError(503, UNCONFIRMABLE)
+    result = refresh(creds.client_for(settings, credentials), payment, CALLBACK_ACTOR)
+    return CallbackOutcome(payment, result.ok)

@@ -1,0 +1,197 @@
+"""Payments pages: form -> payments service -> flash/redirect, one route per action.
+
+Ops and admins take holds and act on payments; only admins create or replace credentials.
+The callback is the customer's browser coming back from the hosted page: public, no CSRF
+token (the gateway's page posts it), answered with a customer-facing page.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_login import current_user
+
+from portal import clock
+from portal.auth import public, roles_required
+from portal.config import current_settings
+from portal.db import db
+from portal.extensions import csrf
+from portal.gateway.payments_client import PaymentsClient
+from portal.gateway.shapes import FieldError
+from portal.models.merchant import Merchant
+from portal.models.payment import Payment, PaymentCredentials
+from portal.models.user import Role
+from portal.payments import actions, holds, services
+from portal.payments import credentials as creds
+from portal.payments.forms import ActionForm, CredentialsForm, FilterForm, HoldForm
+
+bp = Blueprint("payments", __name__)
+#: Who may take and manage payments.
+STAFF = (Role.OPS, Role.ADMIN)
+
+
+@bp.get("/payments")
+@bp.get("/merchants/<int:merchant_id>/payments")
+@roles_required(*STAFF)
+def index(merchant_id: int | None = None) -> ResponseReturnValue:
+    """Payments newest first, of every merchant or of one; filtered by status."""
+    merchant = load_merchant(merchant_id) if merchant_id is not None else None
+    form = FilterForm(request.args)
+    page = services.list_payments(merchant_id, form.status.data or "",
+                                  request.args.get("page", 1, type=int))
+    return render_template(
+        "payments/index.html", merchant=merchant, form=form, page=page,
+        reason=services.unavailable_reason(merchant) if merchant else None,
+        credentials=creds.credentials_of(merchant) if merchant else None)
+
+
+@bp.get("/merchants/<int:merchant_id>/payments/credentials")
+@roles_required(*STAFF)
+def credentials(merchant_id: int) -> ResponseReturnValue:
+    """The merchant's MID, kid and public key; admins see the form that sets them up."""
+    merchant = load_merchant(merchant_id)
+    current = creds.credentials_of(merchant)
+    if current is not None:
+        prefill = {"mid": current.mid, "kid": current.kid}
+    elif current_settings().gateway_is_sandbox:
+        prefill = dict(zip(("mid", "kid"), creds.sandbox_identifiers(), strict=True))
+    else:
+        prefill = {}
+    return credentials_page(merchant, current, CredentialsForm(data=prefill))
+
+
+@bp.post("/merchants/<int:merchant_id>/payments/credentials")
+@roles_required(Role.ADMIN)
+def save_credentials(merchant_id: int) -> ResponseReturnValue:
+    """Generate a key pair (or import a PEM) and store it with the MID and kid."""
+    merchant = load_merchant(merchant_id)
+    form = CredentialsForm()
+    if form.validate_on_submit():
+        try:
+            saved = creds.save_credentials(current_settings(), merchant, form.mid.data,
+                                           form.kid.data, form.imported_pem(), current_user.id,
+                                           replace=form.replace.data)
+        except creds.CredentialsError as exc:
+            form.form_errors.append(str(exc))
+        else:
+            flash(saved.message, "success" if saved.sandbox_registered is not False else "warning")
+            return redirect(url_for(".credentials", merchant_id=merchant.id))
+    return credentials_page(merchant, creds.credentials_of(merchant), form), 400
+
+
+@bp.route("/merchants/<int:merchant_id>/payments/new", methods=["GET", "POST"])
+@roles_required(*STAFF)
+def new_hold(merchant_id: int) -> ResponseReturnValue:
+    """A new hold: validated, stored, sent; the browser then goes to the hosted page."""
+    merchant = load_merchant(merchant_id)
+    form = HoldForm(data=hold_prefill(merchant, request.args.get("resume", type=int)))
+    result = services.Result(True)
+    if form.validate_on_submit() and not form.row_action(request.form.get("action", "")):
+        body = holds.hold_body(form.payload(), url_for(".callback", _external=True))
+        result = holds.start_hold(client_for(merchant), merchant, body, current_user.id)
+        if result.ok and result.redirect_url:
+            return redirect(result.redirect_url)
+        form.show_errors([FieldError("", result.message), *result.errors])
+    return render_template("payments/new.html", merchant=merchant, form=form, result=result,
+                           reason=services.unavailable_reason(merchant),
+                           credentials=creds.credentials_of(merchant))
+
+
+@bp.get("/payments/<int:payment_id>")
+@roles_required(*STAFF)
+def detail(payment_id: int) -> ResponseReturnValue:
+    """One payment: amounts, status, refunds and the actions it allows now."""
+    payment = load_payment(payment_id)
+    refunds = services.refunds_of(payment)
+    return render_template(
+        "payments/detail.html", payment=payment, merchant=db.session.get(Merchant,
+                                                                          payment.merchant_id),
+        refunds=refunds, refundable=services.refundable(payment, refunds),
+        offered=actions.offered(payment, refunds))
+
+
+@bp.post("/payments/<int:payment_id>/<any(capture, reverse, refund):action>")
+@roles_required(*STAFF)
+def act(payment_id: int, action: str) -> ResponseReturnValue:
+    """Capture, reverse or refund once, after the confirmation box was ticked."""
+    payment = load_payment(payment_id)
+    form = ActionForm()
+    if form.validate_on_submit():
+        result = actions.perform(client_for(merchant_of(payment)), payment, action,
+                                 form.nonce.data, form.amount_or_none())
+        flash(result.message, "success" if result.ok else "error")
+    else:
+        for message in (m for errors in form.errors.values() for m in errors):
+            flash(str(message), "error")
+    return redirect(url_for(".detail", payment_id=payment.id))
+
+
+@bp.post("/payments/<int:payment_id>/refresh")
+@roles_required(*STAFF)
+def refresh(payment_id: int) -> ResponseReturnValue:
+    """Read the gateway's status (and settle a call whose answer was lost)."""
+    payment = load_payment(payment_id)
+    result = services.refresh(client_for(merchant_of(payment)), payment)
+    flash(result.message, "success" if result.ok else "error")
+    return redirect(url_for(".detail", payment_id=payment.id))
+
+
+@bp.post("/payments/callback")
+@csrf.exempt
+@public
+def callback() -> ResponseReturnValue:
+    """The customer's return from the hosted page: verify the token, confirm, thank."""
+    now_ms = int(clock.utcnow().timestamp() * 1000)
+    try:
+        outcome = holds.take_callback(current_settings(), request.form.get(holds.TOKEN_FIELD),
+                                      now_ms)
+    except holds.CallbackError as exc:
+        return render_template("payments/customer.html", error=exc.message), exc.status
+    return render_template("payments/customer.html", payment=outcome.payment,
+                           confirmed=outcome.confirmed)
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def load_merchant(merchant_id: int) -> Merchant:
+    """The merchant, or 404."""
+    return db.session.get(Merchant, merchant_id) or abort(404)
+
+
+def load_payment(payment_id: int) -> Payment:
+    """The payment, or 404."""
+    return services.get_payment(payment_id) or abort(404)
+
+
+def merchant_of(payment: Payment) -> Merchant:
+    """The merchant a payment belongs to."""
+    return load_merchant(payment.merchant_id)
+
+
+def client_for(merchant: Merchant) -> PaymentsClient:
+    """The merchant's payments client; 409 without credentials, 503 if they cannot be read."""
+    current = creds.credentials_of(merchant)
+    if current is None:
+        abort(409, "Set up this merchant's payment credentials first (an admin does this).")
+    try:
+        return creds.client_for(current_settings(), current)
+    except creds.CredentialsError as exc:
+        abort(503, str(exc))
+
+
+def hold_prefill(merchant: Merchant, resume_id: int | None) -> dict:
+    """Fresh identifiers, or the stored data of a hold not yet created at the gateway."""
+    payment = services.get_payment(resume_id) if resume_id else None
+    if payment is not None and payment.merchant_id == merchant.id and payment.gid is None:
+        return payment.request_payload
+    return {"merchantTxnId": services.new_merchant_txn_id(),
+            "merchantUniqueId": services.new_merchant_unique_id()}
+
+
+def credentials_page(merchant: Merchant, current: PaymentCredentials | None,
+                     form: CredentialsForm) -> str:
+    """The credentials page for ``merchant``."""
+    return render_template("payments/credentials.html", merchant=merchant, current=current,
+                           form=form, reason=services.unavailable_reason(merchant),
+                           sandbox=current_settings().gateway_is_sandbox)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from flask import Flask
 
-from portal import auth, documents, errors, main, merchants, payments, wizard
+from portal import admin, auth, documents, errors, main, merchants, verification, webhooks, wizard
+from portal.status.routes import bp as status_bp
 
 
 def register_blueprints(app: Flask) -> None:
     """Register each feature's blueprint on ``app``."""
     for blueprint in (errors.bp, main.bp, auth.bp, merchants.bp, wizard.bp, documents.bp):
         app.register_blueprint(blueprint)
-    app.register_blueprint(payments.bp)
+    for blueprint in (verification.bp, status_bp, webhooks.bp, admin.bp):
+        app.register_blueprint(blueprint)

@@ -9,6 +9,7 @@ from flask.cli import AppGroup
 from portal.auth.cli import users_cli
 from portal.config import current_settings
 from portal.migrate import upgrade
+from portal.sync import sync_command
 
 db_cli = AppGroup("db", help="Manage the database schema.")
 
@@ -25,3 +26,4 @@ def register_commands(app: Flask) -> None:
     """Add the portal's command groups to ``flask``."""
     app.cli.add_command(db_cli)
     app.cli.add_command(users_cli)
+    app.cli.add_command(sync_command)

@@ -6,8 +6,12 @@ from portal.models.document import StoredDocument
 from portal.models.login_throttle import LoginThrottle
 from portal.models.merchant import Merchant
 from portal.models.payment import Payment, PaymentCredentials, PaymentRefund
+from portal.models.status_change import StatusChange, StatusSource
 from portal.models.step import StepDraft
 from portal.models.user import Role, User
+from portal.models.verification import GatewayLink, MerchantLink
+from portal.models.webhook_event import WebhookEvent
 
-__all__ = ["AuditEvent", "Base", "LoginThrottle", "Merchant", "Payment", "PaymentCredentials",
-           "PaymentRefund", "Role", "StepDraft", "StoredDocument", "User"]
+__all__ = ["AuditEvent", "Base", "GatewayLink", "LoginThrottle", "Merchant", "MerchantLink",
+           "Payment", "PaymentCredentials", "PaymentRefund", "Role", "StatusChange", "StatusSource",
+           "StepDraft", "StoredDocument", "User", "WebhookEvent"]

@@ -20,12 +20,15 @@ from portal.gateway import rules
 from portal.gateway.errors import GatewayError, GatewayUnavailable, ValidationFailed
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_shapes import ChecklistState, MerchantData
+from portal.gateway.retry import RetryPolicy
 from portal.gateway.shapes import FieldError, validate_payload
 from portal.gateway.transport import Timeouts
 from portal.models.merchant import CreateState, Merchant
+from portal.models.status_change import StatusSource
 from portal.models.step import StepDraft, StepState
 from portal.onboarding.locks import lock_reason, says_locked
 from portal.onboarding.steps import BY_KEY, STEPS, Step
+from portal.status.history import change_status
 
 EXTERNAL_ID_FIELD = "externalOnboardingId"
 UNAVAILABLE = "unavailable"
@@ -53,10 +56,13 @@ class StepStatus:
     lock_reason: str | None = None
 
 
-def client_for(settings: Settings) -> OnboardingClient:
-    """The onboarding client configured from ``settings``."""
-    return OnboardingClient(settings.onboarding_url, settings.api_key, settings.api_secret,
-                            timeouts=Timeouts(settings.connect_timeout, settings.read_timeout))
+def client_for(settings: Settings, timeouts: Timeouts | None = None,
+               retry: RetryPolicy = RetryPolicy()) -> OnboardingClient:
+    """The onboarding client configured from ``settings`` (``timeouts`` overrides its own)."""
+    return OnboardingClient(
+        settings.onboarding_url, settings.api_key, settings.api_secret,
+        timeouts=timeouts or Timeouts(settings.connect_timeout, settings.read_timeout),
+        retry=retry)
 
 
 def new_external_id() -> str:
@@ -188,11 +194,17 @@ def retry_create(client: OnboardingClient, merchant: Merchant) -> StepResult:
     return _send_create(client, merchant)
 
 
-def apply_answer(merchant: Merchant, data: MerchantData) -> None:
-    """Store what the gateway said: status, checklist, outstanding documents, penny drop."""
+def apply_answer(merchant: Merchant, data: MerchantData, gid: str = "") -> None:
+    """Store what a step's send answered: status, checklist, outstanding documents, penny drop."""
+    merchant.onboarding_id = merchant.onboarding_id or data.merchantInfo.onboardingId
+    store_record(merchant, data)
+    change_status(merchant, data.merchantInfo.onboardingStatus, StatusSource.STEP_SEND, gid)
+    merchant.touch()
+
+
+def store_record(merchant: Merchant, data: MerchantData) -> None:
+    """Store the gateway's record and checklist, everything but the status; no commit."""
     info = data.merchantInfo
-    merchant.onboarding_id = merchant.onboarding_id or info.onboardingId
-    merchant.status = info.onboardingStatus or merchant.status
     checklist = data.merchantOnboardingCheckListStatus.model_dump(mode="json")
     merchant.documents_outstanding = list(checklist.pop("documentsToBeUploaded", []))
     merchant.checklist = checklist
@@ -203,7 +215,6 @@ def apply_answer(merchant: Merchant, data: MerchantData) -> None:
     if info.businessDetails is not None and info.businessDetails.registeredName:
         merchant.legal_name = info.businessDetails.registeredName
     _sync_documents_step(merchant)
-    merchant.touch()
 
 
 def mark_sent(draft: StepDraft, gid: str) -> None:
@@ -351,7 +362,7 @@ def call_gateway(client: OnboardingClient, merchant: Merchant, step: Step, draft
         return StepResult(False, message, gid=exc.gid)
     gid = client.last_gid
     mark_sent(draft, gid)
-    apply_answer(merchant, answer)
+    apply_answer(merchant, answer, gid)
     record(action, merchant_id=merchant.id, gid=gid,
            detail={"status": merchant.status or ""})
     return StepResult(True, f"{step.title} sent to the gateway.", gid=gid)

@@ -82,7 +82,8 @@ class Step:
     checklist_key: str | None = None
     lock: str | None = None
     root: str | None = None
-    #: False for the steps later issues build (verification, status).
+    #: False for the steps without a form to send (verification, status): the wizard's
+    #: form pages, locks and "next step" skip them; they have pages of their own.
     available: bool = True
 
 

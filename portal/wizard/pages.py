@@ -25,6 +25,9 @@ from portal.wizard.forms import EXAMPLES
 #: Who may onboard merchants.
 STAFF = (Role.OPS, Role.ADMIN)
 CATEGORY_CACHE = "portal_category_cache"
+#: Steps whose page is not the wizard's form page.
+PAGE_ENDPOINTS = {"documents": "documents.step", "verification": "verification.page",
+                  "status": "status.page"}
 STATE_LABELS = {
     StepState.NOT_STARTED: "Not started",
     StepState.DRAFT: "Draft",
@@ -60,8 +63,8 @@ def chosen_scenario() -> str:
 
 def step_url(merchant: Merchant, step: Step) -> str:
     """The page of ``step`` for ``merchant``."""
-    if step.key == "documents":
-        return url_for("documents.step", merchant_id=merchant.id)
+    if step.key in PAGE_ENDPOINTS:
+        return url_for(PAGE_ENDPOINTS[step.key], merchant_id=merchant.id)
     return url_for("wizard.step", merchant_id=merchant.id, step_key=step.key)
 
 

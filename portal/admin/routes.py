@@ -1,0 +1,44 @@
+"""Admin pages: the dashboard, the audit trail and the checklist export."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, render_template, request
+from flask.typing import ResponseReturnValue
+
+from portal import clock
+from portal.admin import service
+from portal.admin.forms import AuditFilterForm
+from portal.auth import roles_required
+from portal.config import current_settings
+from portal.models.user import Role
+
+bp = Blueprint("admin", __name__, url_prefix="/admin")
+
+
+@bp.get("/")
+@roles_required(Role.ADMIN)
+def dashboard() -> ResponseReturnValue:
+    """Every merchant's progress, the counts per status and the merchants that stall."""
+    return render_template("admin/dashboard.html",
+                           board=service.dashboard(current_settings().stale_after_days))
+
+
+@bp.get("/audit")
+@roles_required(Role.ADMIN)
+def audit() -> ResponseReturnValue:
+    """The audit trail, filtered and paged."""
+    form = AuditFilterForm(request.args)
+    form.validate()
+    page = service.audit_page(form.filters(), request.args.get("page", 1, type=int))
+    args = {k: v for k, v in request.args.items() if k != "page"}
+    return render_template("admin/audit.html", form=form, page=page, args=args)
+
+
+@bp.get("/checklist.csv")
+@roles_required(Role.ADMIN)
+def checklist_csv() -> ResponseReturnValue:
+    """Every merchant's checklist as CSV, cells made safe for spreadsheets."""
+    board = service.dashboard(current_settings().stale_after_days)
+    name = f"checklist-{clock.utcnow():%Y%m%d-%H%M}.csv"
+    return Response(service.checklist_csv(board.rows), mimetype="text/csv",
+                    headers={"Content-Disposition": f"attachment; filename={name}"})

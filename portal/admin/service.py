@@ -1,0 +1,162 @@
+"""The dashboard's data, in a fixed number of SQL statements however many merchants there are."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+
+from sqlalchemy import ColumnElement, func, select
+from sqlalchemy.orm import load_only
+
+from portal import clock
+from portal.db import db
+from portal.gateway.onboarding_shapes import Checklist, OnboardingStatus
+from portal.models.audit import AuditEvent
+from portal.models.merchant import Merchant
+from portal.models.step import DONE_STATES, StepDraft
+from portal.onboarding.service import stepper
+from portal.status.history import is_final
+
+NOT_CREATED = "NOT_CREATED"
+#: The chart's bars, in the order a record moves through them.
+STATUS_ORDER = [NOT_CREATED, *(s.value for s in OnboardingStatus)]
+AUDIT_PAGE_SIZE = 50
+#: The checklist's items, as the gateway names them (documentsToBeUploaded is its own column).
+CHECKLIST_ITEMS = [name for name in Checklist.model_fields if name != "documentsToBeUploaded"]
+#: First characters that make a spreadsheet read a cell as a formula.
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+@dataclass(frozen=True)
+class MerchantProgress:
+    """One merchant's row: what is outstanding, which steps are not done, whether it stalls."""
+
+    merchant: Merchant
+    incomplete_steps: list[str]
+    stale: bool
+
+
+@dataclass(frozen=True)
+class Dashboard:
+    """Everything the dashboard shows except the audit trail."""
+
+    rows: list[MerchantProgress]
+    counts: list[tuple[str, int]]
+    stale_after_days: int
+
+    @property
+    def stale(self) -> list[MerchantProgress]:
+        """Rows without progress for longer than the limit, oldest first."""
+        return sorted((r for r in self.rows if r.stale),
+                      key=lambda r: r.merchant.last_activity_at)
+
+    @property
+    def largest_count(self) -> int:
+        """The longest bar's count (at least 1, to scale the chart)."""
+        return max([1, *(count for _status, count in self.counts)])
+
+
+def dashboard(stale_after_days: int) -> Dashboard:
+    """Every merchant's progress and the counts per status: two statements."""
+    merchants = list(db.session.scalars(select(Merchant).order_by(Merchant.id)))
+    drafts: dict[int, dict[str, StepDraft]] = defaultdict(dict)
+    for draft in db.session.scalars(select(StepDraft).options(load_only(
+            StepDraft.merchant_id, StepDraft.step, StepDraft.state, StepDraft.lock_reason))):
+        drafts[draft.merchant_id][draft.step] = draft
+    cutoff = clock.utcnow() - timedelta(days=stale_after_days)
+    rows = [MerchantProgress(
+        merchant,
+        [entry.step.title for entry in stepper(merchant, drafts[merchant.id])
+         if entry.state not in DONE_STATES],
+        not is_final(merchant.status) and merchant.last_activity_at < cutoff,
+    ) for merchant in merchants]
+    counted = Counter(m.status or NOT_CREATED for m in merchants)
+    order = STATUS_ORDER + sorted(set(counted) - set(STATUS_ORDER))
+    return Dashboard(rows, [(status, counted[status]) for status in order], stale_after_days)
+
+
+def safe_cell(value: object) -> str:
+    """A CSV cell a spreadsheet will not run as a formula (a leading quote defuses it)."""
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+
+
+def checklist_csv(rows: list[MerchantProgress]) -> str:
+    """The checklist export: one row per merchant."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["merchant_id", "external_onboarding_id", "onboarding_id", "name", "status",
+                     *CHECKLIST_ITEMS, "documents_to_be_uploaded", "incomplete_steps",
+                     "last_activity_at"])
+    for row in rows:
+        m = row.merchant
+        writer.writerow([safe_cell(v) for v in (
+            m.id, m.external_onboarding_id, m.onboarding_id or "", m.name, m.status or "",
+            *(m.checklist.get(item, "") for item in CHECKLIST_ITEMS),
+            " ".join(m.documents_outstanding), "; ".join(row.incomplete_steps),
+            m.last_activity_at.isoformat())])
+    return out.getvalue()
+
+
+@dataclass(frozen=True)
+class AuditFilters:
+    """The audit trail's filters; empty values do not filter."""
+
+    actor: str = ""
+    action: str = ""
+    merchant_id: int | None = None
+    outcome: str = ""
+    date_from: date | None = None
+    date_to: date | None = None
+
+    def conditions(self) -> list[ColumnElement[bool]]:
+        """SQL conditions for the filters that are set (dates are whole UTC days)."""
+        found: list[ColumnElement[bool]] = []
+        if self.actor.strip():
+            found.append(AuditEvent.actor_label.icontains(self.actor.strip(), autoescape=True))
+        if self.action.strip():
+            found.append(AuditEvent.action.startswith(self.action.strip(), autoescape=True))
+        if self.merchant_id is not None:
+            found.append(AuditEvent.merchant_id == self.merchant_id)
+        if self.outcome.strip():
+            found.append(AuditEvent.outcome == self.outcome.strip())
+        if self.date_from is not None:
+            found.append(AuditEvent.at >= _day_start(self.date_from))
+        if self.date_to is not None:
+            found.append(AuditEvent.at < _day_start(self.date_to + timedelta(days=1)))
+        return found
+
+
+@dataclass(frozen=True)
+class AuditPage:
+    """One page of the filtered audit trail, newest first."""
+
+    events: list[AuditEvent]
+    total: int
+    page: int
+    per_page: int
+
+    @property
+    def pages(self) -> int:
+        """How many pages the matches fill (at least one)."""
+        return max(1, math.ceil(self.total / self.per_page))
+
+
+def audit_page(filters: AuditFilters, page: int = 1,
+               per_page: int = AUDIT_PAGE_SIZE) -> AuditPage:
+    """The events matching ``filters``, one page of them: two statements."""
+    conditions = filters.conditions()
+    total = db.session.scalar(select(func.count(AuditEvent.id)).where(*conditions)) or 0
+    page = min(max(page, 1), max(1, math.ceil(total / per_page)))
+    events = list(db.session.scalars(
+        select(AuditEvent).where(*conditions).order_by(AuditEvent.at.desc(), AuditEvent.id.desc())
+        .limit(per_page).offset((page - 1) * per_page)))
+    return AuditPage(events, total, page, per_page)
+
+
+def _day_start(day: date) -> datetime:
+    return datetime.combine(day, time.min, tzinfo=UTC)

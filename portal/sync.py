@@ -1,0 +1,92 @@
+"""The periodic refresh: re-read every open record's status and finish pending webhook events.
+
+``flask --app app sync`` runs one pass; ``--every SECONDS`` repeats it until stopped. Each pass
+runs in its own app context, so it starts from a fresh database session.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+
+import click
+from flask import current_app
+from flask.cli import with_appcontext
+from sqlalchemy import or_, select
+
+from portal.config import current_settings
+from portal.db import db
+from portal.gateway.onboarding_client import OnboardingClient
+from portal.gateway.onboarding_shapes import FINAL_STATUSES
+from portal.models.merchant import Merchant
+from portal.models.status_change import StatusSource
+from portal.onboarding.service import client_for
+from portal.status.service import read_status
+from portal.webhooks.service import pending_events, process
+
+log = logging.getLogger("portal.sync")
+
+
+@dataclass
+class SyncReport:
+    """What one pass did."""
+
+    read: int = 0
+    moved: int = 0
+    failed: int = 0
+    events: int = 0
+
+    def summary(self) -> str:
+        """One line for the log."""
+        return (f"sync: {self.read} statuses read, {self.moved} moved, {self.failed} failed, "
+                f"{self.events} webhook events pending before the pass")
+
+
+def open_merchants() -> list[Merchant]:
+    """Merchants created at the gateway whose status is not final."""
+    return list(db.session.scalars(
+        select(Merchant).where(Merchant.onboarding_id.is_not(None),
+                               or_(Merchant.status.is_(None),
+                                   Merchant.status.not_in([str(s) for s in FINAL_STATUSES])))
+        .order_by(Merchant.id)))
+
+
+def sync_once(client: OnboardingClient) -> SyncReport:
+    """One pass: read each open record's status, then process the pending webhook events."""
+    report = SyncReport()
+    read_ok: set[str] = set()
+    for merchant in open_merchants():
+        read = read_status(client, merchant, StatusSource.POLL)
+        db.session.commit()
+        report.read += 1
+        report.moved += read.moved
+        if read.ok:
+            read_ok.add(merchant.onboarding_id or "")
+        else:
+            report.failed += 1
+    events = pending_events()
+    report.events = len(events)
+    for event in events:
+        process(client, event, frozenset(read_ok))
+    return report
+
+
+@click.command("sync")
+@click.option("--every", type=click.FloatRange(min=1), default=None, metavar="SECONDS",
+              help="Repeat every SECONDS until stopped (default: one pass).")
+@with_appcontext
+def sync_command(every: float | None) -> None:
+    """Re-read the status of every open onboarding and finish pending webhook events."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    while True:
+        try:
+            with app.app_context():
+                click.echo(sync_once(client_for(current_settings())).summary())
+        except Exception:
+            if every is None:
+                raise
+            log.exception("sync: the pass failed; the next one runs in %s s", every)
+        if every is None:
+            return
+        time.sleep(every)

@@ -1,0 +1,128 @@
+"""Step 8's pages: the gate and links for ops, the embedded verification page, merchant links."""
+
+from __future__ import annotations
+
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
+from flask_login import current_user
+
+from portal import clock
+from portal.auth import public, roles_required
+from portal.config import current_settings
+from portal.models.merchant import Merchant
+from portal.models.verification import MerchantLink
+from portal.onboarding import service as onboarding
+from portal.security_headers import content_security_policy
+from portal.verification import links, service
+from portal.wizard.pages import STAFF, client
+
+bp = Blueprint("verification", __name__)
+
+
+@bp.get("/merchants/<int:merchant_id>/verification")
+@roles_required(*STAFF)
+def page(merchant_id: int) -> ResponseReturnValue:
+    """The gate (what is still missing), the last link minted and the merchant links."""
+    merchant = load(merchant_id)
+    return render_template("verification/page.html", merchant=merchant,
+                           stepper=onboarding.stepper(merchant, onboarding.drafts_of(merchant)),
+                           gate=service.gate(merchant), latest=service.latest_link(merchant),
+                           merchant_links=links.links_of(merchant), now=clock.utcnow())
+
+
+@bp.get("/merchants/<int:merchant_id>/verification/session")
+@roles_required(*STAFF)
+def session(merchant_id: int) -> ResponseReturnValue:
+    """The gateway's verification page in an iframe, on a link minted for this view."""
+    merchant = load(merchant_id)
+    callback = url_for("verification.session", merchant_id=merchant.id, _external=True)
+    confirm_url = url_for("verification.confirm", merchant_id=merchant.id)
+    return embedded("verification/session.html", merchant, callback, confirm_url, service.OPS)
+
+
+@bp.post("/merchants/<int:merchant_id>/verification/confirm")
+@roles_required(*STAFF)
+def confirm(merchant_id: int) -> ResponseReturnValue:
+    """The page reported completion: read the status server-side and answer what it says."""
+    return jsonify(service.confirm(client(), load(merchant_id)))
+
+
+@bp.post("/merchants/<int:merchant_id>/verification/links")
+@roles_required(*STAFF)
+def issue_link(merchant_id: int) -> ResponseReturnValue:
+    """Issue a 24-hour link the sub-merchant can open without a portal account."""
+    merchant = load(merchant_id)
+    _link, token = links.issue(current_settings().secret_key, merchant, current_user.email)
+    url = url_for("verification.merchant_page", merchant_id=merchant.id, token=token,
+                  _external=True)
+    flash(f"Link for the merchant (valid 24 hours, shown only now): {url}", "success")
+    return redirect(url_for("verification.page", merchant_id=merchant.id))
+
+
+@bp.post("/merchants/<int:merchant_id>/verification/links/<int:link_id>/revoke")
+@roles_required(*STAFF)
+def revoke_link(merchant_id: int, link_id: int) -> ResponseReturnValue:
+    """Withdraw a merchant link at once."""
+    merchant = load(merchant_id)
+    if not links.revoke(merchant, link_id, current_user.email):
+        abort(404)
+    flash("The link was withdrawn; it no longer opens the verification page.", "success")
+    return redirect(url_for("verification.page", merchant_id=merchant.id))
+
+
+@bp.get("/verify/<int:merchant_id>/<token>")
+@public
+def merchant_page(merchant_id: int, token: str) -> ResponseReturnValue:
+    """The sub-merchant's own verification page, and nothing else of the portal."""
+    merchant, link = opened(merchant_id, token)
+    links.mark_opened(link)
+    callback = url_for("verification.merchant_page", merchant_id=merchant.id, token=token,
+                       _external=True)
+    confirm_url = url_for("verification.merchant_confirm", merchant_id=merchant.id, token=token)
+    return embedded("verification/merchant.html", merchant, callback, confirm_url,
+                    service.MERCHANT_LINK)
+
+
+@bp.post("/verify/<int:merchant_id>/<token>/confirm")
+@public
+def merchant_confirm(merchant_id: int, token: str) -> ResponseReturnValue:
+    """The merchant's page reported completion: read the status server-side."""
+    merchant, _link = opened(merchant_id, token)
+    return jsonify(service.confirm(client(), merchant))
+
+
+def load(merchant_id: int) -> Merchant:
+    """The merchant, or 404."""
+    return onboarding.get_merchant(merchant_id) or abort(404)
+
+
+def opened(merchant_id: int, token: str) -> tuple[Merchant, MerchantLink]:
+    """The merchant and live link a token opens, or a refusal page (403/410) with no data."""
+    checked = links.check(current_settings().secret_key, merchant_id, token)
+    merchant = onboarding.get_merchant(merchant_id) if checked.link else None
+    if checked.link is None or merchant is None:
+        abort(make_response(render_template("verification/refused.html", status=checked.status,
+                                            reason=checked.reason or "This link is not valid."),
+                            checked.status))
+    return merchant, checked.link
+
+
+def embedded(template: str, merchant: Merchant, callback: str, confirm_url: str,
+             via: str) -> ResponseReturnValue:
+    """Mint a link for this view (if the gate is open) and render it framed, CSP allowing it."""
+    gate = service.gate(merchant)
+    minted = service.mint_link(client(), merchant, callback, via) if gate.open else None
+    html = render_template(template, merchant=merchant, gate=gate, minted=minted,
+                           confirm_url=confirm_url,
+                           gateway_origin=current_settings().verification_origin)
+    return html, 200, {"Content-Security-Policy": content_security_policy(
+        current_settings(), frame_from_gateway=True)}

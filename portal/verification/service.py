@@ -1,0 +1,123 @@
+"""Step 8: when a verification link may be asked for, minting it, and confirming the outcome.
+
+The gateway's link is single-use (the verification page consumes its token on the first GET)
+and lasts 24 hours, so every page that embeds it mints a fresh one just in time; each mint is
+kept (minted_at, expires_at, for whom) for the audit trail and the page's expiry notice. The
+iframe's messages are only hints: the outcome is always read server-side (:func:`confirm`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from sqlalchemy import select
+
+from portal import clock
+from portal.audit.service import record
+from portal.db import db
+from portal.gateway.errors import GatewayError, ValidationFailed
+from portal.gateway.onboarding_client import OnboardingClient
+from portal.gateway.onboarding_shapes import ChecklistState
+from portal.models.merchant import Merchant
+from portal.models.status_change import StatusSource
+from portal.models.step import StepState
+from portal.models.verification import GatewayLink
+from portal.onboarding import service as onboarding
+from portal.onboarding.locks import verification_complete
+from portal.onboarding.steps import BY_KEY, STEPS
+from portal.status.service import describe, read_status
+
+#: How long the gateway's link lasts (CONTRACT.md).
+GATEWAY_LINK_LIFETIME = timedelta(hours=24)
+OPS = "ops"
+MERCHANT_LINK = "merchant link"
+
+
+@dataclass(frozen=True)
+class Gate:
+    """Whether a verification link may be asked for, and if not, everything still missing."""
+
+    missing: list[str]
+    done: bool = False
+
+    @property
+    def open(self) -> bool:
+        """True when a link may be asked for now."""
+        return not self.missing and not self.done
+
+
+@dataclass(frozen=True)
+class Minted:
+    """A minted link to embed, or why there is none (``missing``: the gateway's 400 items)."""
+
+    url: str = ""
+    link: GatewayLink | None = None
+    missing: list[str] = field(default_factory=list)
+    error: str = ""
+
+
+def gate(merchant: Merchant) -> Gate:
+    """The link gate, from the stored checklist: every section complete, nothing outstanding."""
+    if verification_complete(merchant):
+        return Gate([], done=True)
+    if not merchant.onboarding_id:
+        return Gate([f"{BY_KEY['create'].title} (step 1): not sent to the gateway yet"])
+    missing = [f"{step.title} (step {step.number})" for step in STEPS
+               if step.checklist_key
+               and merchant.checklist.get(step.checklist_key) != ChecklistState.COMPLETE]
+    missing += [f"Document {doc}" for doc in merchant.documents_outstanding]
+    return Gate(missing)
+
+
+def mint_link(client: OnboardingClient, merchant: Merchant, callback_url: str,
+              via: str) -> Minted:
+    """Ask the gateway for a fresh link whose page posts back to ``callback_url``; commits."""
+    try:
+        data = client.get_verification_redirect(merchant.onboarding_id or "",
+                                                {"callBackUrl": callback_url})
+    except ValidationFailed as exc:
+        missing = [f"{e.field}: {e.message}" if e.field else e.message
+                   for e in exc.field_errors]
+        _audit_refusal(merchant, "refused", exc, {"via": via, "missing": missing})
+        return Minted(missing=missing or [exc.message])
+    except GatewayError as exc:
+        _audit_refusal(merchant, "unavailable", exc, {"via": via, "error": exc.message})
+        return Minted(error=f"The gateway could not give a verification link ({exc.message}).")
+    now = clock.utcnow()
+    link = GatewayLink(merchant_id=merchant.id, minted_at=now,
+                       expires_at=now + GATEWAY_LINK_LIFETIME, via=via, gid=client.last_gid)
+    db.session.add(link)
+    draft = onboarding.draft_for(merchant, BY_KEY["verification"])
+    if draft.state != StepState.SENT:
+        draft.state = StepState.DRAFT
+    record("verification.link", merchant_id=merchant.id, gid=client.last_gid,
+           detail={"via": via, "expiresAt": link.expires_at.isoformat()})
+    db.session.commit()
+    return Minted(url=data.redirectLink, link=link)
+
+
+def _audit_refusal(merchant: Merchant, outcome: str, exc: GatewayError,
+                   detail: dict[str, object]) -> None:
+    record("verification.link", outcome=outcome, merchant_id=merchant.id, gid=exc.gid,
+           detail=detail)
+    db.session.commit()
+
+
+def confirm(client: OnboardingClient, merchant: Merchant) -> dict[str, object]:
+    """The verification page said it is complete: read the status server-side; commits."""
+    result = read_status(client, merchant, StatusSource.VERIFICATION_PAGE)
+    db.session.commit()
+    if not result.ok:
+        return {"confirmed": False, "status": merchant.status or "",
+                "message": "The gateway could not be asked for the outcome just now; "
+                           "it will be checked again shortly."}
+    return {"confirmed": True, "status": merchant.status or "",
+            "message": f"Confirmed by the gateway: {describe(merchant.status)}."}
+
+
+def latest_link(merchant: Merchant) -> GatewayLink | None:
+    """The link minted last for the merchant, if any."""
+    return db.session.scalars(
+        select(GatewayLink).where(GatewayLink.merchant_id == merchant.id)
+        .order_by(GatewayLink.minted_at.desc(), GatewayLink.id.desc()).limit(1)).first()

@@ -1,0 +1,25 @@
+"""``POST /webhooks/onboarding``: the gateway's onboarding events (no session, no CSRF)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, request
+from flask.typing import ResponseReturnValue
+
+from portal.auth import public
+from portal.config import current_settings
+from portal.extensions import csrf
+from portal.gateway.signing import DIGEST_HEADER
+from portal.webhooks import service
+
+bp = Blueprint("webhooks", __name__)
+
+
+@bp.post("/webhooks/onboarding")
+@public
+@csrf.exempt
+def onboarding() -> ResponseReturnValue:
+    """Verify, store once and re-read the status; 200 unless the delivery is refused."""
+    settings = current_settings()
+    receipt = service.receive(request.get_data(), request.headers.get(DIGEST_HEADER), settings,
+                              service.webhook_client(settings))
+    return jsonify(outcome=receipt.outcome), receipt.status

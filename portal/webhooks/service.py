@@ -1,0 +1,130 @@
+"""Receiving onboarding webhooks (gateway-facts A8).
+
+A webhook is a hint: it is authenticated (when secrets are configured), stored raw and
+deduplicated, and then the status is re-read with the authenticated status call before
+anything changes. The answer must come within 10 seconds, so the re-read uses short timeouts
+and no retries; when it fails the event stays unprocessed for the sync to pick up.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from portal import clock
+from portal.config import Settings
+from portal.db import db
+from portal.gateway.onboarding_client import OnboardingClient
+from portal.gateway.retry import NO_RETRY
+from portal.gateway.signing import matching_secret
+from portal.gateway.transport import Timeouts
+from portal.models.merchant import Merchant
+from portal.models.status_change import StatusSource
+from portal.models.webhook_event import WebhookEvent
+from portal.onboarding.service import client_for
+from portal.status.history import is_final
+from portal.status.service import read_status
+
+#: Connect and read timeouts of the re-read: well inside the gateway's 10 seconds.
+TIMEOUTS = Timeouts(connect=2.0, read=4.0)
+MAX_BODY_BYTES = 64 * 1024
+_MAX_KEY = 160
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """The HTTP answer to a delivery and what became of it."""
+
+    status: int
+    outcome: str
+
+
+def webhook_client(settings: Settings) -> OnboardingClient:
+    """An onboarding client that answers or gives up within a few seconds."""
+    return client_for(settings, TIMEOUTS, NO_RETRY)
+
+
+def receive(raw: bytes, digest: str | None, settings: Settings,
+            client: OnboardingClient) -> Receipt:
+    """Verify, store once, and re-read the status of one delivery; commits."""
+    if len(raw) > MAX_BODY_BYTES:
+        return Receipt(413, "too large")
+    if settings.webhook_secrets and not matching_secret(settings.webhook_secrets, raw,
+                                                        digest or ""):
+        return Receipt(401, "bad digest")
+    try:
+        payload = json.loads(raw)
+    except ValueError:
+        return Receipt(400, "not JSON")
+    if not isinstance(payload, dict):
+        return Receipt(400, "not a JSON object")
+    event = store(raw, payload)
+    if event is None:
+        return Receipt(200, "duplicate")
+    process(client, event)
+    return Receipt(200, event.outcome)
+
+
+def dedup_key(raw: bytes, payload: dict[str, object]) -> str:
+    """The event's ``event_id``, or the SHA-256 of the raw body when it has none."""
+    event_id = payload.get("event_id")
+    if isinstance(event_id, str) and event_id and len(event_id) <= _MAX_KEY - 3:
+        return f"id:{event_id}"
+    return "sha256:" + hashlib.sha256(raw).hexdigest()
+
+
+def store(raw: bytes, payload: dict[str, object]) -> WebhookEvent | None:
+    """Store a new event, or return None when it was received before; commits."""
+    key = dedup_key(raw, payload)
+    if db.session.scalar(select(WebhookEvent.id).where(WebhookEvent.dedup_key == key)):
+        return None
+    event = WebhookEvent(dedup_key=key, event_name=str(payload.get("status") or "")[:80],
+                         onboarding_id=str(payload.get("onboarding_id") or "")[:64],
+                         body=raw.decode("utf-8", "replace"), received_at=clock.utcnow())
+    db.session.add(event)
+    try:
+        db.session.commit()
+    except IntegrityError:  # the same event arrived twice at once
+        db.session.rollback()
+        return None
+    return event
+
+
+def process(client: OnboardingClient, event: WebhookEvent,
+            already_read: frozenset[str] = frozenset()) -> None:
+    """Re-read the status the event is about; a failed read leaves it unprocessed; commits.
+
+    ``already_read``: onboarding ids whose status was read moments ago (by the sync).
+    """
+    merchant = db.session.scalar(
+        select(Merchant).where(Merchant.onboarding_id == event.onboarding_id)
+    ) if event.onboarding_id else None
+    if merchant is None:
+        _done(event, "unknown onboarding id")
+    elif is_final(merchant.status):
+        _done(event, f"already {merchant.status}")
+    elif event.onboarding_id in already_read:
+        _done(event, "status read by the sync")
+    else:
+        read = read_status(client, merchant, StatusSource.WEBHOOK)
+        if read.ok:
+            _done(event, f"status {merchant.status}" + (" (moved)" if read.moved else ""))
+        else:
+            event.outcome = f"re-read failed, left for the sync: {read.error}"[:200]
+    db.session.commit()
+
+
+def _done(event: WebhookEvent, outcome: str) -> None:
+    event.processed_at = clock.utcnow()
+    event.outcome = outcome[:200]
+
+
+def pending_events() -> list[WebhookEvent]:
+    """Events whose status re-read has not succeeded yet, oldest first."""
+    return list(db.session.scalars(
+        select(WebhookEvent).where(WebhookEvent.processed_at.is_(None))
+        .order_by(WebhookEvent.received_at, WebhookEvent.id)))

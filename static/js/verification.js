@@ -1,0 +1,109 @@
+/* The embedded verification page: listen to the gateway iframe's postMessage events.
+ *
+ * Configuration comes from data attributes on #verification (no inline script):
+ *   data-gateway-origin  the only origin whose messages count (the portal's setting)
+ *   data-confirm-url     where completion is confirmed server-side (POST, CSRF header)
+ *   data-onboarding-id   messages about another record are ignored
+ *   data-csrf-token      the CSRF token for the confirm request
+ *
+ * A message is only a hint: it moves the progress list, and "complete" makes the portal read
+ * the status from the gateway; the page then shows what the server says, never the message.
+ */
+(function () {
+  "use strict";
+
+  var STEP = "PARTNER_MERCHANT_VERIFICATION_STEP";
+  var COMPLETE = "PARTNER_MERCHANT_VERIFICATION_COMPLETE";
+  var CLOSED = "PARTNER_MERCHANT_VERIFICATION_CLOSED";
+
+  var root = document.getElementById("verification");
+  var frame = document.getElementById("verification-frame");
+  if (!root || !frame) {
+    return;
+  }
+  var origin = root.dataset.gatewayOrigin;
+  var result = root.querySelector("[data-role='result']");
+  var confirming = false;
+
+  function show(text, state) {
+    result.textContent = text;
+    result.dataset.state = state;
+  }
+
+  /* The message as {eventName, eventData}, or null. A bare string names the event. */
+  function parse(data) {
+    if (typeof data === "string") {
+      if (data === COMPLETE || data === CLOSED) {
+        return { eventName: data, eventData: {} };
+      }
+      try {
+        data = JSON.parse(data);
+      } catch (error) {
+        return null;
+      }
+    }
+    if (!data || typeof data !== "object" || typeof data.eventName !== "string") {
+      return null;
+    }
+    var eventData = data.eventData && typeof data.eventData === "object" ? data.eventData : {};
+    return { eventName: data.eventName, eventData: eventData };
+  }
+
+  function markStep(stepName) {
+    var items = root.querySelectorAll(".verification-progress__step");
+    Array.prototype.forEach.call(items, function (item) {
+      if (item.dataset.step === stepName) {
+        item.dataset.state = "done";
+        item.querySelector(".verification-progress__state").textContent = "Done";
+      }
+    });
+  }
+
+  function confirm() {
+    if (confirming) {
+      return;
+    }
+    confirming = true;
+    show("Verification finished. Asking the gateway for the outcome…", "pending");
+    fetch(root.dataset.confirmUrl, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Accept": "application/json", "X-CSRFToken": root.dataset.csrfToken }
+    }).then(function (response) {
+      if (!response.ok) {
+        throw new Error("HTTP " + response.status);
+      }
+      return response.json();
+    }).then(function (answer) {
+      root.dataset.status = answer.status || "";
+      show(answer.message, answer.confirmed ? "confirmed" : "unconfirmed");
+    }).catch(function () {
+      show("The outcome could not be confirmed just now; it will be checked again shortly.",
+           "unconfirmed");
+    }).then(function () {
+      confirming = false;
+    });
+  }
+
+  window.addEventListener("message", function (event) {
+    if (event.origin !== origin || event.source !== frame.contentWindow) {
+      return;
+    }
+    var message = parse(event.data);
+    if (!message) {
+      return;
+    }
+    var about = message.eventData.onboardingId;
+    if (about && about !== root.dataset.onboardingId) {
+      return;
+    }
+    if (message.eventName === STEP) {
+      markStep(message.eventData.stepName);
+    } else if (message.eventName === COMPLETE) {
+      confirm();
+    } else if (message.eventName === CLOSED) {
+      show("The verification page was closed before the end. Reload this page to start again.",
+           "closed");
+    }
+  });
+}());

@@ -1,0 +1,104 @@
+"""Fixtures of the verification, status and webhook tests: merchants brought to
+PENDING_VERIFICATION through the services, the portal on a real port, the sandbox's page."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+import requests
+from bs4 import BeautifulSoup
+
+from portal.config import current_settings
+from portal.db import db
+from portal.documents import service as documents
+from portal.models.merchant import Merchant
+from portal.onboarding import scenarios, service
+from portal.onboarding.steps import BY_KEY
+from portal.sandbox.install import BACKEND_NAME
+from portal.sandbox.onboarding_backend import OnboardingBackend
+from tests.servers import serve
+
+#: The sandbox page's buttons, in the order the merchant presses them.
+PAGE_STEPS = [("tnc", {"accept": "yes"}), ("digilocker", {"consent": "yes"}), ("vkyc-pass", {})]
+
+
+def onboard(app, scenario: str = scenarios.HAPPY, until: str = "products") -> int:
+    """Send steps 1 to ``until`` (documents included) through the services; the merchant id."""
+    with app.app_context():
+        client = service.client_for(current_settings())
+        data = scenarios.form_data(scenario, "create")
+        merchant, errors = service.start_merchant(data)
+        assert merchant is not None, errors
+        assert service.send_step(client, merchant, BY_KEY["create"], data).ok
+        for key in ("business", "owners", "bank", "signatory", "documents", "products"):
+            if key == "documents":
+                assert all(r.ok for r in documents.upload_samples(
+                    client, current_settings(), merchant))
+            else:
+                result = service.send_step(client, merchant, BY_KEY[key],
+                                           scenarios.form_data(scenario, key))
+                assert result.ok, (key, result.message, result.errors)
+            if key == until:
+                break
+        return merchant.id
+
+
+def stored(app, merchant_id: int) -> Merchant:
+    """The merchant row, read fresh."""
+    with app.app_context():
+        found = db.session.get(Merchant, merchant_id)
+        assert found is not None
+        db.session.expunge(found)
+        return found
+
+
+def backend_of(sandbox) -> OnboardingBackend:
+    """The sandbox's onboarding backend."""
+    return sandbox.state.backends[BACKEND_NAME]
+
+
+def frame_src(html: bytes) -> str:
+    """The src of the page's verification iframe."""
+    frame = BeautifulSoup(html, "html.parser").select_one("iframe#verification-frame")
+    assert frame is not None, "no verification iframe on the page"
+    return str(frame["src"])
+
+
+def token_of(link: str) -> str:
+    """The gateway token in a redirectLink."""
+    found = re.search(r"[?&]token=([^&]+)", link)
+    assert found is not None
+    return requests.utils.unquote(found.group(1))
+
+
+def complete_on_sandbox_page(link: str) -> None:
+    """Do what the merchant does on the sandbox's hosted page: each step's button in turn."""
+    with requests.Session() as http:
+        page = http.get(link, timeout=5)
+        assert page.status_code == 200, page.text
+        for action, fields in PAGE_STEPS:
+            session = BeautifulSoup(page.text, "html.parser").find("input", {"name": "session"})
+            assert session is not None, page.text
+            page = http.post(link.split("?", 1)[0],
+                             data={"session": session["value"], "action": action, **fields},
+                             timeout=5)
+            assert page.status_code == 200, page.text
+        assert "Verification complete" in page.text
+
+
+@dataclass
+class PortalServer:
+    """The portal served on a loopback port (the sandbox delivers webhooks to it)."""
+
+    url: str
+
+
+@pytest.fixture
+def portal_server(app, sandbox) -> Iterator[PortalServer]:
+    """Serve the portal and point the sandbox's webhooks at it."""
+    with serve(app) as url:
+        sandbox.state.config.webhookUrl = f"{url}/webhooks/onboarding"
+        yield PortalServer(url)

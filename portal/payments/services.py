@@ -19,9 +19,9 @@ from sqlalchemy import func, select, update
 from portal import clock
 from portal.audit import record
 from portal.db import db
-from portal.gateway.errors import GatewayError
+from portal.gateway.errors import GatewayError, Unauthorized
 from portal.gateway.payments_client import PaymentsClient
-from portal.gateway.payments_shapes import PaymentStatus, PaymentStatusData
+from portal.gateway.payments_shapes import PaymentStatus, PaymentStatusData, StatusResponse
 from portal.gateway.shapes import FieldError
 from portal.models.merchant import Merchant
 from portal.models.payment import PENDING, ActionState, Payment, PaymentRefund, RefundState
@@ -223,13 +223,23 @@ def _settle_refunds(payment: Payment, gateway_refunded: str | None) -> None:
                 refund.state = RefundState.FAILED
 
 
+def _read_status(client: PaymentsClient, payment: Payment) -> StatusResponse:
+    """The status from the pre-authenticated statusUrl; the signed call if that is refused."""
+    if payment.status_url:
+        try:
+            return client.status_by_url(payment.status_url)
+        except (Unauthorized, ValueError):  # its token expired, or it names another gateway
+            pass
+    return client.status(payment.gid or "")
+
+
 def refresh(client: PaymentsClient, payment: Payment, actor_label: str | None = None) -> Result:
     """Read the gateway's status, apply it, and settle a call whose answer was lost."""
     if payment.gid is None:
         return Result(False, "The gateway has not confirmed this hold yet, so there is no status "
                              "to read; send the hold again from its form.")
     try:
-        answer = client.status(payment.gid)
+        answer = _read_status(client, payment)
     except GatewayError as exc:
         record("payment.refresh", outcome="failed", merchant_id=payment.merchant_id,
                gid=payment.gid, detail={"error": str(exc)}, actor_label=actor_label)

@@ -1,0 +1,215 @@
+"""Capture, reverse, refund and refresh on a payment's page: each confirmed, audited, sent at
+most once, and never resent blindly after a lost answer."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from decimal import Decimal
+
+import pytest
+from bs4 import BeautifulSoup
+
+from portal.db import db
+from portal.models import AuditEvent
+from portal.sandbox.faults import Fault, FaultKind
+from tests.conftest import TEST_PASSWORD
+from tests.payments_portal.conftest import (
+    act,
+    authorised_payment,
+    backend,
+    payment_row,
+)
+from tests.wizard.browser import form_values
+
+
+@pytest.fixture
+def authorised(browser, merchant_id, credentials) -> int:
+    """An authorised hold of 1500.00 INR; returns the payment's id."""
+    payment_id, _ = authorised_payment(browser, merchant_id)
+    return payment_id
+
+
+def counting(monkeypatch: pytest.MonkeyPatch, sandbox, operation: str) -> list[str]:
+    """Record every call of a sandbox backend operation (refused ones too)."""
+    payments = backend(sandbox)
+    original: Callable = getattr(payments, operation)
+    calls: list[str] = []
+
+    def counted(mid, gid, request):
+        calls.append(gid)
+        return original(mid, gid, request)
+
+    monkeypatch.setattr(payments, operation, counted)
+    return calls
+
+
+def flashes(page) -> str:
+    return " ".join(p.get_text(" ", strip=True) for p in page.soup.select(".flash"))
+
+
+def test_full_capture(app, browser, sandbox, authorised, monkeypatch):
+    captures = counting(monkeypatch, sandbox, "capture")
+    page = act(browser, authorised, "capture")
+    assert "The capture was sent; the payment is now SENT_FOR_CAPTURE" in flashes(page)
+    assert page.soup.select_one("[data-field=captured]").get_text() == "1500.00 INR"
+    assert page.soup.select_one("form.action--capture") is None
+    assert len(captures) == 1
+
+
+def test_partial_capture_then_a_second_capture_is_refused(app, browser, sandbox, authorised,
+                                                          monkeypatch):
+    captures = counting(monkeypatch, sandbox, "capture")
+    act(browser, authorised, "capture", amount="1000")
+    assert payment_row(app, authorised).captured_amount == "1000"
+    # the refund form's nonce is fresh; posted to capture it still cannot capture again
+    page = browser.get(f"/payments/{authorised}")
+    values = {**form_values(page.form("form.action--refund")), "confirm": "y"}
+    response = browser.client.post(f"/payments/{authorised}/capture", data=values,
+                                   follow_redirects=True)
+    assert "already captured (1000 INR)" in response.get_data(as_text=True)
+    assert len(captures) == 1
+
+
+def test_capture_above_the_authorised_amount_is_refused(browser, sandbox, authorised,
+                                                        monkeypatch):
+    captures = counting(monkeypatch, sandbox, "capture")
+    page = act(browser, authorised, "capture", amount="1500.01")
+    assert "At most 1500.00 INR can be captured" in flashes(page)
+    assert captures == []
+
+
+def test_an_action_needs_its_confirmation(browser, sandbox, authorised, monkeypatch):
+    captures = counting(monkeypatch, sandbox, "capture")
+    page = act(browser, authorised, "capture", confirm=False)
+    assert "Tick the confirmation box" in flashes(page)
+    assert captures == []
+
+
+def test_two_partial_refunds_then_an_over_refund_is_refused(app, browser, sandbox, authorised,
+                                                            monkeypatch):
+    act(browser, authorised, "capture")
+    refunds = counting(monkeypatch, sandbox, "refund")
+    act(browser, authorised, "refund", amount="500")
+    page = act(browser, authorised, "refund", amount="700.50")
+    assert payment_row(app, authorised).status == "SENT_FOR_REFUND"
+    assert page.soup.select_one("[data-field=refundable]").get_text() == "299.50 INR"
+    assert len(page.soup.select("table.refunds tbody tr")) == 2
+    page = act(browser, authorised, "refund", amount="300")
+    assert "At most 299.50 INR can be refunded" in flashes(page)
+    assert len(refunds) == 2
+    assert backend(sandbox).get(payment_row(app, authorised).gid).refunded == Decimal("1200.50")
+
+
+def test_refund_is_offered_only_after_capture(browser, authorised):
+    page = browser.get(f"/payments/{authorised}")
+    assert page.soup.select_one("form.action--refund") is None
+    response = browser.client.post(f"/payments/{authorised}/refund", follow_redirects=True,
+                                   data={"nonce": "x", "confirm": "y", "amount": "10"})
+    assert "Only a captured payment can be refunded" in response.get_data(as_text=True)
+
+
+def test_reversal_releases_the_hold(app, browser, sandbox, authorised):
+    page = act(browser, authorised, "reverse")
+    assert "The reversal was sent; the payment is now REVERSED" in flashes(page)
+    assert page.soup.select("form.action") == []
+    assert backend(sandbox).get(payment_row(app, authorised).gid).status == "REVERSED"
+
+
+def test_an_expired_hold_cannot_be_captured(app, browser, sandbox, authorised):
+    sandbox.clock.advance(sandbox.state.config.holdExpiryHours * 3600 + 60)
+    page = browser.get(f"/payments/{authorised}")
+    page.response = browser.client.post(f"/payments/{authorised}/refresh",
+                                        follow_redirects=True)
+    page.soup = BeautifulSoup(page.response.data, "html.parser")
+    assert page.soup.select_one("[data-field=status]").get_text() == "EXPIRED"
+    assert page.soup.select_one("form.action--capture") is None
+
+
+def test_the_same_nonce_twice_sends_once(app, browser, sandbox, authorised, monkeypatch):
+    act(browser, authorised, "capture")
+    refunds = counting(monkeypatch, sandbox, "refund")
+    page = browser.get(f"/payments/{authorised}")
+    values = {**form_values(page.form("form.action--refund")), "confirm": "y", "amount": "10"}
+    first = browser.client.post(f"/payments/{authorised}/refund", data=values,
+                                follow_redirects=True)
+    second = browser.client.post(f"/payments/{authorised}/refund", data=values,
+                                 follow_redirects=True)
+    assert "The refund was sent" in first.get_data(as_text=True)
+    assert "This form was already used, so nothing was sent again" in \
+        second.get_data(as_text=True)
+    assert len(refunds) == 1
+
+
+def test_two_concurrent_captures_send_one(app, auth, client, browser, sandbox, authorised,
+                                          monkeypatch):
+    captures = counting(monkeypatch, sandbox, "capture")
+    sandbox.state.faults.set(Fault(FaultKind.LATENCY, operation="capture", seconds=0.3))
+    second = app.test_client()
+    second.post("/login", data={"email": "admin@example.com", "password": TEST_PASSWORD})
+    page = browser.get(f"/payments/{authorised}")
+    values = {**form_values(page.form("form.action--capture")), "confirm": "y"}
+    start = threading.Barrier(2)
+    answers: list[str] = []
+
+    def press(who) -> None:
+        start.wait()
+        answer = who.post(f"/payments/{authorised}/capture", data=values, follow_redirects=True)
+        answers.append(answer.get_data(as_text=True))
+
+    threads = [threading.Thread(target=press, args=(who,)) for who in (client, second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert len(answers) == 2
+    assert len(captures) == 1
+    assert sum("The capture was sent" in text for text in answers) == 1
+    assert payment_row(app, authorised).action_state == "idle"
+
+
+def test_a_lost_capture_answer_is_not_resent_and_refresh_settles_it(app, browser, sandbox,
+                                                                    authorised, monkeypatch):
+    captures = counting(monkeypatch, sandbox, "capture")
+    sandbox.state.faults.set(Fault(FaultKind.LOST, operation="capture", times=1))
+    form = form_values(browser.get(f"/payments/{authorised}").form("form.action--capture"))
+    page = act(browser, authorised, "capture")
+    assert "cannot tell whether the capture happened" in flashes(page)
+    assert page.soup.select_one(".outcome-unknown") is not None
+    assert page.soup.select("form.action") == []
+    assert page.soup.select_one("form.refresh") is not None
+    # the same form, posted again, is refused without reaching the gateway
+    response = browser.client.post(f"/payments/{authorised}/capture", follow_redirects=True,
+                                   data={**form, "confirm": "y"})
+    assert "use Refresh status" in response.get_data(as_text=True)
+    browser.client.post(f"/payments/{authorised}/refresh")
+    payment = payment_row(app, authorised)
+    assert (payment.status, payment.action_state, payment.captured_amount) == (
+        "SENT_FOR_CAPTURE", "idle", "1500.00")
+    assert len(captures) == 1
+
+
+def test_a_lost_refund_answer_is_settled_from_the_refunded_total(app, browser, sandbox,
+                                                                 authorised):
+    act(browser, authorised, "capture")
+    sandbox.state.faults.set(Fault(FaultKind.LOST, operation="refund", times=1))
+    act(browser, authorised, "refund", amount="250")
+    assert payment_row(app, authorised).action_state == "unknown"
+    page = browser.get(f"/payments/{authorised}")
+    assert page.soup.select_one("table.refunds td:nth-of-type(3)").get_text() == "unknown"
+    browser.client.post(f"/payments/{authorised}/refresh")
+    page = browser.get(f"/payments/{authorised}")
+    assert page.soup.select_one("table.refunds td:nth-of-type(3)").get_text() == "sent"
+    assert page.soup.select_one("[data-field=refundable]").get_text() == "1250.00 INR"
+
+
+def test_actions_are_audited_with_gid_and_outcome(app, browser, sandbox, authorised):
+    act(browser, authorised, "capture", amount="1600")
+    act(browser, authorised, "capture")
+    gid = payment_row(app, authorised).gid
+    with app.app_context():
+        events = [(e.action, e.outcome, e.gid) for e in db.session.query(AuditEvent)
+                  .filter(AuditEvent.action.like("payment.%")).order_by(AuditEvent.id)]
+    assert ("payment.initiate", "ok", gid) in events
+    assert ("payment.capture", "refused", gid) in events
+    assert events[-1] == ("payment.capture", "ok", gid)

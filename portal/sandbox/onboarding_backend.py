@@ -99,10 +99,6 @@ def _locked(section: str, event: str) -> ApiError:
     return validation_error([FieldError(section, f"{section} cannot be changed after {event}")])
 
 
-def _out_of_order(field: str, message: str) -> ApiError:
-    return validation_error([FieldError(field, message)])
-
-
 _AFTER_TNC = "the T&C acknowledgement"
 _AFTER_VERIFICATION = "verification is complete"
 
@@ -325,11 +321,10 @@ class OnboardingBackend:
         with self._lock:
             return self._tokens.get(token)
 
-    def verification_progress(self, onboarding_id: str) -> tuple[OnboardingStatus, Checklist]:
-        """The record's status and checklist, for the verification page."""
+    def verification_checklist(self, onboarding_id: str) -> Checklist:
+        """The record's checklist, for the verification page (which knows no partner)."""
         with self._lock:
-            record = self._get(onboarding_id)
-            return record.status, checklist(record)
+            return checklist(self._get(onboarding_id))
 
     def acknowledge_tnc(self, onboarding_id: str) -> None:
         """The merchant accepted the T&C: business details and signatory are locked from now."""
@@ -342,7 +337,7 @@ class OnboardingBackend:
         with self._lock:
             record = self._expecting(onboarding_id, OnboardingStatus.PENDING_VERIFICATION)
             if not record.tnc_acknowledged:
-                raise _out_of_order("tncAcknowledged", "Acknowledge the T&C first")
+                raise validation_error([FieldError("tncAcknowledged", "Acknowledge the T&C first")])
             self._digilocker_done(record)
 
     def fail_vkyc(self, onboarding_id: str) -> None:
@@ -350,7 +345,7 @@ class OnboardingBackend:
         with self._lock:
             record = self._expecting(onboarding_id, OnboardingStatus.PENDING_VERIFICATION)
             if record.digilocker is not ChecklistState.COMPLETE:
-                raise _out_of_order("digiLocker", "Complete DigiLocker first")
+                raise validation_error([FieldError("digiLocker", "Complete DigiLocker first")])
             record.vkyc = ChecklistState.FAILED
 
     def complete_verification(self, onboarding_id: str) -> None:

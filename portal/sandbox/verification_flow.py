@@ -81,7 +81,7 @@ class Outcome:
 
 def page_state(backend: OnboardingBackend, onboarding_id: str) -> PageState:
     """The page's state from the record's checklist."""
-    _status, checklist = backend.verification_progress(onboarding_id)
+    checklist = backend.verification_checklist(onboarding_id)
     if checklist.vkyc == ChecklistState.COMPLETE:
         step = Step.DONE
     elif checklist.digiLocker == ChecklistState.COMPLETE:

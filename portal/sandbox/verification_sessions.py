@@ -22,8 +22,7 @@ ASK_AGAIN = "Ask the partner for a new verification link."
 
 
 class PageRefused(Exception):
-    """The page cannot go on: a message for the person, the HTTP status, and the origin that
-    may frame the answer (None when the link or session is unknown)."""
+    """The page cannot go on: a message, an HTTP status, the origin that may frame the answer."""
 
     def __init__(self, message: str, status: int, target_origin: str | None = None) -> None:
         super().__init__(message)

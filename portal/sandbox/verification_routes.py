@@ -79,7 +79,9 @@ def verification_blueprint(backend: OnboardingBackend,
 
     @bp.get(PAGE_PATH)
     def open_link() -> Response:
-        """Use the link's token up and show the current step."""
+        """Use the link's token up and show the current step (a HEAD probe uses nothing up)."""
+        if request.method == "HEAD":
+            return Response(status=200)
         session = sessions.start(request.args.get("token", ""),
                                  request.args.get("onboardingId", ""))
         return step_page(session, Outcome())

@@ -328,6 +328,12 @@ def test_second_use_of_a_link_is_refused(sandbox_server, partner, onboarding_id)
     assert again.csp()["frame-ancestors"] == PARTNER_ORIGIN  # the refusal shows in the iframe
 
 
+def test_a_head_probe_does_not_use_the_link_up(sandbox_server, partner, onboarding_id):
+    link = ready_link(partner, onboarding_id)
+    assert requests.head(link, timeout=5).status_code == 200
+    assert open_link(link).response.status_code == 200
+
+
 def test_link_expires_after_24_hours(sandbox_server, partner, onboarding_id):
     link = ready_link(partner, onboarding_id)
     sandbox_server.clock.advance((TOKEN_LIFETIME + timedelta(seconds=1)).total_seconds())

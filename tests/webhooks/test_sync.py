@@ -1,0 +1,67 @@
+"""The periodic refresh: one pass as a function, and ``flask sync [--every SECONDS]``."""
+
+from __future__ import annotations
+
+import pytest
+
+from portal.config import current_settings
+from portal.db import db
+from portal.models.merchant import Merchant
+from portal.onboarding.service import client_for
+from portal.status.history import change_status
+from portal.sync import sync_once
+from tests.verification.conftest import backend_of, onboard, stored
+
+
+def _status_reads(sandbox) -> list[str]:
+    return [r.raw_path for r in backend_of(sandbox).received_requests()
+            if r.method == "GET" and r.raw_path.endswith("/status")]
+
+
+def test_a_pass_reads_every_open_record_and_skips_final_ones(app, sandbox):
+    open_id, final_id = onboard(app, until="business"), onboard(app, until="create")
+    not_created = onboard(app, until="create")
+    with app.app_context():
+        change_status(db.session.get(Merchant, final_id), "REJECTED", "poll")
+        db.session.get(Merchant, not_created).onboarding_id = None
+        db.session.commit()
+        report = sync_once(client_for(current_settings()))
+    assert (report.read, report.moved, report.failed) == (1, 0, 0)
+    assert _status_reads(sandbox) == [
+        f"/gcc/v2/partner/merchant/onboard/{stored(app, open_id).onboarding_id}/status"]
+
+
+def test_a_pass_counts_failed_reads_and_changes_nothing(app, sandbox, settings, closed_port):
+    merchant_id = onboard(app, until="business")
+    with app.app_context():
+        report = sync_once(client_for(settings.with_changes(onboarding_url=closed_port)))
+    assert (report.read, report.failed) == (1, 1)
+    assert stored(app, merchant_id).status == "IN_PROGRESS"
+
+
+def test_the_command_runs_one_pass(app, runner, sandbox):
+    merchant_id = onboard(app)
+    backend_of(sandbox).complete_verification(stored(app, merchant_id).onboarding_id)
+    result = runner.invoke(args=["sync"])
+    assert result.exit_code == 0, result.output
+    assert "1 statuses read, 1 moved, 0 failed" in result.output
+    assert stored(app, merchant_id).status == "PENDING_REVIEW"
+
+
+def test_the_command_repeats_every_seconds_until_stopped(app, runner, monkeypatch):
+    naps: list[float] = []
+
+    def nap(seconds: float) -> None:
+        naps.append(seconds)
+        if len(naps) == 2:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr("portal.sync.time.sleep", nap)
+    result = runner.invoke(args=["sync", "--every", "60"])
+    assert naps == [60.0, 60.0]
+    assert result.output.count("statuses read") == 2
+
+
+@pytest.mark.parametrize("every", ["0", "-5", "soon"])
+def test_the_interval_must_be_a_positive_number_of_seconds(runner, every):
+    assert runner.invoke(args=["sync", "--every", every]).exit_code == 2

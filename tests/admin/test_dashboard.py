@@ -1,0 +1,210 @@
+"""The admin dashboard: admins only, every merchant's progress, counts per status as a chart,
+stale merchants on the portal clock, the filtered audit trail and a spreadsheet-safe export."""
+
+from __future__ import annotations
+
+import csv
+import io
+import uuid
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from bs4 import BeautifulSoup
+from sqlalchemy import event
+
+from portal import clock
+from portal.db import db
+from portal.models.audit import AuditEvent
+from portal.models.merchant import Merchant
+from portal.models.step import StepDraft
+
+PAGES = ["/admin/", "/admin/audit", "/admin/checklist.csv"]
+COMPLETE_SECTIONS = {"businessDetails": "COMPLETE", "beneficialOwners": "COMPLETE",
+                     "bankDetails": "PENDING", "authorisedSignatory": "PENDING",
+                     "documents": "PENDING", "products": "PENDING", "tncAcknowledged": "PENDING",
+                     "digiLocker": "PENDING", "vkyc": "PENDING"}
+
+
+def _add_merchants(app, count: int, status: str | None = "IN_PROGRESS",
+                   name: str = "Trader", outstanding: tuple[str, ...] = ("CANCELLED_CHEQUE",),
+                   ) -> list[int]:
+    """Merchants with two steps sent, straight into the database."""
+    ids = []
+    with app.app_context():
+        for _ in range(count):
+            merchant = Merchant(external_onboarding_id=f"ext-{uuid.uuid4().hex[:12]}", pan="",
+                                legal_name=name, status=status,
+                                onboarding_id=f"pg_onboard_{uuid.uuid4().hex[:12]}",
+                                create_state="created", checklist=dict(COMPLETE_SECTIONS),
+                                documents_outstanding=list(outstanding))
+            db.session.add(merchant)
+            db.session.flush()
+            for step in ("business", "owners"):
+                db.session.add(StepDraft(merchant_id=merchant.id, step=step, state="sent",
+                                         payload={"x": 1}, last_error={}, version=1))
+            ids.append(merchant.id)
+        db.session.commit()
+    return ids
+
+
+def _soup(response) -> BeautifulSoup:
+    assert response.status_code == 200
+    return BeautifulSoup(response.data, "html.parser")
+
+
+# ---------------------------------------------------------------- access
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_anonymous_users_are_sent_to_sign_in(client, path):
+    response = client.get(path)
+    assert response.status_code == 302
+    assert "/login" in response.headers["Location"]
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_ops_are_forbidden(client, auth, path):
+    auth.login("ops")
+    assert client.get(path).status_code == 403
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_admins_get_in(client, auth, path):
+    auth.login("admin")
+    assert client.get(path).status_code == 200
+
+
+# ---------------------------------------------------------------- constant statement count
+
+
+def _statements(app, client, path: str) -> int:
+    count = 0
+
+    def counted(*_args) -> None:
+        nonlocal count
+        count += 1
+
+    engine = db.engine(app)
+    event.listen(engine, "before_cursor_execute", counted)
+    try:
+        assert client.get(path).status_code == 200
+    finally:
+        event.remove(engine, "before_cursor_execute", counted)
+    return count
+
+
+@pytest.mark.parametrize("path", ["/admin/", "/admin/checklist.csv", "/admin/audit"])
+def test_the_statement_count_does_not_grow_with_the_merchants(app, client, auth, path):
+    auth.login("admin")
+    _add_merchants(app, 5)
+    few = _statements(app, client, path)
+    _add_merchants(app, 25)
+    many = _statements(app, client, path)
+    assert few == many
+    assert few <= 5
+
+
+# ---------------------------------------------------------------- the dashboard
+
+
+def test_every_merchant_with_its_outstanding_documents_and_steps_not_done(app, client, auth):
+    auth.login("admin")
+    [merchant_id] = _add_merchants(app, 1, outstanding=("CANCELLED_CHEQUE", "UDYAM"))
+    row = _soup(client.get("/admin/")).select_one(f".progress tr[data-merchant='{merchant_id}']")
+    assert row.select_one(".outstanding").get_text() == "CANCELLED_CHEQUE, UDYAM"
+    assert row.select_one(".incomplete").get_text() == (
+        "Create, Bank details, Authorised signatory, Documents, Products, Verification, Status")
+
+
+def test_counts_per_status_are_drawn_as_bars(app, client, auth):
+    auth.login("admin")
+    _add_merchants(app, 3, status="IN_PROGRESS")
+    _add_merchants(app, 1, status="APPROVED")
+    soup = _soup(client.get("/admin/"))
+    rows = {g["data-status"]: g for g in soup.select(".status-chart__row")}
+    assert list(rows)[:4] == ["NOT_CREATED", "INITIATED", "IN_PROGRESS", "PENDING_VERIFICATION"]
+    assert {s: int(g["data-count"]) for s, g in rows.items() if int(g["data-count"])} == {
+        "IN_PROGRESS": 3, "APPROVED": 1}
+    widths = {s: float(g.select_one("rect")["width"]) for s, g in rows.items()}
+    assert widths["IN_PROGRESS"] == 360.0
+    assert widths["APPROVED"] == 120.0
+    assert widths["REJECTED"] == 0.0
+    assert soup.select("[style]") == []
+
+
+def test_merchants_without_progress_for_n_days_are_flagged(app, client, auth, portal_clock,
+                                                           settings):
+    [old] = _add_merchants(app, 1, name="Sleepy Traders")
+    [done] = _add_merchants(app, 1, status="APPROVED", name="Finished Traders")
+    portal_clock.advance((settings.stale_after_days + 1) * 86400)
+    [fresh] = _add_merchants(app, 1, name="Busy Traders")
+    auth.login("admin")
+    soup = _soup(client.get("/admin/"))
+    assert [li["data-merchant"] for li in soup.select(".stale li")] == [str(old)]
+    assert soup.select_one(f"tr[data-merchant='{old}']")["class"] == ["is-stale"]
+    assert not soup.select_one(f"tr[data-merchant='{fresh}']").get("class")
+    assert not soup.select_one(f"tr[data-merchant='{done}']").get("class")
+
+
+# ---------------------------------------------------------------- the export
+
+
+def test_the_checklist_export_has_one_row_per_merchant_and_defuses_formulas(app, client, auth):
+    auth.login("admin")
+    names = ["=HYPERLINK(\"http://evil\")", "+1+1", "-2", "@SUM(A1)", "Plain Traders"]
+    for name in names:
+        _add_merchants(app, 1, name=name)
+    response = client.get("/admin/checklist.csv")
+    assert response.mimetype == "text/csv"
+    assert "attachment" in response.headers["Content-Disposition"]
+    rows = list(csv.DictReader(io.StringIO(response.get_data(as_text=True))))
+    assert [r["name"] for r in rows] == ["'" + n for n in names[:4]] + ["Plain Traders"]
+    assert rows[0]["businessDetails"] == "COMPLETE"
+    assert rows[0]["bankDetails"] == "PENDING"
+    assert rows[0]["documents_to_be_uploaded"] == "CANCELLED_CHEQUE"
+
+
+# ---------------------------------------------------------------- the audit trail
+
+
+def _audit(app, count: int, **fields) -> None:
+    with app.app_context():
+        for _ in range(count):
+            values = {"at": clock.utcnow(), "actor_label": "ops@example.com",
+                      "action": "step.send.bank", "outcome": "ok", "merchant_id": 7,
+                      "gid": "", "detail": {}, **fields}
+            db.session.add(AuditEvent(**values))
+        db.session.commit()
+
+
+def _listed(client, query: str) -> list[int]:
+    soup = _soup(client.get(f"/admin/audit?{query}"))
+    return [int(tr["data-event"]) for tr in soup.select("tr[data-event]")]
+
+
+def test_the_audit_trail_filters_by_actor_action_merchant_outcome_and_days(app, client, auth):
+    auth.login("admin")  # the sign-in itself is audited too
+    _audit(app, 2, actor_label="webhook", action="status.change", merchant_id=3)
+    _audit(app, 1, outcome="refused")
+    _audit(app, 1, action="step.send.owners", at=datetime(2025, 12, 31, 23, 59, tzinfo=UTC))
+    assert len(_listed(client, "actor=WEBHOOK")) == 2
+    assert len(_listed(client, "action=step.send")) == 2
+    assert len(_listed(client, "action=step.send.bank")) == 1
+    assert len(_listed(client, "merchant=3")) == 2
+    assert len(_listed(client, "outcome=refused")) == 1
+    assert len(_listed(client, "date_to=2025-12-31")) == 1
+    assert len(_listed(client, "date_from=2026-01-01&action=step")) == 1
+    assert len(_listed(client, "actor=%25")) == 0  # a wildcard is a character, not a pattern
+    assert len(_listed(client, "merchant=abc")) == len(_listed(client, ""))
+
+
+def test_the_audit_trail_is_paged_and_keeps_its_filters(app, client, auth):
+    auth.login("admin")
+    _audit(app, 120, action="document.store", at=clock.utcnow() - timedelta(minutes=1))
+    first = _soup(client.get("/admin/audit?action=document"))
+    assert len(first.select("tr[data-event]")) == 50
+    assert "Page 1 of 3" in first.select_one(".pagination").get_text()
+    following = first.select_one(".pagination a[rel='next']")["href"]
+    assert "action=document" in following and "page=2" in following
+    last = _soup(client.get("/admin/audit?action=document&page=3"))
+    assert len(last.select("tr[data-event]")) == 20

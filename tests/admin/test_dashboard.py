@@ -113,7 +113,7 @@ def test_every_merchant_with_its_outstanding_documents_and_steps_not_done(app, c
     row = _soup(client.get("/admin/")).select_one(f".progress tr[data-merchant='{merchant_id}']")
     assert row.select_one(".outstanding").get_text() == "CANCELLED_CHEQUE, UDYAM"
     assert row.select_one(".incomplete").get_text() == (
-        "Create, Bank details, Authorised signatory, Documents, Products, Verification, Status")
+        "Bank details, Authorised signatory, Documents, Products, Verification, Status")
 
 
 def test_counts_per_status_are_drawn_as_bars(app, client, auth):

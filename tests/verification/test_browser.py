@@ -1,0 +1,173 @@
+"""The verification page in headless Chromium: only the gateway iframe's messages count, and
+completion is confirmed by the portal reading the status server-side."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from playwright.sync_api import Browser, Page, Request, sync_playwright
+from sqlalchemy import select
+
+from portal.config import current_settings
+from portal.db import db
+from portal.models.merchant import Merchant
+from portal.models.status_change import StatusChange
+from portal.verification import links
+from tests.servers import serve
+from tests.verification.conftest import onboard, stored
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+#: A page on another origin that opens the portal's page and posts it forged messages.
+OPENER = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Opener</title>
+<script>
+  window.openPortal = (url) => { window.portal = window.open(url, "portal"); };
+  window.forge = (onboardingId) => {
+    const data = {onboardingId: onboardingId};
+    for (const step of ["TNC", "DIGILOCKER", "VKYC"]) {
+      window.portal.postMessage({eventName: "PARTNER_MERCHANT_VERIFICATION_STEP",
+                                 eventData: {...data, stepName: step}}, "*");
+    }
+    window.portal.postMessage({eventName: "PARTNER_MERCHANT_VERIFICATION_COMPLETE",
+                               eventData: data}, "*");
+    window.portal.postMessage("PARTNER_MERCHANT_VERIFICATION_COMPLETE", "*");
+  };
+</script></head><body><h1>Somebody else</h1></body></html>"""
+FORGED_PER_OPENER = 5
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    """Headless Chromium; skipped where it is not installed, except in CI."""
+    if not CHROMIUM.exists():
+        message = f"Chromium not found at {CHROMIUM}; the browser tests need it"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@dataclass
+class Opened:
+    """The merchant's verification page open in the browser, with what it asked the portal."""
+
+    page: Page
+    merchant_id: int
+    onboarding_id: str
+    url: str
+    confirms: list[str] = field(default_factory=list)
+    csp_violations: list[str] = field(default_factory=list)
+
+
+@pytest.fixture
+def portal_url(csrf_app) -> Iterator[str]:
+    """The portal, CSRF checks on, on its own loopback origin."""
+    with serve(csrf_app) as url:
+        yield url
+
+
+@pytest.fixture
+def merchant_page(app, csrf_app, chromium, portal_url) -> Iterator[Opened]:
+    """A merchant at PENDING_VERIFICATION and a browser context holding its link's URL."""
+    merchant_id = onboard(app)
+    with csrf_app.app_context():
+        merchant = db.session.get(Merchant, merchant_id)
+        _link, token = links.issue(current_settings().secret_key, merchant, "ops@example.com")
+    context = chromium.new_context()
+    page = context.new_page()
+    opened = Opened(page, merchant_id, stored(app, merchant_id).onboarding_id,
+                    f"{portal_url}/verify/{merchant_id}/{token}")
+
+    def watch(request: Request) -> None:
+        if request.method == "POST" and request.url.endswith("/confirm"):
+            opened.confirms.append(request.url)
+
+    context.on("request", watch)
+    context.on("console", lambda msg: opened.csp_violations.append(msg.text)
+               if "Content Security Policy" in msg.text else None)
+    try:
+        yield opened
+    finally:
+        context.close()
+
+
+def _progress(page: Page) -> dict[str, str]:
+    return page.evaluate("""() => Object.fromEntries(
+        [...document.querySelectorAll('.verification-progress__step')]
+          .map((li) => [li.dataset.step, li.dataset.state]))""")
+
+
+def test_completing_the_framed_page_confirms_the_status_server_side(app, merchant_page):
+    page = merchant_page.page
+    page.goto(merchant_page.url)
+    frame = page.frame_locator("#verification-frame")
+    frame.get_by_label("I have read and accept the terms and conditions").check()
+    frame.get_by_role("button", name="Accept and continue").click()
+    frame.get_by_label("I consent to sharing my documents from DigiLocker").check()
+    frame.get_by_role("button", name="Give consent and continue").click()
+    frame.get_by_role("button", name="Pass video KYC").click()
+    page.locator(".verification-result[data-state='confirmed']").wait_for()
+
+    assert page.locator(".verification-result").inner_text() == (
+        "Confirmed by the gateway: PENDING_REVIEW (Verified, under compliance review).")
+    assert _progress(page) == {"TNC": "done", "DIGILOCKER": "done", "VKYC": "done"}
+    assert merchant_page.confirms == [
+        merchant_page.url + "/confirm"]
+    assert merchant_page.csp_violations == []
+    assert stored(app, merchant_page.merchant_id).status == "PENDING_REVIEW"
+    with app.app_context():
+        change = db.session.scalars(select(StatusChange).order_by(StatusChange.id.desc())).first()
+        assert (change.to_status, change.source) == ("PENDING_REVIEW", "verification page")
+
+
+@pytest.fixture
+def foreign_site() -> Iterator[str]:
+    """The opener page on a loopback origin of its own."""
+    app = Flask(__name__)
+    app.add_url_rule("/opener", "opener", lambda: OPENER)
+    with serve(app, host="localhost") as url:
+        yield url
+
+
+def test_messages_from_another_origin_or_another_window_are_ignored(
+        app, merchant_page, foreign_site, sandbox):
+    context = merchant_page.page.context
+    # a page served from the gateway's own origin, but not the iframe: right origin, wrong source
+    context.route(f"{sandbox.url}/opener", lambda route: route.fulfill(
+        status=200, content_type="text/html", body=OPENER))
+    for opener_url in (f"{foreign_site}/opener", f"{sandbox.url}/opener"):
+        opener = context.new_page()
+        opener.goto(opener_url)
+        with context.expect_page() as popup:
+            opener.evaluate("(url) => openPortal(url)", merchant_page.url)
+        portal = popup.value
+        portal.wait_for_load_state()
+        portal.frame_locator("#verification-frame").get_by_role(
+            "heading", name="Merchant verification").wait_for()
+        portal.evaluate("""() => { window.seen = [];
+            addEventListener('message', (e) => window.seen.push(e.origin)); }""")
+        opener.evaluate("(id) => forge(id)", merchant_page.onboarding_id)
+        portal.wait_for_function(f"window.seen.length >= {FORGED_PER_OPENER}")
+        portal.wait_for_timeout(300)  # give the page's own listener every chance to act
+
+        assert set(portal.evaluate("window.seen")) == {opener_url.rsplit("/", 1)[0]}
+        assert _progress(portal) == {"TNC": "waiting", "DIGILOCKER": "waiting",
+                                     "VKYC": "waiting"}
+        assert portal.locator(".verification-result").inner_text() == ""
+        opener.close()
+        portal.close()
+    assert merchant_page.confirms == []
+    assert stored(app, merchant_page.merchant_id).status == "PENDING_VERIFICATION"

@@ -20,6 +20,9 @@ from portal.onboarding.steps import BY_KEY
 from portal.sandbox.install import BACKEND_NAME
 from portal.sandbox.onboarding_backend import OnboardingBackend
 from tests.servers import serve
+from tests.wizard.conftest import closed_port
+
+__all__ = ["closed_port"]
 
 #: The sandbox page's buttons, in the order the merchant presses them.
 PAGE_STEPS = [("tnc", {"accept": "yes"}), ("digilocker", {"consent": "yes"}), ("vkyc-pass", {})]

@@ -1,6 +1,5 @@
-"""The webhook and sync tests share fixtures with the verification and wizard tests."""
+"""The webhook and sync tests share the verification tests' fixtures."""
 
-from tests.verification.conftest import portal_server
-from tests.wizard.conftest import closed_port
+from tests.verification.conftest import closed_port, portal_server
 
 __all__ = ["closed_port", "portal_server"]

@@ -1,0 +1,52 @@
+"""Step 9's page: read from the gateway on every view, the stored record when it cannot be."""
+
+from __future__ import annotations
+
+import base64
+
+from bs4 import BeautifulSoup
+
+from portal.config import SETTINGS_EXTENSION
+from portal.gateway.onboarding_shapes import DocumentUploadRequest
+from portal.onboarding.scenarios import sample_pdf
+from tests.verification.conftest import backend_of, onboard, stored
+
+
+def _page(client, merchant_id: int) -> BeautifulSoup:
+    response = client.get(f"/merchants/{merchant_id}/status")
+    assert response.status_code == 200
+    return BeautifulSoup(response.data, "html.parser")
+
+
+def test_the_page_reads_the_status_and_stores_the_checklist(app, client, auth, sandbox):
+    auth.login("ops")
+    merchant_id = onboard(app, until="signatory")
+    backend = backend_of(sandbox)
+    onboarding_id = stored(app, merchant_id).onboarding_id
+    backend.upload_document("partner-test", onboarding_id, _doc("ABCPR1234K_ASHA_RAO_AADHAR"))
+    soup = _page(client, merchant_id)
+    assert soup.select_one(".gateway-unavailable") is None
+    assert soup.select_one(".onboarding-status")["data-status"] == "IN_PROGRESS"
+    assert [li.get_text() for li in soup.select("ul.outstanding li")] == [
+        "BCDPM5678L_VIKRAM_MEHTA_AADHAR"]
+    assert soup.select_one("[data-item='businessDetails']").get_text() == "COMPLETE"
+    assert soup.select_one("[data-item='products']").get_text() == "PENDING"
+    assert stored(app, merchant_id).documents_outstanding == ["BCDPM5678L_VIKRAM_MEHTA_AADHAR"]
+    assert [td.get_text() for td in soup.select(".timeline td.to")] == ["INITIATED",
+                                                                        "IN_PROGRESS"]
+    assert {td.get_text() for td in soup.select(".timeline td.source")} == {"step send"}
+
+
+def test_when_the_gateway_is_down_the_page_shows_what_was_stored(app, client, auth, settings,
+                                                                 closed_port):
+    auth.login("ops")
+    merchant_id = onboard(app, until="business")
+    app.extensions[SETTINGS_EXTENSION] = settings.with_changes(onboarding_url=closed_port)
+    soup = _page(client, merchant_id)
+    assert "could not connect" in soup.select_one(".gateway-unavailable").get_text()
+    assert soup.select_one(".onboarding-status")["data-status"] == "IN_PROGRESS"
+
+
+def _doc(doc_type: str) -> DocumentUploadRequest:
+    return DocumentUploadRequest(merchantDocType=doc_type, fileName="a.pdf",
+                                 documentContent=base64.b64encode(sample_pdf(doc_type)).decode())

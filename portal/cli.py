@@ -7,6 +7,7 @@ from flask import Flask
 from flask.cli import AppGroup
 
 from portal.auth.cli import users_cli
+from portal.bulk.cli import merchants_cli
 from portal.config import current_settings
 from portal.migrate import upgrade
 from portal.sync import sync_command
@@ -27,3 +28,4 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(db_cli)
     app.cli.add_command(users_cli)
     app.cli.add_command(sync_command)
+    app.cli.add_command(merchants_cli)

@@ -1,0 +1,158 @@
+"""Driving one row through steps 1-7 with the wizard's services, resuming where it stopped.
+
+A merchant the portal already knows (same externalOnboardingId) is never created again: its
+create is skipped once sent, and so is every step already sent; an unknown create outcome is
+reported and left for the wizard, never sent again from here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+
+from portal.bulk.columns import column_for
+from portal.bulk.parsing import BulkRow, DocumentCell
+from portal.config import Settings
+from portal.db import db
+from portal.documents import service as documents
+from portal.gateway.onboarding_client import OnboardingClient
+from portal.gateway.onboarding_shapes import AADHAR_DOC_PATTERN, ChecklistState, OnboardingStatus
+from portal.models.merchant import CreateState, Merchant
+from portal.models.step import DONE_STATES
+from portal.onboarding import service
+from portal.onboarding.service import StepResult
+from portal.onboarding.steps import BY_KEY, STEPS
+
+#: Steps sent after the create and before the documents; products come last.
+BEFORE_DOCUMENTS = ("business", "owners", "bank", "signatory")
+#: Statuses reached once every section is complete.
+COMPLETE_STATUSES = frozenset(OnboardingStatus) - {OnboardingStatus.INITIATED,
+                                                    OnboardingStatus.IN_PROGRESS}
+
+
+class RowState(StrEnum):
+    """How a row ended."""
+
+    COMPLETED = "completed"
+    AWAITING_DOCUMENTS = "awaiting_documents"
+    FAILED = "failed"
+
+
+@dataclass
+class RowOutcome:
+    """What happened to one row."""
+
+    row: int
+    external_id: str
+    state: RowState = RowState.FAILED
+    created: bool = False
+    resumed: bool = False
+    merchant_id: int | None = None
+    status: str | None = None
+    reason: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        """The outcome as the job record keeps it."""
+        return {"row": self.row, "externalOnboardingId": self.external_id,
+                "state": self.state.value, "created": self.created, "resumed": self.resumed,
+                "merchantId": self.merchant_id, "status": self.status, "reason": self.reason}
+
+
+def onboard_row(client: OnboardingClient, settings: Settings, row: BulkRow,
+                files: Path | None) -> RowOutcome:
+    """Send the row's steps not yet sent; documents too when ``files`` is the CSV's folder."""
+    merchant = db.session.scalar(select(Merchant).where(
+        Merchant.external_onboarding_id == row.external_id))
+    outcome = RowOutcome(row.number, row.external_id, resumed=merchant is not None)
+    if merchant is None:
+        merchant, errors = service.start_merchant(row.forms["create"])
+        if merchant is None:
+            outcome.reason = "; ".join(e.message for e in errors)
+            return outcome
+    outcome.merchant_id = merchant.id
+    failure = _create(client, merchant, row, outcome) or _steps(client, merchant, row,
+                                                                BEFORE_DOCUMENTS)
+    if not failure and files is not None:
+        failure = _documents(client, settings, merchant, row, files)
+    failure = failure or _steps(client, merchant, row, ("products",))
+    return _finish(outcome, merchant, failure)
+
+
+def _create(client: OnboardingClient, merchant: Merchant, row: BulkRow,
+            outcome: RowOutcome) -> str:
+    if merchant.create_state == CreateState.CREATED:
+        return ""
+    if merchant.create_state == CreateState.OUTCOME_UNKNOWN:
+        return service.outcome_unknown_message(merchant)
+    if merchant.create_state == CreateState.NEEDS_RECONCILE:
+        return service.reconcile_message(merchant)
+    result = service.send_step(client, merchant, BY_KEY["create"], row.forms["create"])
+    outcome.created = result.ok
+    return "" if result.ok else describe("create", result)
+
+
+def _steps(client: OnboardingClient, merchant: Merchant, row: BulkRow,
+           keys: tuple[str, ...]) -> str:
+    drafts = service.drafts_of(merchant)
+    for key in keys:
+        draft = drafts.get(key)
+        if draft is not None and draft.state in DONE_STATES:
+            continue
+        result = service.send_step(client, merchant, BY_KEY[key], row.forms[key])
+        if not result.ok:
+            return describe(key, result)
+    return ""
+
+
+def _documents(client: OnboardingClient, settings: Settings, merchant: Merchant, row: BulkRow,
+               folder: Path) -> str:
+    for cell in row.documents:
+        doc_type = _pending_type(merchant, row, cell)
+        if doc_type is None:
+            continue  # sent before, or not asked for by the gateway
+        path = folder / cell.path
+        with path.open("rb") as stream:
+            result = documents.upload(client, settings, merchant, doc_type, path.name, stream)
+        if not result.ok:
+            return describe("documents", result, cell.column)
+    return ""
+
+
+def _pending_type(merchant: Merchant, row: BulkRow, cell: DocumentCell) -> str | None:
+    """The outstanding document type ``cell`` answers, if the gateway still asks for it."""
+    if cell.owner is not None:
+        prefix = row.owner_pan(cell.owner) + "_"
+        return next((key for key in merchant.documents_outstanding
+                     if key.startswith(prefix) and AADHAR_DOC_PATTERN.fullmatch(key)), None)
+    slots = documents.slots(merchant, documents.documents_of(merchant))
+    wanted = {t for slot in slots if slot.outstanding for t in slot.types}
+    return cell.doc_type if cell.doc_type in wanted else None
+
+
+def describe(key: str, result: StepResult, column: str = "") -> str:
+    """A failed send in one line, its field errors named by CSV column."""
+    details = "; ".join(f"{column or column_for(key, e.field)}: {e.message}"
+                        for e in result.errors)
+    text = f"{BY_KEY[key].title}: {result.message}"
+    return f"{text} ({details})" if details else text
+
+
+def _finish(outcome: RowOutcome, merchant: Merchant, failure: str) -> RowOutcome:
+    outcome.status = merchant.status
+    if failure:
+        outcome.reason = failure
+    elif merchant.status in COMPLETE_STATUSES:
+        outcome.state = RowState.COMPLETED
+    elif merchant.documents_outstanding:
+        outcome.state = RowState.AWAITING_DOCUMENTS
+        outcome.reason = "Documents to upload in the wizard: " + ", ".join(
+            merchant.documents_outstanding)
+    else:
+        pending = [s.title for s in STEPS if s.checklist_key
+                   and merchant.checklist.get(s.checklist_key) != ChecklistState.COMPLETE]
+        outcome.reason = "The gateway still lists as incomplete: " + ", ".join(pending)
+    return outcome

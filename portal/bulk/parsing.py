@@ -1,0 +1,169 @@
+"""Reading the bulk CSV: each row becomes the wizard's form data for every step, and files."""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+from portal.bulk.columns import (
+    BY_NAME,
+    COLUMNS,
+    EXTERNAL_ID,
+    FIXED,
+    FORM_STEPS,
+    LIST_SEPARATOR,
+    MAX_OWNERS,
+    Column,
+    Kind,
+    Path,
+)
+from portal.bulk.report import HEADER_ROW, RowError
+from portal.gateway.onboarding_shapes import Product
+
+#: The most rows one file may hold.
+MAX_ROWS = 10_000
+_TRUE = frozenset({"true", "yes", "y", "1"})
+_FALSE = frozenset({"false", "no", "n", "0", ""})
+
+
+@dataclass(frozen=True)
+class DocumentCell:
+    """A file named in a row: a document type, or the Aadhaar of owner number ``owner``."""
+
+    column: str
+    path: str
+    doc_type: str | None = None
+    owner: int | None = None
+
+
+@dataclass
+class BulkRow:
+    """One merchant of the file: its form data per step and the files it names."""
+
+    number: int
+    forms: dict[str, dict[str, Any]]
+    documents: list[DocumentCell] = field(default_factory=list)
+
+    @property
+    def external_id(self) -> str:
+        """The row's externalOnboardingId as typed (stripped)."""
+        return str(self.forms["create"].get(EXTERNAL_ID) or "").strip()
+
+    def owner_pan(self, owner: int) -> str:
+        """The PAN typed for owner number ``owner`` (0-based), upper-cased; '' if none."""
+        owners = self.forms["owners"].get("owners") or []
+        return str(owners[owner].get("pan") or "").strip().upper() if owner < len(owners) else ""
+
+
+@dataclass
+class ParsedFile:
+    """The rows read and the problems found while reading (header, cells)."""
+
+    rows: list[BulkRow] = field(default_factory=list)
+    errors: list[RowError] = field(default_factory=list)
+
+
+def parse_csv(content: bytes) -> ParsedFile:
+    """Read a UTF-8 CSV (a BOM is fine) with a header line of known column names."""
+    try:
+        text = content.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return ParsedFile(errors=[RowError(HEADER_ROW, "", "The file is not UTF-8 text")])
+    reader = csv.reader(io.StringIO(text, newline=""))
+    header = [name.strip() for name in next(reader, [])]
+    parsed = ParsedFile(errors=_header_errors(header))
+    if parsed.errors:
+        return parsed
+    for number, cells in enumerate(reader, start=HEADER_ROW + 1):
+        if not any(cell.strip() for cell in cells):
+            continue
+        if len(parsed.rows) == MAX_ROWS:
+            parsed.errors.append(RowError(number, "", f"A file holds at most {MAX_ROWS} rows"))
+            break
+        if len(cells) > len(header):
+            parsed.errors.append(RowError(number, "", "More cells than the header has columns"))
+            continue
+        row, errors = read_row(number, dict(zip(header, cells, strict=False)))
+        parsed.rows.append(row)
+        parsed.errors += errors
+    return parsed
+
+
+def _header_errors(header: list[str]) -> list[RowError]:
+    if not any(header):
+        return [RowError(HEADER_ROW, "", "The file is empty; the first line names the columns")]
+    errors = [RowError(HEADER_ROW, name, "Unknown column") for name in header
+              if name not in BY_NAME]
+    errors += [RowError(HEADER_ROW, name, "This column appears twice")
+               for name in sorted({n for n in header if header.count(n) > 1})]
+    if EXTERNAL_ID not in header:
+        errors.append(RowError(HEADER_ROW, EXTERNAL_ID, "Every file needs this column"))
+    return errors
+
+
+def read_row(number: int, cells: dict[str, str]) -> tuple[BulkRow, list[RowError]]:
+    """One row's form data per step (as the wizard stores drafts) and its unreadable cells."""
+    forms: dict[str, dict[str, Any]] = {step: {} for step in FORM_STEPS}
+    for step, values in FIXED.items():
+        for path, value in values.items():
+            _put(forms[step], path, value)
+    owners = _owner_count(cells)
+    forms["owners"]["owners"] = [{} for _ in range(owners)]
+    row, errors = BulkRow(number, forms), []
+    for column in COLUMNS:
+        raw = (cells.get(column.name) or "").strip()
+        if column.kind is Kind.FILE:
+            if raw:
+                row.documents.append(_document(column, raw))
+        elif column.step != "owners" or int(column.path[1]) < owners:
+            value, message = _read(column, raw)
+            _put(forms[column.step], column.path, value)
+            if message:
+                errors.append(RowError(number, column.name, message))
+    return row, errors
+
+
+def _owner_count(cells: dict[str, str]) -> int:
+    """Owner groups up to the last one with anything typed (blank groups before it count)."""
+    filled = [n for n in range(MAX_OWNERS)
+              if any((cells.get(c.name) or "").strip() for c in COLUMNS
+                     if c.step == "owners" and c.path[1] == n)]
+    return max(filled) + 1 if filled else 0
+
+
+def _read(column: Column, raw: str) -> tuple[Any, str]:
+    """A cell's value for the form data, and a message when it cannot be read."""
+    if column.kind is Kind.FLAG:
+        if raw.lower() in _TRUE | _FALSE:
+            return raw.lower() in _TRUE, ""
+        return False, "Use true or false"
+    if column.kind is Kind.LIST:
+        items = [item.strip() for item in raw.split(LIST_SEPARATOR) if item.strip()]
+        unknown = [item for item in items if item not in Product.__members__]
+        message = (f"Unknown: {', '.join(unknown)} (use {', '.join(Product)}, separated by "
+                   f"'{LIST_SEPARATOR}')") if unknown else ""
+        return items, message
+    return raw, ""
+
+
+def _document(column: Column, raw: str) -> DocumentCell:
+    if column.path[0] == "owners":
+        return DocumentCell(column.name, raw, owner=int(column.path[1]))
+    return DocumentCell(column.name, raw, doc_type=str(column.path[0]))
+
+
+def _put(data: dict[str, Any], path: Path, value: Any) -> None:
+    """Set ``value`` at ``path``; an int key is a position in a list of dicts."""
+    node: Any = data
+    for key, following in itertools.pairwise(path):
+        if isinstance(node, list):
+            assert isinstance(key, int)
+            node.extend({} for _ in range(key + 1 - len(node)))
+            node = node[key]
+        else:
+            node = node.setdefault(key, [] if isinstance(following, int) else {})
+    node[path[-1]] = value
+

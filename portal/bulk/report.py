@@ -1,0 +1,47 @@
+"""The per-row, per-column error report: one entry per problem, as a table and as CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+
+#: The report's CSV header.
+HEADER = ("row", "column", "message")
+#: The header line's row number; data rows start at 2, as a spreadsheet numbers them.
+HEADER_ROW = 1
+#: First characters that make a spreadsheet read a cell as a formula.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+@dataclass(frozen=True)
+class RowError:
+    """One problem: the spreadsheet row, the CSV column ('' = the whole row) and the message."""
+
+    row: int
+    column: str
+    message: str
+
+    def as_json(self) -> dict[str, object]:
+        """The entry as the progress endpoint and the job record carry it."""
+        return {"row": self.row, "column": self.column, "message": self.message}
+
+
+def safe_cell(value: object) -> str:
+    """A CSV cell a spreadsheet will not run as a formula (a leading quote defuses it)."""
+    text = str(value)
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
+def errors_csv(errors: list[RowError]) -> str:
+    """The report as CSV: row, column, message."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(HEADER)
+    writer.writerows((e.row, safe_cell(e.column), safe_cell(e.message)) for e in errors)
+    return out.getvalue()
+
+
+def errors_text(errors: list[RowError]) -> str:
+    """The report as lines for a terminal."""
+    return "\n".join(f"row {e.row}, {e.column or '(row)'}: {e.message}" for e in errors)

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Install the system packages the test suite needs (Debian): a PostgreSQL server and Chromium.
-# Run by scripts/test.sh. Where they cannot be installed (not root, no apt-get), it says so and
-# the tests that need them skip, except under CI=true, where they fail.
+# Install the system packages the test suite needs (Debian): a PostgreSQL server, Chromium, and
+# npm while axe-core is not yet vendored (scripts/vendor-axe.sh). Run by scripts/test.sh. Where
+# they cannot be installed (not root, no apt-get), it says so and the tests that need them skip,
+# except under CI=true, where they fail.
 set -uo pipefail
 
 need=()
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 \
   || need+=(postgresql)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+[ -f tests/assets/vendor/axe.min.js ] || command -v npm >/dev/null 2>&1 || need+=(nodejs npm)
 [ ${#need[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then

@@ -4,5 +4,7 @@ set -euo pipefail
 : "${BIN:=.venv/bin}"
 
 bash scripts/system-deps.sh
+[ -f tests/assets/vendor/axe.min.js ] || BIN="$BIN" bash scripts/vendor-axe.sh
 "$BIN/ruff" check .
+"$BIN/bandit" -q -c pyproject.toml -r portal
 "$BIN/pytest" -p no:cacheprovider "$@"

@@ -68,7 +68,7 @@ class Transport:
         self._retry = retry
         self._session = session or requests.Session()
         self._sleep = sleep
-        self._rng = rng or random.Random()  # noqa: S311 - jitter only
+        self._rng = rng or random.Random()  # noqa: S311  # nosec B311  # retry jitter only
 
     def prepare(
         self,

@@ -48,7 +48,7 @@ log = logging.getLogger("portal.payments")
 
 INITIATE = "initiate"
 #: The form field the hosted page posts the gateway-signed token in (gateway-facts B9).
-TOKEN_FIELD = "x-gl-token"  # noqa: S105 - a field name
+TOKEN_FIELD = "x-gl-token"  # noqa: S105  # nosec B105  # a form field name, not a secret
 CALLBACK_ACTOR = "customer callback"
 UNCONFIRMABLE = "We cannot confirm payments right now; the merchant will contact you."
 

@@ -153,7 +153,7 @@ class FaultInjector:
         self._lock = threading.Lock()
         self._plan = configured
         self._armed: list[_Armed] = []
-        self._rng = random.Random()  # noqa: S311 - reproducible test faults, not security
+        self._rng = random.Random()  # noqa: S311  # nosec B311  # seeded test faults, not security
         self._applied: deque[AppliedFault] = deque(maxlen=HISTORY)
         self._count = 0
         self.reset()
@@ -163,7 +163,7 @@ class FaultInjector:
         with self._lock:
             self._plan = plan
             self._armed = [_Armed(fault, fault.times) for fault in plan.faults]
-            self._rng = random.Random(plan.seed)  # noqa: S311 - see above
+            self._rng = random.Random(plan.seed)  # noqa: S311  # nosec B311  # as above
             self._applied.clear()
             self._count = 0
 

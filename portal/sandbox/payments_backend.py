@@ -49,7 +49,7 @@ GATEWAY_ISSUER = "GLOCAL"
 CHECKOUT_SCOPE = "checkout"
 STATUS_SCOPE = "status"
 #: Query parameter (statusUrl, redirectUrl) and callback form field of the gateway's tokens.
-TOKEN_PARAM = "x-gl-token"  # noqa: S105 - a parameter name
+TOKEN_PARAM = "x-gl-token"  # noqa: S105  # nosec B105  # a parameter name, not a secret
 AMOUNT_FIELD = "paymentData.totalAmount"
 #: The errorDetails field named when the body as a whole is wrong.
 BODY_FIELD = "body"

@@ -22,6 +22,7 @@ from portal.gateway.onboarding_shapes import FINAL_STATUSES
 from portal.models.merchant import Merchant
 from portal.models.status_change import StatusSource
 from portal.onboarding.service import client_for
+from portal.outbox.worker import catch_up
 from portal.status.service import read_status
 from portal.webhooks.service import pending_events, process
 
@@ -36,11 +37,12 @@ class SyncReport:
     moved: int = 0
     failed: int = 0
     events: int = 0
+    outbox: str = ""
 
     def summary(self) -> str:
         """One line for the log."""
         return (f"sync: {self.read} statuses read, {self.moved} moved, {self.failed} failed, "
-                f"{self.events} webhook events pending before the pass")
+                f"{self.events} webhook events pending before the pass; {self.outbox}")
 
 
 def open_merchants() -> list[Merchant]:
@@ -53,8 +55,8 @@ def open_merchants() -> list[Merchant]:
 
 
 def sync_once(client: OnboardingClient) -> SyncReport:
-    """One pass: read each open record's status, then process the pending webhook events."""
-    report = SyncReport()
+    """One pass: the outbox (lost creates, queued steps), open records' statuses, webhooks."""
+    report = SyncReport(outbox=catch_up(client).summary())
     read_ok: set[str] = set()
     for merchant in open_merchants():
         read = read_status(client, merchant, StatusSource.POLL)

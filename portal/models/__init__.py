@@ -5,6 +5,7 @@ from portal.models.audit import AuditEvent
 from portal.models.document import StoredDocument
 from portal.models.login_throttle import LoginThrottle
 from portal.models.merchant import Merchant
+from portal.models.outbox import OutboxItem, OutboxState
 from portal.models.payment import Payment, PaymentCredentials, PaymentRefund
 from portal.models.status_change import StatusChange, StatusSource
 from portal.models.step import StepDraft
@@ -13,5 +14,5 @@ from portal.models.verification import GatewayLink, MerchantLink
 from portal.models.webhook_event import WebhookEvent
 
 __all__ = ["AuditEvent", "Base", "GatewayLink", "LoginThrottle", "Merchant", "MerchantLink",
-           "Payment", "PaymentCredentials", "PaymentRefund", "Role", "StatusChange", "StatusSource",
-           "StepDraft", "StoredDocument", "User", "WebhookEvent"]
+           "OutboxItem", "OutboxState", "Payment", "PaymentCredentials", "PaymentRefund", "Role",
+           "StatusChange", "StatusSource", "StepDraft", "StoredDocument", "User", "WebhookEvent"]

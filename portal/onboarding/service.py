@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
+from sqlalchemy.orm.attributes import set_committed_value
 
 from portal import clock
 from portal.audit.service import record
@@ -28,6 +30,7 @@ from portal.models.status_change import StatusSource
 from portal.models.step import StepDraft, StepState
 from portal.onboarding.locks import lock_reason, says_locked
 from portal.onboarding.steps import BY_KEY, STEPS, Step
+from portal.outbox import queue
 from portal.status.history import change_status
 
 EXTERNAL_ID_FIELD = "externalOnboardingId"
@@ -45,6 +48,18 @@ class StepResult:
     errors: list[FieldError] = field(default_factory=list)
     unavailable: bool = False
     gid: str = ""
+    #: When the step was queued for a later send: the time of the next attempt.
+    queued_until: datetime | None = None
+    #: When someone else saved the step first: their draft as now stored (nothing was saved).
+    conflict: StepDraft | None = None
+
+
+class DraftConflict(Exception):
+    """The step was saved by someone else since the form was loaded; nothing was written."""
+
+    def __init__(self, stored: StepDraft) -> None:
+        super().__init__(f"step {stored.step} is at version {stored.version}")
+        self.stored = stored
 
 
 @dataclass(frozen=True)
@@ -101,15 +116,22 @@ def stepper(merchant: Merchant, drafts: dict[str, StepDraft]) -> list[StepStatus
     return entries
 
 
-def save_draft(merchant: Merchant, step: Step, data: dict[str, Any]) -> StepDraft:
-    """Store what was typed without sending it (the step is then a draft again)."""
+def save_draft(merchant: Merchant, step: Step, data: dict[str, Any],
+               version: int | None = None) -> StepDraft:
+    """Store what was typed without sending it (the step is then a draft again).
+
+    ``version`` is the draft version the form was loaded at (default: the one read now); if
+    the stored draft moved on since, nothing is written and DraftConflict is raised. A send
+    still queued for the step is superseded: older data is never sent after newer.
+    """
     draft = draft_for(merchant, step)
+    _take_version(draft, draft.version if version is None else version)
+    queue.supersede(merchant.id, step.key)
     draft.payload = data
     if draft.state != StepState.LOCKED:
         draft.state = StepState.DRAFT
         draft.last_error = {}
     draft.updated_at = clock.utcnow()
-    draft.version += 1
     merchant.touch()
     record("step.draft", merchant_id=merchant.id, detail={"step": step.key})
     db.session.commit()
@@ -121,15 +143,27 @@ def draft_saved() -> StepResult:
     return StepResult(True, "Draft saved; nothing was sent to the gateway.")
 
 
-def save_step_draft(merchant: Merchant, step: Step, data: dict[str, Any]) -> StepResult:
+def save_step_draft(merchant: Merchant, step: Step, data: dict[str, Any],
+                    version: int | None = None) -> StepResult:
     """Save any step's draft; step 1's identity fields are checked first."""
-    if step.key == "create":
-        errors = save_create_draft(merchant, data)
-        if errors:
-            return StepResult(False, "The draft could not be saved.", errors)
-    else:
-        save_draft(merchant, step, data)
+    try:
+        if step.key == "create":
+            errors = save_create_draft(merchant, data, version)
+            if errors:
+                return StepResult(False, "The draft could not be saved.", errors)
+        else:
+            save_draft(merchant, step, data, version)
+    except DraftConflict as exc:
+        return conflict_result(exc)
     return draft_saved()
+
+
+def conflict_result(exc: DraftConflict) -> StepResult:
+    """The outcome of a save refused because someone else saved the step first."""
+    at = exc.stored.updated_at.strftime("%Y-%m-%d %H:%M:%S UTC")
+    return StepResult(False, f"Someone else saved this step at {at}, after you opened it. "
+                      "Nothing of yours was saved: compare the changes below and save again "
+                      "to keep what you typed.", conflict=exc.stored)
 
 
 def start_merchant(data: dict[str, Any]) -> tuple[Merchant | None, list[FieldError]]:
@@ -149,7 +183,8 @@ def start_merchant(data: dict[str, Any]) -> tuple[Merchant | None, list[FieldErr
     return merchant, []
 
 
-def save_create_draft(merchant: Merchant, data: dict[str, Any]) -> list[FieldError]:
+def save_create_draft(merchant: Merchant, data: dict[str, Any],
+                      version: int | None = None) -> list[FieldError]:
     """Step 1's draft: the identity fields may change only until the create is sent."""
     if merchant.create_state != CreateState.DRAFT:
         return [FieldError("", "The create was sent already; the id and the PAN are fixed.")]
@@ -157,22 +192,25 @@ def save_create_draft(merchant: Merchant, data: dict[str, Any]) -> list[FieldErr
     if errors:
         return errors
     _update_identity(merchant, data)
-    save_draft(merchant, BY_KEY["create"], data)
+    save_draft(merchant, BY_KEY["create"], data, version)
     return []
 
 
 def send_step(client: OnboardingClient, merchant: Merchant, step: Step,
-              data: dict[str, Any]) -> StepResult:
+              data: dict[str, Any], version: int | None = None) -> StepResult:
     """Keep the draft, validate it like the gateway does, send it and store the answer."""
-    if step.key == "create":
-        errors = save_create_draft(merchant, data)
-        if errors:
-            return StepResult(False, "The draft could not be saved.", errors)
-        return _send_create(client, merchant)
-    reason = lock_reason(merchant, step)
-    if reason:
-        return StepResult(False, reason)
-    draft = save_draft(merchant, step, data)
+    try:
+        if step.key == "create":
+            errors = save_create_draft(merchant, data, version)
+            if errors:
+                return StepResult(False, "The draft could not be saved.", errors)
+            return _send_create(client, merchant)
+        reason = lock_reason(merchant, step)
+        if reason:
+            return StepResult(False, reason)
+        draft = save_draft(merchant, step, data, version)
+    except DraftConflict as exc:
+        return conflict_result(exc)
     return _send(client, merchant, step, draft)
 
 
@@ -246,6 +284,27 @@ def unavailable_message(exc: GatewayUnavailable) -> str:
 # ---------------------------------------------------------------- internals
 
 
+def _take_version(draft: StepDraft, seen: int) -> None:
+    """Move the stored draft from version ``seen`` to the next, or raise DraftConflict.
+
+    The conditional UPDATE is the check: it lands only while the row is still at ``seen``,
+    and holds the row until the commit, so of two concurrent saves exactly one wins.
+    """
+    if draft.id is None:
+        draft.version = seen + 1
+        return
+    result = db.session.execute(
+        update(StepDraft).where(StepDraft.id == draft.id, StepDraft.version == seen)
+        .values(version=seen + 1),
+        execution_options={"synchronize_session": False},
+    )
+    if result.rowcount != 1:
+        db.session.rollback()
+        db.session.refresh(draft)
+        raise DraftConflict(draft)
+    set_committed_value(draft, "version", seen + 1)
+
+
 def _find_draft(merchant: Merchant, step: Step) -> StepDraft | None:
     """The step's stored draft, if any."""
     return db.session.scalar(select(StepDraft).where(StepDraft.merchant_id == merchant.id,
@@ -316,10 +375,24 @@ def reconcile_message(merchant: Merchant) -> str:
 
 def _send(client: OnboardingClient, merchant: Merchant, step: Step,
           draft: StepDraft) -> StepResult:
+    """Send the draft; when the gateway is unavailable, queue it for the background sync."""
     assert step.request is not None
-    result = call_gateway(client, merchant, step, draft, step.request(draft.payload))
+    queue.supersede(merchant.id, step.key)
+    body = step.request(draft.payload)
+    result = call_gateway(client, merchant, step, draft, body)
+    if result.unavailable:
+        item = queue.enqueue(draft, body, result.message)
+        result.queued_until = item.next_attempt_at
+        result.message = queued_message(item.next_attempt_at)
     db.session.commit()
     return result
+
+
+def queued_message(next_attempt_at: datetime) -> str:
+    """What the page says when a step was queued because the gateway was unavailable."""
+    at = next_attempt_at.strftime("%Y-%m-%d %H:%M:%S UTC")
+    return ("The gateway is unavailable, so this step was saved and queued: the portal sends "
+            f"it by itself, next attempt at {at}. A newer save of the step replaces it.")
 
 
 def call_gateway(client: OnboardingClient, merchant: Merchant, step: Step, draft: StepDraft,

@@ -163,8 +163,18 @@ def form_path(path: str, root: str | None = None) -> list[str]:
     return [root, *parts] if root and parts else parts
 
 
+class VersionField(HiddenField):
+    """The version of the stored draft the form was loaded at (checked when it is saved)."""
+
+
+#: Form fields that are not step data.
+_NOT_DATA = frozenset({"csrf_token", "draft_version"})
+
+
 class StepForm(FlaskForm):
     """Common machinery: the payload, and errors placed next to the field they name."""
+
+    draft_version = VersionField()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -172,8 +182,13 @@ class StepForm(FlaskForm):
         self.nested_errors: dict[str, list[str]] = {}
 
     def payload(self) -> dict[str, Any]:
-        """The form's data as stored in the draft (everything but the CSRF token)."""
-        return {key: value for key, value in self.data.items() if key != "csrf_token"}
+        """The form's data as stored in the draft (no CSRF token, no version)."""
+        return {key: value for key, value in self.data.items() if key not in _NOT_DATA}
+
+    def loaded_version(self) -> int | None:
+        """The draft version the form was loaded at; None when the post did not say."""
+        value = str(self.draft_version.data or "")
+        return int(value) if value.isdigit() else None
 
     def show_errors(self, errors: Iterable[FieldError], root: str | None = None) -> None:
         """Put each error beside its field; a list or group gets it at its top, else the page."""
@@ -310,6 +325,12 @@ class ProductsForm(StepForm):
         "Products", validate_choice=False,
         choices=[SelectChoice(p.value, _label(p.value)) for p in Product])
     productFees = FormField(ProductFeesForm, "Fees")
+
+
+class ReconcileForm(FlaskForm):
+    """The onboardingId ops learned for a create whose answer was lost."""
+
+    onboardingId = StringField("Onboarding id at the gateway")
 
 
 #: The form of each step the wizard edits with a form (documents has its own).

@@ -13,6 +13,7 @@ from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.rules import mask
 from portal.gateway.shapes import FieldError
 from portal.models.merchant import Merchant
+from portal.models.outbox import STEP_QUEUED
 from portal.models.step import StepState
 from portal.models.user import Role
 from portal.onboarding import scenarios, service
@@ -34,6 +35,7 @@ STATE_LABELS = {
     StepState.SENT: "Sent",
     StepState.NEEDS_ATTENTION: "Needs attention",
     StepState.LOCKED: "Locked",
+    STEP_QUEUED: "Queued",
 }
 
 
@@ -70,7 +72,8 @@ def step_url(merchant: Merchant, step: Step) -> str:
 
 def after(merchant: Merchant, step: Step, result: StepResult, moved: bool = False) -> Response:
     """Flash the outcome; go to the next step after a send that went through, else stay."""
-    flash(result.message, "success" if result.ok else "error")
+    flash(result.message, "success" if result.ok else "warning" if result.queued_until
+          else "error")
     following = next_step(step) if moved else step
     return redirect(step_url(merchant, following) if following
                     else url_for("merchants.detail", merchant_id=merchant.id))
@@ -91,14 +94,17 @@ def stored_errors(last_error: dict[str, Any]) -> list[FieldError]:
 
 def display_value(field: Any) -> str:
     """A field's value for a read-only page: PANs and account numbers masked."""
-    value = field.data
+    return shown(field.short_name, field.data)
+
+
+def shown(name: str, value: Any) -> str:
+    """A value as pages may show it: PANs and account numbers masked, blanks as a dash."""
     if isinstance(value, bool):
         return "Yes" if value else "No"
     if value in (None, "", []):
         return "—"
     if isinstance(value, list):
         return ", ".join(str(v) for v in value)
-    name = field.short_name
     secret = is_secret_key(name) or name.lower().startswith("pan")  # panNumber too
     return mask(str(value)) if secret else str(value)
 

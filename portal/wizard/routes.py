@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, abort, flash, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 
 from portal.auth import roles_required
 from portal.models.merchant import Merchant
-from portal.models.step import StepState
+from portal.models.outbox import STEP_QUEUED
+from portal.models.step import StepDraft, StepState
+from portal.onboarding import reconcile as reconciliation
 from portal.onboarding import scenarios, service
+from portal.onboarding.service import StepResult
 from portal.onboarding.steps import BY_KEY, Step
-from portal.wizard.forms import FORMS, CreateForm, StepForm
+from portal.outbox import queue
+from portal.wizard.conflicts import Difference, differences
+from portal.wizard.forms import FORMS, CreateForm, ReconcileForm, StepForm
 from portal.wizard.pages import (
     STAFF,
     after,
@@ -51,19 +58,25 @@ def step(merchant_id: int, step_key: str) -> ResponseReturnValue:
     """One step's page: Save draft stores, Save and send validates, sends and moves on."""
     merchant, step = load(merchant_id, step_key)
     draft = service.drafts_of(merchant).get(step.key)
-    form = FORMS[step.key](data=draft.payload if draft else None)
+    form = FORMS[step.key](data=loaded(draft))
     form.prepare(categories)
     action = request.form.get("action", "")
+    changes: list[Difference] = []
     if form.validate_on_submit() and not form.row_action(action):
-        result = (service.send_step(client(), merchant, step, form.payload())
-                  if action == "send" else service.save_step_draft(merchant, step, form.payload()))
-        if result.ok:
-            return after(merchant, step, result, moved=action == "send")
+        version = form.loaded_version()
+        result = (service.send_step(client(), merchant, step, form.payload(), version)
+                  if action == "send"
+                  else service.save_step_draft(merchant, step, form.payload(), version))
+        if result.ok or result.queued_until:
+            return after(merchant, step, result, moved=result.ok and action == "send")
+        if result.conflict is not None:
+            changes = differences(form, result.conflict.payload)
+            form.draft_version.data = str(result.conflict.version)  # saving again is deliberate
         form.show_errors(page_errors(result.message, result.unavailable, result.errors),
                          step.root)
     elif request.method == "GET" and draft is not None and draft.state == StepState.NEEDS_ATTENTION:
         form.show_errors(stored_errors(draft.last_error), step.root)
-    return render_step(merchant, step, form)
+    return render_step(merchant, step, form, changes)
 
 
 @bp.post("/merchants/<int:merchant_id>/steps/<step_key>/retry")
@@ -73,6 +86,17 @@ def retry(merchant_id: int, step_key: str) -> ResponseReturnValue:
     merchant, step = load(merchant_id, step_key)
     result = service.send_saved(client(), merchant, step)
     return after(merchant, step, result, moved=result.ok)
+
+
+@bp.post("/merchants/<int:merchant_id>/reconcile")
+@roles_required(*STAFF)
+def reconcile(merchant_id: int) -> ResponseReturnValue:
+    """Link a lost create to the onboardingId ops typed, once the status read proves it ours."""
+    merchant, _step = load(merchant_id, CREATE.key)
+    form = ReconcileForm()
+    result = (reconciliation.reconcile(client(), merchant, form.onboardingId.data or "")
+              if form.validate_on_submit() else StepResult(False, "The form expired; try again."))
+    return after(merchant, CREATE, result, moved=result.ok)
 
 
 @bp.post("/merchants/<int:merchant_id>/steps/<step_key>/fill")
@@ -107,11 +131,22 @@ def load(merchant_id: int, step_key: str) -> tuple[Merchant, Step]:
     return merchant, BY_KEY[step_key]
 
 
-def render_step(merchant: Merchant, step: Step, form: StepForm) -> str:
-    """The step page with its stepper, lock reason and outcome banners."""
+def loaded(draft: StepDraft | None) -> dict[str, Any]:
+    """A step form's data from its stored draft, with the version it was loaded at."""
+    if draft is None:
+        return {"draft_version": "0"}
+    return {**draft.payload, "draft_version": str(draft.version)}
+
+
+def render_step(merchant: Merchant, step: Step, form: StepForm,
+                changes: list[Difference]) -> str:
+    """The step page with its stepper, lock reason, outcome banners and save conflict."""
     drafts = service.drafts_of(merchant)
     stepper = service.stepper(merchant, drafts)
     status = next(s for s in stepper if s.step.key == step.key)
+    draft = drafts.get(step.key)
+    queued = queue.live_item(merchant.id, step.key) if draft and draft.state == STEP_QUEUED \
+        else None
     return render_template("wizard/step.html", merchant=merchant, step=step, form=form,
-                           stepper=stepper, draft=drafts.get(step.key),
-                           lock_reason=status.lock_reason)
+                           stepper=stepper, draft=draft, lock_reason=status.lock_reason,
+                           queued=queued, changes=changes)

@@ -1,0 +1,144 @@
+"""Sending what the outbox holds: claim due items atomically, send each through the service.
+
+A claim is exclusive across processes: on PostgreSQL ``SELECT ... FOR UPDATE SKIP LOCKED``
+(concurrent drains skip each other's rows), elsewhere a conditional ``UPDATE`` per item that
+only one drain can win. A claim older than ``CLAIM_LEASE`` is from a drain that died and is
+taken again (the step sends are PUTs, safe to repeat).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+from sqlalchemy import ColumnElement, and_, or_, select, update
+from sqlalchemy.engine import Connection
+
+from portal import clock
+from portal.db import db
+from portal.gateway.onboarding_client import OnboardingClient
+from portal.models.merchant import Merchant
+from portal.models.outbox import STEP_QUEUED, OutboxItem, OutboxState
+from portal.models.step import StepDraft
+from portal.onboarding import service
+from portal.onboarding.steps import BY_KEY
+from portal.outbox.queue import backoff
+
+#: How long a claim protects an item: far beyond a send's timeouts and retries.
+CLAIM_LEASE = timedelta(minutes=10)
+#: Items claimed per pass.
+BATCH = 100
+
+
+class Outcome(StrEnum):
+    """What became of one claimed item."""
+
+    SENT = "sent"
+    RESCHEDULED = "rescheduled"
+    FAILED = "failed"
+    SUPERSEDED = "superseded"
+
+
+@dataclass
+class DrainReport:
+    """How many items each outcome had in one pass."""
+
+    sent: int = 0
+    rescheduled: int = 0
+    failed: int = 0
+    superseded: int = 0
+
+    def add(self, outcome: Outcome) -> None:
+        """Count one item's outcome."""
+        setattr(self, outcome.value, getattr(self, outcome.value) + 1)
+
+    def summary(self) -> str:
+        """One line for the log."""
+        return (f"outbox: {self.sent} sent, {self.rescheduled} rescheduled, {self.failed} "
+                f"failed, {self.superseded} superseded")
+
+
+def drain(client: OnboardingClient, limit: int = BATCH) -> DrainReport:
+    """Send every due item once; commits after each."""
+    report = DrainReport()
+    for item_id in claim(limit):
+        report.add(deliver(client, item_id))
+    return report
+
+
+def claimable(now: datetime) -> ColumnElement[bool]:
+    """Due pending items, and items whose claim went stale."""
+    return or_(
+        and_(OutboxItem.state == OutboxState.PENDING, OutboxItem.next_attempt_at <= now),
+        and_(OutboxItem.state == OutboxState.SENDING, OutboxItem.claimed_at <= now - CLAIM_LEASE),
+    )
+
+
+def claim(limit: int) -> list[int]:
+    """Mark up to ``limit`` due items as being sent by this drain alone; commits."""
+    now = clock.utcnow()
+    due = (select(OutboxItem.id).where(claimable(now))
+           .order_by(OutboxItem.next_attempt_at, OutboxItem.id).limit(limit))
+    connection: Connection = db.session.connection()
+    if connection.dialect.name == "postgresql":
+        ids = list(db.session.scalars(due.with_for_update(skip_locked=True)))
+        if ids:
+            _mark_claimed(OutboxItem.id.in_(ids), now)
+        db.session.commit()
+        return ids
+    candidates = list(db.session.scalars(due))
+    db.session.commit()  # end the read: each claim below is a write transaction of its own
+    claimed = []
+    for item_id in candidates:
+        if _mark_claimed(and_(OutboxItem.id == item_id, claimable(now)), now) == 1:
+            claimed.append(item_id)
+        db.session.commit()
+    return claimed
+
+
+def _mark_claimed(where: ColumnElement[bool], now: datetime) -> int:
+    result = db.session.execute(
+        update(OutboxItem).where(where)
+        .values(state=OutboxState.SENDING, claimed_at=now),
+        execution_options={"synchronize_session": False},
+    )
+    return result.rowcount
+
+
+def deliver(client: OnboardingClient, item_id: int) -> Outcome:
+    """Send one claimed item the way a step send goes and store the outcome; commits."""
+    item = db.session.get(OutboxItem, item_id)
+    assert item is not None
+    merchant = db.session.get(Merchant, item.merchant_id)
+    draft = db.session.scalar(select(StepDraft).where(StepDraft.merchant_id == item.merchant_id,
+                                                      StepDraft.step == item.step))
+    if merchant is None or draft is None or draft.version != item.draft_version:
+        outcome = _finish(item, Outcome.SUPERSEDED, "a newer save of the step came first")
+    else:
+        result = service.call_gateway(client, merchant, BY_KEY[item.step], draft, item.payload)
+        if result.ok:
+            outcome = _finish(item, Outcome.SENT)
+        elif result.unavailable:
+            outcome = _reschedule(item, draft, result.message)
+        else:
+            outcome = _finish(item, Outcome.FAILED, result.message)
+    db.session.commit()
+    return outcome
+
+
+def _finish(item: OutboxItem, outcome: Outcome, error: str = "") -> Outcome:
+    item.state = OutboxState(outcome.value)
+    item.finished_at = clock.utcnow()
+    item.last_error = error[:300] or item.last_error
+    return outcome
+
+
+def _reschedule(item: OutboxItem, draft: StepDraft, error: str) -> Outcome:
+    item.attempts += 1
+    item.state = OutboxState.PENDING
+    item.claimed_at = None
+    item.next_attempt_at = clock.utcnow() + backoff(item.attempts)
+    item.last_error = error[:300]
+    draft.state = STEP_QUEUED
+    return Outcome.RESCHEDULED

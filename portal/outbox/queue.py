@@ -1,0 +1,57 @@
+"""Queueing a step send for later, and superseding it when fresher data is saved; no commits."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import select, update
+
+from portal import clock
+from portal.db import db
+from portal.models.outbox import LIVE_STATES, STEP_QUEUED, OutboxItem, OutboxState
+from portal.models.step import StepDraft
+
+#: The wait after the first failure; it doubles with each failure up to ``MAX_DELAY``.
+FIRST_DELAY = timedelta(seconds=30)
+MAX_DELAY = timedelta(hours=1)
+
+
+def backoff(failures: int) -> timedelta:
+    """How long to wait after ``failures`` failed sends: capped exponential, no jitter."""
+    doublings = min(max(failures - 1, 0), 20)  # far past the cap, short of an overflow
+    return min(MAX_DELAY, FIRST_DELAY * 2 ** doublings)
+
+
+def enqueue(draft: StepDraft, body: Any, error: str) -> OutboxItem:
+    """Queue ``body`` (validated, built from ``draft``) after a failed send; marks the step."""
+    supersede(draft.merchant_id, draft.step)
+    now = clock.utcnow()
+    item = OutboxItem(merchant_id=draft.merchant_id, step=draft.step,
+                      draft_version=draft.version, payload=body, state=OutboxState.PENDING,
+                      attempts=1, next_attempt_at=now + backoff(1), last_error=error[:300],
+                      created_at=now)
+    db.session.add(item)
+    draft.state = STEP_QUEUED
+    return item
+
+
+def supersede(merchant_id: int, step: str) -> int:
+    """Retire the step's waiting item: newer data was saved, the old must never be sent."""
+    result = db.session.execute(
+        update(OutboxItem)
+        .where(OutboxItem.merchant_id == merchant_id, OutboxItem.step == step,
+               OutboxItem.state == OutboxState.PENDING)
+        .values(state=OutboxState.SUPERSEDED, finished_at=clock.utcnow()),
+        execution_options={"synchronize_session": False},
+    )
+    return result.rowcount
+
+
+def live_item(merchant_id: int, step: str) -> OutboxItem | None:
+    """The step's item still to be sent (pending or being sent), if any."""
+    return db.session.scalar(
+        select(OutboxItem)
+        .where(OutboxItem.merchant_id == merchant_id, OutboxItem.step == step,
+               OutboxItem.state.in_(LIVE_STATES))
+        .order_by(OutboxItem.id.desc()).limit(1))

@@ -1,0 +1,80 @@
+"""Shared by the outbox and concurrency tests: a migrated database of each kind, drains, counts."""
+
+from __future__ import annotations
+
+import shutil
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+from flask import Flask
+from sqlalchemy import select
+
+from portal.config import current_settings
+from portal.db import db
+from portal.migrate import upgrade
+from portal.models.outbox import OutboxItem
+from portal.onboarding.service import client_for
+from portal.outbox.drain import DrainReport, drain
+from tests.postgres import Cluster
+
+
+def _admin(cluster: Cluster) -> str:
+    return f"postgresql://portal@127.0.0.1:{cluster.port}/postgres"
+
+
+@pytest.fixture(scope="session")
+def migrated_postgres_template(postgres_cluster: Cluster) -> str:
+    """The name of a PostgreSQL database migrated to head once per run; tests get copies."""
+    name = "migrated_" + uuid.uuid4().hex[:12]
+    with psycopg.connect(_admin(postgres_cluster), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    upgrade(postgres_cluster.url(name))
+    with psycopg.connect(_admin(postgres_cluster), autocommit=True) as conn:
+        # a copy needs the template without sessions; the migration's pool may keep one
+        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                     "WHERE datname = %s", (name,))
+    return name
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def migrated_any_database_url(request: pytest.FixtureRequest, migrated_template: Path,
+                              tmp_path: Path) -> Iterator[str]:
+    """A fresh database migrated to head, of each kind the portal supports (one run each)."""
+    if request.param == "sqlite":
+        path = tmp_path / "portal.db"
+        shutil.copy(migrated_template, path)
+        yield f"sqlite:///{path}"
+        return
+    cluster: Cluster = request.getfixturevalue("postgres_cluster")
+    template = request.getfixturevalue("migrated_postgres_template")
+    name = "test_" + uuid.uuid4().hex[:12]
+    with psycopg.connect(_admin(cluster), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+    try:
+        yield cluster.url(name)
+    finally:
+        with psycopg.connect(_admin(cluster), autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def run_drain(app: Flask) -> DrainReport:
+    """One drain of the outbox in its own app context, as the sync runs it."""
+    with app.app_context():
+        return drain(client_for(current_settings()))
+
+
+def items(app: Flask) -> list[OutboxItem]:
+    """Every outbox item, oldest first, detached."""
+    with app.app_context():
+        found = list(db.session.scalars(select(OutboxItem).order_by(OutboxItem.id)))
+        db.session.expunge_all()
+        return found
+
+
+def sent_to_sandbox(sandbox, suffix: str) -> list[bytes]:
+    """Bodies of the PUTs the sandbox applied whose path ends with ``suffix``."""
+    return [r.body for r in sandbox.state.backends["onboarding"].received_requests()
+            if r.method == "PUT" and r.raw_path.endswith(suffix)]

@@ -1,0 +1,1 @@
+"""Real-browser journeys through the portal and the sandbox (headless Chromium)."""

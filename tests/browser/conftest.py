@@ -1,0 +1,172 @@
+"""Fixtures of the real-browser journeys: one headless Chromium per run, the portal and the
+sandbox served on loopback on two origins (portal 127.0.0.1, sandbox localhost), axe-core."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+from cryptography.fernet import Fernet
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+from portal.config import Settings
+from portal.sandbox.app import create_sandbox_app, state_of
+from portal.sandbox.clock import Clock
+from portal.sandbox.config import config_from
+from portal.sandbox.install import BACKEND_NAME
+from portal.sandbox.onboarding_backend import OnboardingBackend
+from portal.sandbox.payments_routes import GATEWAY_KEY_PATH
+from tests.conftest import API_KEY, API_SECRET, PARTNER_ID, TEST_PASSWORD, RunningSandbox
+from tests.servers import serve
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+AXE = Path(__file__).resolve().parents[1] / "assets" / "vendor" / "axe.min.js"
+#: Impacts that fail a page; minor and moderate findings are left to review.
+BLOCKING_IMPACTS = ("serious", "critical")
+#: Playwright's wait for any one element or navigation, in milliseconds.
+TIMEOUT_MS = 15_000
+
+
+def missing(message: str) -> None:
+    """Skip for a missing tool, or fail under CI=true, where everything must be present."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Debian's headless Chromium for the whole run (scripts/system-deps.sh installs it)."""
+    if not CHROMIUM.exists():
+        missing(f"Chromium not found at {CHROMIUM} (scripts/system-deps.sh installs it)")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def sandbox() -> Iterator[RunningSandbox]:
+    """The suite's sandbox, served on ``localhost``: an origin other than the portal's."""
+    clock = Clock()
+    config = config_from({"partners": [{"partnerId": PARTNER_ID, "keys": [
+        {"apiKey": API_KEY, "apiSecret": API_SECRET, "active": True}]}]})
+    app = create_sandbox_app(config, clock=clock)
+    with serve(app, host="localhost") as url:
+        yield RunningSandbox(url=url, state=state_of(app), clock=clock)
+
+
+@pytest.fixture
+def settings(settings: Settings, sandbox: RunningSandbox, tmp_path: Path) -> Settings:
+    """The suite's settings plus payments: a credentials key and the sandbox's gateway key."""
+    answer = requests.get(sandbox.url + GATEWAY_KEY_PATH, timeout=5)
+    answer.raise_for_status()
+    key_file = tmp_path / "gateway_public.pem"
+    key_file.write_text(answer.text, encoding="utf-8")
+    return settings.with_changes(credentials_key=Fernet.generate_key().decode(),
+                                 gateway_public_key_file=str(key_file))
+
+
+@dataclass
+class Servers:
+    """Where the portal and the sandbox listen, and the sandbox's state."""
+
+    portal: str
+    sandbox: RunningSandbox
+
+    @property
+    def onboarding(self) -> OnboardingBackend:
+        """The sandbox's onboarding backend (its tick() runs reviews and webhooks)."""
+        return self.sandbox.state.backends[BACKEND_NAME]
+
+
+@pytest.fixture
+def servers(csrf_app, sandbox: RunningSandbox) -> Iterator[Servers]:
+    """The portal (CSRF on) on 127.0.0.1; the sandbox's webhooks go to it."""
+    # Plain http on loopback: a Secure session cookie would not come back over it.
+    csrf_app.config["SESSION_COOKIE_SECURE"] = False
+    with serve(csrf_app) as url:
+        sandbox.state.config.webhookUrl = f"{url}/webhooks/onboarding"
+        yield Servers(url, sandbox)
+
+
+@pytest.fixture
+def context(browser: Browser, servers: Servers) -> Iterator[BrowserContext]:
+    """A fresh browser profile (cookies, storage) for one test."""
+    ctx = browser.new_context(base_url=servers.portal)
+    ctx.set_default_timeout(TIMEOUT_MS)
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+@pytest.fixture
+def page(context: BrowserContext) -> Page:
+    """A tab of the test's profile."""
+    return context.new_page()
+
+
+def log_in(page: Page, email: str, password: str = TEST_PASSWORD) -> None:
+    """Sign in through the login form."""
+    page.goto("/login")
+    page.get_by_label("Email").fill(email)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(lambda url: not url.endswith("/login"))
+
+
+class Axe:
+    """axe-core runs in a twin profile that shares the test's cookies but bypasses the CSP."""
+
+    def __init__(self, browser: Browser, servers: Servers) -> None:
+        # bypass_csp only in this twin: the portal's CSP (script-src 'self') refuses the
+        # injected axe script, and the journeys themselves must run under the real policy.
+        self._twin = browser.new_context(base_url=servers.portal, bypass_csp=True)
+        self._twin.add_init_script(path=str(AXE))
+        self._tab = self._twin.new_page()
+        self._tab.set_default_timeout(TIMEOUT_MS)
+        self.findings: dict[str, list[dict[str, Any]]] = {}
+
+    def check(self, page: Page, path: str | None = None) -> None:
+        """Audit ``path`` (default: the page's current URL) and fail on serious/critical issues."""
+        url = path or page.url
+        self._twin.clear_cookies()
+        self._twin.add_cookies(page.context.cookies())
+        self._tab.goto(url)
+        result: dict[str, Any] = self._tab.evaluate(
+            "() => axe.run(document, {iframes: false, resultTypes: ['violations']})")
+        self.findings[url] = result["violations"]
+        blocking = [describe(v) for v in result["violations"] if v["impact"] in BLOCKING_IMPACTS]
+        assert not blocking, f"axe on {url}:\n" + "\n".join(blocking)
+
+    def close(self) -> None:
+        """Close the twin profile."""
+        self._twin.close()
+
+
+def describe(violation: dict[str, Any]) -> str:
+    """One axe violation as a readable line with the offending elements."""
+    targets = ", ".join(" ".join(node["target"]) for node in violation["nodes"][:5])
+    return f"  {violation['impact']} {violation['id']}: {violation['help']} [{targets}]"
+
+
+@pytest.fixture
+def axe(browser: Browser, servers: Servers) -> Iterator[Axe]:
+    """``axe.check(page)`` audits the page's URL; skipped without the vendored axe-core."""
+    if not AXE.exists():
+        missing(f"{AXE} is missing: run scripts/vendor-axe.sh (scripts/test.sh does)")
+    auditor = Axe(browser, servers)
+    try:
+        yield auditor
+    finally:
+        auditor.close()

@@ -1,0 +1,92 @@
+"""An ops user onboards a merchant in Chromium: steps 1-7, documents, the framed gateway page,
+the sandbox's review, APPROVED on the status page; axe-core audits every page on the way."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from portal.onboarding import scenarios
+from tests.browser.conftest import Axe, Servers, log_in
+
+pytestmark = pytest.mark.browser
+
+FORM_STEPS = ("business", "owners", "bank", "signatory")
+
+
+def fill_and_send(page: Page, scenario: str = scenarios.HAPPY) -> None:
+    """Fill the step's form with a sandbox scenario, then press "Save and send"."""
+    page.get_by_label("Sandbox scenario").select_option(scenario)
+    page.get_by_role("button", name="Fill with test data").click()
+    page.wait_for_load_state()
+    page.locator("form.step-form").get_by_role("button", name="Save and send").click()
+    page.wait_for_load_state()
+
+
+def merchant_id_of(page: Page) -> int:
+    """The merchant id in the current URL (/merchants/<id>/...)."""
+    found = re.search(r"/merchants/(\d+)/", page.url)
+    assert found is not None, page.url
+    return int(found.group(1))
+
+
+def test_ops_onboards_a_merchant_to_approved(page: Page, servers: Servers, axe: Axe, auth,
+                                            tmp_path) -> None:
+    email = auth.create("ops")
+    page.goto("/login")
+    axe.check(page)
+    log_in(page, email)
+
+    page.goto("/merchants")
+    axe.check(page)
+    page.get_by_role("link", name="New merchant").click()
+    axe.check(page)
+    fill_and_send(page)
+    merchant_id = merchant_id_of(page)
+    base = f"/merchants/{merchant_id}"
+
+    for step in FORM_STEPS:
+        page.goto(f"{base}/steps/{step}")
+        axe.check(page)
+        fill_and_send(page)
+        expect(page.locator(f".stepper__step[data-step='{step}']")).to_have_attribute(
+            "data-state", "sent")
+
+    page.goto(f"{base}/steps/documents")
+    axe.check(page)
+    slots = page.locator("form.upload").evaluate_all("(forms) => forms.map(f => f.dataset.slot)")
+    assert slots
+    for slot in slots:
+        document = tmp_path / f"{slot.lower()}.pdf"
+        document.write_bytes(scenarios.sample_pdf(slot))
+        form = page.locator(f"form.upload[data-slot='{slot}']")
+        form.locator("input[type=file]").set_input_files(document)
+        form.get_by_role("button", name="Upload and send").click()
+        page.wait_for_load_state()
+        expect(page.get_by_text(f"{slot} sent to the gateway.")).to_be_visible()
+
+    page.goto(f"{base}/steps/products")
+    axe.check(page)
+    fill_and_send(page)
+    expect(page.locator(".stepper__step[data-step='products']")).to_have_attribute(
+        "data-state", "sent")
+
+    page.goto(f"{base}/verification")
+    axe.check(page)
+    axe.check(page, f"{base}/verification/session")
+    page.get_by_role("button", name="Get verification link").click()
+    frame = page.frame_locator("#verification-frame")
+    frame.get_by_label("I have read and accept the terms and conditions").check()
+    frame.get_by_role("button", name="Accept and continue").click()
+    frame.get_by_label("I consent to sharing my documents from DigiLocker").check()
+    frame.get_by_role("button", name="Give consent and continue").click()
+    frame.get_by_role("button", name="Pass video KYC").click()
+    expect(page.locator(".verification-result")).to_have_attribute("data-state", "confirmed")
+    expect(page.locator(".verification-result")).to_contain_text("PENDING_REVIEW")
+
+    servers.onboarding.tick()  # the review decides; its webhook reaches the portal
+    page.goto(f"{base}/status")
+    expect(page.locator(".onboarding-status")).to_have_attribute("data-status", "APPROVED")
+    axe.check(page)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -114,6 +114,24 @@ def context(browser: Browser, servers: Servers) -> Iterator[BrowserContext]:
 def page(context: BrowserContext) -> Page:
     """A tab of the test's profile."""
     return context.new_page()
+
+
+@dataclass
+class Console:
+    """What the test's pages reported: CSP violations and uncaught script errors."""
+
+    csp_violations: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+@pytest.fixture
+def console(context: BrowserContext, page: Page) -> Console:
+    """Collect the console's CSP reports and the page's uncaught errors."""
+    seen = Console()
+    context.on("console", lambda msg: seen.csp_violations.append(msg.text)
+               if "Content Security Policy" in msg.text else None)
+    page.on("pageerror", lambda error: seen.errors.append(str(error)))
+    return seen
 
 
 def log_in(page: Page, email: str, password: str = TEST_PASSWORD) -> None:

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from portal.onboarding import scenarios
-from tests.browser.conftest import Axe, Servers, log_in
+from tests.browser.conftest import Axe, Console, Servers, log_in
 
 pytestmark = pytest.mark.browser
 
@@ -33,7 +33,7 @@ def merchant_id_of(page: Page) -> int:
 
 
 def test_ops_onboards_a_merchant_to_approved(page: Page, servers: Servers, axe: Axe, auth,
-                                            tmp_path) -> None:
+                                            console: Console, tmp_path) -> None:
     email = auth.create("ops")
     page.goto("/login")
     axe.check(page)
@@ -90,3 +90,5 @@ def test_ops_onboards_a_merchant_to_approved(page: Page, servers: Servers, axe: 
     page.goto(f"{base}/status")
     expect(page.locator(".onboarding-status")).to_have_attribute("data-status", "APPROVED")
     axe.check(page)
+    assert console.csp_violations == []
+    assert console.errors == []

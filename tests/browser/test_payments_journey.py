@@ -1,0 +1,69 @@
+"""An admin takes a payment in Chromium for an approved merchant: credentials, a new hold, the
+sandbox's hosted checkout on its own origin, the callback, AUTHORIZED, capture; axe on each page."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import Axe, Console, Servers, log_in
+from tests.payments_portal.conftest import APPROVING_CARD, add_merchant, hold_values
+
+pytestmark = pytest.mark.browser
+
+
+def fill_hold_form(page: Page) -> None:
+    """Type the suite's usual hold (1500.00 INR, Asha Rao's billing details) into the form."""
+    form = page.locator("form.hold-form")
+    for name, value in hold_values().items():
+        field = form.locator(f"[name='{name}']")
+        if field.evaluate("(el) => el.tagName") == "SELECT":
+            field.select_option(value)
+        else:
+            field.fill(value)
+
+
+def test_admin_holds_pays_and_captures(page: Page, servers: Servers, axe: Axe, auth, app,
+                                       console: Console) -> None:
+    merchant_id = add_merchant(app, "APPROVED")
+    log_in(page, auth.create("admin"))
+    page.goto("/admin/")
+    axe.check(page)
+
+    page.goto(f"/merchants/{merchant_id}/payments/credentials")
+    axe.check(page)
+    page.get_by_role("button", name="Save credentials").click()
+    expect(page.locator(".current-credentials")).to_be_visible()
+    axe.check(page)
+
+    page.goto(f"/merchants/{merchant_id}/payments")
+    axe.check(page)
+    page.goto(f"/merchants/{merchant_id}/payments/new")
+    axe.check(page)
+    fill_hold_form(page)
+    page.get_by_role("button", name="Create hold and go to the checkout page").click()
+    page.wait_for_url(f"{servers.sandbox.url}/**")
+
+    page.get_by_label("Card number").fill(APPROVING_CARD)
+    page.get_by_label("Expiry date (MM/YY)").fill("12/39")
+    page.get_by_label("Security code (CVV)").fill("123")
+    page.get_by_label("Name on card").fill("Asha Rao")
+    page.get_by_role("button", name=re.compile(r"^Pay ")).click()
+    page.wait_for_url(f"{servers.portal}/payments/callback")
+    expect(page.locator("body")).to_contain_text("your payment is authorised")
+
+    page.goto("/payments")
+    axe.check(page)
+    page.locator("table a[href^='/payments/']").first.click()
+    status = page.locator("[data-field='status']")
+    expect(status).to_have_text("AUTHORIZED")
+    axe.check(page)
+    capture = page.locator("form.action--capture")
+    capture.get_by_role("checkbox").check()
+    capture.get_by_role("button", name="Capture").click()
+    expect(page.locator("body")).to_contain_text("now SENT_FOR_CAPTURE")
+    expect(status).to_have_text("SENT_FOR_CAPTURE")
+    expect(page.locator("form.action--capture")).to_have_count(0)
+    assert console.csp_violations == []

@@ -60,6 +60,19 @@ def migrated_any_database_url(request: pytest.FixtureRequest, migrated_template:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+@pytest.fixture
+def database_url(migrated_any_database_url: str) -> str:
+    """The portal's database: migrated, SQLite or PostgreSQL (overrides the SQLite-only one)."""
+    return migrated_any_database_url
+
+
+@pytest.fixture
+def app(app: Flask) -> Iterator[Flask]:
+    """The portal, its connection pool closed after the test (PostgreSQL counts them)."""
+    yield app
+    db.engine(app).dispose()
+
+
 def run_drain(app: Flask) -> DrainReport:
     """One drain of the outbox in its own app context, as the sync runs it."""
     with app.app_context():

@@ -9,7 +9,7 @@ from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, Text
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, mapped_column
 
 from portal import clock
 from portal.db import Base
@@ -99,11 +99,6 @@ class Payment(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow)
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
 
-    refunds: Mapped[list[PaymentRefund]] = relationship(
-        back_populates="payment", order_by="PaymentRefund.id", lazy="raise",
-        cascade="all, delete-orphan",
-    )
-
     @property
     def authorised(self) -> Decimal:
         """The amount held."""
@@ -127,5 +122,3 @@ class PaymentRefund(Base):
     amount: Mapped[str] = mapped_column(String(24))
     state: Mapped[str] = mapped_column(String(16), default=RefundState.SENDING)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow)
-
-    payment: Mapped[Payment] = relationship(back_populates="refunds", lazy="raise")

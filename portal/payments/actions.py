@@ -16,13 +16,13 @@ from portal.gateway.errors import GatewayError, GatewayUnavailable
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.payments_shapes import PaymentStatus, check_amount
 from portal.models.payment import ActionState, Payment, PaymentRefund, RefundState
-from portal.payments.holds import failure_message
 from portal.payments.services import (
     OUTCOME_UNKNOWN,
     REFUNDABLE,
     Result,
     apply_status,
     claim,
+    failure_message,
     mark_unknown,
     new_merchant_txn_id,
     refundable,

@@ -75,9 +75,13 @@ def _fernet(settings: Settings) -> Fernet:
                                "base64-encoded bytes).") from None
 
 
-def sandbox_identifiers() -> tuple[str, str]:
-    """A fresh MID and kid to prefill in sandbox mode."""
-    return "SBX" + secrets.token_hex(6).upper(), "kid-" + secrets.token_hex(8)
+def prefill(current: PaymentCredentials | None, sandbox: bool) -> dict[str, str]:
+    """The form's MID and kid: the current ones, else fresh ones in sandbox mode, else none."""
+    if current is not None:
+        return {"mid": current.mid, "kid": current.kid}
+    if sandbox:
+        return {"mid": "SBX" + secrets.token_hex(6).upper(), "kid": "kid-" + secrets.token_hex(8)}
+    return {}
 
 
 def generate_key() -> rsa.RSAPrivateKey:

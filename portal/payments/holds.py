@@ -18,12 +18,7 @@ from portal import clock
 from portal.audit import record
 from portal.config import Settings
 from portal.db import db
-from portal.gateway.errors import (
-    GatewayError,
-    GatewayUnavailable,
-    Unauthorized,
-    ValidationFailed,
-)
+from portal.gateway.errors import GatewayError, GatewayUnavailable, ValidationFailed
 from portal.gateway.payments_client import PaymentsClient, verify_callback_token
 from portal.gateway.payments_shapes import InitiateRequest, PaymentStatus
 from portal.gateway.shapes import FieldError, dump, validate_payload
@@ -35,6 +30,7 @@ from portal.payments.services import (
     OUTCOME_UNKNOWN,
     Result,
     claim,
+    failure_message,
     mark_unknown,
     new_merchant_unique_id,
     new_nonce,
@@ -170,19 +166,6 @@ def _initiate_failed(payment: Payment, exc: GatewayError) -> Result:
            detail={"merchantTxnId": payment.merchant_txn_id, "error": str(exc)})
     db.session.commit()
     return Result(False, message, errors, outcome_unknown=outcome == OUTCOME_UNKNOWN)
-
-
-def failure_message(exc: GatewayError, what: str) -> str:
-    """What to tell ops about a gateway call that certainly did not go through."""
-    if isinstance(exc, GatewayUnavailable):
-        return f"The gateway could not be reached, so the {what} was not sent; try again."
-    if isinstance(exc, Unauthorized):
-        return ("The gateway refused the merchant's credentials: check that the public key and "
-                "kid are registered with the gateway for this MID.")
-    if isinstance(exc, ValidationFailed) and exc.field_errors:
-        return f"The gateway refused the {what}: " + "; ".join(
-            e.message for e in exc.field_errors)
-    return f"The gateway refused the {what} ({exc.message})."
 
 
 # ---------------------------------------------------------------- callback

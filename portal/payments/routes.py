@@ -7,6 +7,8 @@ token (the gateway's page posts it), answered with a customer-facing page.
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
@@ -24,10 +26,9 @@ from portal.models.user import Role
 from portal.payments import actions, holds, services
 from portal.payments import credentials as creds
 from portal.payments.forms import ActionForm, CredentialsForm, FilterForm, HoldForm
+from portal.wizard.pages import STAFF
 
 bp = Blueprint("payments", __name__)
-#: Who may take and manage payments.
-STAFF = (Role.OPS, Role.ADMIN)
 
 
 @bp.get("/payments")
@@ -51,12 +52,7 @@ def credentials(merchant_id: int) -> ResponseReturnValue:
     """The merchant's MID, kid and public key; admins see the form that sets them up."""
     merchant = load_merchant(merchant_id)
     current = creds.credentials_of(merchant)
-    if current is not None:
-        prefill = {"mid": current.mid, "kid": current.kid}
-    elif current_settings().gateway_is_sandbox:
-        prefill = dict(zip(("mid", "kid"), creds.sandbox_identifiers(), strict=True))
-    else:
-        prefill = {}
+    prefill = creds.prefill(current, current_settings().gateway_is_sandbox)
     return credentials_page(merchant, current, CredentialsForm(data=prefill))
 
 
@@ -104,13 +100,14 @@ def detail(payment_id: int) -> ResponseReturnValue:
     payment = load_payment(payment_id)
     refunds = services.refunds_of(payment)
     return render_template(
-        "payments/detail.html", payment=payment, merchant=db.session.get(Merchant,
-                                                                          payment.merchant_id),
-        refunds=refunds, refundable=services.refundable(payment, refunds),
+        "payments/detail.html", payment=payment, merchant=merchant_of(payment), refunds=refunds,
+        refundable=services.refundable(payment, refunds),
         offered=actions.offered(payment, refunds))
 
 
-@bp.post("/payments/<int:payment_id>/<any(capture, reverse, refund):action>")
+@bp.post("/payments/<int:payment_id>/capture", defaults={"action": actions.CAPTURE})
+@bp.post("/payments/<int:payment_id>/reverse", defaults={"action": actions.REVERSE})
+@bp.post("/payments/<int:payment_id>/refund", defaults={"action": actions.REFUND})
 @roles_required(*STAFF)
 def act(payment_id: int, action: str) -> ResponseReturnValue:
     """Capture, reverse or refund once, after the confirmation box was ticked."""
@@ -180,7 +177,7 @@ def client_for(merchant: Merchant) -> PaymentsClient:
         abort(503, str(exc))
 
 
-def hold_prefill(merchant: Merchant, resume_id: int | None) -> dict:
+def hold_prefill(merchant: Merchant, resume_id: int | None) -> dict[str, Any]:
     """Fresh identifiers, or the stored data of a hold not yet created at the gateway."""
     payment = services.get_payment(resume_id) if resume_id else None
     if payment is not None and payment.merchant_id == merchant.id and payment.gid is None:

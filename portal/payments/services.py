@@ -19,7 +19,7 @@ from sqlalchemy import func, select, update
 from portal import clock
 from portal.audit import record
 from portal.db import db
-from portal.gateway.errors import GatewayError, Unauthorized
+from portal.gateway.errors import GatewayError, GatewayUnavailable, Unauthorized, ValidationFailed
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.payments_shapes import PaymentStatus, PaymentStatusData, StatusResponse
 from portal.gateway.shapes import FieldError
@@ -72,6 +72,19 @@ class PaymentPage:
     def pages(self) -> int:
         """How many pages the matches fill (at least one)."""
         return max(1, math.ceil(self.total / self.per_page))
+
+
+def failure_message(exc: GatewayError, what: str) -> str:
+    """What to tell ops about a gateway call that certainly did not go through."""
+    if isinstance(exc, GatewayUnavailable):
+        return f"The gateway could not be reached, so the {what} was not sent; try again."
+    if isinstance(exc, Unauthorized):
+        return ("The gateway refused the merchant's credentials: check that the public key and "
+                "kid are registered with the gateway for this MID.")
+    if isinstance(exc, ValidationFailed) and exc.field_errors:
+        return f"The gateway refused the {what}: " + "; ".join(
+            e.message for e in exc.field_errors)
+    return f"The gateway refused the {what} ({exc.message})."
 
 
 def unavailable_reason(merchant: Merchant) -> str | None:

@@ -11,7 +11,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from portal.db import db
-from portal.models import AuditEvent
+from portal.models import AuditEvent, Payment
 from portal.sandbox.faults import Fault, FaultKind
 from tests.conftest import TEST_PASSWORD
 from tests.payments_portal.conftest import (
@@ -213,3 +213,19 @@ def test_actions_are_audited_with_gid_and_outcome(app, browser, sandbox, authori
     assert ("payment.initiate", "ok", gid) in events
     assert ("payment.capture", "refused", gid) in events
     assert events[-1] == ("payment.capture", "ok", gid)
+
+
+def test_a_call_stuck_sending_is_settled_by_refresh_once_stale(app, browser, authorised,
+                                                               portal_clock):
+    with app.app_context():
+        payment = db.session.get(Payment, authorised)
+        payment.action_state, payment.action_name = "sending", "capture"
+        payment.action_started_at = portal_clock.now()
+        db.session.commit()
+    browser.client.post(f"/payments/{authorised}/refresh")
+    assert payment_row(app, authorised).action_state == "sending"  # may still be in flight
+    portal_clock.advance(6 * 60)
+    browser.client.post(f"/payments/{authorised}/refresh")
+    payment = payment_row(app, authorised)
+    assert (payment.action_state, payment.status) == ("idle", "AUTHORIZED")
+    assert browser.get(f"/payments/{authorised}").soup.select_one("form.action--capture")

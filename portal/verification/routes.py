@@ -10,6 +10,7 @@ from flask import (
     make_response,
     redirect,
     render_template,
+    request,
     url_for,
 )
 from flask.typing import ResponseReturnValue
@@ -79,10 +80,14 @@ def revoke_link(merchant_id: int, link_id: int) -> ResponseReturnValue:
     return redirect(url_for("verification.page", merchant_id=merchant.id))
 
 
-@bp.get("/verify/<int:merchant_id>/<token>")
+@bp.get("/verify/<int:merchant_id>")
 @public
-def merchant_page(merchant_id: int, token: str) -> ResponseReturnValue:
-    """The sub-merchant's own verification page, and nothing else of the portal."""
+def merchant_page(merchant_id: int) -> ResponseReturnValue:
+    """The sub-merchant's own verification page, and nothing else of the portal.
+
+    The token travels in the query (``?token=``), which the log redaction masks.
+    """
+    token = request.args.get("token", "")
     merchant, link = opened(merchant_id, token)
     links.mark_opened(link)
     callback = url_for("verification.merchant_page", merchant_id=merchant.id, token=token,
@@ -92,11 +97,11 @@ def merchant_page(merchant_id: int, token: str) -> ResponseReturnValue:
                     service.MERCHANT_LINK)
 
 
-@bp.post("/verify/<int:merchant_id>/<token>/confirm")
+@bp.post("/verify/<int:merchant_id>/confirm")
 @public
-def merchant_confirm(merchant_id: int, token: str) -> ResponseReturnValue:
+def merchant_confirm(merchant_id: int) -> ResponseReturnValue:
     """The merchant's page reported completion: read the status server-side."""
-    merchant, _link = opened(merchant_id, token)
+    merchant, _link = opened(merchant_id, request.args.get("token", ""))
     return jsonify(service.confirm(client(), merchant))
 
 

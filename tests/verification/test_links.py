@@ -12,6 +12,7 @@ from portal.config import current_settings
 from portal.db import db
 from portal.models.merchant import Merchant
 from portal.models.verification import GatewayLink, MerchantLink
+from portal.redaction import redact_text
 from portal.verification import links
 from tests.verification.conftest import backend_of, frame_src, onboard, token_of
 
@@ -79,16 +80,16 @@ def _refused(response, status: int) -> None:
 def test_a_valid_link_opens_only_that_merchants_page_without_an_account(
         app, client, merchant_id, sandbox, settings):
     _link, token = _issue(app, merchant_id)
-    response = client.get(f"/verify/{merchant_id}/{token}")
+    response = client.get(f"/verify/{merchant_id}?token={token}")
     assert response.status_code == 200
     soup = BeautifulSoup(response.data, "html.parser")
     assert soup.select_one("nav") is None and soup.select_one(".stepper") is None
     assert soup.select_one("a[href^='/merchants']") is None
     link = frame_src(response.data)
     callback = backend_of(sandbox).find_token(token_of(link)).callback_url
-    assert callback == f"http://localhost/verify/{merchant_id}/{token}"
+    assert callback == f"http://localhost/verify/{merchant_id}?token={token}"
     assert soup.select_one("#verification")["data-confirm-url"] == \
-        f"/verify/{merchant_id}/{token}/confirm"
+        f"/verify/{merchant_id}/confirm?token={token}"
     assert f"frame-src {settings.verification_origin}" in \
         response.headers["Content-Security-Policy"]
     assert _minted(app)[-1].via == "merchant link"
@@ -99,9 +100,9 @@ def test_a_valid_link_opens_only_that_merchants_page_without_an_account(
 def test_the_link_lasts_24_hours_on_the_portal_clock(app, client, merchant_id, portal_clock):
     _link, token = _issue(app, merchant_id)
     portal_clock.advance(DAY - 60)
-    assert client.get(f"/verify/{merchant_id}/{token}").status_code == 200
+    assert client.get(f"/verify/{merchant_id}?token={token}").status_code == 200
     portal_clock.advance(61)
-    _refused(client.get(f"/verify/{merchant_id}/{token}"), 410)
+    _refused(client.get(f"/verify/{merchant_id}?token={token}"), 410)
 
 
 def test_a_revoked_link_is_refused(app, client, auth, merchant_id):
@@ -110,8 +111,8 @@ def test_a_revoked_link_is_refused(app, client, auth, merchant_id):
     response = client.post(f"/merchants/{merchant_id}/verification/links/{link.id}/revoke")
     assert response.status_code == 302
     auth.logout()
-    _refused(client.get(f"/verify/{merchant_id}/{token}"), 410)
-    _refused(client.post(f"/verify/{merchant_id}/{token}/confirm"), 410)
+    _refused(client.get(f"/verify/{merchant_id}?token={token}"), 410)
+    _refused(client.post(f"/verify/{merchant_id}/confirm?token={token}"), 410)
 
 
 @pytest.mark.parametrize("tamper", [
@@ -119,17 +120,24 @@ def test_a_revoked_link_is_refused(app, client, auth, merchant_id):
     lambda t: "x" + t,
     lambda t: t.split(".", 1)[1],
     lambda t: "not-a-token",
+    lambda t: "",
 ])
 def test_a_tampered_link_is_refused(app, client, merchant_id, tamper):
     _link, token = _issue(app, merchant_id)
-    _refused(client.get(f"/verify/{merchant_id}/{tamper(token)}"), 403)
+    _refused(client.get(f"/verify/{merchant_id}?token={tamper(token)}"), 403)
 
 
 def test_a_link_under_another_merchants_id_is_refused(app, client, merchant_id):
     other = onboard(app, until="create")
     _link, token = _issue(app, merchant_id)
-    _refused(client.get(f"/verify/{other}/{token}"), 403)
-    _refused(client.post(f"/verify/{other}/{token}/confirm"), 403)
+    _refused(client.get(f"/verify/{other}?token={token}"), 403)
+    _refused(client.post(f"/verify/{other}/confirm?token={token}"), 403)
+
+
+def test_the_token_is_masked_in_logged_request_lines(app, merchant_id):
+    _link, token = _issue(app, merchant_id)
+    line = redact_text(f'"GET /verify/{merchant_id}?token={token} HTTP/1.1" 200 -')
+    assert token not in line and token[-6:] not in line
 
 
 def test_a_token_signed_for_something_else_is_refused(app, client, merchant_id, settings):
@@ -137,7 +145,7 @@ def test_a_token_signed_for_something_else_is_refused(app, client, merchant_id, 
 
     forged = URLSafeTimedSerializer(settings.secret_key, salt="another-purpose").dumps(
         {"m": merchant_id, "n": "x"})
-    _refused(client.get(f"/verify/{merchant_id}/{forged}"), 403)
+    _refused(client.get(f"/verify/{merchant_id}?token={forged}"), 403)
 
 
 def test_ops_issue_and_list_links(app, client, auth, merchant_id):
@@ -147,7 +155,7 @@ def test_ops_issue_and_list_links(app, client, auth, merchant_id):
     soup = BeautifulSoup(response.data, "html.parser")
     flash = soup.select_one(".flash--success").get_text()
     url = flash.split(": ", 1)[1].strip()
-    assert url.startswith(f"http://localhost/verify/{merchant_id}/")
+    assert url.startswith(f"http://localhost/verify/{merchant_id}?token=")
     assert [td.get_text() for td in soup.select(".merchant-links .link-state")] == ["Live"]
     auth.logout()
     assert client.get(url.removeprefix("http://localhost")).status_code == 200
@@ -156,9 +164,10 @@ def test_ops_issue_and_list_links(app, client, auth, merchant_id):
 def test_the_merchant_confirms_with_a_csrf_token_and_gets_only_its_status(
         app, csrf_client, merchant_id):
     _link, token = _issue(app, merchant_id)
-    page = BeautifulSoup(csrf_client.get(f"/verify/{merchant_id}/{token}").data, "html.parser")
+    response = csrf_client.get(f"/verify/{merchant_id}?token={token}")
+    page = BeautifulSoup(response.data, "html.parser")
     csrf = page.select_one("#verification")["data-csrf-token"]
-    url = f"/verify/{merchant_id}/{token}/confirm"
+    url = f"/verify/{merchant_id}/confirm?token={token}"
     assert csrf_client.post(url, headers={"Accept": "application/json"}).status_code == 400
     answer = csrf_client.post(url, headers={"Accept": "application/json", "X-CSRFToken": csrf})
     assert answer.status_code == 200

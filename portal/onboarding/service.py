@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
 from portal import clock
@@ -125,16 +126,24 @@ def save_draft(merchant: Merchant, step: Step, data: dict[str, Any],
     still queued for the step is superseded: older data is never sent after newer.
     """
     draft = draft_for(merchant, step)
-    _take_version(draft, draft.version if version is None else version)
-    queue.supersede(merchant.id, step.key)
-    draft.payload = data
-    if draft.state != StepState.LOCKED:
-        draft.state = StepState.DRAFT
-        draft.last_error = {}
-    draft.updated_at = clock.utcnow()
-    merchant.touch()
-    record("step.draft", merchant_id=merchant.id, detail={"step": step.key})
-    db.session.commit()
+    created = draft.id is None
+    try:
+        _take_version(draft, draft.version if version is None else version)
+        queue.supersede(merchant.id, step.key)
+        draft.payload = data
+        if draft.state != StepState.LOCKED:
+            draft.state = StepState.DRAFT
+            draft.last_error = {}
+        draft.updated_at = clock.utcnow()
+        merchant.touch()
+        record("step.draft", merchant_id=merchant.id, detail={"step": step.key})
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        stored = _find_draft(merchant, step) if created else None
+        if stored is None:
+            raise
+        raise DraftConflict(stored) from None  # someone created the step's draft meanwhile
     return draft
 
 

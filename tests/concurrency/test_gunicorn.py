@@ -1,0 +1,163 @@
+"""Two gunicorn worker processes on one PostgreSQL: concurrent saves of one step over HTTP.
+
+The portal runs as in production (``gunicorn app:app``, CSRF on, configuration from the
+environment) against a throwaway PostgreSQL database and the loopback sandbox; several signed-in
+sessions post the same step at once.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+from bs4 import BeautifulSoup
+from sqlalchemy import select
+
+from portal.config import Settings
+from portal.db import db
+from portal.migrate import upgrade
+from portal.models.step import StepDraft
+from portal.onboarding import scenarios
+from tests.conftest import TEST_PASSWORD, AuthActions
+from tests.outbox.support import sent_to_sandbox
+from tests.sandbox.test_faults import free_port
+from tests.wizard.browser import flatten, form_values
+
+pytestmark = pytest.mark.postgres
+
+ROOT = Path(__file__).resolve().parents[2]
+SESSIONS = 6
+CONFLICT = "Someone else saved this step"
+
+
+@pytest.fixture
+def database_url(postgres_url: str) -> str:
+    """PostgreSQL only here: several processes share the database."""
+    upgrade(postgres_url)
+    return postgres_url
+
+
+@pytest.fixture
+def portal_url(settings: Settings, tmp_path: Path) -> Iterator[str]:
+    """The portal under gunicorn, 2 worker processes with 4 threads each, on a loopback port."""
+    port = free_port()
+    env = {**os.environ, "PORTAL_ENV": "testing", "SECRET_KEY": settings.secret_key,
+           "DATABASE_URL": settings.database_url, "GATEWAY_ONBOARDING_URL": settings.onboarding_url,
+           "GATEWAY_PAYMENTS_URL": settings.payments_url, "GATEWAY_API_KEY": settings.api_key,
+           "GATEWAY_API_SECRET": settings.api_secret, "GATEWAY_IS_SANDBOX": "true",
+           "UPLOAD_FOLDER": str(tmp_path / "uploads")}
+    command = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "2",
+               "--worker-class", "gthread", "--threads", "4", "app:app"]
+    with subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL,  # noqa: S603
+                          stderr=subprocess.DEVNULL) as server:
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    if requests.get(url + "/healthz", timeout=5).ok:
+                        break
+                except requests.RequestException:
+                    pass
+                assert time.monotonic() < deadline, "gunicorn did not start"
+                time.sleep(0.1)
+            yield url
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+
+
+def page_of(response: requests.Response) -> BeautifulSoup:
+    """The parsed HTML of a response."""
+    return BeautifulSoup(response.text, "html.parser")
+
+
+def sign_in(url: str, email: str) -> requests.Session:
+    """A browser session signed in through the real form (CSRF token included)."""
+    session = requests.Session()
+    token = page_of(session.get(url + "/login", timeout=10)).find(
+        "input", attrs={"name": "csrf_token"})["value"]
+    answer = session.post(url + "/login", timeout=10, data={
+        "email": email, "password": TEST_PASSWORD, "csrf_token": token})
+    assert not answer.url.endswith("/login"), "sign-in failed"
+    return session
+
+
+def step_form(session: requests.Session, url: str) -> dict:
+    """The step form's values as the page shows them (hidden version and CSRF token included)."""
+    return form_values(page_of(session.get(url, timeout=10)).select_one("form.step-form"))
+
+
+def post_together(sessions: list[requests.Session], url: str,
+                  bodies: list[dict]) -> list[requests.Response]:
+    """Post each body from its session at the same moment; the answers in the same order."""
+    start = threading.Barrier(len(sessions))
+    answers: list[requests.Response | None] = [None] * len(sessions)
+
+    def post(index: int) -> None:
+        start.wait()
+        answers[index] = sessions[index].post(url, data=bodies[index], timeout=30)
+
+    threads = [threading.Thread(target=post, args=(i,)) for i in range(len(sessions))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert all(answer is not None for answer in answers)
+    return [answer for answer in answers if answer is not None]
+
+
+def stored_business(app, merchant_id: int) -> list[StepDraft]:
+    """Every stored business draft of the merchant (there must be one)."""
+    with app.app_context():
+        drafts = list(db.session.scalars(select(StepDraft).where(
+            StepDraft.merchant_id == merchant_id, StepDraft.step == "business")))
+        db.session.expunge_all()
+        return drafts
+
+
+def test_concurrent_saves_of_one_step_across_worker_processes(app, client, sandbox,
+                                                              portal_url):
+    emails = [AuthActions(app, client).create("ops", f"ops{i}@example.com")
+              for i in range(SESSIONS)]
+    sessions = [sign_in(portal_url, email) for email in emails]
+    create = {**step_form(sessions[0], portal_url + "/merchants/new"),
+              **flatten(scenarios.form_data(scenarios.HAPPY, "create")), "action": "send"}
+    created = sessions[0].post(portal_url + "/merchants/new", data=create, timeout=30)
+    assert created.url.endswith("/steps/business")
+    merchant_id = int(created.url.split("/")[-3])
+    url = f"{portal_url}/merchants/{merchant_id}/steps/business"
+
+    def bodies(action: str) -> list[dict]:
+        business = flatten(scenarios.form_data(scenarios.HAPPY, "business"))
+        return [{**step_form(session, url), **business, "action": action,
+                 "registeredName": f"Trader {i} Private Limited"}
+                for i, session in enumerate(sessions)]
+
+    # the step's first save: nobody has a draft yet, all send at once
+    answers = post_together(sessions, url, bodies("send"))
+    assert [a.status_code for a in answers] == [200] * SESSIONS
+    winners = [a for a in answers if a.url.endswith("/steps/owners")]
+    assert len(winners) == 1
+    assert sum(CONFLICT in a.text for a in answers) == SESSIONS - 1
+    [draft] = stored_business(app, merchant_id)
+    assert draft.version == 1
+    [body] = sent_to_sandbox(sandbox, "/business-details")  # one send, the winner's
+    assert draft.payload["registeredName"].encode() in body
+
+    # later, everyone saves a draft of the same version at once
+    answers = post_together(sessions, url, bodies("draft"))
+    assert [a.status_code for a in answers] == [200] * SESSIONS
+    assert sum(CONFLICT in a.text for a in answers) == SESSIONS - 1
+    [draft] = stored_business(app, merchant_id)
+    assert draft.version == 2
+    [winner] = [i for i, a in enumerate(answers) if CONFLICT not in a.text]
+    assert draft.payload["registeredName"] == f"Trader {winner} Private Limited"
+    assert len(sent_to_sandbox(sandbox, "/business-details")) == 1

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from flask import Flask
 
-from portal import admin, auth, documents, errors, main, merchants, verification, webhooks, wizard
+from portal import (
+    admin,
+    auth,
+    documents,
+    errors,
+    main,
+    merchants,
+    payments,
+    verification,
+    webhooks,
+    wizard,
+)
 from portal.status.routes import bp as status_bp
 
 
@@ -14,3 +25,4 @@ def register_blueprints(app: Flask) -> None:
         app.register_blueprint(blueprint)
     for blueprint in (verification.bp, status_bp, webhooks.bp, admin.bp):
         app.register_blueprint(blueprint)
+    app.register_blueprint(payments.bp)

@@ -16,6 +16,7 @@ from portal import (
     webhooks,
     wizard,
 )
+from portal.bulk.routes import bp as bulk_bp
 from portal.status.routes import bp as status_bp
 
 
@@ -26,3 +27,4 @@ def register_blueprints(app: Flask) -> None:
     for blueprint in (verification.bp, status_bp, webhooks.bp, admin.bp):
         app.register_blueprint(blueprint)
     app.register_blueprint(payments.bp)
+    app.register_blueprint(bulk_bp)

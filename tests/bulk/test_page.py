@@ -1,0 +1,149 @@
+"""The admin page's import: upload, the problems table and CSV, live progress, admins only."""
+
+from __future__ import annotations
+
+import csv
+import io
+import time
+
+import pytest
+from bs4 import BeautifulSoup
+
+from portal.db import db
+from portal.models.bulk import BulkImport
+from portal.models.merchant import Merchant
+from tests.bulk.conftest import EXAMPLE, creates, csv_text, example_rows, received
+
+ROUTES = [("GET", "/admin/bulk/"), ("POST", "/admin/bulk/"), ("GET", "/admin/bulk/1"),
+          ("GET", "/admin/bulk/1/progress"), ("GET", "/admin/bulk/1/errors.csv")]
+
+
+def upload(client, content: bytes, **fields: str):
+    """Post the upload form with a file."""
+    data = {"file": (io.BytesIO(content), "merchants.csv"), "concurrency": "4", **fields}
+    return client.post("/admin/bulk/", data=data, content_type="multipart/form-data")
+
+
+def wait_until_finished(client, location: str, seconds: float = 60) -> dict:
+    """Poll the progress endpoint as the page's script does, until the import is over."""
+    deadline = time.monotonic() + seconds
+    while True:
+        progress = client.get(f"{location}/progress").get_json()
+        if progress["finished"] or time.monotonic() > deadline:
+            return progress
+        time.sleep(0.1)
+
+
+def soup(response) -> BeautifulSoup:
+    return BeautifulSoup(response.data, "html.parser")
+
+
+@pytest.fixture
+def admin(auth, client):
+    auth.login("admin")
+    return client
+
+
+def test_a_valid_file_is_imported_in_the_background_without_documents(admin, app, sandbox):
+    response = upload(admin, EXAMPLE.read_bytes())
+    assert response.status_code == 302
+    location = response.headers["Location"]
+    page = soup(admin.get(location))
+    assert page.select_one("#bulk-progress")["data-progress-url"] == f"{location}/progress"
+
+    progress = wait_until_finished(admin, location)
+    assert progress["state"] == "finished"
+    assert (progress["done"], progress["total"]) == (10, 10)
+    assert progress["counts"] == {"created": 10, "resumed": 0, "completed": 0,
+                                  "awaiting_documents": 10, "failed": 0}
+    assert progress["skippedDocuments"] == 20
+    assert [p["state"] for p in progress["problems"]] == ["awaiting_documents"] * 10
+    assert "ABCPR1234K_ASHA_RAO_AADHAR" in progress["problems"][0]["reason"]
+    assert not [r for r in received(sandbox, "PUT") if r.raw_path.endswith("/docs")]
+    with app.app_context():
+        assert {m.status for m in db.session.query(Merchant)} == {"IN_PROGRESS"}
+
+    page = soup(admin.get(location))
+    assert "20 document cells skipped" in page.get_text(" ")
+    assert page.select_one("[data-count='awaiting_documents']").get_text() == "10"
+    assert page.find("script") is None  # no polling once finished
+    assert page.find("noscript") is None
+
+
+def test_uploading_the_same_file_again_resumes(admin, sandbox):
+    first = wait_until_finished(admin, upload(admin, EXAMPLE.read_bytes()).headers["Location"])
+    second = wait_until_finished(admin, upload(admin, EXAMPLE.read_bytes()).headers["Location"])
+    assert first["counts"]["created"] == 10
+    assert second["counts"]["created"] == 0 and second["counts"]["resumed"] == 10
+    assert creates(sandbox) == 10
+
+
+def test_a_running_import_refreshes_itself_with_or_without_script(admin, app):
+    with app.app_context():
+        db.session.add(BulkImport(filename="slow.csv", started_by="a@example.com",
+                                  state="running", rows=3, total=3, done=1, counts={},
+                                  errors=[], problems=[], skipped_documents=0))
+        db.session.commit()
+    page = soup(admin.get("/admin/bulk/1"))
+    assert page.select_one("noscript meta[http-equiv='refresh']") is not None
+    script = page.select_one("script")
+    assert script["src"] == "/admin/bulk/static/progress.js" and not script.string
+    with admin.get(script["src"]) as served:
+        assert served.status_code == 200
+    assert page.select_one("#bulk-progress-bar")["value"] == "1"
+
+
+def test_problems_are_shown_as_a_table_and_a_csv_and_nothing_is_sent(admin, sandbox):
+    rows = example_rows()
+    rows[1]["owner2_pan"] = "AAACB1234C"
+    rows[4]["bankIfscCode"] = "SBIN123"
+    response = upload(admin, csv_text(rows).encode())
+    assert response.status_code == 422
+    page = soup(response)
+    cells = [[td.get_text(strip=True) for td in tr.select("td")]
+             for tr in page.select(".bulk-errors__table tbody tr")]
+    assert [c[:2] for c in cells] == [["3", "owner2_pan"], ["6", "bankIfscCode"]]
+    assert "Nothing was sent to the gateway" in page.get_text()
+
+    download = admin.get(page.select_one(".bulk-errors a[download]")["href"])
+    assert download.mimetype == "text/csv"
+    report = list(csv.reader(io.StringIO(download.get_data(as_text=True))))
+    assert report[0] == ["row", "column", "message"]
+    assert [r[:2] for r in report[1:]] == [["3", "owner2_pan"], ["6", "bankIfscCode"]]
+    assert report[2][2].startswith("Not a valid IFSC")
+    assert received(sandbox) == []
+
+
+def test_skipping_invalid_rows_imports_the_others(admin, sandbox):
+    rows = example_rows()
+    rows[0]["panNumber"] = "nope"
+    response = upload(admin, csv_text(rows).encode(), skip_invalid="y")
+    progress = wait_until_finished(admin, response.headers["Location"])
+    assert progress["total"] == 9 and progress["counts"]["created"] == 9
+    page = soup(admin.get(response.headers["Location"]))
+    assert page.select_one(".bulk-errors__table td code").get_text() == "panNumber"
+
+
+def test_a_file_that_is_not_csv_is_refused_by_the_form(admin, sandbox):
+    data = {"file": (io.BytesIO(b"%PDF-1.4"), "merchants.pdf"), "concurrency": "4"}
+    response = admin.post("/admin/bulk/", data=data, content_type="multipart/form-data")
+    assert response.status_code == 200
+    assert "Upload a .csv file." in response.get_data(as_text=True)
+    assert received(sandbox) == []
+
+
+def test_an_unknown_import_is_not_found(admin):
+    assert admin.get("/admin/bulk/99").status_code == 404
+    assert admin.get("/admin/bulk/99/progress").status_code == 404
+
+
+@pytest.mark.parametrize(("method", "path"), ROUTES)
+def test_ops_cannot_reach_the_page(auth, client, method, path):
+    auth.login("ops")
+    assert client.open(path, method=method).status_code == 403
+
+
+@pytest.mark.parametrize(("method", "path"), ROUTES)
+def test_anonymous_users_are_sent_to_sign_in(client, method, path):
+    response = client.open(path, method=method)
+    assert response.status_code == 302 and "/login" in response.headers["Location"]

@@ -134,3 +134,22 @@ def test_server_error_rolls_back_so_the_page_still_renders(app, auth, client):
     response = client.get("/duplicate-user")
     assert response.status_code == 500
     assert "ops@example.com" in _page(response).select_one(".account").get_text()
+
+
+@pytest.mark.parametrize(("role", "labels"), [
+    ("ops", ["Merchants", "Payments"]),
+    ("admin", ["Merchants", "Payments", "Dashboard", "Bulk import"]),
+])
+def test_navigation_shows_the_sections_of_the_role(client, auth, role, labels):
+    auth.login(role=role)
+    nav = BeautifulSoup(client.get("/payments").data, "html.parser").find("nav")
+    assert [a.get_text(strip=True) for a in nav.find_all("a")] == labels
+    assert [a.get_text(strip=True) for a in nav.find_all("a", attrs={"aria-current": "page"})] \
+        == ["Payments"]
+
+
+def test_navigation_marks_the_most_specific_section(client, auth):
+    auth.login(role="admin")
+    nav = BeautifulSoup(client.get("/admin/bulk/").data, "html.parser").find("nav")
+    assert [a.get_text(strip=True) for a in nav.find_all("a", attrs={"aria-current": "page"})] \
+        == ["Bulk import"]

@@ -5,7 +5,10 @@ from __future__ import annotations
 from flask import Blueprint, current_app, redirect, url_for
 from flask.typing import ResponseReturnValue
 
+from portal.main.navigation import nav_links
+
 bp = Blueprint("main", __name__)
+bp.add_app_template_global(nav_links)
 
 HOME_ENDPOINT = "merchants.index"
 HOME_PATH = "/merchants"

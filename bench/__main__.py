@@ -2,20 +2,40 @@
 
 from __future__ import annotations
 
+import logging
+import os
 import platform
+import tempfile
+import time
+from pathlib import Path
 
-from bench import signing
+from bench import bulk_import, merchant_list, save_and_send, signing
 from bench.measure import render
+from bench.stack import Bench, sandbox
 
-SUITES = (signing,)
+SUITES = (signing, save_and_send, merchant_list, bulk_import)
+
+
+def machine() -> str:
+    """Where the figures were measured: platform, CPUs and memory."""
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 1024 ** 3
+    return (f"Machine: {platform.platform()}, {platform.machine()}, {os.cpu_count()} CPUs "
+            f"(nproc {len(os.sched_getaffinity(0))}), {memory:.1f} GB RAM, "
+            f"{platform.python_implementation()} {platform.python_version()}")
 
 
 def main() -> None:
-    """Run the suites in turn and print the table with the machine it ran on."""
-    rows = [row for suite in SUITES for row in suite.run()]
-    print(f"Machine: {platform.machine()}, {platform.python_implementation()} "
-          f"{platform.python_version()}, {platform.system()} {platform.release()}")
+    """Start a sandbox, run the suites in turn and print the table."""
+    logging.disable(logging.INFO)  # the portal logs every gateway call; not part of a figure
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="portal-bench-") as scratch:
+        workdir = Path(scratch)
+        with sandbox(workdir) as url:
+            bench = Bench(workdir, url)
+            rows = [row for suite in SUITES for row in suite.run(bench)]
+    print(machine())
     print(render(rows))
+    print(f"(measured in {time.perf_counter() - started:.0f} s; figures from one run)")
 
 
 if __name__ == "__main__":

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+
+from flask import Flask
+from sqlalchemy import event
+
+from portal.db import db
 
 
 @dataclass(frozen=True)
@@ -59,3 +65,48 @@ def render(rows: list[Row]) -> str:
         lines.append(f"| {row.name} | {row.value:.4g} {row.unit} | {row.baseline:.4g} {row.unit} "
                      f"| {row.ratio:.2f}x | {row.target} | {met} |")
     return "\n".join(lines)
+
+
+def floor_row(name: str, value: float, baseline: float, unit: str, limit: float) -> Row:
+    """A row whose target is ``value / baseline >= limit`` (throughput)."""
+    met = baseline > 0 and value / baseline >= limit
+    return Row(name, value, baseline, unit, f">= {limit}x", met)
+
+
+def info_row(name: str, value: float, baseline: float, unit: str) -> Row:
+    """A row reported without a target."""
+    return Row(name, value, baseline, unit, "-", None)
+
+
+def paired(first: Callable[[], object], second: Callable[[], object],
+           samples: int) -> tuple[list[float], list[float]]:
+    """Seconds per call of each, timed in alternation so drift and noise hit both alike."""
+    times: tuple[list[float], list[float]] = ([], [])
+    for _ in range(samples):
+        for fn, out in ((first, times[0]), (second, times[1])):
+            start = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - start)
+    return times
+
+
+def percentile(samples: list[float], q: float) -> float:
+    """The ``q``-th percentile (0-100) of ``samples``, nearest rank."""
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
+
+
+@contextmanager
+def statements(app: Flask) -> Iterator[list[str]]:
+    """Collect the SQL statements the app's engine runs inside the block."""
+    seen: list[str] = []
+
+    def count(_conn, _cursor, statement: str, *_args) -> None:
+        seen.append(statement)
+
+    engine = db.engine(app)
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", count)

@@ -2,29 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 
 import pytest
-from sqlalchemy import event
 
-from portal.db import db
-
-
-@contextmanager
-def statements(app) -> Iterator[list[str]]:
-    """Collect the SQL statements the app's engine runs inside the block."""
-    seen: list[str] = []
-
-    def count(_conn, _cursor, statement: str, *_args) -> None:
-        seen.append(statement)
-
-    engine = db.engine(app)
-    event.listen(engine, "before_cursor_execute", count)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
+from bench.measure import statements
 
 
 @pytest.fixture

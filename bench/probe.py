@@ -1,0 +1,112 @@
+"""Measurements that need a process of their own (peak RSS): ``python -m bench.probe ...``.
+
+Each prints one JSON object. The portal is built from the environment (``bench.stack``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from sqlalchemy import select
+
+from portal.bulk.runner import run_rows
+from portal.bulk.validation import Files, check_file
+from portal.config import current_settings
+from portal.db import db
+from portal.documents import service as documents
+from portal.factory import create_app
+from portal.models.merchant import Merchant
+from portal.onboarding import scenarios
+from portal.onboarding.service import client_for
+
+#: ru_maxrss is in kilobytes on Linux.
+KB = 1024
+
+
+def _status(field: str) -> int | None:
+    """A ``/proc/self/status`` memory field in bytes (None off Linux)."""
+    status = Path("/proc/self/status")
+    if not status.exists():
+        return None
+    line = next(line for line in status.read_text().splitlines() if line.startswith(field))
+    return int(line.split()[1]) * KB
+
+
+def peak_rss() -> int:
+    """This process image's peak RSS in bytes.
+
+    VmHWM where there is one: ru_maxrss also keeps the high-water mark of the pre-exec fork,
+    a copy of the (large) parent, which hides any peak of the probe below it.
+    """
+    return _status("VmHWM:") or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * KB
+
+
+def rss_growth(action: Callable[[], object]) -> int:
+    """How far the peak RSS rose above the RSS before ``action`` (peak reset first on Linux)."""
+    clear_refs = Path("/proc/self/clear_refs")
+    if clear_refs.exists():
+        clear_refs.write_text("5")  # reset VmHWM to the current RSS
+    before = _status("VmRSS:") or peak_rss()
+    action()
+    return peak_rss() - before
+
+
+def bulk_import(csv_file: Path, concurrency: int) -> dict[str, object]:
+    """Check and import a file with documents, as ``flask merchants import`` does."""
+    app = create_app()
+    with app.app_context():
+        checked = check_file(csv_file.read_bytes(),
+                             Files(csv_file.parent, current_settings().upload_max_bytes))
+        assert not checked.errors, checked.errors[:3]
+        start = time.perf_counter()
+        summary = run_rows(app, checked.rows, concurrency=concurrency, files=csv_file.parent)
+        seconds = time.perf_counter() - start
+    return {"seconds": seconds, "peakRss": peak_rss(), "counts": summary.counts(),
+            "ruMaxrss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * KB}
+
+
+def upload(csv_file: Path, size: int) -> dict[str, object]:
+    """Peak RSS growth of storing and sending one ``size``-byte document for a merchant."""
+    app = create_app()
+    with app.app_context():
+        checked = check_file(csv_file.read_bytes(), None)
+        run_rows(app, checked.rows[:1], concurrency=1)  # steps 1-7, the Aadhaars outstanding
+        settings = current_settings()
+        client = client_for(settings)
+        merchant = db.session.scalars(select(Merchant)).one()
+        first, second = merchant.documents_outstanding
+        sample = csv_file.parent / "warm-up.pdf"
+        sample.write_bytes(scenarios.sample_pdf(first))
+        with sample.open("rb") as stream:  # warm every code path with a tiny file first
+            assert documents.upload(client, settings, merchant, first, "a.pdf", stream).ok
+        big = csv_file.parent / "big.pdf"
+        big.write_bytes(b"%PDF-1.4\n" + b"0" * (size - 9))
+
+        def send_big() -> None:
+            with big.open("rb") as stream:
+                assert documents.upload(client, settings, merchant, second, "b.pdf", stream).ok
+
+        growth = rss_growth(send_big)
+    return {"size": size, "growth": growth}
+
+
+def main() -> None:
+    """Run one probe and print its figures."""
+    parser = argparse.ArgumentParser(prog="python -m bench.probe")
+    parser.add_argument("probe", choices=["import", "upload"])
+    parser.add_argument("csv_file", type=Path)
+    parser.add_argument("--concurrency", type=int, default=4)
+    parser.add_argument("--size", type=int, default=5 * 1024 * 1024)
+    args = parser.parse_args()
+    result = (bulk_import(args.csv_file, args.concurrency) if args.probe == "import"
+              else upload(args.csv_file, args.size))
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

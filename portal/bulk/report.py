@@ -6,12 +6,12 @@ import csv
 import io
 from dataclasses import dataclass
 
+from portal.admin.service import safe_cell
+
 #: The report's CSV header.
 HEADER = ("row", "column", "message")
 #: The header line's row number; data rows start at 2, as a spreadsheet numbers them.
 HEADER_ROW = 1
-#: First characters that make a spreadsheet read a cell as a formula.
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 @dataclass(frozen=True)
@@ -25,12 +25,6 @@ class RowError:
     def as_json(self) -> dict[str, object]:
         """The entry as the progress endpoint and the job record carry it."""
         return {"row": self.row, "column": self.column, "message": self.message}
-
-
-def safe_cell(value: object) -> str:
-    """A CSV cell a spreadsheet will not run as a formula (a leading quote defuses it)."""
-    text = str(value)
-    return "'" + text if text.startswith(_FORMULA_START) else text
 
 
 def errors_csv(errors: list[RowError]) -> str:

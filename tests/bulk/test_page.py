@@ -147,3 +147,11 @@ def test_ops_cannot_reach_the_page(auth, client, method, path):
 def test_anonymous_users_are_sent_to_sign_in(client, method, path):
     response = client.open(path, method=method)
     assert response.status_code == 302 and "/login" in response.headers["Location"]
+
+
+def test_the_csv_report_defuses_formulas(admin):
+    rows = [{**row, "=HYPERLINK(1)": ""} for row in example_rows()]
+    response = upload(admin, csv_text(rows).encode())
+    href = soup(response).select_one(".bulk-errors a[download]")["href"]
+    report = list(csv.reader(io.StringIO(admin.get(href).get_data(as_text=True))))
+    assert report[1] == ["1", "'=HYPERLINK(1)", "Unknown column"]

@@ -85,11 +85,8 @@ def real_ids(app: Flask, client, auth, settings: Settings) -> dict[str, Any]:
         db.session.add(payment)
         db.session.commit()
         _link, token = links.issue(settings.secret_key, merchant, "admin@example.com")
-        ids = {"merchant_id": merchant_id, "document_id": document.id,
-               "payment_id": payment.id, "token": token}
-    if "bulk.index" in app.view_functions:  # the bulk import pages are landing separately
-        ids["import_id"] = refused_import(client)
-    return ids
+    return {"merchant_id": merchant_id, "document_id": document.id, "payment_id": payment.id,
+            "import_id": refused_import(client), "token": token}
 
 
 def get_urls(app: Flask, ids: dict[str, Any]) -> Iterator[tuple[str, str]]:

@@ -10,6 +10,7 @@ from portal.auth.cli import users_cli
 from portal.bulk.cli import merchants_cli
 from portal.config import current_settings
 from portal.migrate import upgrade
+from portal.payments.cli import payments_cli
 from portal.sync import sync_command
 
 db_cli = AppGroup("db", help="Manage the database schema.")
@@ -29,3 +30,4 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(users_cli)
     app.cli.add_command(sync_command)
     app.cli.add_command(merchants_cli)
+    app.cli.add_command(payments_cli)

@@ -18,15 +18,17 @@ if "$BIN/flask" --app app --help 2>/dev/null | grep -q '^  sync'; then
   pids+=($!)
 fi
 
-"$BIN/python" - "$PORTAL_PORT" <<'PY'
+"$BIN/python" - "$PORTAL_PORT" "$SANDBOX_PORT" <<'PY'
 import sys, time, urllib.request
-for _ in range(100):
-    try:
-        urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/healthz", timeout=1)
-        break
-    except OSError:
-        time.sleep(0.2)
+for url in (f"http://127.0.0.1:{sys.argv[1]}/healthz", f"http://127.0.0.1:{sys.argv[2]}/openapi.json"):
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(url, timeout=1)
+            break
+        except OSError:
+            time.sleep(0.2)
 PY
+"$BIN/flask" --app app payments register-sandbox-keys || true  # the sandbox keeps keys in memory
 cat <<TXT
 
   Portal:  http://127.0.0.1:$PORTAL_PORT   (log in as admin@localhost; the password was

@@ -1,0 +1,28 @@
+"""``flask payments ...``: keep the local sandbox in step with the portal's payment keys."""
+
+from __future__ import annotations
+
+import click
+from flask.cli import AppGroup
+from sqlalchemy import select
+
+from portal.config import current_settings
+from portal.db import db
+from portal.models import PaymentCredentials
+from portal.payments.credentials import register_with_sandbox
+
+payments_cli = AppGroup("payments", help="Payments housekeeping.")
+
+
+@payments_cli.command("register-sandbox-keys")
+def register_sandbox_keys() -> None:
+    """Register every stored public key with the sandbox (it forgets them when it restarts)."""
+    settings = current_settings()
+    if not settings.gateway_is_sandbox:
+        raise click.ClickException("GATEWAY_IS_SANDBOX is false: register keys with the gateway.")
+    stored = db.session.scalars(select(PaymentCredentials)).all()
+    failed = [c.kid for c in stored if not register_with_sandbox(settings, c)]
+    click.echo(f"Registered {len(stored) - len(failed)} of {len(stored)} payment keys with the "
+               "sandbox.")
+    if failed:
+        raise click.ClickException("Not registered: " + ", ".join(failed))

@@ -19,6 +19,7 @@ from portal.models.audit import AuditEvent
 from portal.models.merchant import Merchant
 from portal.models.step import DONE_STATES, StepDraft
 from portal.onboarding.service import stepper
+from portal.pagination import Page
 from portal.status.history import is_final
 
 NOT_CREATED = "NOT_CREATED"
@@ -131,19 +132,7 @@ class AuditFilters:
         return found
 
 
-@dataclass(frozen=True)
-class AuditPage:
-    """One page of the filtered audit trail, newest first."""
-
-    events: list[AuditEvent]
-    total: int
-    page: int
-    per_page: int
-
-    @property
-    def pages(self) -> int:
-        """How many pages the matches fill (at least one)."""
-        return max(1, math.ceil(self.total / self.per_page))
+AuditPage = Page[AuditEvent]
 
 
 def audit_page(filters: AuditFilters, page: int = 1,

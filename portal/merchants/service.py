@@ -11,6 +11,7 @@ from portal.db import db
 from portal.models.merchant import Merchant
 from portal.models.step import DONE_STATES, StepDraft
 from portal.onboarding.steps import STEPS
+from portal.pagination import Page
 
 PAGE_SIZE = 20
 #: The status filter's value for merchants the gateway does not know yet.
@@ -26,19 +27,7 @@ class MerchantRow:
     steps_done: int
 
 
-@dataclass(frozen=True)
-class MerchantPage:
-    """One page of the list."""
-
-    rows: list[MerchantRow]
-    total: int
-    page: int
-    per_page: int
-
-    @property
-    def pages(self) -> int:
-        """How many pages the matches fill (at least one)."""
-        return max(1, math.ceil(self.total / self.per_page))
+MerchantPage = Page[MerchantRow]
 
 
 def _like(text: str) -> str:

@@ -25,6 +25,7 @@ from portal.gateway.payments_shapes import PaymentStatus, PaymentStatusData, Sta
 from portal.gateway.shapes import FieldError
 from portal.models.merchant import Merchant
 from portal.models.payment import PENDING, ActionState, Payment, PaymentRefund, RefundState
+from portal.pagination import Page
 
 APPROVED = "APPROVED"
 #: The audit outcome of a call whose answer was lost.
@@ -59,19 +60,7 @@ class PaymentRow:
     merchant_name: str
 
 
-@dataclass(frozen=True)
-class PaymentPage:
-    """One page of the payments list."""
-
-    rows: list[PaymentRow]
-    total: int
-    page: int
-    per_page: int
-
-    @property
-    def pages(self) -> int:
-        """How many pages the matches fill (at least one)."""
-        return max(1, math.ceil(self.total / self.per_page))
+PaymentPage = Page[PaymentRow]
 
 
 def failure_message(exc: GatewayError, what: str) -> str:

@@ -1,0 +1,24 @@
+"""One page of a list: its rows and where it stands among the pages."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+Row = TypeVar("Row")
+
+
+@dataclass(frozen=True)
+class Page(Generic[Row]):
+    """One page of matches out of ``total``."""
+
+    rows: list[Row]
+    total: int
+    page: int
+    per_page: int
+
+    @property
+    def pages(self) -> int:
+        """How many pages the matches fill (at least one)."""
+        return max(1, math.ceil(self.total / self.per_page))

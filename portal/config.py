@@ -10,10 +10,11 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from dotenv import load_dotenv
 from flask import current_app
+
+from portal.gateway.onboarding_events import origin_of
 
 ROOT = Path(__file__).resolve().parent.parent
 INSTANCE = ROOT / "instance"
@@ -123,14 +124,6 @@ class Settings:
                 + ". Set them in the environment or a .env file (see README, Configuration)."
             )
         return self
-
-
-def origin_of(url: str) -> str:
-    """``scheme://host[:port]`` of a URL, or '' for an empty one."""
-    if not url:
-        return ""
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}"
 
 
 def _sqlite_under_root(url: str) -> str:

@@ -28,6 +28,7 @@ from urllib.parse import urlencode
 
 from pydantic import HttpUrl
 
+from portal.gateway.onboarding_events import WebhookEventName
 from portal.gateway.onboarding_shapes import (
     AuthSignatoryRequest,
     BankDetailsRequest,
@@ -55,7 +56,7 @@ from portal.sandbox.onboarding_records import (
     StoredDocument,
     VerificationToken,
 )
-from portal.sandbox.webhook_events import STEP_KEYS, WebhookEvent, payload, review_event
+from portal.sandbox.webhook_events import STEP_KEYS, payload, review_event
 from portal.sandbox.webhooks import WebhookDispatcher
 
 #: Bank account and IFSC that pass the sandbox's penny drop (CONTRACT.md test values).
@@ -357,7 +358,7 @@ class OnboardingBackend:
             self._digilocker_done(record)
             record.vkyc = ChecklistState.COMPLETE
             record.status = OnboardingStatus.PENDING_REVIEW
-            self._emit_step(record, WebhookEvent.VKYC_COMPLETED)
+            self._emit_step(record, WebhookEventName.VKYC_COMPLETED)
             self._schedule_review(record)
 
     def finish_review(self, onboarding_id: str) -> OnboardingStatus:
@@ -400,24 +401,25 @@ class OnboardingBackend:
     def _acknowledge(self, record: OnboardingRecord) -> None:
         if not record.tnc_acknowledged:
             record.tnc_acknowledged = True
-            self._emit_step(record, WebhookEvent.TNC_ACKNOWLEDGED)
+            self._emit_step(record, WebhookEventName.TNC_ACKNOWLEDGED)
 
     def _digilocker_done(self, record: OnboardingRecord) -> None:
         if record.digilocker is not ChecklistState.COMPLETE:
             record.digilocker = ChecklistState.COMPLETE
-            self._emit_step(record, WebhookEvent.DIGILOCKER_COMPLETED)
+            self._emit_step(record, WebhookEventName.DIGILOCKER_COMPLETED)
 
     def _schedule_review(self, record: OnboardingRecord) -> None:
         due = self._clock.now() + timedelta(seconds=self._config.reviewSeconds)
         self._reviews_due[record.onboarding_id] = due
 
-    def _emit(self, record: OnboardingRecord, event: WebhookEvent, extra: dict[str, str]) -> None:
+    def _emit(self, record: OnboardingRecord, event: WebhookEventName,
+              extra: dict[str, str]) -> None:
         secret = next((key.secret for key in self._keys.values()
                        if key.partner_id == record.partner_id and key.active), None)
         self.webhooks.emit(payload(event, record.onboarding_id, record.status,
                                    self._clock.now_ms(), extra), secret)
 
-    def _emit_step(self, record: OnboardingRecord, event: WebhookEvent) -> None:
+    def _emit_step(self, record: OnboardingRecord, event: WebhookEventName) -> None:
         self._emit(record, event, STEP_KEYS[event])
 
     def _refresh_status(self, record: OnboardingRecord) -> None:

@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from portal.gateway.onboarding_events import MessageName, StepName
+from portal.gateway.onboarding_events import verification_message as message
 from portal.gateway.onboarding_shapes import ChecklistState
 from portal.sandbox.errors import ApiError
 from portal.sandbox.onboarding_backend import OnboardingBackend
-from portal.sandbox.verification_messages import MessageName, StepName, message
 
 
 class Step(StrEnum):

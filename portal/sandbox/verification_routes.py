@@ -16,6 +16,8 @@ from typing import Any
 
 from flask import Blueprint, Response, render_template, request
 
+from portal.gateway.onboarding_events import MessageName
+from portal.gateway.onboarding_events import verification_message as message
 from portal.sandbox.onboarding_backend import OnboardingBackend
 from portal.sandbox.verification_flow import (
     CONFIRMATIONS,
@@ -25,7 +27,6 @@ from portal.sandbox.verification_flow import (
     page_state,
     perform,
 )
-from portal.sandbox.verification_messages import MessageName, message
 from portal.sandbox.verification_sessions import (
     PageRefused,
     VerificationSession,

@@ -13,26 +13,15 @@ naming the document to upload.
 from __future__ import annotations
 
 import secrets
-from enum import StrEnum
 
+from portal.gateway.onboarding_events import WebhookEventName, WebhookKey
 from portal.gateway.onboarding_shapes import OnboardingStatus
 
-
-class WebhookEvent(StrEnum):
-    """The onboarding webhook events (the ``status`` key of a payload)."""
-
-    TNC_ACKNOWLEDGED = "MERCHANT_TERMS_AND_CONDITIONS_ACKNOWLEDGED"
-    DIGILOCKER_COMPLETED = "MERCHANT_DIGILOCKER_CKYC_COMPLETED"
-    VKYC_COMPLETED = "MERCHANT_VKYC_COMPLETED"
-    STATUS_ACCEPTED = "MERCHANT_STATUS_ACCEPTED"
-    PENDENCY_UPDATED = "MERCHANT_PENDENCY_STATUS_UPDATED"
-
-
 #: The fixed extra keys of the verification-step events.
-STEP_KEYS: dict[WebhookEvent, dict[str, str]] = {
-    WebhookEvent.TNC_ACKNOWLEDGED: {"terms_and_conditions_acknowledged": "true"},
-    WebhookEvent.DIGILOCKER_COMPLETED: {"digilocker_ckyc_completed": "true"},
-    WebhookEvent.VKYC_COMPLETED: {"vkyc_completed": "true"},
+STEP_KEYS: dict[WebhookEventName, dict[str, str]] = {
+    WebhookEventName.TNC_ACKNOWLEDGED: {"terms_and_conditions_acknowledged": "true"},
+    WebhookEventName.DIGILOCKER_COMPLETED: {"digilocker_ckyc_completed": "true"},
+    WebhookEventName.VKYC_COMPLETED: {"vkyc_completed": "true"},
 }
 
 
@@ -41,15 +30,15 @@ def new_event_id() -> str:
     return "evt_" + secrets.token_hex(12)
 
 
-def payload(event: WebhookEvent, onboarding_id: str, status: OnboardingStatus, now_ms: int,
+def payload(event: WebhookEventName, onboarding_id: str, status: OnboardingStatus, now_ms: int,
             extra: dict[str, str]) -> dict[str, str]:
     """The payload of one event: the common keys, ``event_id`` and ``extra``."""
     return {
-        "event_id": new_event_id(),
-        "onboarding_id": onboarding_id,
-        "onboarding_status": str(status),
-        "event_timestamp": str(now_ms),
-        "status": str(event),
+        WebhookKey.EVENT_ID: new_event_id(),
+        WebhookKey.ONBOARDING_ID: onboarding_id,
+        WebhookKey.ONBOARDING_STATUS: str(status),
+        WebhookKey.EVENT_TIMESTAMP: str(now_ms),
+        WebhookKey.EVENT_NAME: str(event),
         **extra,
     }
 
@@ -74,13 +63,13 @@ def pendency_keys(status: str, category: str, sub_category: str, reason: str,
 
 
 def review_event(outcome: OnboardingStatus, requested_documents: list[str],
-                 now_ms: int) -> tuple[WebhookEvent, dict[str, str]]:
+                 now_ms: int) -> tuple[WebhookEventName, dict[str, str]]:
     """The event and extra keys reporting a review's outcome (APPROVED, RFI or REJECTED)."""
     if outcome is OnboardingStatus.APPROVED:
-        return WebhookEvent.STATUS_ACCEPTED, accepted_keys()
+        return WebhookEventName.STATUS_ACCEPTED, accepted_keys()
     if outcome is OnboardingStatus.RFI:
         documents = ",".join(requested_documents)
-        return WebhookEvent.PENDENCY_UPDATED, pendency_keys(
+        return WebhookEventName.PENDENCY_UPDATED, pendency_keys(
             "OPEN", "DOCUMENT", documents, f"Upload {documents} to continue the review", now_ms)
-    return WebhookEvent.PENDENCY_UPDATED, pendency_keys(
+    return WebhookEventName.PENDENCY_UPDATED, pendency_keys(
         "REJECTED", "COMPLIANCE", "REVIEW", "Rejected after the compliance review", now_ms)

@@ -19,6 +19,7 @@ from portal import clock
 from portal.config import Settings
 from portal.db import db
 from portal.gateway.onboarding_client import OnboardingClient
+from portal.gateway.onboarding_events import WebhookKey
 from portal.gateway.retry import NO_RETRY
 from portal.gateway.signing import matching_secret
 from portal.gateway.transport import Timeouts
@@ -71,7 +72,7 @@ def receive(raw: bytes, digest: str | None, settings: Settings,
 
 def dedup_key(raw: bytes, payload: dict[str, object]) -> str:
     """The event's ``event_id``, or the SHA-256 of the raw body when it has none."""
-    event_id = payload.get("event_id")
+    event_id = payload.get(WebhookKey.EVENT_ID)
     if isinstance(event_id, str) and event_id and len(event_id) <= _MAX_KEY - 3:
         return f"id:{event_id}"
     return "sha256:" + hashlib.sha256(raw).hexdigest()
@@ -82,8 +83,9 @@ def store(raw: bytes, payload: dict[str, object]) -> WebhookEvent | None:
     key = dedup_key(raw, payload)
     if db.session.scalar(select(WebhookEvent.id).where(WebhookEvent.dedup_key == key)):
         return None
-    event = WebhookEvent(dedup_key=key, event_name=str(payload.get("status") or "")[:80],
-                         onboarding_id=str(payload.get("onboarding_id") or "")[:64],
+    event = WebhookEvent(dedup_key=key,
+                         event_name=str(payload.get(WebhookKey.EVENT_NAME) or "")[:80],
+                         onboarding_id=str(payload.get(WebhookKey.ONBOARDING_ID) or "")[:64],
                          body=raw.decode("utf-8", "replace"), received_at=clock.utcnow())
     db.session.add(event)
     try:

@@ -1,0 +1,76 @@
+"""The onboarding API's two notification channels (CONTRACT.md), defined once.
+
+- postMessage from the verification page to its parent: ``{eventName, eventData{onboardingId,
+  stepName}}``, posted to the callBackUrl's exact origin.
+- Webhooks (gateway-facts A8): a flat JSON object of strings with ``onboarding_id``,
+  ``onboarding_status``, ``event_timestamp`` (epoch ms), ``status`` (the event name) and the
+  event's own keys; the sandbox adds ``event_id`` so receivers can deduplicate.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+from urllib.parse import urlsplit
+
+#: Ports left out of an origin because they are the scheme's default.
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+class MessageName(StrEnum):
+    """The ``eventName`` of a message from the verification page to its parent window."""
+
+    STEP = "PARTNER_MERCHANT_VERIFICATION_STEP"
+    COMPLETE = "PARTNER_MERCHANT_VERIFICATION_COMPLETE"
+    CLOSED = "PARTNER_MERCHANT_VERIFICATION_CLOSED"
+
+
+class StepName(StrEnum):
+    """The ``stepName`` of a STEP message: the step just completed."""
+
+    TNC = "TNC"
+    DIGILOCKER = "DIGILOCKER"
+    VKYC = "VKYC"
+
+
+def verification_message(name: MessageName, onboarding_id: str,
+                         step: StepName | None = None) -> dict[str, Any]:
+    """One postMessage payload as the verification page posts it."""
+    data: dict[str, str] = {"onboardingId": onboarding_id}
+    if step is not None:
+        data["stepName"] = str(step)
+    return {"eventName": str(name), "eventData": data}
+
+
+def origin_of(url: str) -> str:
+    """The origin of an absolute URL: scheme, host and a non-default port ('' for '')."""
+    if not url:
+        return ""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    port = parts.port
+    if port is not None and port != DEFAULT_PORTS.get(parts.scheme):
+        host = f"{host}:{port}"
+    return f"{parts.scheme}://{host}"
+
+
+class WebhookEventName(StrEnum):
+    """The onboarding webhook events (the ``status`` key of a payload)."""
+
+    TNC_ACKNOWLEDGED = "MERCHANT_TERMS_AND_CONDITIONS_ACKNOWLEDGED"
+    DIGILOCKER_COMPLETED = "MERCHANT_DIGILOCKER_CKYC_COMPLETED"
+    VKYC_COMPLETED = "MERCHANT_VKYC_COMPLETED"
+    STATUS_ACCEPTED = "MERCHANT_STATUS_ACCEPTED"
+    PENDENCY_UPDATED = "MERCHANT_PENDENCY_STATUS_UPDATED"
+
+
+class WebhookKey(StrEnum):
+    """The common keys of every webhook payload."""
+
+    EVENT_ID = "event_id"
+    ONBOARDING_ID = "onboarding_id"
+    ONBOARDING_STATUS = "onboarding_status"
+    EVENT_TIMESTAMP = "event_timestamp"
+    EVENT_NAME = "status"

@@ -60,13 +60,17 @@ def search_merchants(query: str = "", status: str = "", page: int = 1,
     filters = _filters(query, status)
     total = db.session.scalar(select(func.count(Merchant.id)).where(*filters)) or 0
     page = min(max(page, 1), max(1, math.ceil(total / per_page)))
+    order = (Merchant.last_activity_at.desc(), Merchant.id.desc())
+    # page first, then count steps for that page's merchants only
+    paged = (select(Merchant.id).where(*filters).order_by(*order)
+             .limit(per_page).offset((page - 1) * per_page).subquery())
     done = (select(StepDraft.merchant_id, func.count(StepDraft.id).label("done"))
-            .where(StepDraft.state.in_([str(s) for s in DONE_STATES]))
+            .where(StepDraft.merchant_id.in_(select(paged.c.id)),
+                   StepDraft.state.in_([str(s) for s in DONE_STATES]))
             .group_by(StepDraft.merchant_id).subquery())
     rows = db.session.execute(
         select(Merchant, func.coalesce(done.c.done, 0))
+        .join(paged, paged.c.id == Merchant.id)
         .outerjoin(done, done.c.merchant_id == Merchant.id)
-        .where(*filters)
-        .order_by(Merchant.last_activity_at.desc(), Merchant.id.desc())
-        .limit(per_page).offset((page - 1) * per_page))
+        .order_by(*order))
     return MerchantPage([MerchantRow(m, int(n)) for m, n in rows], total, page, per_page)

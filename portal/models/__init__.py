@@ -2,6 +2,7 @@
 
 from portal.db import Base
 from portal.models.audit import AuditEvent
+from portal.models.bulk import BulkImport
 from portal.models.document import StoredDocument
 from portal.models.login_throttle import LoginThrottle
 from portal.models.merchant import Merchant
@@ -13,6 +14,8 @@ from portal.models.user import Role, User
 from portal.models.verification import GatewayLink, MerchantLink
 from portal.models.webhook_event import WebhookEvent
 
-__all__ = ["AuditEvent", "Base", "GatewayLink", "LoginThrottle", "Merchant", "MerchantLink",
-           "OutboxItem", "OutboxState", "Payment", "PaymentCredentials", "PaymentRefund", "Role",
-           "StatusChange", "StatusSource", "StepDraft", "StoredDocument", "User", "WebhookEvent"]
+__all__ = [
+    "AuditEvent", "Base", "BulkImport", "GatewayLink", "LoginThrottle", "Merchant", "MerchantLink",
+    "OutboxItem", "OutboxState", "Payment", "PaymentCredentials", "PaymentRefund", "Role",
+    "StatusChange", "StatusSource", "StepDraft", "StoredDocument", "User", "WebhookEvent",
+]

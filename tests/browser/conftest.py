@@ -1,5 +1,5 @@
-"""Fixtures of the real-browser journeys: one headless Chromium per run, the portal and the
-sandbox served on loopback on two origins (portal 127.0.0.1, sandbox localhost), axe-core."""
+"""Fixtures of the real-browser journeys: one headless Chromium for the package, the portal
+and the sandbox served on loopback on two origins (portal 127.0.0.1, sandbox localhost), axe."""
 
 from __future__ import annotations
 
@@ -41,9 +41,10 @@ def missing(message: str) -> None:
     pytest.skip(message)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
-    """Debian's headless Chromium for the whole run (scripts/system-deps.sh installs it)."""
+    """Debian's headless Chromium for these tests (scripts/system-deps.sh installs it); closed
+    after them, as other packages start Playwright's sync API themselves."""
     if not CHROMIUM.exists():
         missing(f"Chromium not found at {CHROMIUM} (scripts/system-deps.sh installs it)")
     with sync_playwright() as playwright:

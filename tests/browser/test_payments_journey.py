@@ -67,3 +67,4 @@ def test_admin_holds_pays_and_captures(page: Page, servers: Servers, axe: Axe, a
     expect(status).to_have_text("SENT_FOR_CAPTURE")
     expect(page.locator("form.action--capture")).to_have_count(0)
     assert console.csp_violations == []
+    assert console.errors == []

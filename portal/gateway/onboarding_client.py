@@ -24,7 +24,7 @@ from portal.gateway.onboarding_shapes import (
     body_json,
 )
 from portal.gateway.retry import RetryPolicy
-from portal.gateway.shapes import ResponseModel, validate_payload
+from portal.gateway.shapes import ResponseModel, cross_field_errors, validate_payload
 from portal.gateway.signing import HmacAuth
 from portal.gateway.transport import Timeouts, Transport, json_bytes
 
@@ -109,7 +109,10 @@ class OnboardingClient:
         operation = OPERATIONS[name]
         body = None
         if operation.request is not None:
-            value, errors = validate_payload(operation.request, _plain(request))
+            if isinstance(request, operation.request):  # a shape was validated when it was built
+                value, errors = request, cross_field_errors(request)
+            else:
+                value, errors = validate_payload(operation.request, _plain(request))
             if errors:
                 raise ValidationFailed(f"{name}: the request is not valid", field_errors=errors)
             body = json_bytes(body_json(value))

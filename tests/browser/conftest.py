@@ -154,7 +154,6 @@ class Axe:
         self._twin.add_init_script(path=str(AXE))
         self._tab = self._twin.new_page()
         self._tab.set_default_timeout(TIMEOUT_MS)
-        self.findings: dict[str, list[dict[str, Any]]] = {}
 
     def check(self, page: Page, path: str | None = None) -> None:
         """Audit ``path`` (default: the page's current URL) and fail on serious/critical issues."""
@@ -164,7 +163,6 @@ class Axe:
         self._tab.goto(url)
         result: dict[str, Any] = self._tab.evaluate(
             "() => axe.run(document, {iframes: false, resultTypes: ['violations']})")
-        self.findings[url] = result["violations"]
         blocking = [describe(v) for v in result["violations"] if v["impact"] in BLOCKING_IMPACTS]
         assert not blocking, f"axe on {url}:\n" + "\n".join(blocking)
 
@@ -175,7 +173,7 @@ class Axe:
 
 def describe(violation: dict[str, Any]) -> str:
     """One axe violation as a readable line with the offending elements."""
-    targets = ", ".join(" ".join(node["target"]) for node in violation["nodes"][:5])
+    targets = ", ".join(" ".join(map(str, node["target"])) for node in violation["nodes"][:5])
     return f"  {violation['impact']} {violation['id']}: {violation['help']} [{targets}]"
 
 

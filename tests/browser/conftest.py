@@ -3,7 +3,6 @@ and the sandbox served on loopback on two origins (portal 127.0.0.1, sandbox loc
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,7 +11,7 @@ from typing import Any
 import pytest
 import requests
 from cryptography.fernet import Fernet
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page
 
 from portal.config import Settings
 from portal.sandbox.app import create_sandbox_app, state_of
@@ -21,12 +20,10 @@ from portal.sandbox.config import config_from
 from portal.sandbox.install import BACKEND_NAME
 from portal.sandbox.onboarding_backend import OnboardingBackend
 from portal.sandbox.payments_routes import GATEWAY_KEY_PATH
+from tests.chromium import headless_chromium, missing
 from tests.conftest import API_KEY, API_SECRET, PARTNER_ID, TEST_PASSWORD, RunningSandbox
 from tests.servers import serve
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 AXE = Path(__file__).resolve().parents[1] / "assets" / "vendor" / "axe.min.js"
 #: Impacts that fail a page; minor and moderate findings are left to review.
 BLOCKING_IMPACTS = ("serious", "critical")
@@ -34,25 +31,12 @@ BLOCKING_IMPACTS = ("serious", "critical")
 TIMEOUT_MS = 15_000
 
 
-def missing(message: str) -> None:
-    """Skip for a missing tool, or fail under CI=true, where everything must be present."""
-    if os.environ.get("CI") == "true":
-        pytest.fail(message)
-    pytest.skip(message)
-
-
 @pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
     """Debian's headless Chromium for these tests (scripts/system-deps.sh installs it); closed
     after them, as other packages start Playwright's sync API themselves."""
-    if not CHROMIUM.exists():
-        missing(f"Chromium not found at {CHROMIUM} (scripts/system-deps.sh installs it)")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with headless_chromium() as browser:
+        yield browser
 
 
 @pytest.fixture

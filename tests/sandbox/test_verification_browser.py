@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser
 
+from tests.chromium import headless_chromium
 from tests.sandbox.payloads import fill_every_step
 from tests.servers import serve
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 PARENT_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Partner</title>
@@ -36,17 +32,8 @@ PARENT_PAGE = """<!doctype html>
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     """Headless Chromium; skipped where it is not installed, except in CI."""
-    if not CHROMIUM.exists():
-        message = f"Chromium not found at {CHROMIUM}; the browser test needs it"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with headless_chromium() as browser:
+        yield browser
 
 
 @pytest.fixture

@@ -3,15 +3,13 @@ completion is confirmed by the portal reading the status server-side."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, Page, Request, sync_playwright
+from playwright.sync_api import Browser, Page, Request
 from sqlalchemy import select
 
 from portal.config import current_settings
@@ -19,14 +17,12 @@ from portal.db import db
 from portal.models.merchant import Merchant
 from portal.models.status_change import StatusChange
 from portal.verification import links
+from tests.chromium import headless_chromium
 from tests.servers import serve
 from tests.verification.conftest import onboard, stored
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 #: A page on another origin that opens the portal's page and posts it forged messages.
 OPENER = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Opener</title>
 <script>
@@ -48,17 +44,8 @@ FORGED_PER_OPENER = 5
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Browser]:
     """Headless Chromium; skipped where it is not installed, except in CI."""
-    if not CHROMIUM.exists():
-        message = f"Chromium not found at {CHROMIUM}; the browser tests need it"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with headless_chromium() as browser:
+        yield browser
 
 
 @dataclass

@@ -1,0 +1,36 @@
+"""Debian's headless Chromium for the Playwright tests (scripts/system-deps.sh installs it)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, sync_playwright
+
+CHROMIUM = Path("/usr/bin/chromium")
+#: Flags for a closed network: no background traffic, no sandbox as root, no GPU.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def missing(message: str) -> None:
+    """Skip for a missing tool, or fail under CI=true, where everything must be present."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@contextmanager
+def headless_chromium() -> Iterator[Browser]:
+    """Launch Chromium for a block of tests and close it after them."""
+    if not CHROMIUM.exists():
+        missing(f"Chromium not found at {CHROMIUM} (scripts/system-deps.sh installs it)")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()

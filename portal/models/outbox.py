@@ -29,8 +29,6 @@ class OutboxState(StrEnum):
 
 #: States in which an item will still be sent.
 LIVE_STATES = (OutboxState.PENDING, OutboxState.SENDING)
-#: The StepDraft state of a step whose send waits in the outbox (beside StepState's values).
-STEP_QUEUED = "queued"
 
 
 class OutboxItem(Base):

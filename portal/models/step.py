@@ -22,6 +22,8 @@ class StepState(StrEnum):
     SENT = "sent"
     NEEDS_ATTENTION = "needs_attention"
     LOCKED = "locked"
+    #: Saved while the gateway was unavailable; the sync sends it (portal.outbox).
+    QUEUED = "queued"
 
 
 #: States that count as done in the merchants list.

@@ -19,8 +19,8 @@ from portal import clock
 from portal.db import db
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.models.merchant import Merchant
-from portal.models.outbox import STEP_QUEUED, OutboxItem, OutboxState
-from portal.models.step import StepDraft
+from portal.models.outbox import OutboxItem, OutboxState
+from portal.models.step import StepDraft, StepState
 from portal.onboarding import service
 from portal.onboarding.steps import BY_KEY
 from portal.outbox.queue import backoff
@@ -140,5 +140,5 @@ def _reschedule(item: OutboxItem, draft: StepDraft, error: str) -> Outcome:
     item.claimed_at = None
     item.next_attempt_at = clock.utcnow() + backoff(item.attempts)
     item.last_error = error[:300]
-    draft.state = STEP_QUEUED
+    draft.state = StepState.QUEUED
     return Outcome.RESCHEDULED

@@ -9,8 +9,8 @@ from sqlalchemy import select, update
 
 from portal import clock
 from portal.db import db
-from portal.models.outbox import LIVE_STATES, STEP_QUEUED, OutboxItem, OutboxState
-from portal.models.step import StepDraft
+from portal.models.outbox import LIVE_STATES, OutboxItem, OutboxState
+from portal.models.step import StepDraft, StepState
 
 #: The wait after the first failure; it doubles with each failure up to ``MAX_DELAY``.
 FIRST_DELAY = timedelta(seconds=30)
@@ -32,7 +32,7 @@ def enqueue(draft: StepDraft, body: Any, error: str) -> OutboxItem:
                       attempts=1, next_attempt_at=now + backoff(1), last_error=error[:300],
                       created_at=now)
     db.session.add(item)
-    draft.state = STEP_QUEUED
+    draft.state = StepState.QUEUED
     return item
 
 

@@ -13,7 +13,6 @@ from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.rules import mask
 from portal.gateway.shapes import FieldError
 from portal.models.merchant import Merchant
-from portal.models.outbox import STEP_QUEUED
 from portal.models.step import StepState
 from portal.models.user import Role
 from portal.onboarding import scenarios, service
@@ -35,7 +34,7 @@ STATE_LABELS = {
     StepState.SENT: "Sent",
     StepState.NEEDS_ATTENTION: "Needs attention",
     StepState.LOCKED: "Locked",
-    STEP_QUEUED: "Queued",
+    StepState.QUEUED: "Queued",
 }
 
 

@@ -9,7 +9,6 @@ from flask.typing import ResponseReturnValue
 
 from portal.auth import roles_required
 from portal.models.merchant import Merchant
-from portal.models.outbox import STEP_QUEUED
 from portal.models.step import StepDraft, StepState
 from portal.onboarding import reconcile as reconciliation
 from portal.onboarding import scenarios, service
@@ -145,7 +144,7 @@ def render_step(merchant: Merchant, step: Step, form: StepForm,
     stepper = service.stepper(merchant, drafts)
     status = next(s for s in stepper if s.step.key == step.key)
     draft = drafts.get(step.key)
-    queued = queue.live_item(merchant.id, step.key) if draft and draft.state == STEP_QUEUED \
+    queued = queue.live_item(merchant.id, step.key) if draft and draft.state == StepState.QUEUED \
         else None
     return render_template("wizard/step.html", merchant=merchant, step=step, form=form,
                            stepper=stepper, draft=draft, lock_reason=status.lock_reason,

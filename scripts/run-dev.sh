@@ -32,7 +32,7 @@ PY
 cat <<TXT
 
   Portal:  http://127.0.0.1:$PORTAL_PORT   (log in as admin@localhost; the password was
-           printed above on the first run; later: flask --app app users create EMAIL --role ops)
+           printed above on the first run and must be replaced at first sign-in; later: flask --app app users create EMAIL --role ops)
   Sandbox: http://127.0.0.1:$SANDBOX_PORT  (gateway emulator; OpenAPI at /openapi.json)
   Logs:    instance/portal.log, instance/sandbox.log
 

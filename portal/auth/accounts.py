@@ -36,8 +36,11 @@ def get_user(email: str) -> User:
     return user
 
 
-def create_user(email: str, password: str, role: Role) -> User:
-    """Add a user with a hashed password (the caller checks the email's syntax and commits)."""
+def create_user(email: str, password: str, role: Role, *, one_time: bool = False) -> User:
+    """Add a user with a hashed password (the caller checks the email's syntax and commits).
+
+    A ``one_time`` password must be replaced by the user at their first sign-in.
+    """
     address = normalize_email(email)
     if find_user(address) is not None:
         raise AccountError(f"A user {address} already exists.")
@@ -46,7 +49,8 @@ def create_user(email: str, password: str, role: Role) -> User:
     except ValueError as exc:
         raise AccountError(str(exc)) from exc
     user = User(email=address, password_hash=passwords.hash_password(password), role=role.value,
-                active=True, created_at=clock.utcnow(), failed_logins=0)
+                active=True, created_at=clock.utcnow(), failed_logins=0,
+                must_change_password=one_time)
     db.session.add(user)
     db.session.flush()
     return user
@@ -105,5 +109,27 @@ def ensure_admin() -> str | None:
     if admin_exists():
         return None
     password = passwords.generate_password()
-    create_user(DEFAULT_ADMIN_EMAIL, password, Role.ADMIN)
+    create_user(DEFAULT_ADMIN_EMAIL, password, Role.ADMIN, one_time=True)
     return password
+
+
+class PasswordRefused(AccountError):
+    """A password change refused, naming the form field at fault."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def change_password(user: User, current: str, new: str) -> None:
+    """Replace ``user``'s password after checking the current one (the caller commits)."""
+    if not passwords.verify_password(user.password_hash, current):
+        raise PasswordRefused("current_password", "The current password is not right.")
+    if new == current:
+        raise PasswordRefused("new_password", "Choose a password different from the current one.")
+    try:
+        passwords.check_strength(new)
+    except ValueError as exc:
+        raise PasswordRefused("new_password", str(exc)) from exc
+    user.password_hash = passwords.hash_password(new)
+    user.must_change_password = False

@@ -29,7 +29,7 @@ def create(email: str, role: str, password_stdin: bool) -> None:
     password = sys.stdin.readline().rstrip("\r\n") if password_stdin else (
         passwords.generate_password())
     try:
-        user = accounts.create_user(address, password, Role(role))
+        user = accounts.create_user(address, password, Role(role), one_time=not password_stdin)
     except accounts.AccountError as exc:
         raise click.ClickException(str(exc)) from exc
     record("user.create", detail={"email": user.email, "role": user.role})

@@ -8,8 +8,11 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
+from portal.audit import record
 from portal.auth.access import public
-from portal.auth.forms import LoginForm
+from portal.auth.accounts import PasswordRefused, change_password
+from portal.auth.forms import LoginForm, PasswordChangeForm
+from portal.auth.passwords import MIN_LENGTH
 from portal.auth.sessions import sign_in, sign_out
 from portal.auth.throttle import LOCK_DURATION
 from portal.db import db
@@ -43,6 +46,23 @@ def login() -> ResponseReturnValue:
             return redirect(safe_next(request.args.get("next")))
         flash(SIGN_IN_FAILED, "error")
     return render_template("auth/login.html", form=form)
+
+
+@bp.route("/account/password", methods=["GET", "POST"])
+def password() -> ResponseReturnValue:
+    """Let a signed-in user replace their password (required after a one-time password)."""
+    form = PasswordChangeForm()
+    if form.validate_on_submit():
+        try:
+            change_password(current_user, form.current_password.data, form.new_password.data)
+        except PasswordRefused as exc:
+            form[exc.field].errors.append(str(exc))
+        else:
+            record("user.password_change")
+            db.session.commit()
+            flash("Your password has been changed.", "success")
+            return redirect(home_url())
+    return render_template("auth/password.html", form=form, min_length=MIN_LENGTH)
 
 
 @bp.post("/logout")

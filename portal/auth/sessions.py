@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from flask import Flask, session
+from flask import Flask, redirect, request, session, url_for
+from flask.typing import ResponseReturnValue
 from flask_login import LoginManager, current_user, login_user, logout_user
 
 from portal import clock
@@ -76,6 +77,18 @@ def end_stale_session() -> None:
     session[LAST_SEEN_KEY] = now
 
 
+#: Endpoints a user with a one-time password may still reach.
+PASSWORD_CHANGE_ENDPOINTS = frozenset({"auth.password", "auth.logout", "static"})
+
+
+def require_own_password() -> ResponseReturnValue | None:
+    """Before each request: send a user still on a one-time password to choose their own."""
+    if (current_user.is_authenticated and current_user.must_change_password
+            and request.endpoint not in PASSWORD_CHANGE_ENDPOINTS):
+        return redirect(url_for("auth.password"))
+    return None
+
+
 def init_sessions(app: Flask) -> None:
     """Wire flask-login, the idle timeout and the deny-by-default guard into ``app``."""
     login_manager.init_app(app)
@@ -84,3 +97,4 @@ def init_sessions(app: Flask) -> None:
     login_manager.unauthorized_handler(deny_anonymous)
     app.before_request(end_stale_session)
     app.before_request(require_login)
+    app.before_request(require_own_password)

@@ -6,7 +6,7 @@ from datetime import datetime
 from enum import StrEnum
 
 from flask_login import UserMixin
-from sqlalchemy import CheckConstraint, String
+from sqlalchemy import CheckConstraint, String, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from portal import clock
@@ -36,6 +36,8 @@ class User(UserMixin, Base):
     last_login_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     failed_logins: Mapped[int] = mapped_column(default=0)
     locked_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: Set for a generated one-time password: the user must choose their own at next sign-in.
+    must_change_password: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     @property
     def is_active(self) -> bool:

@@ -5,12 +5,15 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+import requests
 from argon2 import PasswordHasher, profiles
+from cryptography.fernet import Fernet
 
 from portal.auth.accounts import create_user, find_user
 from portal.config import Settings
@@ -21,6 +24,7 @@ from portal.models import Role
 from portal.sandbox.app import SandboxState, create_sandbox_app, state_of
 from portal.sandbox.clock import Clock
 from portal.sandbox.config import config_from
+from portal.sandbox.payments_routes import GATEWAY_KEY_PATH
 from tests.postgres import Cluster, find_bindir
 from tests.servers import serve
 
@@ -86,15 +90,32 @@ class RunningSandbox:
     clock: Clock
 
 
-@pytest.fixture
-def sandbox() -> Iterator[RunningSandbox]:
-    """A fresh sandbox with one partner key, served on a loopback port."""
+@contextmanager
+def running_sandbox(host: str = "127.0.0.1") -> Iterator[RunningSandbox]:
+    """A fresh sandbox with one partner key, served on a loopback port of ``host``."""
     clock = Clock()
     config = config_from({"partners": [{"partnerId": PARTNER_ID, "keys": [
         {"apiKey": API_KEY, "apiSecret": API_SECRET, "active": True}]}]})
     app = create_sandbox_app(config, clock=clock)
-    with serve(app) as url:
+    with serve(app, host=host) as url:
         yield RunningSandbox(url=url, state=state_of(app), clock=clock)
+
+
+@pytest.fixture
+def sandbox() -> Iterator[RunningSandbox]:
+    """A fresh sandbox with one partner key, served on a loopback port."""
+    with running_sandbox() as running:
+        yield running
+
+
+def with_payments(settings: Settings, sandbox: RunningSandbox, folder: Path) -> Settings:
+    """``settings`` plus payments: a credentials key and the sandbox's published gateway key."""
+    answer = requests.get(sandbox.url + GATEWAY_KEY_PATH, timeout=5)
+    answer.raise_for_status()
+    key_file = folder / "gateway_public.pem"
+    key_file.write_text(answer.text, encoding="utf-8")
+    return settings.with_changes(credentials_key=Fernet.generate_key().decode(),
+                                 gateway_public_key_file=str(key_file))
 
 
 @pytest.fixture

@@ -14,14 +14,12 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import requests
-from cryptography.fernet import Fernet
 from flask import Flask
 
 from portal.config import Settings
 from portal.factory import create_app
 from portal.onboarding import scenarios
-from portal.sandbox.payments_routes import GATEWAY_KEY_PATH
-from tests.conftest import AuthActions
+from tests.conftest import AuthActions, with_payments
 from tests.payments_portal.conftest import APPROVING_CARD, act, pay, payment_row, post_hold, submit
 from tests.servers import serve
 from tests.verification.conftest import (
@@ -71,12 +69,7 @@ def captured() -> Iterator[Capture]:
 @pytest.fixture
 def settings(settings: Settings, sandbox, tmp_path: Path) -> Settings:
     """The suite's settings plus payments: a credentials key and the sandbox's gateway key."""
-    answer = requests.get(sandbox.url + GATEWAY_KEY_PATH, timeout=5)
-    answer.raise_for_status()
-    key_file = tmp_path / "gateway_public.pem"
-    key_file.write_text(answer.text, encoding="utf-8")
-    return settings.with_changes(credentials_key=Fernet.generate_key().decode(),
-                                 gateway_public_key_file=str(key_file))
+    return with_payments(settings, sandbox, tmp_path)
 
 
 @dataclass(frozen=True)

@@ -9,19 +9,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import requests
-from cryptography.fernet import Fernet
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from portal.config import Settings
-from portal.sandbox.app import create_sandbox_app, state_of
-from portal.sandbox.clock import Clock
-from portal.sandbox.config import config_from
 from portal.sandbox.install import BACKEND_NAME
 from portal.sandbox.onboarding_backend import OnboardingBackend
-from portal.sandbox.payments_routes import GATEWAY_KEY_PATH
 from tests.chromium import headless_chromium, missing
-from tests.conftest import API_KEY, API_SECRET, PARTNER_ID, TEST_PASSWORD, RunningSandbox
+from tests.conftest import (
+    TEST_PASSWORD,
+    RunningSandbox,
+    running_sandbox,
+    with_payments,
+)
 from tests.servers import serve
 
 AXE = Path(__file__).resolve().parents[1] / "assets" / "vendor" / "axe.min.js"
@@ -42,23 +41,14 @@ def browser() -> Iterator[Browser]:
 @pytest.fixture
 def sandbox() -> Iterator[RunningSandbox]:
     """The suite's sandbox, served on ``localhost``: an origin other than the portal's."""
-    clock = Clock()
-    config = config_from({"partners": [{"partnerId": PARTNER_ID, "keys": [
-        {"apiKey": API_KEY, "apiSecret": API_SECRET, "active": True}]}]})
-    app = create_sandbox_app(config, clock=clock)
-    with serve(app, host="localhost") as url:
-        yield RunningSandbox(url=url, state=state_of(app), clock=clock)
+    with running_sandbox(host="localhost") as running:
+        yield running
 
 
 @pytest.fixture
 def settings(settings: Settings, sandbox: RunningSandbox, tmp_path: Path) -> Settings:
     """The suite's settings plus payments: a credentials key and the sandbox's gateway key."""
-    answer = requests.get(sandbox.url + GATEWAY_KEY_PATH, timeout=5)
-    answer.raise_for_status()
-    key_file = tmp_path / "gateway_public.pem"
-    key_file.write_text(answer.text, encoding="utf-8")
-    return settings.with_changes(credentials_key=Fernet.generate_key().decode(),
-                                 gateway_public_key_file=str(key_file))
+    return with_payments(settings, sandbox, tmp_path)
 
 
 @dataclass

@@ -11,14 +11,13 @@ from urllib.parse import urlsplit
 import pytest
 import requests
 from bs4 import BeautifulSoup
-from cryptography.fernet import Fernet
 
 from portal.config import Settings
 from portal.db import db
 from portal.models.merchant import CreateState, Merchant
 from portal.models.payment import Payment, PaymentCredentials
 from portal.sandbox.payments_backend import PaymentsBackend
-from portal.sandbox.payments_routes import GATEWAY_KEY_PATH
+from tests.conftest import with_payments
 from tests.wizard.browser import Browser, Page, flatten, form_values
 
 APPROVING_CARD = "4111111111111111"
@@ -32,12 +31,7 @@ HOLD = {"paymentData": {"totalAmount": "1500.00", "txnCurrency": "INR", "billing
 @pytest.fixture
 def settings(settings: Settings, sandbox, tmp_path: Path) -> Settings:
     """The suite's settings with a credentials key and the sandbox's published gateway key."""
-    answer = requests.get(sandbox.url + GATEWAY_KEY_PATH, timeout=5)
-    answer.raise_for_status()
-    key_file = tmp_path / "gateway_public.pem"
-    key_file.write_text(answer.text, encoding="utf-8")
-    return settings.with_changes(credentials_key=Fernet.generate_key().decode(),
-                                 gateway_public_key_file=str(key_file))
+    return with_payments(settings, sandbox, tmp_path)
 
 
 def add_merchant(app, status: str | None, name: str = "Chai Point") -> int:

@@ -65,6 +65,8 @@ VARIABLES = (
              secret=True),
     Variable("STALE_AFTER_DAYS", "7", "Days without progress before the dashboard flags a "
              "merchant"),
+    Variable("TRUSTED_PROXIES", "0", "Number of reverse proxies in front of the portal whose "
+             "X-Forwarded-For and X-Forwarded-Proto are believed (0: none)"),
 )
 
 
@@ -90,6 +92,7 @@ class Settings:
     session_idle_minutes: int = 30
     credentials_key: str = ""
     stale_after_days: int = 7
+    trusted_proxies: int = 0
     extra: Mapping[str, object] = field(default_factory=dict)
 
     @property
@@ -171,6 +174,7 @@ def settings_from_env(environ: Mapping[str, str] | None = None) -> Settings:
             session_idle_minutes=int(get("SESSION_IDLE_MINUTES")),
             credentials_key=get("CREDENTIALS_KEY"),
             stale_after_days=int(get("STALE_AFTER_DAYS")),
+            trusted_proxies=int(get("TRUSTED_PROXIES")),
         )
     except ValueError as exc:
         raise ConfigError(f"A numeric configuration variable is not a number: {exc}") from exc

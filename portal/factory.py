@@ -6,6 +6,7 @@ import logging
 from datetime import timedelta
 
 from flask import Flask, jsonify
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from portal.auth import public
 from portal.blueprints import register_blueprints
@@ -20,6 +21,7 @@ from portal.config import (
 )
 from portal.db import db
 from portal.extensions import register_extensions
+from portal.http import RowIdConverter
 from portal.logging_filters import install_redaction
 from portal.security_headers import add_security_headers
 
@@ -48,6 +50,10 @@ def create_app(settings: Settings | None = None) -> Flask:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     install_redaction()
     db.init_app(app, settings.database_url)
+    if settings.trusted_proxies > 0:  # forwarded client address and scheme, from them only
+        proxies = settings.trusted_proxies
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
+    app.url_map.converters["int"] = RowIdConverter
     register_extensions(app)
     register_blueprints(app)
     register_commands(app)

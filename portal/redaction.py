@@ -8,11 +8,16 @@ from typing import Any
 
 from portal.gateway.rules import mask
 
-PAN_LIKE = re.compile(r"[A-Z]{5}[0-9]{4}[A-Z]")
+#: A PAN in capitals anywhere, or in any case standing alone or after a %-escape
+#: (``/merchants?q=abcde1234f``, ``next=%2Fmerchants%3Fq%3Dabcde1234f``).
+PAN_LIKE = re.compile(r"[A-Z]{5}[0-9]{4}[A-Z]"
+                      r"|(?i:(?:(?<![a-z0-9])|(?<=%[0-9a-f]{2}))[a-z]{5}[0-9]{4}[a-z](?![a-z0-9]))")
 LONG_DIGITS = re.compile(r"[0-9]{9,}")
+#: ``name=value``, ``name: value``, ``"name": "value"``, or URL-encoded ``name%3Dvalue`` (a link
+#: inside another link's query, as in ``/login?next=...``).
 SECRET_ASSIGNMENT = re.compile(
     r"(?i)(x-gl-digest|x-gl-auth|authorization|api[_-]?secret|api[_-]?key|token|password)"
-    r"""(["']?\s*[:=]\s*["']?)(?:bearer\s+)?([^\s"',;&}]+)""")
+    r"""(["']?\s*[:=]\s*["']?|%3D)(?:bearer\s+)?([^\s"',;&}]+)""")
 #: Key names (lower-case, without '_' and '-') whose values are always masked, at any depth.
 SECRET_KEY_ENDINGS = ("pan", "accountnumber", "secret", "token", "password", "apikey",
                       "privatekey", "documentcontent", "cardnumber", "cvv")

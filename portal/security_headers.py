@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Response
+from flask import Response, request
 
 from portal.config import Settings, current_settings
+
+#: Production only: browsers then refuse plain HTTP to the portal for a year.
+STRICT_TRANSPORT_SECURITY = "max-age=31536000; includeSubDomains"
 
 
 def content_security_policy(settings: Settings, *, frame_from_gateway: bool) -> str:
@@ -24,9 +27,21 @@ def content_security_policy(settings: Settings, *, frame_from_gateway: bool) -> 
     ])
 
 
+def is_static_asset() -> bool:
+    """True when the request is for the portal's own CSS, JavaScript or images."""
+    endpoint = request.endpoint or ""
+    return endpoint == "static" or endpoint.endswith(".static")
+
+
 def add_security_headers(response: Response) -> Response:
-    """Set CSP, nosniff, referrer and framing headers unless a view set its own CSP."""
+    """Set CSP, nosniff, referrer and framing headers unless a view set its own CSP; HSTS in
+    production; ``no-store`` on everything but static assets (pages and downloads show KYC and
+    payment data, which no browser or proxy cache may keep)."""
     settings = current_settings()
+    if not settings.is_development:
+        response.headers["Strict-Transport-Security"] = STRICT_TRANSPORT_SECURITY
+    if not is_static_asset():
+        response.headers["Cache-Control"] = "no-store"
     response.headers.setdefault("Content-Security-Policy",
                                 content_security_policy(settings, frame_from_gateway=False))
     response.headers.setdefault("X-Content-Type-Options", "nosniff")

@@ -10,7 +10,8 @@ trap cleanup EXIT INT TERM
 "$BIN/python" -m portal.sandbox --host 127.0.0.1 --port "$SANDBOX_PORT" \
   --config instance/sandbox.json > instance/sandbox.log 2>&1 &
 pids+=($!)
-"$BIN/gunicorn" --bind "127.0.0.1:$PORTAL_PORT" --workers 2 --access-logfile - app:app \
+# gunicorn.conf.py: 2 workers, the access log on stdout, every log line redacted
+"$BIN/gunicorn" --config gunicorn.conf.py --bind "127.0.0.1:$PORTAL_PORT" app:app \
   > instance/portal.log 2>&1 &
 pids+=($!)
 if "$BIN/flask" --app app --help 2>/dev/null | grep -q '^  sync'; then

@@ -26,12 +26,14 @@ def dashboard() -> ResponseReturnValue:
 @bp.get("/audit")
 @roles_required(Role.ADMIN)
 def audit() -> ResponseReturnValue:
-    """The audit trail, filtered and paged."""
+    """The audit trail, filtered and paged; a filter that does not parse is a 400 with its
+    message beside the field (and does not filter)."""
     form = AuditFilterForm(request.args)
-    form.validate()
+    valid = form.validate()
     page = service.audit_page(form.filters(), request.args.get("page", 1, type=int))
     args = {k: v for k, v in request.args.items() if k != "page"}
-    return render_template("admin/audit.html", form=form, page=page, args=args)
+    return render_template("admin/audit.html", form=form, page=page, args=args), (
+        200 if valid else 400)
 
 
 @bp.get("/checklist.csv")

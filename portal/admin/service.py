@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
@@ -28,8 +29,9 @@ STATUS_ORDER = [NOT_CREATED, *(s.value for s in OnboardingStatus)]
 AUDIT_PAGE_SIZE = 50
 #: The checklist's items, as the gateway names them (documentsToBeUploaded is its own column).
 CHECKLIST_ITEMS = [name for name in Checklist.model_fields if name != "documentsToBeUploaded"]
-#: First characters that make a spreadsheet read a cell as a formula.
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+#: A formula starter (= + - @ tab CR) at the start of a cell, or after a separator a spreadsheet
+#: may split on (comma, semicolon, tab) and any spaces: where a quote must go to defuse it.
+_FORMULA_START = re.compile(r"(?:^|(?<=[,;\t]))( *)(?=[=+\-@\t\r])")
 
 
 @dataclass(frozen=True)
@@ -81,9 +83,11 @@ def dashboard(stale_after_days: int) -> Dashboard:
 
 
 def safe_cell(value: object) -> str:
-    """A CSV cell a spreadsheet will not run as a formula (a leading quote defuses it)."""
+    """A CSV cell a spreadsheet will not run as a formula, whichever of comma, semicolon or tab
+    it splits on: a quote before each formula starter that could begin a cell
+    (``Acme;=2*3`` becomes ``Acme;'=2*3``)."""
     text = "" if value is None else str(value)
-    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+    return _FORMULA_START.sub(lambda m: m.group(1) + "'", text)
 
 
 def checklist_csv(rows: list[MerchantProgress]) -> str:

@@ -74,7 +74,7 @@ def download(merchant_id: int, document_id: int) -> ResponseReturnValue:
     merchant = load(merchant_id)
     document = service.get_document(merchant, document_id) or abort(404)
     response = send_file(service.path_of(current_settings(), document), as_attachment=True,
-                         download_name=document.original_filename,
+                         download_name=service.download_name(document),
                          mimetype=document.content_type)
     response.headers["X-Content-Type-Options"] = "nosniff"
     return response

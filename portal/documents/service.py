@@ -160,6 +160,13 @@ def upload_samples(client: OnboardingClient, settings: Settings,
     return results
 
 
+def download_name(document: StoredDocument) -> str:
+    """The name a download is offered under: the uploader's, with the extension of the type
+    its content was checked to be (an ``invoice.html`` that is a PDF saves as ``invoice.pdf``)."""
+    stem = Path(document.original_filename).stem or Path(document.stored_name).stem
+    return f"{stem}.{ACCEPTED[document.content_type]}"
+
+
 def path_of(settings: Settings, document: StoredDocument) -> Path:
     """Where a stored document's bytes are."""
     return Path(settings.upload_folder) / document.stored_name

@@ -20,6 +20,7 @@ from portal.db import db
 from portal.extensions import csrf
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.shapes import FieldError
+from portal.http import is_row_id
 from portal.models.merchant import Merchant
 from portal.models.payment import Payment, PaymentCredentials
 from portal.models.user import Role
@@ -80,7 +81,7 @@ def save_credentials(merchant_id: int) -> ResponseReturnValue:
 def new_hold(merchant_id: int) -> ResponseReturnValue:
     """A new hold: validated, stored, sent; the browser then goes to the hosted page."""
     merchant = load_merchant(merchant_id)
-    form = HoldForm(data=hold_prefill(merchant, request.args.get("resume", type=int)))
+    form = HoldForm(data=hold_prefill(merchant, request.args.get("resume")))
     result = services.Result(True)
     if form.validate_on_submit() and not form.row_action(request.form.get("action", "")):
         body = holds.hold_body(form.payload(), url_for(".callback", _external=True))
@@ -177,11 +178,15 @@ def client_for(merchant: Merchant) -> PaymentsClient:
         abort(503, str(exc))
 
 
-def hold_prefill(merchant: Merchant, resume_id: int | None) -> dict[str, Any]:
-    """Fresh identifiers, or the stored data of a hold not yet created at the gateway."""
-    payment = services.get_payment(resume_id) if resume_id else None
-    if payment is not None and payment.merchant_id == merchant.id and payment.gid is None:
-        return payment.request_payload
+def hold_prefill(merchant: Merchant, resume: str | None) -> dict[str, Any]:
+    """Fresh identifiers, or the stored data of the hold ``resume`` names if the gateway never
+    created it; 404 when ``resume`` names none of this merchant's payments."""
+    if resume is not None:
+        payment = services.get_payment(int(resume)) if is_row_id(resume) else None
+        if payment is None or payment.merchant_id != merchant.id:
+            abort(404, "This merchant has no payment with that number to send again.")
+        if payment.gid is None:
+            return payment.request_payload
     return {"merchantTxnId": services.new_merchant_txn_id(),
             "merchantUniqueId": services.new_merchant_unique_id()}
 

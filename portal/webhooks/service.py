@@ -61,6 +61,8 @@ def receive(raw: bytes, digest: str | None, settings: Settings,
         payload = json.loads(raw)
     except ValueError:
         return Receipt(400, "not JSON")
+    except RecursionError:  # thousands of nested brackets: no event is shaped like that
+        return Receipt(400, "JSON nested too deeply")
     if not isinstance(payload, dict):
         return Receipt(400, "not a JSON object")
     event = store(raw, payload)

@@ -1,12 +1,27 @@
-"""Serve a WSGI app on a real loopback port for the length of a test."""
+"""Serve the portal on a real loopback port for the length of a test: a WSGI app in a thread,
+or the portal under gunicorn started as ``scripts/run-dev.sh`` starts it."""
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
+import requests
+from bs4 import BeautifulSoup
 from werkzeug.serving import make_server
+
+from portal.config import Settings
+
+ROOT = Path(__file__).resolve().parent.parent
+#: How scripts/run-dev.sh starts the portal (its --bind aside): gunicorn.conf.py does the rest.
+GUNICORN = (sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py")
 
 
 @contextmanager
@@ -21,3 +36,85 @@ def serve(app, host: str = "127.0.0.1") -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def portal_environment(settings: Settings) -> dict[str, str]:
+    """The environment that configures a portal process as ``settings`` do; every variable is
+    set, so no ``.env`` or ``PORTAL_ENV_FILE`` fills a gap."""
+    environment = {key: value for key, value in os.environ.items() if key != "PORTAL_ENV_FILE"}
+    return {**environment,
+            "PORTAL_ENV": settings.env, "SECRET_KEY": settings.secret_key,
+            "DATABASE_URL": settings.database_url,
+            "GATEWAY_ONBOARDING_URL": settings.onboarding_url,
+            "GATEWAY_PAYMENTS_URL": settings.payments_url,
+            "GATEWAY_API_KEY": settings.api_key, "GATEWAY_API_SECRET": settings.api_secret,
+            "GATEWAY_WEBHOOK_SECRETS": ",".join(settings.webhook_secrets),
+            "GATEWAY_PUBLIC_KEY_FILE": settings.gateway_public_key_file,
+            "GATEWAY_ORIGIN": settings.gateway_origin,
+            "GATEWAY_IS_SANDBOX": str(settings.gateway_is_sandbox).lower(),
+            "GATEWAY_CONNECT_TIMEOUT": str(settings.connect_timeout),
+            "GATEWAY_READ_TIMEOUT": str(settings.read_timeout),
+            "UPLOAD_FOLDER": settings.upload_folder,
+            "UPLOAD_MAX_BYTES": str(settings.upload_max_bytes),
+            "SESSION_IDLE_MINUTES": str(settings.session_idle_minutes),
+            "CREDENTIALS_KEY": settings.credentials_key,
+            "STALE_AFTER_DAYS": str(settings.stale_after_days),
+            "TRUSTED_PROXIES": str(settings.trusted_proxies)}
+
+
+@contextmanager
+def gunicorn_portal(settings: Settings, output: Path, *options: str) -> Iterator[str]:
+    """The portal under gunicorn as ``scripts/run-dev.sh`` starts it (``options`` added), its
+    stdout and stderr both written to ``output``; yields its URL once /healthz answers."""
+    port = free_port()
+    command = [*GUNICORN, "--bind", f"127.0.0.1:{port}", *options, "app:app"]
+    with output.open("wb") as log, subprocess.Popen(  # noqa: S603 (our own command line)
+            command, env=portal_environment(settings), cwd=ROOT, stdout=log,
+            stderr=subprocess.STDOUT) as server:
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    if requests.get(url + "/healthz", timeout=5).ok:
+                        break
+                except requests.RequestException:
+                    pass
+                assert server.poll() is None, output.read_text(errors="replace")
+                assert time.monotonic() < deadline, "gunicorn did not start"
+                time.sleep(0.1)
+            yield url
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+
+
+def page_of(response: requests.Response) -> BeautifulSoup:
+    """The parsed HTML of a response."""
+    return BeautifulSoup(response.text, "html.parser")
+
+
+def csrf_token(page: requests.Response) -> str:
+    """The CSRF token of the first form on the page ('' when CSRF checks are off)."""
+    field = page_of(page).find("input", attrs={"name": "csrf_token"})
+    return str(field["value"]) if field is not None else ""
+
+
+def sign_in(url: str, email: str, password: str,
+            headers: dict[str, str] | None = None) -> requests.Session:
+    """A browser session signed in through the real form (CSRF token included), sending
+    ``headers`` with every request."""
+    session = requests.Session()
+    session.headers.update(headers or {})
+    token = csrf_token(session.get(url + "/login", timeout=10))
+    answer = session.post(url + "/login", timeout=10, data={
+        "email": email, "password": password, "csrf_token": token})
+    assert answer.ok and not answer.url.endswith("/login"), "sign-in failed"
+    return session

@@ -1,5 +1,7 @@
-"""Hardening: security headers on every GET route (real rows, an admin signed in), and error
-pages (500, 404, 405, 413; HTML and JSON) that reveal no traceback, exception or config value."""
+"""Hardening: security headers on every GET route (real rows, an admin signed in), ``no-store`` on
+every page over HTTP, HSTS in production, forwarded headers believed only from trusted proxies
+(under gunicorn), and error pages (500, 404, 405, 413; HTML and JSON) that reveal no traceback,
+exception or config value."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import requests
+from cryptography.fernet import Fernet
 from flask import Flask, url_for
 from sqlalchemy import select
 from werkzeug.routing import Rule
@@ -18,11 +22,15 @@ from portal.auth import public
 from portal.config import Settings, origin_of
 from portal.db import db
 from portal.factory import create_app
+from portal.models.audit import AuditEvent
 from portal.models.document import StoredDocument
 from portal.models.merchant import Merchant
 from portal.models.payment import Payment
 from portal.onboarding.steps import STEPS
+from portal.security_headers import STRICT_TRANSPORT_SECURITY
 from portal.verification import links
+from tests.conftest import TEST_PASSWORD, AuthActions
+from tests.servers import csrf_token, gunicorn_portal, page_of, serve, sign_in
 from tests.verification.conftest import onboard
 
 #: Referrer policies that never send a portal path to another origin.
@@ -122,6 +130,85 @@ def test_every_get_route_sends_the_security_headers(app, client, real_ids, setti
         seen.append(endpoint)
     assert {"merchants.index", "wizard.step", "documents.step", "verification.session",
             "status.page", "admin.dashboard", "payments.detail", "static"} <= set(seen)
+
+
+def test_every_page_is_marked_no_store_over_http(app, real_ids):
+    """Pages and downloads show KYC and payment data: no browser or proxy may keep a copy."""
+    with serve(app) as url:
+        admin = sign_in(url, "admin@example.com", TEST_PASSWORD)
+        seen = set()
+        for endpoint, path in get_urls(app, real_ids):
+            response = admin.get(url + path, timeout=30)
+            assert response.status_code < 400, (path, response.status_code)
+            cache = response.headers.get("Cache-Control", "")
+            if endpoint in STATIC_FILES:
+                assert "no-store" not in cache, path  # the portal's own CSS and JavaScript
+            else:
+                assert cache == "no-store", (path, cache)
+            seen.add(endpoint)
+    assert {"merchants.detail", "documents.download", "payments.detail", "status.page",
+            "verification.merchant_page", "admin.checklist_csv", "bulk.errors"} <= seen
+
+
+# ---------------------------------------------------------------- HSTS and proxies
+
+
+@pytest.mark.parametrize("env", ["production", "testing"])
+def test_production_sends_hsts(settings, env):
+    configured = settings.with_changes(env=env, credentials_key=Fernet.generate_key().decode())
+    with serve(create_app(configured)) as url:
+        response = requests.get(url + "/login", timeout=10)
+    assert response.status_code == 200
+    if env == "production":
+        assert response.headers["Strict-Transport-Security"] == STRICT_TRANSPORT_SECURITY
+        assert int(STRICT_TRANSPORT_SECURITY.split("max-age=")[1].split(";")[0]) >= 31536000
+    else:  # development and tests run over plain HTTP on localhost
+        assert "Strict-Transport-Security" not in response.headers
+
+
+#: What a TLS-terminating proxy adds: the client's address and the scheme it used.
+CLIENT_ADDRESS = "203.0.113.9"
+
+
+def failed_sign_in_address(app: Flask) -> str:
+    """The client address the audit recorded for the one failed sign-in."""
+    with app.app_context():
+        [event] = db.session.scalars(select(AuditEvent).where(
+            AuditEvent.action == "user.login", AuditEvent.outcome == "failed"))
+        return str(event.detail["address"])
+
+
+@pytest.mark.parametrize(("proxies", "address", "scheme"), [
+    (0, "127.0.0.1", "http"),  # no proxy configured: the headers are anyone's to forge
+    (1, CLIENT_ADDRESS, "https"),
+])
+def test_forwarded_headers_are_believed_only_from_trusted_proxies(
+        app, client, settings, tmp_path, proxies, address, scheme):
+    email = AuthActions(app, client).create("ops")
+    with app.app_context():
+        merchant = Merchant(external_onboarding_id="EXT-PROXY-1", pan="AAKCP1234Q")
+        db.session.add(merchant)
+        db.session.commit()
+        merchant_id = merchant.id
+    served = settings.with_changes(trusted_proxies=proxies)
+    with gunicorn_portal(served, tmp_path / "portal.log") as url:
+        forwarded = {"X-Forwarded-For": CLIENT_ADDRESS, "X-Forwarded-Proto": "https",
+                     "Referer": url.replace("http://", "https://") + "/login"}
+        anonymous = requests.Session()
+        anonymous.headers.update(forwarded)
+        token = csrf_token(anonymous.get(url + "/login", timeout=10))
+        refused = anonymous.post(url + "/login", timeout=10, data={
+            "email": email, "password": "not the password", "csrf_token": token})
+        assert refused.status_code == 200 and "Sign-in failed" in refused.text
+        ops = sign_in(url, email, TEST_PASSWORD, headers=forwarded)
+        page = ops.get(f"{url}/merchants/{merchant_id}/verification", timeout=10)
+        issued = ops.post(f"{url}/merchants/{merchant_id}/verification/links", timeout=10,
+                          data={"csrf_token": csrf_token(page)})
+    assert failed_sign_in_address(app) == address
+    shown = page_of(issued).find(string=lambda text: "/verify/" in text)
+    assert shown is not None, "no merchant link shown"
+    link = shown[shown.index("http"):].split()[0]
+    assert link.startswith(f"{scheme}://127.0.0.1:")
 
 
 # ---------------------------------------------------------------- error pages

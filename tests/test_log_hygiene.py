@@ -1,13 +1,15 @@
 """Every log line of a full journey, at DEBUG, holds no secret, full PAN, account or card number,
 and no token: steps 1-7, verification, a merchant link, the review and its webhook, the status
-page, credentials, a hold paid on the hosted page, its callback and capture."""
+page, credentials, a hold paid on the hosted page, its callback and capture. And gunicorn, started
+as ``make run`` starts it, writes no merchant-link token or PAN in its access log."""
 
 from __future__ import annotations
 
 import html
 import logging
 import re
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -17,11 +19,14 @@ import requests
 from flask import Flask
 
 from portal.config import Settings
+from portal.db import db
 from portal.factory import create_app
+from portal.models.merchant import Merchant
 from portal.onboarding import scenarios
-from tests.conftest import AuthActions, with_payments
+from portal.verification import links
+from tests.conftest import TEST_PASSWORD, AuthActions, with_payments
 from tests.payments_portal.conftest import APPROVING_CARD, act, pay, payment_row, post_hold, submit
-from tests.servers import serve
+from tests.servers import gunicorn_portal, serve, sign_in
 from tests.verification.conftest import (
     backend_of,
     complete_on_sandbox_page,
@@ -150,6 +155,55 @@ def test_a_full_journey_logs_no_secret_number_or_token(portal, captured, sandbox
     lines = captured.lines
     assert any("/onboard" in line for line in lines)  # the capture saw the gateway calls
     assert any(line.startswith("DEBUG") for line in lines)
+    leaks = {what: [line for line in lines if value in line]
+             for what, value in forbidden.items() if any(value in line for line in lines)}
+    assert leaks == {}
+
+
+# ---------------------------------------------------------------- gunicorn's own logs
+
+#: A merchant's PAN, as ops type it into the merchants search.
+SEARCHED_PAN = "AAKCS4321Q"
+
+
+def wait_for_lines(log: Path, done: Callable[[list[str]], bool]) -> list[str]:
+    """The log's lines once ``done`` holds for them (gunicorn logs a request after answering)."""
+    deadline = time.monotonic() + 15
+    while True:
+        lines = log.read_text(encoding="utf-8", errors="replace").splitlines()
+        if done(lines) or time.monotonic() > deadline:
+            return lines
+        time.sleep(0.05)
+
+
+def test_gunicorn_access_log_holds_no_merchant_link_token_or_pan(app, client, settings,
+                                                                 tmp_path):
+    email = AuthActions(app, client).create("ops")
+    with app.app_context():
+        merchant = Merchant(external_onboarding_id="EXT-LOG-1", pan=SEARCHED_PAN,
+                            display_name="Logged Traders")
+        db.session.add(merchant)
+        db.session.commit()
+        _link, token = links.issue(settings.secret_key, merchant, email)
+        merchant_id = merchant.id
+    log = tmp_path / "portal.log"
+    with gunicorn_portal(settings, log) as url:
+        link = f"{url}/verify/{merchant_id}?token={token}"
+        assert requests.get(link, headers={"Referer": link}, timeout=10).status_code == 200
+        # signed out: sent to /login?next=%2Fmerchants%3Fq%3D<PAN>
+        assert requests.get(f"{url}/merchants?q={SEARCHED_PAN}", timeout=10).ok
+        ops = sign_in(url, email, TEST_PASSWORD)
+        search = f"{url}/merchants?q={SEARCHED_PAN.lower()}"
+        assert ops.get(search, headers={"Referer": search}, timeout=10).ok
+        lines = wait_for_lines(log, lambda lines: sum(
+            '"GET /merchants?q=' in line for line in lines) == 2)
+
+    requests_logged = [line for line in lines if '"GET /' in line]
+    assert any(f'"GET /verify/{merchant_id}?token=' in line for line in requests_logged)
+    assert any('"GET /login?next=' in line for line in requests_logged)
+    assert sum('"GET /merchants?q=' in line for line in requests_logged) == 2
+    forbidden = {"merchant link token": token, "PAN": SEARCHED_PAN,
+                 "PAN in lower case": SEARCHED_PAN.lower()}
     leaks = {what: [line for line in lines if value in line]
              for what, value in forbidden.items() if any(value in line for line in lines)}
     assert leaks == {}

@@ -7,17 +7,12 @@ sessions post the same step at once.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import requests
-from bs4 import BeautifulSoup
 from sqlalchemy import select
 
 from portal.config import Settings
@@ -27,12 +22,11 @@ from portal.models.step import StepDraft
 from portal.onboarding import scenarios
 from tests.conftest import TEST_PASSWORD, AuthActions
 from tests.outbox.support import sent_to_sandbox
-from tests.sandbox.test_faults import free_port
+from tests.servers import gunicorn_portal, page_of, sign_in
 from tests.wizard.browser import flatten, form_values
 
 pytestmark = pytest.mark.postgres
 
-ROOT = Path(__file__).resolve().parents[2]
 SESSIONS = 6
 CONFLICT = "Someone else saved this step"
 
@@ -47,47 +41,9 @@ def database_url(postgres_url: str) -> str:
 @pytest.fixture
 def portal_url(settings: Settings, tmp_path: Path) -> Iterator[str]:
     """The portal under gunicorn, 2 worker processes with 4 threads each, on a loopback port."""
-    port = free_port()
-    env = {**os.environ, "PORTAL_ENV": "testing", "SECRET_KEY": settings.secret_key,
-           "DATABASE_URL": settings.database_url, "GATEWAY_ONBOARDING_URL": settings.onboarding_url,
-           "GATEWAY_PAYMENTS_URL": settings.payments_url, "GATEWAY_API_KEY": settings.api_key,
-           "GATEWAY_API_SECRET": settings.api_secret, "GATEWAY_IS_SANDBOX": "true",
-           "UPLOAD_FOLDER": str(tmp_path / "uploads")}
-    command = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "2",
-               "--worker-class", "gthread", "--threads", "4", "app:app"]
-    with subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL,  # noqa: S603
-                          stderr=subprocess.DEVNULL) as server:
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    if requests.get(url + "/healthz", timeout=5).ok:
-                        break
-                except requests.RequestException:
-                    pass
-                assert time.monotonic() < deadline, "gunicorn did not start"
-                time.sleep(0.1)
-            yield url
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
-
-
-def page_of(response: requests.Response) -> BeautifulSoup:
-    """The parsed HTML of a response."""
-    return BeautifulSoup(response.text, "html.parser")
-
-
-def sign_in(url: str, email: str) -> requests.Session:
-    """A browser session signed in through the real form (CSRF token included)."""
-    session = requests.Session()
-    token = page_of(session.get(url + "/login", timeout=10)).find(
-        "input", attrs={"name": "csrf_token"})["value"]
-    answer = session.post(url + "/login", timeout=10, data={
-        "email": email, "password": TEST_PASSWORD, "csrf_token": token})
-    assert not answer.url.endswith("/login"), "sign-in failed"
-    return session
+    with gunicorn_portal(settings, tmp_path / "portal.log", "--worker-class", "gthread",
+                         "--threads", "4") as url:
+        yield url
 
 
 def step_form(session: requests.Session, url: str) -> dict:
@@ -127,7 +83,7 @@ def test_concurrent_saves_of_one_step_across_worker_processes(app, client, sandb
                                                               portal_url):
     emails = [AuthActions(app, client).create("ops", f"ops{i}@example.com")
               for i in range(SESSIONS)]
-    sessions = [sign_in(portal_url, email) for email in emails]
+    sessions = [sign_in(portal_url, email, TEST_PASSWORD) for email in emails]
     create = {**step_form(sessions[0], portal_url + "/merchants/new"),
               **flatten(scenarios.form_data(scenarios.HAPPY, "create")), "action": "send"}
     created = sessions[0].post(portal_url + "/merchants/new", data=create, timeout=30)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import socket
 import subprocess
 import sys
 import time
@@ -27,7 +26,7 @@ from portal.sandbox.config import load_config
 from portal.sandbox.faults import Fault, FaultKind
 from tests.sandbox.conftest import CONFIG, KEY, SECRET, Sandbox
 from tests.sandbox.payloads import business, create_body
-from tests.servers import serve
+from tests.servers import free_port, serve
 
 CREATE = OPERATIONS["create_onboarding"].path
 CATEGORIES = OPERATIONS["get_business_categories"].path
@@ -279,13 +278,6 @@ def test_faults_from_the_config_file_are_rearmed_by_a_reset(tmp_path):
 def gunicorn_sandbox() -> Flask:
     """The sandbox for gunicorn, from the config file named in the environment."""
     return create_sandbox_app(load_config(os.environ[CONFIG_ENV]))
-
-
-def free_port() -> int:
-    """A loopback port nobody listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture(params=["sync", "gthread"])

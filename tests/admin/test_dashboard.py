@@ -47,8 +47,8 @@ def _add_merchants(app, count: int, status: str | None = "IN_PROGRESS",
     return ids
 
 
-def _soup(response) -> BeautifulSoup:
-    assert response.status_code == 200
+def _soup(response, status: int = 200) -> BeautifulSoup:
+    assert response.status_code == status
     return BeautifulSoup(response.data, "html.parser")
 
 
@@ -151,14 +151,18 @@ def test_merchants_without_progress_for_n_days_are_flagged(app, client, auth, po
 
 def test_the_checklist_export_has_one_row_per_merchant_and_defuses_formulas(app, client, auth):
     auth.login("admin")
-    names = ["=HYPERLINK(\"http://evil\")", "+1+1", "-2", "@SUM(A1)", "Plain Traders"]
+    names = {"=HYPERLINK(\"http://evil\")": "'=HYPERLINK(\"http://evil\")",
+             "+1+1": "'+1+1", "-2": "'-2", "@SUM(A1)": "'@SUM(A1)",
+             # where ';', ',' or a tab separates cells, each may start a formula
+             "Acme;=2*3;tail": "Acme;'=2*3;tail", "Acme, -1+1": "Acme, '-1+1",
+             "Acme\t@SUM(A1)": "Acme\t'@SUM(A1)", "Plain Traders": "Plain Traders"}
     for name in names:
         _add_merchants(app, 1, name=name)
     response = client.get("/admin/checklist.csv")
     assert response.mimetype == "text/csv"
     assert "attachment" in response.headers["Content-Disposition"]
     rows = list(csv.DictReader(io.StringIO(response.get_data(as_text=True))))
-    assert [r["name"] for r in rows] == ["'" + n for n in names[:4]] + ["Plain Traders"]
+    assert [r["name"] for r in rows] == list(names.values())
     assert rows[0]["businessDetails"] == "COMPLETE"
     assert rows[0]["bankDetails"] == "PENDING"
     assert rows[0]["documents_to_be_uploaded"] == "CANCELLED_CHEQUE"
@@ -177,8 +181,8 @@ def _audit(app, count: int, **fields) -> None:
         db.session.commit()
 
 
-def _listed(client, query: str) -> list[int]:
-    soup = _soup(client.get(f"/admin/audit?{query}"))
+def _listed(client, query: str, status: int = 200) -> list[int]:
+    soup = _soup(client.get(f"/admin/audit?{query}"), status)
     return [int(tr["data-event"]) for tr in soup.select("tr[data-event]")]
 
 
@@ -195,7 +199,8 @@ def test_the_audit_trail_filters_by_actor_action_merchant_outcome_and_days(app, 
     assert len(_listed(client, "date_to=2025-12-31")) == 1
     assert len(_listed(client, "date_from=2026-01-01&action=step")) == 1
     assert len(_listed(client, "actor=%25")) == 0  # a wildcard is a character, not a pattern
-    assert len(_listed(client, "merchant=abc")) == len(_listed(client, ""))
+    # a filter that does not parse is a 400 and filters nothing
+    assert len(_listed(client, "merchant=abc", 400)) == len(_listed(client, ""))
 
 
 def test_the_audit_trail_is_paged_and_keeps_its_filters(app, client, auth):
@@ -208,3 +213,19 @@ def test_the_audit_trail_is_paged_and_keeps_its_filters(app, client, auth):
     assert "action=document" in following and "page=2" in following
     last = _soup(client.get("/admin/audit?action=document&page=3"))
     assert len(last.select("tr[data-event]")) == 20
+
+
+@pytest.mark.parametrize(("query", "field", "message"), [
+    ("date_to=9999-12-31", "date_to", "Enter a day between 1 January 2000 and 31 December 2999."),
+    ("date_from=0001-01-01", "date_from", "Enter a day between 1 January 2000"),
+    ("merchant=" + "9" * 30, "merchant", "Enter a merchant id as the merchants list shows it."),
+])
+def test_an_audit_filter_out_of_range_is_a_400_beside_its_field(app, client, auth, query, field,
+                                                                 message):
+    auth.login("admin")
+    soup = _soup(client.get(f"/admin/audit?{query}"), 400)
+    described = soup.select_one(f"#{field}").get("aria-describedby", "")
+    errors = " ".join(soup.select_one(f"#{ref}").get_text(" ", strip=True)
+                      for ref in described.split() if soup.select_one(f"#{ref}"))
+    assert message in errors
+    assert soup.select("tr[data-event]")  # the trail is still shown, unfiltered by that field

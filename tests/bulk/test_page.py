@@ -149,9 +149,15 @@ def test_anonymous_users_are_sent_to_sign_in(client, method, path):
     assert response.status_code == 302 and "/login" in response.headers["Location"]
 
 
-def test_the_csv_report_defuses_formulas(admin):
-    rows = [{**row, "=HYPERLINK(1)": ""} for row in example_rows()]
+@pytest.mark.parametrize(("column", "defused"), [
+    ("=HYPERLINK(1)", "'=HYPERLINK(1)"),
+    # a spreadsheet splitting on ';' or tab would start a cell at the '=' or '+'
+    ("Acme;=2*3;tail", "Acme;'=2*3;tail"),
+    ("Acme\t+SUM(A1)", "Acme\t'+SUM(A1)"),
+])
+def test_the_csv_report_defuses_formulas(admin, column, defused):
+    rows = [{**row, column: ""} for row in example_rows()]
     response = upload(admin, csv_text(rows).encode())
     href = soup(response).select_one(".bulk-errors a[download]")["href"]
     report = list(csv.reader(io.StringIO(admin.get(href).get_data(as_text=True))))
-    assert report[1] == ["1", "'=HYPERLINK(1)", "Unknown column"]
+    assert report[1] == ["1", defused, "Unknown column"]

@@ -13,6 +13,8 @@ from portal.config import SETTINGS_EXTENSION
 from portal.db import db
 from portal.models.document import StoredDocument
 from portal.onboarding import scenarios
+from tests.conftest import TEST_PASSWORD
+from tests.servers import serve, sign_in
 from tests.wizard.browser import Browser, Page
 from tests.wizard.conftest import merchant, point_gateway_at, typed, upload
 
@@ -157,3 +159,20 @@ def test_an_upload_for_a_type_not_expected_is_refused(browser, app, needs_docume
         "file": (io.BytesIO(PNG), "c.png")}, follow_redirects=True)
     assert "no longer expected" in response.get_data(as_text=True)
     assert stored_documents(app) == []
+
+
+@pytest.mark.parametrize(("content", "uploaded_as", "offered_as"), [
+    (scenarios.sample_pdf("invoice"), "invoice.html", "invoice.pdf"),
+    (PNG, "aadhaar.svg", "aadhaar.png"),
+    (PNG, "aadhaar", "aadhaar.png"),
+])
+def test_a_download_is_named_with_the_extension_of_its_checked_type(
+        browser, app, needs_documents, content, uploaded_as, offered_as):
+    upload(browser, documents_page(browser, needs_documents), OWNER_DOCS[0], content, uploaded_as)
+    [document] = stored_documents(app)
+    with serve(app) as url:
+        ops = sign_in(url, "ops@example.com", TEST_PASSWORD)
+        response = ops.get(f"{url}/merchants/{needs_documents}/documents/{document.id}",
+                           timeout=10)
+    assert response.status_code == 200 and response.content == content
+    assert response.headers["Content-Disposition"] == f"attachment; filename={offered_as}"

@@ -21,7 +21,7 @@ from portal.config import (
 )
 from portal.db import db
 from portal.extensions import register_extensions
-from portal.http import RowIdConverter
+from portal.http import RowIdConverter, refuse_json_for_forms
 from portal.logging_filters import install_redaction
 from portal.security_headers import add_security_headers
 
@@ -57,6 +57,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     register_extensions(app)
     register_blueprints(app)
     register_commands(app)
+    app.before_request(refuse_json_for_forms)
     app.after_request(add_security_headers)
 
     @app.get("/healthz")

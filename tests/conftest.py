@@ -118,24 +118,29 @@ def with_payments(settings: Settings, sandbox: RunningSandbox, folder: Path) -> 
                                  gateway_public_key_file=str(key_file))
 
 
-@pytest.fixture
-def settings(database_url: str, sandbox: RunningSandbox, tmp_path: Path) -> Settings:
-    """Testing settings pointing at the loopback sandbox and a per-test database."""
+def settings_for(database_url: str, sandbox_url: str, folder: Path) -> Settings:
+    """Testing settings pointing at a sandbox and a database, uploads kept under ``folder``."""
     return Settings(
         env="testing",
         secret_key="test-secret-key",
         database_url=database_url,
-        onboarding_url=sandbox.url,
-        payments_url=sandbox.url,
+        onboarding_url=sandbox_url,
+        payments_url=sandbox_url,
         api_key=API_KEY,
         api_secret=API_SECRET,
         webhook_secrets=(API_SECRET,),
         gateway_is_sandbox=True,
         connect_timeout=2.0,
         read_timeout=5.0,
-        upload_folder=str(tmp_path / "uploads"),
+        upload_folder=str(folder / "uploads"),
         credentials_key="",
     )
+
+
+@pytest.fixture
+def settings(database_url: str, sandbox: RunningSandbox, tmp_path: Path) -> Settings:
+    """Testing settings pointing at the loopback sandbox and a per-test database."""
+    return settings_for(database_url, sandbox.url, tmp_path)
 
 
 @pytest.fixture

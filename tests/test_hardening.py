@@ -5,17 +5,13 @@ exception or config value."""
 
 from __future__ import annotations
 
-import io
-import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import requests
 from cryptography.fernet import Fernet
-from flask import Flask, url_for
+from flask import Flask
 from sqlalchemy import select
-from werkzeug.routing import Rule
 from werkzeug.test import TestResponse
 
 from portal.auth import public
@@ -23,24 +19,17 @@ from portal.config import Settings, origin_of
 from portal.db import db
 from portal.factory import create_app
 from portal.models.audit import AuditEvent
-from portal.models.document import StoredDocument
 from portal.models.merchant import Merchant
-from portal.models.payment import Payment
-from portal.onboarding.steps import STEPS
 from portal.security_headers import STRICT_TRANSPORT_SECURITY
-from portal.verification import links
 from tests.conftest import TEST_PASSWORD, AuthActions
+from tests.routes import STATIC_FILES, get_urls, seed_rows
 from tests.servers import csrf_token, gunicorn_portal, page_of, serve, sign_in
-from tests.verification.conftest import onboard
 
 #: Referrer policies that never send a portal path to another origin.
 SAFE_REFERRER_POLICIES = {"no-referrer", "same-origin", "strict-origin",
                           "strict-origin-when-cross-origin"}
-#: A CSV the bulk import refuses: it leaves an import row with its problems behind.
-REFUSED_CSV = b"not,a,merchant,file\n1,2,3,4\n"
 #: The forced exception's message: it must never reach the client.
 BOOM = "kaboom in the ledger: hunter2"
-STATIC_FILES = {"static": "css/wizard.css", "bulk.static": "progress.js"}
 #: Endpoints whose page embeds the gateway's verification page in an iframe.
 FRAMING = {"verification.session", "verification.merchant_page"}
 
@@ -66,54 +55,11 @@ def assert_hardened(response: TestResponse, frames: str = "'none'") -> None:
 # ---------------------------------------------------------------- every GET route
 
 
-def refused_import(client) -> int:
-    """Upload a file the bulk import refuses; the import's id from the imports page."""
-    client.post("/admin/bulk/", data={"file": (io.BytesIO(REFUSED_CSV), "refused.csv")},
-                content_type="multipart/form-data")
-    found = re.findall(r"/admin/bulk/(\d+)", client.get("/admin/bulk/").get_data(as_text=True))
-    assert found, "the refused import is not listed on the imports page"
-    return int(found[0])
-
-
 @pytest.fixture
 def real_ids(app: Flask, client, auth, settings: Settings) -> dict[str, Any]:
-    """An admin signed in; the ids of a merchant at PENDING_VERIFICATION, its document, a
-    payment, a refused bulk import, and a live merchant link token."""
+    """An admin signed in; the ids of one row of each kind (see ``seed_rows``)."""
     auth.login("admin")
-    merchant_id = onboard(app)
-    with app.app_context():
-        merchant = db.session.get(Merchant, merchant_id)
-        document = db.session.scalars(select(StoredDocument).where(
-            StoredDocument.merchant_id == merchant_id)).first()
-        assert merchant is not None and document is not None
-        payment = Payment(merchant_id=merchant_id, merchant_txn_id="HARDENING-TXN-1",
-                          merchant_unique_id="HARDENING-UID-1", gid="gl_hardening_1",
-                          status="AUTHORIZED", amount="10.00", currency="INR",
-                          action_nonce="hardening-nonce")
-        db.session.add(payment)
-        db.session.commit()
-        _link, token = links.issue(settings.secret_key, merchant, "admin@example.com")
-    return {"merchant_id": merchant_id, "document_id": document.id, "payment_id": payment.id,
-            "import_id": refused_import(client), "token": token}
-
-
-def get_urls(app: Flask, ids: dict[str, Any]) -> Iterator[tuple[str, str]]:
-    """(endpoint, URL) for every GET route, filled with real ids; every step of the wizard."""
-    rules: list[Rule] = [r for r in app.url_map.iter_rules() if "GET" in (r.methods or ())]
-    with app.test_request_context():
-        for rule in sorted(rules, key=lambda r: r.rule):
-            known = {**ids, "filename": STATIC_FILES.get(rule.endpoint)}
-            unknown = rule.arguments - {k for k, v in known.items() if v is not None} - {
-                "step_key"}
-            assert not unknown, f"{rule.rule}: give this test a real value for {unknown}"
-            values = {name: known[name] for name in rule.arguments if name != "step_key"}
-            if rule.endpoint == "verification.merchant_page":
-                values["token"] = ids["token"]  # a path part or ?token=, as the route wants
-            for step in (STEPS if "step_key" in rule.arguments else [None]):
-                if step is not None and not step.available:
-                    continue
-                extra = {"step_key": step.key} if step is not None else {}
-                yield rule.endpoint, url_for(rule.endpoint, **values, **extra)
+    return seed_rows(app, client, settings)
 
 
 def test_every_get_route_sends_the_security_headers(app, client, real_ids, settings):

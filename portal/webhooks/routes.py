@@ -9,6 +9,7 @@ from portal.auth import public
 from portal.config import current_settings
 from portal.extensions import csrf
 from portal.gateway.signing import DIGEST_HEADER
+from portal.http import reads_raw_body
 from portal.webhooks import service
 
 bp = Blueprint("webhooks", __name__)
@@ -17,6 +18,7 @@ bp = Blueprint("webhooks", __name__)
 @bp.post("/webhooks/onboarding")
 @public
 @csrf.exempt
+@reads_raw_body
 def onboarding() -> ResponseReturnValue:
     """Verify, store once and re-read the status; 200 unless the delivery is refused."""
     settings = current_settings()

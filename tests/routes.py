@@ -1,0 +1,77 @@
+"""Every route of the portal with real rows to point at: one of each kind of row, and the URL of
+every GET route filled with their ids (the hardening and hostile-input tests walk them)."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Flask, url_for
+from sqlalchemy import select
+from werkzeug.routing import Rule
+
+from portal.config import Settings
+from portal.db import db
+from portal.models.document import StoredDocument
+from portal.models.merchant import Merchant
+from portal.models.payment import Payment
+from portal.onboarding.steps import STEPS
+from portal.verification import links
+from tests.verification.conftest import onboard
+
+#: A CSV the bulk import refuses: it leaves an import row with its problems behind.
+REFUSED_CSV = b"not,a,merchant,file\n1,2,3,4\n"
+#: A real file for each static route.
+STATIC_FILES = {"static": "css/wizard.css", "bulk.static": "progress.js"}
+
+
+def refused_import(client) -> int:
+    """Upload a file the bulk import refuses; the import's id from the imports page."""
+    client.post("/admin/bulk/", data={"file": (io.BytesIO(REFUSED_CSV), "refused.csv")},
+                content_type="multipart/form-data")
+    found = re.findall(r"/admin/bulk/(\d+)", client.get("/admin/bulk/").get_data(as_text=True))
+    assert found, "the refused import is not listed on the imports page"
+    return int(found[0])
+
+
+def seed_rows(app: Flask, admin_client, settings: Settings) -> dict[str, Any]:
+    """With ``admin_client`` signed in as an admin: the ids of a merchant at
+    PENDING_VERIFICATION, its document, a payment, a refused bulk import, and a live merchant
+    link with its token."""
+    merchant_id = onboard(app)
+    with app.app_context():
+        merchant = db.session.get(Merchant, merchant_id)
+        document = db.session.scalars(select(StoredDocument).where(
+            StoredDocument.merchant_id == merchant_id)).first()
+        assert merchant is not None and document is not None
+        payment = Payment(merchant_id=merchant_id, merchant_txn_id="HARDENING-TXN-1",
+                          merchant_unique_id="HARDENING-UID-1", gid="gl_hardening_1",
+                          status="AUTHORIZED", amount="10.00", currency="INR",
+                          action_nonce="hardening-nonce")
+        db.session.add(payment)
+        db.session.commit()
+        link, token = links.issue(settings.secret_key, merchant, "admin@example.com")
+        ids = {"merchant_id": merchant_id, "document_id": document.id,
+               "payment_id": payment.id, "link_id": link.id, "token": token}
+    return {**ids, "import_id": refused_import(admin_client)}
+
+
+def get_urls(app: Flask, ids: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """(endpoint, URL) for every GET route, filled with real ids; every step of the wizard."""
+    rules: list[Rule] = [r for r in app.url_map.iter_rules() if "GET" in (r.methods or ())]
+    with app.test_request_context():
+        for rule in sorted(rules, key=lambda r: r.rule):
+            known = {**ids, "filename": STATIC_FILES.get(rule.endpoint)}
+            unknown = rule.arguments - {k for k, v in known.items() if v is not None} - {
+                "step_key"}
+            assert not unknown, f"{rule.rule}: give this test a real value for {unknown}"
+            values = {name: known[name] for name in rule.arguments if name != "step_key"}
+            if rule.endpoint == "verification.merchant_page":
+                values["token"] = ids["token"]  # a path part or ?token=, as the route wants
+            for step in (STEPS if "step_key" in rule.arguments else [None]):
+                if step is not None and not step.available:
+                    continue
+                extra = {"step_key": step.key} if step is not None else {}
+                yield rule.endpoint, url_for(rule.endpoint, **values, **extra)

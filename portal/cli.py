@@ -20,7 +20,8 @@ db_cli = AppGroup("db", help="Manage the database schema.")
 @click.option("--revision", default="head", show_default=True)
 def db_upgrade(revision: str) -> None:
     """Migrate the configured database to ``revision`` with Alembic."""
-    upgrade(current_settings().database_url, revision)
+    settings = current_settings()
+    upgrade(settings.database_url, revision, settings)
     click.echo(f"Database migrated to {revision}.")
 
 

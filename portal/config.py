@@ -61,7 +61,11 @@ VARIABLES = (
              "under static/)"),
     Variable("UPLOAD_MAX_BYTES", str(5 * 1024 * 1024), "Largest document accepted, in bytes"),
     Variable("SESSION_IDLE_MINUTES", "30", "Idle minutes before a login session ends"),
-    Variable("CREDENTIALS_KEY", None, "Fernet key that encrypts merchants' private keys at rest",
+    Variable("CREDENTIALS_KEY", None, "Fernet key that encrypts merchants' private keys at rest "
+             "(several: comma-separated, newest first)", secret=True),
+    Variable("KYC_ENCRYPTION_KEYS", None, "Fernet keys, comma-separated, newest first, that "
+             "encrypt PANs, bank account numbers and contacts at rest", secret=True),
+    Variable("PAN_INDEX_KEY", None, "HMAC key of the PAN blind index (search by full PAN)",
              secret=True),
     Variable("STALE_AFTER_DAYS", "7", "Days without progress before the dashboard flags a "
              "merchant"),
@@ -89,6 +93,8 @@ class Settings:
     upload_max_bytes: int = 5 * 1024 * 1024
     session_idle_minutes: int = 30
     credentials_key: str = ""
+    kyc_encryption_keys: str = ""
+    pan_index_key: str = ""
     stale_after_days: int = 7
     extra: Mapping[str, object] = field(default_factory=dict)
 
@@ -116,6 +122,8 @@ class Settings:
             "GATEWAY_API_KEY": self.api_key,
             "GATEWAY_API_SECRET": self.api_secret,
             "CREDENTIALS_KEY": self.credentials_key,
+            "KYC_ENCRYPTION_KEYS": self.kyc_encryption_keys,
+            "PAN_INDEX_KEY": self.pan_index_key,
         }
         missing = [name for name, value in required.items() if not value]
         if missing:
@@ -170,6 +178,8 @@ def settings_from_env(environ: Mapping[str, str] | None = None) -> Settings:
             upload_max_bytes=int(get("UPLOAD_MAX_BYTES")),
             session_idle_minutes=int(get("SESSION_IDLE_MINUTES")),
             credentials_key=get("CREDENTIALS_KEY"),
+            kyc_encryption_keys=get("KYC_ENCRYPTION_KEYS"),
+            pan_index_key=get("PAN_INDEX_KEY"),
             stale_after_days=int(get("STALE_AFTER_DAYS")),
         )
     except ValueError as exc:

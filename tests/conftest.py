@@ -135,6 +135,8 @@ def settings(database_url: str, sandbox: RunningSandbox, tmp_path: Path) -> Sett
         read_timeout=5.0,
         upload_folder=str(tmp_path / "uploads"),
         credentials_key="",
+        kyc_encryption_keys=Fernet.generate_key().decode(),
+        pan_index_key="test-pan-index-key",
     )
 
 

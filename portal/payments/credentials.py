@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import requests
 from cryptography.exceptions import UnsupportedAlgorithm
-from cryptography.fernet import Fernet, InvalidToken
+from cryptography.fernet import InvalidToken, MultiFernet
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from sqlalchemy import select
@@ -22,6 +22,7 @@ from sqlalchemy import select
 from portal.audit import record
 from portal.config import Settings
 from portal.db import db
+from portal.encryption import KeyConfigError, multi_fernet
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.transport import Timeouts
 from portal.models.merchant import Merchant
@@ -35,6 +36,7 @@ GENERATED = "generated"
 IMPORTED = "imported"
 #: Where the sandbox takes merchant keys (portal.sandbox.control).
 SANDBOX_REGISTRATION_PATH = "/_sandbox/merchants"
+CREDENTIALS_KEY = "CREDENTIALS_KEY"
 MID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 KID_PATTERN = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
 
@@ -63,16 +65,11 @@ class SavedCredentials:
         return kept + "the sandbox could not be reached to register the public key; save again."
 
 
-def _fernet(settings: Settings) -> Fernet:
-    if not settings.credentials_key:
-        raise CredentialsError(
-            "CREDENTIALS_KEY is not set, so private keys cannot be stored encrypted. Set it to a "
-            "Fernet key (32 url-safe base64-encoded bytes) in the environment or .env file.")
+def _fernet(settings: Settings) -> MultiFernet:
     try:
-        return Fernet(settings.credentials_key)
-    except ValueError:
-        raise CredentialsError("CREDENTIALS_KEY is not a Fernet key (32 url-safe "
-                               "base64-encoded bytes).") from None
+        return multi_fernet(settings.credentials_key, CREDENTIALS_KEY, "private keys")
+    except KeyConfigError as exc:
+        raise CredentialsError(str(exc)) from None
 
 
 def prefill(current: PaymentCredentials | None, sandbox: bool) -> dict[str, str]:

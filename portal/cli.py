@@ -1,4 +1,4 @@
-"""The portal's ``flask`` commands: ``flask db upgrade`` and ``flask users ...``."""
+"""The portal's ``flask`` commands: ``db upgrade``, ``keys rotate``, ``users ...`` and more."""
 
 from __future__ import annotations
 
@@ -9,6 +9,9 @@ from flask.cli import AppGroup
 from portal.auth.cli import users_cli
 from portal.bulk.cli import merchants_cli
 from portal.config import current_settings
+from portal.db import db
+from portal.encryption import CREDENTIALS_VARIABLE, current_cipher, multi_fernet
+from portal.key_rotation import rotate
 from portal.migrate import upgrade
 from portal.payments.cli import payments_cli
 from portal.sync import sync_command
@@ -25,6 +28,22 @@ def db_upgrade(revision: str) -> None:
     click.echo(f"Database migrated to {revision}.")
 
 
+keys_cli = AppGroup("keys", help="Manage the encryption keys of stored data.")
+
+
+@keys_cli.command("rotate")
+def keys_rotate() -> None:
+    """Re-encrypt stored KYC data and private keys under the first (newest) key of each list,
+    and recompute the PAN search index; afterwards the older keys can be removed."""
+    settings = current_settings()
+    credentials = multi_fernet(settings.credentials_key, CREDENTIALS_VARIABLE, "private keys") \
+        if settings.credentials_key else None
+    with db.engine().begin() as connection:
+        done = rotate(connection, current_cipher(), credentials)
+    click.echo(f"Re-encrypted {done.kyc_values} KYC values and {done.private_keys} private "
+               "keys under the newest keys; older keys may now be removed.")
+
+
 def register_commands(app: Flask) -> None:
     """Add the portal's command groups to ``flask``."""
     app.cli.add_command(db_cli)
@@ -32,3 +51,4 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(sync_command)
     app.cli.add_command(merchants_cli)
     app.cli.add_command(payments_cli)
+    app.cli.add_command(keys_cli)

@@ -2,7 +2,8 @@
 
 ``instance/portal.env`` configures the portal; ``instance/sandbox.json`` configures the sandbox
 with the same partner key and secret, so the two talk to each other out of the box. Existing
-files are left alone, so secrets stay stable across runs.
+secrets are kept, so they stay stable across runs; secrets added by a later version are appended.
+The folder is owner-only (0700) and the files holding secrets 0600, whatever the umask.
 """
 
 from __future__ import annotations
@@ -10,14 +11,15 @@ from __future__ import annotations
 import argparse
 import base64
 import json
-import os
 import secrets
 from pathlib import Path
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
+from dotenv import dotenv_values
 
 from portal.config import INSTANCE
+from portal.private_files import private_folder, write_private
 
 
 def _rsa_pair() -> tuple[str, str]:
@@ -30,16 +32,39 @@ def _rsa_pair() -> tuple[str, str]:
 
 
 def _write_private(path: Path, text: str) -> None:
-    path.write_text(text, encoding="utf-8")
-    os.chmod(path, 0o600)
+    write_private(path, text.encode("utf-8"))
+
+
+def _env_text(env: dict[str, str]) -> str:
+    return "".join(f"{k}={v}\n" for k, v in env.items())
+
+
+def _fernet_key() -> str:
+    return base64.urlsafe_b64encode(secrets.token_bytes(32)).decode()
+
+
+def _local_secrets() -> dict[str, str]:
+    """Fresh secrets only the portal uses (the sandbox shares none of them)."""
+    return {"SECRET_KEY": secrets.token_urlsafe(48), "CREDENTIALS_KEY": _fernet_key(),
+            "KYC_ENCRYPTION_KEYS": _fernet_key(), "PAN_INDEX_KEY": secrets.token_hex(32)}
+
+
+def _complete(env_file: Path) -> None:
+    """Append the local secrets an older env file lacks, and make it owner-only."""
+    text = env_file.read_text(encoding="utf-8")
+    present = dotenv_values(env_file)
+    missing = {k: v for k, v in _local_secrets().items() if k not in present}
+    separator = "" if not text or text.endswith("\n") else "\n"
+    _write_private(env_file, text + separator + _env_text(missing))
 
 
 def write_dev_config(instance: Path, portal_port: int, sandbox_port: int) -> bool:
     """Create the portal's env file and the sandbox's config if missing; True when created."""
     env_file = instance / "portal.env"
+    private_folder(instance)
     if env_file.exists():
+        _complete(env_file)
         return False
-    instance.mkdir(parents=True, exist_ok=True)
     api_key = "pk_dev_" + secrets.token_hex(8)
     api_secret = secrets.token_urlsafe(32)
     gateway_private, gateway_public = _rsa_pair()
@@ -55,7 +80,6 @@ def write_dev_config(instance: Path, portal_port: int, sandbox_port: int) -> boo
     _write_private(instance / "sandbox.json", json.dumps(sandbox, indent=2))
     env = {
         "PORTAL_ENV": "development",
-        "SECRET_KEY": secrets.token_urlsafe(48),
         "GATEWAY_ONBOARDING_URL": sandbox_url,
         "GATEWAY_PAYMENTS_URL": sandbox_url,
         "GATEWAY_API_KEY": api_key,
@@ -63,9 +87,9 @@ def write_dev_config(instance: Path, portal_port: int, sandbox_port: int) -> boo
         "GATEWAY_WEBHOOK_SECRETS": api_secret,
         "GATEWAY_PUBLIC_KEY_FILE": str(instance / "gateway_public.pem"),
         "GATEWAY_IS_SANDBOX": "true",
-        "CREDENTIALS_KEY": base64.urlsafe_b64encode(secrets.token_bytes(32)).decode(),
+        **_local_secrets(),
     }
-    _write_private(env_file, "".join(f"{k}={v}\n" for k, v in env.items()))
+    _write_private(env_file, _env_text(env))
     return True
 
 

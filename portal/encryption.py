@@ -18,6 +18,7 @@ from flask import Flask, current_app
 from portal.config import ConfigError, Settings
 
 EXTENSION = "portal_cipher"
+CREDENTIALS_VARIABLE = "CREDENTIALS_KEY"
 KYC_KEYS_VARIABLE = "KYC_ENCRYPTION_KEYS"
 PAN_INDEX_VARIABLE = "PAN_INDEX_KEY"
 

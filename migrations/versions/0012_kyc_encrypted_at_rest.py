@@ -9,20 +9,20 @@ Revision ID: 0012
 Revises: 0007
 Create Date: 2026-11-23
 """
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import context, op
 
 from portal.config import load_environment, settings_from_env
 from portal.encryption import Cipher
+from portal.key_rotation import rewrite_column
 
 revision: str = "0012"
 down_revision: str | None = "0007"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-BATCH = 500
 #: The JSON columns whose whole document is encrypted: (table, column).
 DOCUMENTS = (("step_drafts", "payload"), ("outbox_items", "payload"))
 
@@ -40,33 +40,6 @@ def _has_rows() -> bool:
     tables = ("merchants", *(table for table, _ in DOCUMENTS))
     return any(op.get_bind().scalar(sa.select(sa.func.count()).select_from(sa.table(table)))
                for table in tables)
-
-
-def _rows(table: str, column: str) -> Iterator[list[sa.Row]]:
-    """The table's (id, value) rows, a batch at a time in id order."""
-    rows = sa.table(table, sa.column("id", sa.Integer), sa.column(column, sa.Text))
-    last = 0
-    connection = op.get_bind()
-    while True:
-        batch = list(connection.execute(
-            sa.select(rows.c.id, rows.c[column]).where(rows.c.id > last)
-            .order_by(rows.c.id).limit(BATCH)))
-        if not batch:
-            return
-        yield batch
-        last = batch[-1][0]
-
-
-def _rewrite(table: str, column: str, change: Callable[[str], dict[str, str | None]]) -> None:
-    """Replace each row's ``column`` value by the columns ``change`` computes from it."""
-    for batch in _rows(table, column):
-        for row_id, value in batch:
-            if value is not None:
-                values = change(value)
-                target = sa.table(table, sa.column("id", sa.Integer),
-                                  *(sa.column(name, sa.Text) for name in values))
-                op.get_bind().execute(sa.update(target).where(target.c.id == row_id)
-                                      .values(**values))
 
 
 def _json_to_text(table: str, column: str) -> None:
@@ -92,19 +65,20 @@ def upgrade() -> None:
         _json_to_text(table, column)
     if not _has_rows():
         return
-    cipher = _cipher()
-    _rewrite("merchants", "pan", lambda pan: {"pan": cipher.encrypt(pan),
-                                              "pan_index": cipher.pan_index(pan)})
+    cipher, connection = _cipher(), op.get_bind()
+    rewrite_column(connection, "merchants", "pan", lambda pan: {
+        "pan": cipher.encrypt(pan), "pan_index": cipher.pan_index(pan)})
     for table, column in DOCUMENTS:
-        _rewrite(table, column, lambda text, column=column: {column: cipher.encrypt(text)})
+        rewrite_column(connection, table, column,
+                       lambda text, column=column: {column: cipher.encrypt(text)})
 
 
 def downgrade() -> None:
     if _has_rows():
-        cipher = _cipher()
-        _rewrite("merchants", "pan", lambda token: {"pan": cipher.decrypt(token)})
-        for table, column in DOCUMENTS:
-            _rewrite(table, column, lambda token, column=column: {column: cipher.decrypt(token)})
+        cipher, connection = _cipher(), op.get_bind()
+        for table, column in (("merchants", "pan"), *DOCUMENTS):
+            rewrite_column(connection, table, column,
+                           lambda token, column=column: {column: cipher.decrypt(token)})
     for table, column in DOCUMENTS:
         _text_to_json(table, column)
     with op.batch_alter_table("merchants") as batch:

@@ -22,7 +22,7 @@ from sqlalchemy import select
 from portal.audit import record
 from portal.config import Settings
 from portal.db import db
-from portal.encryption import KeyConfigError, multi_fernet
+from portal.encryption import CREDENTIALS_VARIABLE, KeyConfigError, multi_fernet
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.transport import Timeouts
 from portal.models.merchant import Merchant
@@ -36,7 +36,6 @@ GENERATED = "generated"
 IMPORTED = "imported"
 #: Where the sandbox takes merchant keys (portal.sandbox.control).
 SANDBOX_REGISTRATION_PATH = "/_sandbox/merchants"
-CREDENTIALS_KEY = "CREDENTIALS_KEY"
 MID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 KID_PATTERN = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
 
@@ -67,7 +66,7 @@ class SavedCredentials:
 
 def _fernet(settings: Settings) -> MultiFernet:
     try:
-        return multi_fernet(settings.credentials_key, CREDENTIALS_KEY, "private keys")
+        return multi_fernet(settings.credentials_key, CREDENTIALS_VARIABLE, "private keys")
     except KeyConfigError as exc:
         raise CredentialsError(str(exc)) from None
 

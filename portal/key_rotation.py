@@ -15,12 +15,14 @@ from cryptography.fernet import MultiFernet
 from sqlalchemy.engine import Connection
 
 from portal.encryption import Cipher
+from portal.models import Base
+from portal.models.types import EncryptedJSON, EncryptedText
 
 BATCH = 500
-#: The columns that hold Fernet tokens under the KYC keys: (table, column).
-KYC_COLUMNS = (("merchants", "pan"), ("step_drafts", "payload"), ("outbox_items", "payload"))
 #: The column that holds Fernet tokens under CREDENTIALS_KEY.
 PRIVATE_KEYS = ("payment_credentials", "private_key_encrypted")
+#: The column whose blind index follows it.
+PAN = ("merchants", "pan")
 
 #: Computes a row's new column values from the value read.
 Change = Callable[[str], dict[str, str | None]]
@@ -55,14 +57,21 @@ class Rotated:
     private_keys: int
 
 
+def kyc_columns() -> list[tuple[str, str]]:
+    """Every (table, column) the models store encrypted under the KYC keys."""
+    return [(table.name, column.name) for table in Base.metadata.sorted_tables
+            for column in table.columns if isinstance(column.type, EncryptedJSON | EncryptedText)]
+
+
 def rotate(connection: Connection, cipher: Cipher, credentials: MultiFernet | None) -> Rotated:
     """Re-encrypt every KYC value (and, with ``credentials``, every private key) under the
     newest key, and recompute the PAN blind indexes; no commit."""
-    count = rewrite_column(connection, "merchants", "pan", lambda token: {
-        "pan": cipher.rotate(token), "pan_index": cipher.pan_index(cipher.decrypt(token))})
-    for table, column in KYC_COLUMNS[1:]:
-        count += rewrite_column(connection, table, column,
-                                lambda token, column=column: {column: cipher.rotate(token)})
+    count = rewrite_column(connection, *PAN, lambda token: {
+        PAN[1]: cipher.rotate(token), "pan_index": cipher.pan_index(cipher.decrypt(token))})
+    for table, column in kyc_columns():
+        if (table, column) != PAN:
+            count += rewrite_column(connection, table, column,
+                                    lambda token, column=column: {column: cipher.rotate(token)})
     keys = 0
     if credentials is not None:
         keys = rewrite_column(connection, *PRIVATE_KEYS, lambda token: {

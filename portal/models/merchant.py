@@ -13,7 +13,7 @@ from portal import clock
 from portal.db import Base
 from portal.encryption import current_cipher
 from portal.gateway.rules import mask
-from portal.models.types import EncryptedText, UTCDateTime
+from portal.models.types import EncryptedJSON, EncryptedText, UTCDateTime
 
 
 class CreateState(StrEnum):
@@ -49,7 +49,8 @@ class Merchant(Base):
         UTCDateTime, default=clock.utcnow, index=True
     )
     checklist: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    documents_outstanding: Mapped[list[str]] = mapped_column(JSON, default=list)
+    #: The gateway's pending document keys; encrypted, as they embed owners' PANs.
+    documents_outstanding: Mapped[list[str]] = mapped_column(EncryptedJSON, default=list)
     penny_drop_status: Mapped[str | None] = mapped_column(String(16))
     name_at_bank: Mapped[str | None] = mapped_column(String(200))
 

@@ -155,6 +155,16 @@ def client(app):
 
 
 @pytest.fixture
+def permissive_umask() -> Iterator[None]:
+    """A umask that takes no permission away, so only the code's own modes protect a file."""
+    previous = os.umask(0)
+    try:
+        yield
+    finally:
+        os.umask(previous)
+
+
+@pytest.fixture
 def runner(app):
     """A CLI runner for the portal's commands."""
     return app.test_cli_runner()

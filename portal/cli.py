@@ -40,8 +40,8 @@ def keys_rotate() -> None:
         if settings.credentials_key else None
     with db.engine().begin() as connection:
         done = rotate(connection, current_cipher(), credentials)
-    click.echo(f"Re-encrypted {done.kyc_values} KYC values and {done.private_keys} private "
-               "keys under the newest keys; older keys may now be removed.")
+    click.echo(f"Re-encrypted under the newest keys: {done.kyc_values} KYC values, "
+               f"{done.private_keys} private keys. The older keys may now be removed.")
 
 
 def register_commands(app: Flask) -> None:

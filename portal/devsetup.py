@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from dotenv import dotenv_values
 
 from portal.config import INSTANCE
-from portal.private_files import private_folder, write_private
+from portal.private_files import make_private, private_folder, write_private
 
 
 def _rsa_pair() -> tuple[str, str]:
@@ -64,6 +64,8 @@ def write_dev_config(instance: Path, portal_port: int, sandbox_port: int) -> boo
     private_folder(instance)
     if env_file.exists():
         _complete(env_file)
+        if (instance / "sandbox.json").exists():
+            make_private(instance / "sandbox.json")
         return False
     api_key = "pk_dev_" + secrets.token_hex(8)
     api_secret = secrets.token_urlsafe(32)

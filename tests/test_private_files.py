@@ -53,8 +53,10 @@ def test_an_older_dev_config_gets_the_new_secrets_and_keeps_its_own(tmp_path, pe
     env_file = instance / "portal.env"
     env_file.write_text("PORTAL_ENV=development\nSECRET_KEY=kept", encoding="utf-8")
     env_file.chmod(0o644)
+    (instance / "sandbox.json").touch(mode=0o644)
     assert write_dev_config(instance, 5000, 8100) is False
     env = dotenv_values(env_file)
     assert env["SECRET_KEY"] == "kept"
     assert env["KYC_ENCRYPTION_KEYS"] and env["PAN_INDEX_KEY"] and env["CREDENTIALS_KEY"]
-    assert (mode(instance), mode(env_file)) == (0o700, 0o600)
+    assert (mode(instance), mode(env_file), mode(instance / "sandbox.json")) == \
+        (0o700, 0o600, 0o600)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -22,6 +23,8 @@ from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.payments_shapes import OPERATIONS, PaymentStatus
 from portal.payments.services import failure_message
 from tests.payments.conftest import (  # noqa: F401  # fixtures this module uses
+    KID,
+    MID,
     client,
     clock,
     gateway_keys,
@@ -86,7 +89,7 @@ def test_refund_body_of_the_docs_without_currency(signer, captured, sandbox):
     response = signer.post(body, path=path("refund", captured))
     assert response.status_code == 200, response.text
     assert response.json()["data"]["refundCurrency"] == "INR"
-    assert sandbox.payments.get(captured).refunded == pytest.approx(25.5)
+    assert sandbox.payments.get(captured).refunded == Decimal("25.50")
 
 
 def test_capture_body_of_the_openapi(client, http, signer):
@@ -114,7 +117,7 @@ def test_status_by_merchant_txn_id(client, signer, captured, http, sandbox):
     ``Currency`` and no captured or refunded totals."""
     status_path = OPERATIONS["status"].url_path(id="ORDER12345")
     response = http.get(sandbox.url + status_path, timeout=5, headers={
-        "x-gl-merchantid": "MID0000001", "x-gl-kid": "kid-merchant-1",
+        "x-gl-merchantid": MID, "x-gl-kid": KID,
         "x-gl-token-external": signer.token(status_path.encode("utf-8"))})
     assert response.status_code == 200, response.text
     data = response.json()["data"]

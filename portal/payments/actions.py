@@ -124,10 +124,10 @@ def perform(client: PaymentsClient, payment: Payment, action: str, nonce: str,
 
 
 def _new_refund(payment: Payment, amount: str | None) -> PaymentRefund:
+    """The refund's row, committed with the payment's ledger entry (``record_sending``)."""
     refund = PaymentRefund(payment_id=payment.id, merchant_txn_id=new_merchant_txn_id(),
                            amount=amount or "0", state=RefundState.SENDING)
     db.session.add(refund)
-    db.session.commit()
     return refund
 
 

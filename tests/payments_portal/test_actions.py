@@ -189,8 +189,8 @@ def test_a_lost_capture_answer_is_not_resent_and_refresh_settles_it(app, browser
     assert len(captures) == 1
 
 
-def test_a_lost_refund_answer_is_settled_from_the_refunded_total(app, browser, sandbox,
-                                                                 authorised):
+def test_a_lost_refund_answer_is_settled_by_a_status_read_of_its_id(app, browser, sandbox,
+                                                                    authorised):
     act(browser, authorised, "capture")
     sandbox.state.faults.set(Fault(FaultKind.LOST, operation="refund", times=1))
     act(browser, authorised, "refund", amount="250")

@@ -108,9 +108,9 @@ def perform(client: PaymentsClient, payment: Payment, action: str, nonce: str,
         db.session.commit()
         return Result(False, problem)
     refund = _new_refund(payment, amount) if action == REFUND else None
-    sent_amount = amount if action == REFUND else (amount or payment.amount)
+    sent_amount = {CAPTURE: amount or payment.amount, REFUND: amount}.get(action)
     record_sending(payment, refund.merchant_txn_id if refund else new_merchant_txn_id(),
-                   sent_amount if action != REVERSE else None)
+                   sent_amount)
     try:
         status = _send(client, payment, action, amount, refund)
     except GatewayError as exc:

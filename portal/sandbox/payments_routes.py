@@ -54,9 +54,10 @@ def payments_blueprint(backend: PaymentsBackend, clock: Clock) -> Blueprint:
         return jsonify(error_envelope(error.reason_code, error.message, error.field_errors or [],
                                       now=clock.now())), error.status
 
-    def answer(payment: Payment, data: Any, reason_code: str, message: str) -> Response:
+    def answer(payment: Payment, data: Any, reason_code: str, message: str,
+               status: str | None = None) -> Response:
         return jsonify(envelope(data, now=clock.now(), reason_code=reason_code, gid=payment.gid,
-                                status=payment.status, message=message))
+                                status=status or payment.status, message=message))
 
     def caller(signed: bytes) -> Caller:
         return backend.authenticate(request.headers.get(TOKEN_HEADER),
@@ -110,7 +111,7 @@ def payments_blueprint(backend: PaymentsBackend, clock: Clock) -> Blueprint:
             if payment.gid != gid:
                 raise unauthorized("This x-gl-token is for another payment")
         data = payment.status_data(action)
-        return answer(payment, data, "200", f"The payment is {data['status']}")
+        return answer(payment, data, "200", f"The payment is {data['status']}", data["status"])
 
     @bp.post(_rule(OPERATIONS["capture"].path))
     def capture(gid: str) -> Response:

@@ -35,7 +35,9 @@ def test_the_payment_by_its_merchant_txn_id(client, captured):
 
 
 def test_a_capture_by_its_own_merchant_txn_id(client, captured):
-    data = client.status("CAPTURE1").data
+    answer = client.status("CAPTURE1")
+    assert answer.status == PaymentStatus.SENT_FOR_CAPTURE  # as it stood after the capture
+    data = answer.data
     assert (data.gid, data.status, data.merchantTxnId, data.Amount, data.Currency) == (
         captured, PaymentStatus.SENT_FOR_CAPTURE, "CAPTURE1", "80.00", "USD")
 

@@ -24,6 +24,7 @@ from portal.gateway.payments_shapes import (
     OPERATIONS,
     ActionResponse,
     AmountScope,
+    CallbackClaims,
     InitiateRequest,
     InitiateResponse,
     RefundResponse,
@@ -172,7 +173,7 @@ def verify_callback_token(token: str, gateway_public_key: RSAKey | str | bytes, 
     """Verify the ``x-gl-token`` the customer's browser brings back; return its claims.
 
     RS256 with the gateway's key only. ``iat`` (epoch ms) must be recent and not in the future.
-    The claims (``payments_shapes.CALLBACK_CLAIMS``) are a hint: find the payment by ``gid`` (or
+    The claims (``CallbackClaims``) are a hint: find the payment by ``gid`` (or
     ``merchantUniqueId``) and confirm the outcome with a status call before acting on it.
     """
     key = (gateway_public_key if isinstance(gateway_public_key, RSAKey)
@@ -186,7 +187,9 @@ def verify_callback_token(token: str, gateway_public_key: RSAKey | str | bytes, 
         raise TokenError("The callback token is issued in the future")
     if now_ms > issued + max_age_ms + CLOCK_SKEW_MS:
         raise TokenError("The callback token is too old")
-    for claim in ("gid", "status"):
-        if not isinstance(claims.get(claim), str):
-            raise TokenError(f"The callback token has no {claim}")
+    try:
+        CallbackClaims.model_validate(claims)
+    except ValidationError as exc:
+        missing = ", ".join(str(e["loc"][0]) for e in exc.errors(include_url=False))
+        raise TokenError(f"The callback token has no usable {missing}") from None
     return claims

@@ -433,10 +433,25 @@ def display_message(errors: Any) -> str:
 
 # ---------------------------------------------------------------- callback
 
-#: The claims of the ``x-gl-token`` the customer's browser brings back, as the PHP SDK recorded
-#: them (CONTRACT.md revision 2); merchantTxnId and reasonCode may be absent.
-CALLBACK_CLAIMS = ("gid", "status", "statusUrl", "merchantUniqueId", "x-gl-gid",
-                   "x-gl-merchantId", "iat", "exp")
+class CallbackClaims(ResponseModel):
+    """The claims of the ``x-gl-token`` the customer's browser brings back, as the PHP SDK
+    recorded them from the real gateway (CONTRACT.md revision 2). merchantTxnId and reasonCode
+    may be absent; ``iat`` is epoch ms, ``exp`` a lifetime in ms like the SDKs' tokens."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    gid: str
+    status: str
+    statusUrl: str | None = None
+    merchantUniqueId: str | None = None
+    gidHeader: str | None = Field(default=None, alias="x-gl-gid")
+    merchantId: str | None = Field(default=None, alias="x-gl-merchantId")
+    iat: str | int
+    exp: int | str | None = None
+    merchantTxnId: str | None = None
+    reasonCode: str | None = None
+
+
 #: ``issued-by`` in the protected header of the tokens the gateway signs.
 GATEWAY_ISSUER = "Glocal"
 

@@ -25,6 +25,7 @@ from portal.gateway.payments_shapes import (
     NOT_FOUND,
     AmountScope,
     AuthReversalRequest,
+    CallbackClaims,
     CaptureRequest,
     InitiateRequest,
     PaymentStatus,
@@ -304,22 +305,13 @@ class PaymentsBackend:
         return claims["gid"]
 
     def callback_token(self, payment: Payment, status_url: str) -> str:
-        """The ``x-gl-token`` the customer's browser carries back to the merchant.
-
-        Its claims are those the PHP SDK recorded from the real gateway (``CALLBACK_CLAIMS``):
-        no merchantTxnId, no reasonCode; ``exp`` is a lifetime in ms like the SDKs' tokens.
-        """
-        claims = {
-            "gid": payment.gid,
-            "status": payment.status,
-            "statusUrl": status_url,
-            "merchantUniqueId": payment.request.merchantUniqueId,
-            "x-gl-gid": payment.gid,
-            "x-gl-merchantId": payment.mid,
-            "iat": str(self._clock.now_ms()),
-            "exp": TOKEN_LIFETIME_MS,
-        }
-        return self.gateway_key.sign({k: v for k, v in claims.items() if v is not None})
+        """The ``x-gl-token`` the customer's browser carries back to the merchant: the claims
+        the PHP SDK recorded from the real gateway (no merchantTxnId, no reasonCode)."""
+        claims = CallbackClaims(
+            gid=payment.gid, status=payment.status, statusUrl=status_url,
+            merchantUniqueId=payment.request.merchantUniqueId, gidHeader=payment.gid,
+            merchantId=payment.mid, iat=str(self._clock.now_ms()), exp=TOKEN_LIFETIME_MS)
+        return self.gateway_key.sign(claims.model_dump(by_alias=True, exclude_none=True))
 
     # ------------------------------------------------------------ payments
 

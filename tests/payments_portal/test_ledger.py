@@ -19,11 +19,12 @@ from tests.payments_portal.conftest import (
     act,
     authorised_payment,
     backend,
+    counting,
+    flashes,
     pay,
     payment_row,
     post_hold,
 )
-from tests.payments_portal.test_actions import counting, flashes
 
 
 @pytest.fixture

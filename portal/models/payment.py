@@ -95,6 +95,11 @@ class Payment(Base):
     action_state: Mapped[str] = mapped_column(String(16), default=ActionState.IDLE)
     action_name: Mapped[str | None] = mapped_column(String(16))
     action_started_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: The merchantTxnId of the capture, reversal or refund in flight (or last sent): a lost
+    #: answer is settled by a status read of it.
+    action_txn_id: Mapped[str | None] = mapped_column(String(50))
+    #: The amount that call sent (a capture's), kept as our own ledger.
+    action_amount: Mapped[str | None] = mapped_column(String(24))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow, index=True)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow)
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))

@@ -35,8 +35,3 @@ def forbidden() -> ApiError:
 def not_found(message: str = "No such record") -> ApiError:
     """404 NOT_FOUND."""
     return ApiError(404, "NOT_FOUND", message)
-
-
-def conflict(message: str) -> ApiError:
-    """409 CONFLICT."""
-    return ApiError(409, "CONFLICT", message)

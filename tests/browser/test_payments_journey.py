@@ -1,5 +1,6 @@
 """An admin takes a payment in Chromium for an approved merchant: credentials, a new hold, the
-sandbox's hosted checkout on its own origin, the callback, AUTHORIZED, capture; axe on each page."""
+sandbox's hosted checkout on its own origin, the callback, AUTHORIZED, capture, a partial refund
+(answered in the shape the gateway's PHP SDK recorded); axe on each page."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def fill_hold_form(page: Page) -> None:
             field.fill(value)
 
 
-def test_admin_holds_pays_and_captures(page: Page, servers: Servers, axe: Axe, auth, app,
+def test_admin_holds_pays_captures_and_refunds(page: Page, servers: Servers, axe: Axe, auth, app,
                                        console: Console) -> None:
     merchant_id = add_merchant(app, "APPROVED")
     log_in(page, auth.create("admin"))
@@ -66,5 +67,14 @@ def test_admin_holds_pays_and_captures(page: Page, servers: Servers, axe: Axe, a
     expect(page.locator("body")).to_contain_text("now SENT_FOR_CAPTURE")
     expect(status).to_have_text("SENT_FOR_CAPTURE")
     expect(page.locator("form.action--capture")).to_have_count(0)
+
+    refund = page.locator("form.action--refund")
+    refund.get_by_label("Amount (INR)").fill("500")
+    refund.get_by_role("checkbox").check()
+    refund.get_by_role("button", name="Refund").click()
+    expect(page.locator("body")).to_contain_text("now SENT_FOR_REFUND")
+    expect(page.locator("table.refunds tbody tr td").nth(2)).to_have_text("sent")
+    expect(page.locator("[data-field='refundable']")).to_have_text("1000.00 INR")
+    axe.check(page)
     assert console.csp_violations == []
     assert console.errors == []

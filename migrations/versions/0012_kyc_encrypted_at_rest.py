@@ -20,7 +20,7 @@ from portal.encryption import Cipher
 from portal.key_rotation import rewrite_column
 
 revision: str = "0012"
-down_revision: str | None = "0007"
+down_revision: str | None = "0009"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -10,15 +10,15 @@ import pytest
 
 from portal.gateway import rules
 from portal.gateway.onboarding_shapes import (
-    BankDetailsRequest,
-    MerchantInfo,
     MAX_DOCUMENT_BYTES,
     AuthSignatoryRequest,
+    BankDetailsRequest,
     BeneficialOwnersRequest,
     BusinessDetailsRequest,
     ConfigureProductsRequest,
     CreateOnboardingRequest,
     DocumentUploadRequest,
+    MerchantInfo,
     body_json,
 )
 from portal.gateway.shapes import Envelope, FieldError, field_path, validate_payload

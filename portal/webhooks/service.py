@@ -114,11 +114,11 @@ def process(client: OnboardingClient, event: WebhookEvent,
         _done(event, "status read by the sync")
     else:
         read = read_status(client, merchant, StatusSource.WEBHOOK)
-        said = reported_status(event)
         if read.ok:
-            _done(event, f"{said}status {merchant.status}" + (" (moved)" if read.moved else ""))
+            _done(event, f"status {merchant.status}" + (" (moved)" if read.moved else "")
+                  + reported_status(event))
         else:
-            event.outcome = f"{said}re-read failed, left for the sync: {read.error}"[:200]
+            event.outcome = f"re-read failed, left for the sync: {read.error}"[:200]
     db.session.commit()
 
 
@@ -131,13 +131,14 @@ def reported_status(event: WebhookEvent) -> str:
         payload = json.loads(event.body)
     except ValueError:
         return ""
-    named = str(payload.get(WebhookKey.ONBOARDING_STATUS) or "") if isinstance(payload, dict) \
+    named = str(payload.get(WebhookKey.ONBOARDING_STATUS) or "")[:40] if isinstance(payload, dict) \
         else ""
     if not named:
         return ""
     known = known_status(named)
-    meaning = "not a status the portal knows" if known is None else str(known)
-    return f"reported {named} ({meaning}); " if named != known else f"reported {named}; "
+    if known is None:
+        return f"; the event said {named}, not a status the portal knows"
+    return f"; the event said {named}" + (f" ({known})" if named != known else "")
 
 
 def _done(event: WebhookEvent, outcome: str) -> None:

@@ -109,7 +109,7 @@ def process(client: OnboardingClient, event: WebhookEvent,
     if merchant is None:
         _done(event, "unknown onboarding id")
     elif is_final(merchant.status):
-        _done(event, f"already {merchant.status}")
+        _done(event, f"already {merchant.status}" + reported_status(event))
     elif event.onboarding_id in already_read:
         _done(event, "status read by the sync")
     else:

@@ -42,7 +42,10 @@ class Merchant(Base):
     pan_index: Mapped[str | None] = mapped_column(String(64), index=True)
     display_name: Mapped[str] = mapped_column(String(200), default="")
     legal_name: Mapped[str] = mapped_column(String(200), default="")
+    #: The status on the contract's machine (CONTRACT.md); it only moves forward.
     status: Mapped[str | None] = mapped_column(String(32), index=True)
+    #: The status as the gateway last named it (UNDER_REVIEW, ACCEPTED, or a name not known).
+    gateway_status: Mapped[str | None] = mapped_column(String(64))
     create_state: Mapped[str] = mapped_column(String(20), default=CreateState.DRAFT)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow)
     last_activity_at: Mapped[datetime] = mapped_column(

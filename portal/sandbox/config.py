@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -72,6 +72,11 @@ class SandboxConfig(_Config):
     reviewSeconds: float = 0.0
     #: Hours an authorised hold lasts before it expires.
     holdExpiryHours: float = 24.0 * 7
+    #: Status names in answers and webhooks instead of the contract's (gateway-facts A3 variants),
+    #: e.g. ``{"PENDING_REVIEW": "UNDER_REVIEW", "APPROVED": "ACCEPTED"}``.
+    statusNames: dict[str, str] = Field(default_factory=dict)
+    #: The ``merchantInfo`` key that carries the status (``merchantStatus`` on some pages).
+    statusKey: Literal["onboardingStatus", "merchantStatus"] = "onboardingStatus"
     #: Faults on the gateway API routes (none by default).
     faults: FaultPlan = Field(default_factory=FaultPlan)
 

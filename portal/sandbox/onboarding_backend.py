@@ -7,9 +7,9 @@ validated shapes and plain arguments, so they are tested without HTTP; the bluep
 Status machine (CONTRACT.md): INITIATED -> IN_PROGRESS (first section or document saved) ->
 PENDING_VERIFICATION (every section in, nothing outstanding; a later change that leaves something
 outstanding moves it back) -> PENDING_REVIEW (:meth:`complete_verification`) -> APPROVED,
-REJECTED or RFI (:meth:`finish_review`, decided by ``registeredName``); RFI -> PENDING_REVIEW
-once the requested documents arrive. The review asks for information once; the next one
-decides for good.
+REJECTED or RFI (:meth:`finish_review`, decided by ``registeredName``, else ``tradeName``);
+RFI -> PENDING_REVIEW once the requested documents arrive. The review asks for information
+once; the next one decides for good.
 
 Time-driven work waits for :meth:`tick`: each move to PENDING_REVIEW schedules the review
 ``reviewSeconds`` later on the sandbox clock, and every verification step and review outcome
@@ -56,6 +56,7 @@ from portal.sandbox.onboarding_records import (
     StoredDocument,
     VerificationToken,
 )
+from portal.sandbox.status_names import status_name, with_status_names
 from portal.sandbox.webhook_events import STEP_KEYS, payload, review_event
 from portal.sandbox.webhooks import WebhookDispatcher
 
@@ -64,6 +65,8 @@ PENNY_DROP_ACCOUNT = "1234567890"
 PENNY_DROP_IFSC = "SBIN0000000"
 #: The four digits of a PAN the sandbox treats as not existing.
 MISSING_PAN_DIGITS = "9999"
+#: The name the sandbox's bank holds when neither the holder's nor the business's name is known.
+SANDBOX_HOLDER = "Sandbox account holder"
 #: What the review asks for when it ends in RFI.
 RFI_DOCUMENT = "BANK_STATEMENT"
 TOKEN_LIFETIME = timedelta(hours=24)
@@ -82,10 +85,16 @@ def pan_errors(field: str, pan: str) -> list[FieldError]:
     return []
 
 
-def penny_drop(bank: BankDetailsRequest) -> tuple[PennyDropStatus, str | None]:
-    """The penny drop's outcome and the name the bank returns (None when it failed)."""
+def penny_drop(bank: BankDetailsRequest,
+               business_name: str = "") -> tuple[PennyDropStatus, str | None]:
+    """The penny drop's outcome and the name the bank returns (None when it failed).
+
+    The bank knows the holder's name whether or not the partner typed it: the sandbox's bank
+    returns the name typed, else the business's name, else a stand-in.
+    """
     if bank.bankAccountNumber == PENNY_DROP_ACCOUNT and bank.bankIfscCode == PENNY_DROP_IFSC:
-        return PennyDropStatus.VERIFIED, bank.accountHolderName.upper()
+        return PennyDropStatus.VERIFIED, (bank.accountHolderName or business_name
+                                          or SANDBOX_HOLDER).upper()
     return PennyDropStatus.FAILED, None
 
 
@@ -182,7 +191,7 @@ class OnboardingBackend:
                 created_at=self._clock.now(),
             )
             self._records[record.onboarding_id] = record
-            return merchant_data(record)
+            return self._data(record)
 
     def update_business_details(self, partner_id: str, onboarding_id: str,
                                 request: BusinessDetailsRequest) -> dict:
@@ -221,7 +230,8 @@ class OnboardingBackend:
             if record.verification_complete:
                 raise _locked("bankDetails", _AFTER_VERIFICATION)
             record.bank = request
-            record.penny_drop, record.name_at_bank = penny_drop(request)
+            name = record.business.business_name if record.business else ""
+            record.penny_drop, record.name_at_bank = penny_drop(request, name)
 
         return self._update(partner_id, onboarding_id, apply)
 
@@ -290,7 +300,7 @@ class OnboardingBackend:
     def get_status(self, partner_id: str, onboarding_id: str) -> dict:
         """The record and its checklist."""
         with self._lock:
-            return merchant_data(self._owned(partner_id, onboarding_id))
+            return self._data(self._owned(partner_id, onboarding_id))
 
     @staticmethod
     def missing_items(record: OnboardingRecord) -> list[FieldError]:
@@ -321,6 +331,12 @@ class OnboardingBackend:
         """A verification token whatever its state (used, expired), or None if never issued."""
         with self._lock:
             return self._tokens.get(token)
+
+    def business_name(self, onboarding_id: str) -> str:
+        """The record's registeredName, else its tradeName ('' before business details)."""
+        with self._lock:
+            business = self._get(onboarding_id).business
+            return business.business_name if business else ""
 
     def verification_checklist(self, onboarding_id: str) -> Checklist:
         """The record's checklist, for the verification page (which knows no partner)."""
@@ -362,11 +378,12 @@ class OnboardingBackend:
             self._schedule_review(record)
 
     def finish_review(self, onboarding_id: str) -> OnboardingStatus:
-        """Decide by registeredName: REJECT -> REJECTED, RFI -> RFI (once), else APPROVED."""
+        """Decide by registeredName (else tradeName): REJECT -> REJECTED, RFI -> RFI (once),
+        else APPROVED."""
         with self._lock:
             record = self._expecting(onboarding_id, OnboardingStatus.PENDING_REVIEW)
             self._reviews_due.pop(onboarding_id, None)
-            name = (record.business.registeredName if record.business else "").upper()
+            name = (record.business.business_name if record.business else "").upper()
             if "REJECT" in name:
                 record.status = OnboardingStatus.REJECTED
             elif "RFI" in name and not record.rfi_raised:
@@ -396,7 +413,10 @@ class OnboardingBackend:
             record = self._owned(partner_id, onboarding_id)
             apply(record)
             self._refresh_status(record)
-            return merchant_data(record)
+            return self._data(record)
+
+    def _data(self, record: OnboardingRecord) -> dict:
+        return with_status_names(merchant_data(record), self._config)
 
     def _acknowledge(self, record: OnboardingRecord) -> None:
         if not record.tnc_acknowledged:
@@ -416,7 +436,8 @@ class OnboardingBackend:
               extra: dict[str, str]) -> None:
         secret = next((key.secret for key in self._keys.values()
                        if key.partner_id == record.partner_id and key.active), None)
-        self.webhooks.emit(payload(event, record.onboarding_id, record.status,
+        self.webhooks.emit(payload(event, record.onboarding_id,
+                                   status_name(record.status, self._config),
                                    self._clock.now_ms(), extra), secret)
 
     def _emit_step(self, record: OnboardingRecord, event: WebhookEventName) -> None:

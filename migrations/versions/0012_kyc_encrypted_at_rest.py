@@ -7,7 +7,7 @@ settings ``portal.migrate.upgrade`` passes (``flask db upgrade`` passes the app'
 environment and .env files like the app. An empty database needs none.
 
 Revision ID: 0012
-Revises: 0007
+Revises: 0009
 Create Date: 2026-11-23
 """
 from collections.abc import Sequence

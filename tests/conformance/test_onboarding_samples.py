@@ -2,11 +2,10 @@
 loopback HTTP: request samples against the sandbox, byte for byte as published; answer samples
 served to the portal's client from a loopback stub, as the gateway's pages recorded them.
 
-Sources (quoted inline in each test, never fetched at run time):
-- openapi: PayGlocal-Technologies/payglocal-dev-docs, ``openapi.yaml`` at commit 08a46d4,
-  which the docs' api-reference pages (update-business-details, update-bank-details,
-  get-status) render.
-- events: the same repository, ``guides/partner-onboarding-events.mdx`` at commit f2498fe.
+Sources: ``shared/spec/gateway-facts.md`` (section C "Revision 2 sources", with A2, A3, A7
+and A8 for the field lists), which cites the gateway's API reference pages (update-business-
+details, update-bank-details, get-status) and its partner-onboarding-events guide. The samples
+below are written from those field lists with our own values.
 """
 
 from __future__ import annotations
@@ -33,41 +32,40 @@ from tests.servers import serve
 
 PREFIX = "/gcc/v2/partner/merchant/onboard"
 
-#: openapi, operation updateBusinessDetails, ``example:`` (no registeredName; addresses nested).
+#: gateway-facts C "Business-details request" (api-reference update-business-details) (no registeredName; addresses nested).
 BUSINESS_DETAILS_SAMPLE = """{
   "entityType": "PVT_LTD_COMPANY",
-  "gstNumber": "27AAPFU0939F1ZV",
   "natureOfBusiness": "BUS.IT_SERVICES",
-  "tradeName": "Acme Payments",
-  "websiteUrl": "https://acmepayments.com",
+  "tradeName": "Lotus Traders",
+  "websiteUrl": "https://lotus-traders.example",
   "purposeCode": "P0802",
   "expectedMonthlyVolume": {"amount": "50000", "currency": "USD"},
   "address": {
     "isOperatingSameAsRegistered": true,
     "businessRegisteredAddress": {
-      "streetAddress1": "501 Commerce Street",
-      "streetAddress2": "Floor 3",
-      "zipcode": "400051",
+      "streetAddress1": "12 Linking Road",
+      "streetAddress2": "Second floor",
+      "zipcode": "400050",
       "stateCode": "MH",
-      "city": "Mumbai",
+      "city": "Pune",
       "state": "Maharashtra"
     }
   }
 }"""
 
-#: openapi, operation updateBankDetails, ``example:`` (no accountHolderName).
+#: gateway-facts C "Bank-details request" (api-reference update-bank-details) (no accountHolderName).
 BANK_DETAILS_SAMPLE = """{
-  "bankAccountNumber": "123456789012",
-  "bankIfscCode": "HDFC0001234",
+  "bankAccountNumber": "501234567890",
+  "bankIfscCode": "HDFC0000123",
   "accountType": "CURRENT"
 }"""
 
-#: openapi, operation getOnboardingStatus, 200 ``example:`` (checklist values of its own).
+#: gateway-facts A3 (openapi get-status): checklist values of its own (SUCCESS, PENDING_REVIEW).
 STATUS_SAMPLE: dict[str, Any] = {
-    "gid": "gl_9c2645ed09edb22e", "timestamp": "10/01/2026 15:00:00", "reasonCode": "",
+    "gid": "gl_0a1b2c3d4e5f6a7b", "timestamp": "10/01/2026 15:00:00", "reasonCode": "",
     "data": {
-        "merchantInfo": {"onboardingId": "pg_onboard_abc123",
-                         "partnerOnboardingId": "partner-merchant-001",
+        "merchantInfo": {"onboardingId": "pg_onboard_sample01",
+                         "partnerOnboardingId": "partner-sample-001",
                          "onboardingStatus": "PENDING_REVIEW"},
         "merchantOnboardingCheckListStatus": {
             "businessDetails": "COMPLETE", "beneficialOwners": "COMPLETE",
@@ -75,14 +73,14 @@ STATUS_SAMPLE: dict[str, Any] = {
             "vkyc": "PENDING_REVIEW", "digiLocker": "SUCCESS", "tncAcknowledged": "COMPLETE",
             "documents": "COMPLETE", "products": "COMPLETE", "documentsToBeUploaded": []}}}
 
-#: events, "Example payload — VKYC completed" and "Example payload — Merchant accepted".
+#: gateway-facts A8 keys with the status names of A3 "Webhook examples" (UNDER_REVIEW, ACCEPTED).
 WEBHOOK_SAMPLES = [
-    {"onboarding_id": "pg_onboard_abc123", "onboarding_status": "UNDER_REVIEW",
-     "event_timestamp": "1717238400000", "status": "MERCHANT_VKYC_COMPLETED",
+    {"onboarding_id": "pg_onboard_sample01", "onboarding_status": "UNDER_REVIEW",
+     "event_timestamp": "1790000000000", "status": "MERCHANT_VKYC_COMPLETED",
      "vkyc_completed": "true"},
-    {"onboarding_id": "pg_onboard_abc123", "onboarding_status": "ACCEPTED",
-     "event_timestamp": "1717324800000", "status": "MERCHANT_STATUS_ACCEPTED",
-     "merchant_id": "merchant_xyz789"},
+    {"onboarding_id": "pg_onboard_sample01", "onboarding_status": "ACCEPTED",
+     "event_timestamp": "1790086400000", "status": "MERCHANT_STATUS_ACCEPTED",
+     "merchant_id": "ucic_sample_01"},
 ]
 
 
@@ -101,34 +99,34 @@ def partner(sandbox) -> OnboardingClient:
 
 @pytest.fixture
 def onboarding_id(partner) -> str:
-    """A record created on the sandbox with the openapi create example's values."""
-    created = partner.create_onboarding({"externalOnboardingId": "partner-merchant-001",
+    """A record created on the sandbox (gateway-facts A1 create: externalOnboardingId, panNumber)."""
+    created = partner.create_onboarding({"externalOnboardingId": "partner-sample-001",
                                         "panNumber": "ABCCE1234F"})
     return created.merchantInfo.onboardingId
 
 
 def test_business_details_sample_is_accepted_and_answered_flat(sandbox, partner,
                                                                onboarding_id):
-    """Source: openapi updateBusinessDetails example (api-reference update-business-details);
-    gateway-facts C "Business-details request". The addresses come nested under ``address`` and
+    """Source: gateway-facts C "Business-details request" (api-reference
+    update-business-details). The addresses come nested under ``address`` and
     there is no registeredName; the answer's businessDetails stays flat (spec 2.3)."""
     answer = put_raw(sandbox.url, f"{PREFIX}/{onboarding_id}/business-details",
                      BUSINESS_DETAILS_SAMPLE.encode())
     assert answer.status_code == 200, answer.text
     details = answer.json()["data"]["merchantInfo"]["businessDetails"]
-    assert details["businessRegisteredAddress"]["zipcode"] == "400051"
+    assert details["businessRegisteredAddress"]["zipcode"] == "400050"
     assert details["businessOperatingAddress"] == details["businessRegisteredAddress"]
     assert "address" not in details and details["registeredName"] is None
     assert validate_payload(BusinessDetailsRequest, json.loads(BUSINESS_DETAILS_SAMPLE))[1] == []
 
     info = partner.get_status(onboarding_id).merchantInfo  # the client reads the flat answer
-    assert info.businessDetails.tradeName == "Acme Payments"
-    assert info.businessDetails.businessRegisteredAddress.city == "Mumbai"
+    assert info.businessDetails.tradeName == "Lotus Traders"
+    assert info.businessDetails.businessRegisteredAddress.city == "Pune"
 
 
 def test_bank_details_sample_without_holder_name_is_accepted(sandbox, onboarding_id):
-    """Source: openapi updateBankDetails example (api-reference update-bank-details);
-    gateway-facts C "Bank-details request". The pair is not the sandbox's penny-drop pair, so
+    """Source: gateway-facts C "Bank-details request" (api-reference
+    update-bank-details). The pair is not the sandbox's penny-drop pair, so
     the penny drop fails and a cancelled cheque is asked for (gateway-facts A9)."""
     answer = put_raw(sandbox.url, f"{PREFIX}/{onboarding_id}/bank-details",
                      BANK_DETAILS_SAMPLE.encode())
@@ -171,13 +169,13 @@ def recorded_gateway() -> Iterator[dict[str, Any]]:
 
 def with_info(**info: str) -> dict[str, Any]:
     """STATUS_SAMPLE with merchantInfo's status fields replaced."""
-    merchant = {"onboardingId": "pg_onboard_abc123", "partnerOnboardingId": "partner-merchant-001",
+    merchant = {"onboardingId": "pg_onboard_sample01", "partnerOnboardingId": "partner-sample-001",
                 **info}
     return {**STATUS_SAMPLE, "data": {**STATUS_SAMPLE["data"], "merchantInfo": merchant}}
 
 
 @pytest.mark.parametrize(("answer", "reported", "status"), [
-    # openapi getOnboardingStatus example, as published
+    # gateway-facts A3, openapi status set
     (STATUS_SAMPLE, "PENDING_REVIEW", "PENDING_REVIEW"),
     # get-status@2eb3fae and the lifecycle page: UNDER_REVIEW, in a merchantStatus field
     (with_info(merchantStatus="UNDER_REVIEW"), "UNDER_REVIEW", "PENDING_REVIEW"),
@@ -190,11 +188,11 @@ def with_info(**info: str) -> dict[str, Any]:
     (with_info(onboardingStatus="ON_HOLD"), "ON_HOLD", None),
 ])
 def test_the_client_reads_the_status_variants(recorded_gateway, answer, reported, status):
-    """Sources: openapi getOnboardingStatus example; gateway-facts A3 (get-status@2eb3fae,
+    """Sources: gateway-facts A3 (get-status@2eb3fae,
     lifecycle page, quickstart, webhook examples) and C "Status names in the wild"."""
     recorded_gateway["answer"] = answer
     client = OnboardingClient(recorded_gateway["url"], API_KEY, API_SECRET, retry=NO_RETRY)
-    data = client.get_status("pg_onboard_abc123")
+    data = client.get_status("pg_onboard_sample01")
     assert data.merchantInfo.reported_status == reported
     assert data.merchantInfo.status == status
     checklist = data.merchantOnboardingCheckListStatus
@@ -203,14 +201,14 @@ def test_the_client_reads_the_status_variants(recorded_gateway, answer, reported
 
 @pytest.mark.parametrize("sample", WEBHOOK_SAMPLES, ids=lambda s: s["status"])
 def test_webhook_samples_name_statuses_of_the_contracts_machine(sample):
-    """Source: events, "Example payload — VKYC completed" (UNDER_REVIEW) and "Example payload —
-    Merchant accepted" (ACCEPTED); gateway-facts A8 and C "Status names in the wild"."""
+    """Source: gateway-facts A8 (webhook keys) with A3 "Webhook examples: UNDER_REVIEW,
+    ACCEPTED" and C "Status names in the wild"."""
     expected = {"UNDER_REVIEW": "PENDING_REVIEW", "ACCEPTED": "APPROVED"}
     assert known_status(sample["onboarding_status"]) == expected[sample["onboarding_status"]]
 
 
 def test_a_webhook_sample_is_received_by_the_portal(app, sandbox):
-    """Source: events, "Example payload — Merchant accepted", posted as the gateway would (the
+    """Source: gateway-facts A8 (MERCHANT_STATUS_ACCEPTED), posted as the gateway would (the
     sandbox's digest added, as CONTRACT.md says the sandbox does). An id the portal does not
     know is stored and answered 200, never a 500."""
     body = json.dumps(WEBHOOK_SAMPLES[1]).encode()

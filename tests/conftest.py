@@ -13,9 +13,12 @@ from pathlib import Path
 import pytest
 import requests
 from argon2 import PasswordHasher, profiles
+from bs4 import BeautifulSoup
 from cryptography.fernet import Fernet
 
+from portal import clock
 from portal.auth.accounts import create_user, find_user
+from portal.auth.totp import code_at
 from portal.config import Settings
 from portal.db import db
 from portal.factory import create_app
@@ -190,8 +193,50 @@ def portal_clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     return fake
 
 
+#: The authenticator secret of every admin the suite creates (admins must use two-step sign-in).
+TEST_TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
+
+
+def enrol_authenticator(app, email: str, secret: str = TEST_TOTP_SECRET) -> None:
+    """Give ``email`` a confirmed authenticator with ``secret``, as if they had enrolled."""
+    with app.app_context():
+        user = find_user(email)
+        user.totp_secret = secret
+        user.totp_enrolled_at = clock.utcnow()
+        db.session.commit()
+
+
+def current_code(app, email: str, secret: str = TEST_TOTP_SECRET) -> str:
+    """The authenticator code for ``email`` at the portal's clock, reusable: the suite signs the
+    same admin in several times within one 30-second step, so the replay guard's memory of the
+    last step is cleared first (tests/test_mfa.py tests that guard itself)."""
+    with app.app_context():
+        find_user(email).totp_last_step = None
+        db.session.commit()
+    return code_at(secret, clock.utcnow())
+
+
+def pass_second_factor(app, client, email: str, response, code: str | None = None):
+    """Answer the code page if ``response`` (to a sign-in) sent the client there."""
+    location = response.headers.get("Location", "")
+    if response.status_code != 302 or not location.startswith("/login/code"):
+        return response
+    data = {"code": code or current_code(app, email)}
+    token = csrf_token_of(client.get(location))
+    if token:
+        data["csrf_token"] = token
+    return client.post(location, data=data)
+
+
+def csrf_token_of(response) -> str | None:
+    """The CSRF token of the page in ``response``, if it has one."""
+    field = BeautifulSoup(response.data, "html.parser").find("input", {"name": "csrf_token"})
+    return field["value"] if field else None
+
+
 class AuthActions:
-    """Sign in through the real form as a user of a given role, created on first use."""
+    """Sign in through the real forms as a user of a given role, created on first use; admins
+    are created with an authenticator, and the helper types its current code."""
 
     def __init__(self, app, client) -> None:
         self._app = app
@@ -202,16 +247,21 @@ class AuthActions:
         """Create the user unless it exists, and return its email."""
         email = email or f"{role}@example.com"
         with self._app.app_context():
-            if find_user(email) is None:
+            created = find_user(email) is None
+            if created:
                 create_user(email, password, Role(role)).active = active
                 db.session.commit()
+        if created and role == Role.ADMIN:
+            enrol_authenticator(self._app, email)
         return email
 
     def login(self, role: str = "ops", email: str | None = None,
               password: str = TEST_PASSWORD):
-        """Post the sign-in form; the user is created first if needed."""
+        """Post the sign-in form (and the code, for a user with an authenticator); the user is
+        created first if needed."""
         email = self.create(role, email)
-        return self._client.post("/login", data={"email": email, "password": password})
+        response = self._client.post("/login", data={"email": email, "password": password})
+        return pass_second_factor(self._app, self._client, email, response)
 
     def logout(self):
         """Post the sign-out form."""

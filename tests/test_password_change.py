@@ -54,7 +54,9 @@ def test_changing_the_password_frees_the_account(app, runner, client):
         "current_password": one_time, "new_password": NEW_PASSWORD,
         "confirm_password": NEW_PASSWORD})
     assert response.status_code == 302
-    assert client.get("/merchants").status_code == 200
+    answer = client.get("/merchants")  # an admin goes on to set up an authenticator
+    assert answer.headers["Location"] == "/account/authenticator"
+    assert client.get("/account/authenticator").status_code == 200
     with app.app_context():
         assert find_user("admin@localhost").must_change_password is False
     client.post("/logout")

@@ -38,11 +38,23 @@ class User(UserMixin, Base):
     locked_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
     #: Set for a generated one-time password: the user must choose their own at next sign-in.
     must_change_password: Mapped[bool] = mapped_column(default=False, server_default=false())
+    #: When a one-time password stops working (None for a password the user chose).
+    one_time_password_expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: The TOTP shared secret (base32); set by enrolment, confirmed when ``totp_enrolled_at`` is.
+    totp_secret: Mapped[str | None] = mapped_column(String(64))
+    totp_enrolled_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: The last TOTP time step accepted, so a code cannot be used twice.
+    totp_last_step: Mapped[int | None] = mapped_column()
 
     @property
     def is_active(self) -> bool:
         """Deactivated users cannot sign in (flask-login reads this)."""
         return self.active
+
+    @property
+    def has_totp(self) -> bool:
+        """True once the user has confirmed an authenticator app."""
+        return self.totp_enrolled_at is not None and self.totp_secret is not None
 
     def has_role(self, *roles: str) -> bool:
         """True when the user holds one of ``roles``."""

@@ -221,17 +221,17 @@ def pass_second_factor(app, client, email: str, response, code: str | None = Non
     location = response.headers.get("Location", "")
     if response.status_code != 302 or not location.startswith("/login/code"):
         return response
-    data = {"code": code or current_code(app, email)}
-    token = csrf_token_of(client.get(location))
-    if token:
-        data["csrf_token"] = token
-    return client.post(location, data=data)
+    return client.post(location, data=with_csrf_token(app, client, location, {
+        "code": code or current_code(app, email)}))
 
 
-def csrf_token_of(response) -> str | None:
-    """The CSRF token of the page in ``response``, if it has one."""
-    field = BeautifulSoup(response.data, "html.parser").find("input", {"name": "csrf_token"})
-    return field["value"] if field else None
+def with_csrf_token(app, client, path: str, data: dict[str, str]) -> dict[str, str]:
+    """``data`` plus the CSRF token of the form at ``path`` when ``app`` checks CSRF."""
+    if not app.config.get("WTF_CSRF_ENABLED", True):
+        return data
+    field = BeautifulSoup(client.get(path).data, "html.parser").find(
+        "input", {"name": "csrf_token"})
+    return {**data, "csrf_token": field["value"]} if field else data
 
 
 class AuthActions:
@@ -260,7 +260,8 @@ class AuthActions:
         """Post the sign-in form (and the code, for a user with an authenticator); the user is
         created first if needed."""
         email = self.create(role, email)
-        response = self._client.post("/login", data={"email": email, "password": password})
+        response = self._client.post("/login", data=with_csrf_token(
+            self._app, self._client, "/login", {"email": email, "password": password}))
         return pass_second_factor(self._app, self._client, email, response)
 
     def logout(self):

@@ -26,7 +26,7 @@ from portal.db import db
 from portal.models import User
 
 LAST_SEEN_KEY = "last_seen"
-TOKEN_KEY = "session_token"
+SESSION_ID_KEY = "session_id"
 #: The user who gave the right password and still owes a second factor, and since when.
 PENDING_KEY = "second_factor_due"
 #: How long the code page waits after the password before the password is asked again.
@@ -50,7 +50,7 @@ def _max_age() -> timedelta:
 
 def load_user(user_id: str) -> User | None:
     """The signed-in user for flask-login, if the session's record is live and the user active."""
-    token = session.get(TOKEN_KEY)
+    token = session.get(SESSION_ID_KEY)
     user = db.session.get(User, int(user_id)) if user_id.isdigit() and token else None
     if user is None or not user.active:
         return None
@@ -63,13 +63,13 @@ def start_session(user: User) -> None:
     session.permanent = True
     login_user(user, fresh=True)
     now = clock.utcnow()
-    session[TOKEN_KEY] = session_records.open_session(user.id, now, _max_age())
+    session[SESSION_ID_KEY] = session_records.open_session(user.id, now, _max_age())
     session[LAST_SEEN_KEY] = now.timestamp()
 
 
 def end_session() -> None:
     """Sign out, end the session's record and drop everything the session held."""
-    token = session.get(TOKEN_KEY)
+    token = session.get(SESSION_ID_KEY)
     if token:
         session_records.close_session(token)
     logout_user()

@@ -75,9 +75,8 @@ def clear_account_failures(user_id: int) -> None:
 
 def address_blocked(address: str, now: datetime) -> bool:
     """True when ``address`` failed too often in its current window."""
-    failures = db.session.scalar(
-        select(LoginThrottle.failures).where(LoginThrottle.address == address,
-                                             LoginThrottle.window_started_at > now - ADDRESS_WINDOW))
+    failures = db.session.scalar(select(LoginThrottle.failures).where(
+        LoginThrottle.address == address, LoginThrottle.window_started_at > now - ADDRESS_WINDOW))
     return failures is not None and failures >= ADDRESS_LIMIT
 
 

@@ -15,10 +15,10 @@ import requests
 from argon2 import PasswordHasher, profiles
 from bs4 import BeautifulSoup
 from cryptography.fernet import Fernet
+from pyotp import TOTP
 
 from portal import clock
 from portal.auth.accounts import create_user, find_user
-from portal.auth.totp import code_at
 from portal.config import Settings
 from portal.db import db
 from portal.factory import create_app
@@ -213,7 +213,12 @@ def current_code(app, email: str, secret: str = TEST_TOTP_SECRET) -> str:
     with app.app_context():
         find_user(email).totp_last_step = None
         db.session.commit()
-    return code_at(secret, clock.utcnow())
+    return TOTP(secret).at(clock.utcnow())
+
+
+def wrong_code(right: str) -> str:
+    """Six digits that are not ``right``."""
+    return "000000" if right != "000000" else "111111"
 
 
 def pass_second_factor(app, client, email: str, response, code: str | None = None):

@@ -55,7 +55,7 @@ def remove_authenticator(user: User) -> None:
     user.totp_secret = None
     user.totp_enrolled_at = None
     user.totp_last_step = None
-    recovery_codes.replace_codes(user.id, count=0)
+    recovery_codes.remove_codes(user.id)
     session_records.close_all_sessions(user.id)
 
 

@@ -31,10 +31,15 @@ def _new_code() -> str:
     return f"{letters[:5]}-{letters[5:]}"
 
 
-def replace_codes(user_id: int, count: int = COUNT) -> list[str]:
-    """Give ``user_id`` ``count`` new codes in place of any old ones; the codes to show once."""
+def remove_codes(user_id: int) -> None:
+    """Delete every code of ``user_id``, used or not."""
     db.session.execute(delete(RecoveryCode).where(RecoveryCode.user_id == user_id))
-    codes = [_new_code() for _ in range(count)]
+
+
+def replace_codes(user_id: int) -> list[str]:
+    """Give ``user_id`` COUNT new codes in place of any old ones; the codes to show once."""
+    remove_codes(user_id)
+    codes = [_new_code() for _ in range(COUNT)]
     db.session.add_all(RecoveryCode(user_id=user_id, code_hash=_digest(code)) for code in codes)
     return codes
 

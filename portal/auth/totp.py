@@ -35,11 +35,6 @@ def qr_code_data_uri(uri: str) -> str:
     return segno.make(uri, error="m").svg_data_uri(scale=5, border=2)
 
 
-def code_at(secret: str, at: datetime) -> str:
-    """The code an authenticator app shows at ``at``."""
-    return pyotp.TOTP(secret).at(at)
-
-
 def matching_step(secret: str, code: str, at: datetime, after: int | None) -> int | None:
     """The time step near ``at`` whose code ``code`` is, if it is later than ``after``."""
     typed = "".join(code.split())

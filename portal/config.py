@@ -61,6 +61,10 @@ VARIABLES = (
              "under static/)"),
     Variable("UPLOAD_MAX_BYTES", str(5 * 1024 * 1024), "Largest document accepted, in bytes"),
     Variable("SESSION_IDLE_MINUTES", "30", "Idle minutes before a login session ends"),
+    Variable("SESSION_MAX_HOURS", "12", "Hours after sign-in when a session ends however busy"),
+    Variable("ONE_TIME_PASSWORD_HOURS", "24", "Hours a generated one-time password works"),
+    Variable("MFA_FOR_EVERYONE", "false", "true: ops users too must sign in with an "
+             "authenticator code (admins always must)"),
     Variable("CREDENTIALS_KEY", None, "Fernet key that encrypts merchants' private keys at rest "
              "(several: comma-separated, newest first)", secret=True),
     Variable("KYC_ENCRYPTION_KEYS", None, "Fernet keys, comma-separated, newest first, that "
@@ -92,6 +96,9 @@ class Settings:
     upload_folder: str = ""
     upload_max_bytes: int = 5 * 1024 * 1024
     session_idle_minutes: int = 30
+    session_max_hours: int = 12
+    one_time_password_hours: int = 24
+    mfa_for_everyone: bool = False
     credentials_key: str = ""
     kyc_encryption_keys: str = ""
     pan_index_key: str = ""
@@ -141,6 +148,10 @@ def _sqlite_under_root(url: str) -> str:
     return url
 
 
+def _flag(value: str) -> bool:
+    return value.strip().lower() in ("1", "true", "yes")
+
+
 def load_environment() -> None:
     """Read ``.env`` and the file named by PORTAL_ENV_FILE (never overriding real variables)."""
     load_dotenv(ROOT / ".env", override=False)
@@ -171,12 +182,15 @@ def settings_from_env(environ: Mapping[str, str] | None = None) -> Settings:
                                   if s.strip()),
             gateway_public_key_file=get("GATEWAY_PUBLIC_KEY_FILE"),
             gateway_origin=get("GATEWAY_ORIGIN"),
-            gateway_is_sandbox=get("GATEWAY_IS_SANDBOX").lower() in ("1", "true", "yes"),
+            gateway_is_sandbox=_flag(get("GATEWAY_IS_SANDBOX")),
             connect_timeout=float(get("GATEWAY_CONNECT_TIMEOUT")),
             read_timeout=float(get("GATEWAY_READ_TIMEOUT")),
             upload_folder=str(ROOT / get("UPLOAD_FOLDER")),
             upload_max_bytes=int(get("UPLOAD_MAX_BYTES")),
             session_idle_minutes=int(get("SESSION_IDLE_MINUTES")),
+            session_max_hours=int(get("SESSION_MAX_HOURS")),
+            one_time_password_hours=int(get("ONE_TIME_PASSWORD_HOURS")),
+            mfa_for_everyone=_flag(get("MFA_FOR_EVERYONE")),
             credentials_key=get("CREDENTIALS_KEY"),
             kyc_encryption_keys=get("KYC_ENCRYPTION_KEYS"),
             pan_index_key=get("PAN_INDEX_KEY"),

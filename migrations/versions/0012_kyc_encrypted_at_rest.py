@@ -7,7 +7,7 @@ settings ``portal.migrate.upgrade`` passes (``flask db upgrade`` passes the app'
 environment and .env files like the app. An empty database needs none.
 
 Revision ID: 0012
-Revises: 0009
+Revises: 0011
 Create Date: 2026-11-23
 """
 from collections.abc import Sequence
@@ -20,7 +20,7 @@ from portal.encryption import Cipher
 from portal.key_rotation import rewrite_column
 
 revision: str = "0012"
-down_revision: str | None = "0009"
+down_revision: str | None = "0011"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

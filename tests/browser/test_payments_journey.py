@@ -29,7 +29,7 @@ def fill_hold_form(page: Page) -> None:
 def test_admin_holds_pays_captures_and_refunds(page: Page, servers: Servers, axe: Axe, auth, app,
                                        console: Console) -> None:
     merchant_id = add_merchant(app, "APPROVED")
-    log_in(page, auth.create("admin"))
+    log_in(page, auth.create("admin"), app=app)
     page.goto("/admin/")
     axe.check(page)
 

@@ -12,7 +12,7 @@ from bs4 import BeautifulSoup
 from portal.db import db
 from portal.models import AuditEvent, Payment
 from portal.sandbox.faults import Fault, FaultKind
-from tests.conftest import TEST_PASSWORD
+from tests.conftest import AuthActions
 from tests.payments_portal.conftest import (
     act,
     authorised_payment,
@@ -129,7 +129,7 @@ def test_two_concurrent_captures_send_one(app, auth, client, browser, sandbox, a
     captures = counting(monkeypatch, sandbox, "capture")
     sandbox.state.faults.set(Fault(FaultKind.LATENCY, operation="capture", seconds=0.3))
     second = app.test_client()
-    second.post("/login", data={"email": "admin@example.com", "password": TEST_PASSWORD})
+    AuthActions(app, second).login("admin")
     page = browser.get(f"/payments/{authorised}")
     values = {**form_values(page.form("form.action--capture")), "confirm": "y"}
     start = threading.Barrier(2)

@@ -1,4 +1,5 @@
-"""The portal's ``flask`` commands: ``flask db upgrade`` and ``flask users ...``."""
+"""The portal's ``flask`` commands: ``flask db upgrade``, ``flask users ...``, ``flask gateway
+webhooks ...`` and the others registered below."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from portal.auth.cli import users_cli
 from portal.bulk.cli import merchants_cli
 from portal.config import current_settings
 from portal.migrate import upgrade
+from portal.onboarding.webhooks_cli import gateway_cli
 from portal.payments.cli import payments_cli
 from portal.sync import sync_command
 
@@ -31,3 +33,4 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(sync_command)
     app.cli.add_command(merchants_cli)
     app.cli.add_command(payments_cli)
+    app.cli.add_command(gateway_cli)

@@ -7,7 +7,7 @@ from portal.models.document import StoredDocument
 from portal.models.login_throttle import LoginThrottle
 from portal.models.merchant import Merchant
 from portal.models.outbox import OutboxItem, OutboxState
-from portal.models.payment import Payment, PaymentCredentials, PaymentRefund
+from portal.models.payment import Payment, PaymentCredentials, PaymentRefund, PortfolioKey
 from portal.models.status_change import StatusChange, StatusSource
 from portal.models.step import StepDraft
 from portal.models.user import Role, User
@@ -16,6 +16,6 @@ from portal.models.webhook_event import WebhookEvent
 
 __all__ = [
     "AuditEvent", "Base", "BulkImport", "GatewayLink", "LoginThrottle", "Merchant", "MerchantLink",
-    "OutboxItem", "OutboxState", "Payment", "PaymentCredentials", "PaymentRefund", "Role",
-    "StatusChange", "StatusSource", "StepDraft", "StoredDocument", "User", "WebhookEvent",
+    "OutboxItem", "OutboxState", "Payment", "PaymentCredentials", "PaymentRefund", "PortfolioKey",
+    "Role", "StatusChange", "StatusSource", "StepDraft", "StoredDocument", "User", "WebhookEvent",
 ]

@@ -258,7 +258,7 @@ class PaymentsBackend:
         token_kid = header.get("kid")
         with self._lock:
             entry = self._keys.get(token_kid) if isinstance(token_kid, str) else None
-            subs = self._portfolios.get(entry.mid, set()) if entry is not None else set()
+            subs = frozenset(self._portfolios.get(entry.mid, ())) if entry else frozenset()
         if entry is None:
             raise TokenError("No key is registered for this kid")
         if kid is not None and kid != token_kid:
@@ -269,7 +269,7 @@ class PaymentsBackend:
         if portfolio is not None or key_mid is not None:
             if portfolio != entry.mid or key_mid not in (None, entry.mid):
                 raise TokenError(f"{KEY_MID_CLAIM} is not the MID of the signing key")
-            if merchant_id not in subs:
+            if merchant_id not in subs | {entry.mid}:
                 raise TokenError("This portfolio key does not sign for this merchant")
         elif entry.mid != merchant_id:
             raise TokenError("This key belongs to another merchant")

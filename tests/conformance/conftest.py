@@ -8,8 +8,9 @@ The SDK reads ``resources/payglocalconfig.ini`` from the working directory when 
 imported, so :func:`load_sdk` writes a config and the PEM files into a temporary folder, changes
 into it and imports fresh copies of the modules from the shared path.
 
-The payments tests' sandbox fixtures (a plain merchant ``MID``, ``OTHER_MID``, the portfolio
-``PARENT_MID`` signing for ``MID`` and ``SUB_MID``, the gateway's key) are shared here too.
+``payments_sandbox`` is the payments tests' sandbox (a plain merchant ``MID``, ``OTHER_MID``,
+the portfolio ``PARENT_MID`` signing for ``MID`` and ``SUB_MID``, the gateway's key), reset for
+each test. The suite's own ``sandbox`` fixture (the onboarding partner) is left as it is.
 """
 
 from __future__ import annotations
@@ -27,23 +28,20 @@ from typing import Any
 import pytest
 
 from tests.payments.conftest import (
-    clock,
+    Sandbox,
     gateway_keys,
     http,
-    make_client,
     merchant_keys,
     other_merchant_keys,
     parent_keys,
-    sandbox,
     served_sandbox,
-    signer,
     stranger_keys,
 )
 
 __all__ = [
-    "Sdk", "SdkConfig", "clock", "gateway_keys", "http", "load_sdk", "make_client",
-    "merchant_keys", "other_merchant_keys", "parent_keys", "sandbox", "served_sandbox",
-    "shared_dir", "signer", "stranger_keys",
+    "Sdk", "SdkConfig", "gateway_keys", "http", "load_sdk", "merchant_keys",
+    "other_merchant_keys", "parent_keys", "payments_sandbox", "served_sandbox", "shared_dir",
+    "stranger_keys",
 ]
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -64,6 +62,13 @@ def require_shared(relative: Path | str) -> Path:
             pytest.fail(message)
         pytest.skip(message)
     return path
+
+
+@pytest.fixture
+def payments_sandbox(served_sandbox: Sandbox) -> Sandbox:
+    """The payments sandbox on loopback with every payment forgotten."""
+    served_sandbox.state.reset()
+    return served_sandbox
 
 
 @pytest.fixture(scope="session")

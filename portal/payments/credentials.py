@@ -61,17 +61,17 @@ class SavedKey:
         """What to tell the admin: where the key is, and what is left to do with the gateway."""
         if self.origin is None:
             kept = "Credentials saved: this merchant signs with the partner's portfolio key; "
-            if self.sandbox_registered is None:
-                return kept + "register the MID under the parent MID at the gateway."
+            at_gateway = "register the MID under the parent MID at the gateway."
         else:
             kept = ("Credentials saved. The private key is stored encrypted and is never shown; "
                     if self.origin == GENERATED else
                     "Key imported. The private key is stored encrypted and is never shown again; ")
-            if self.sandbox_registered is None:
-                return kept + "copy the public key below to the gateway's dashboard for this MID."
-        if self.sandbox_registered:
-            return kept + "the key was registered with the sandbox automatically."
-        return kept + "the sandbox could not be reached to register the key; save again."
+            at_gateway = "copy the public key below to the gateway's dashboard for this MID."
+        return kept + {
+            None: at_gateway,
+            True: "the key was registered with the sandbox automatically.",
+            False: "the sandbox could not be reached to register the key; save again.",
+        }[self.sandbox_registered]
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from cryptography.fernet import Fernet
 
+from portal.config import SETTINGS_EXTENSION
 from portal.db import db
 from portal.models import AuditEvent, PortfolioKey
 from tests.payments_portal.conftest import (
@@ -148,3 +149,14 @@ def test_register_sandbox_keys_registers_the_portfolio_and_its_merchants(app, br
     assert result.exit_code == 0, result.output
     assert "Registered 2 of 2 payment keys" in result.output
     assert backend(sandbox).sub_merchants(PARENT) == {"SUBMID0001"}
+
+
+def test_with_the_real_gateway_nothing_is_sent_to_a_sandbox(app, browser, sandbox, merchant_id):
+    app.extensions[SETTINGS_EXTENSION] = app.extensions[SETTINGS_EXTENSION].with_changes(
+        gateway_is_sandbox=False)
+    page = set_up_portfolio(browser)
+    assert f"Register this public key with the gateway for parent MID {PARENT}" in page.text()
+    page = use_portfolio(browser, merchant_id, "SUBMID0001")
+    assert "register the MID under the parent MID at the gateway" in page.text()
+    assert PORTFOLIO_KID not in backend(sandbox)._keys
+    assert backend(sandbox).sub_merchants(PARENT) == frozenset()

@@ -1,4 +1,5 @@
-"""The portal's ``flask`` commands: ``db upgrade``, ``keys rotate``, ``users ...`` and more."""
+"""The portal's ``flask`` commands: ``db upgrade``, ``keys rotate``, ``users ...``, ``gateway
+webhooks ...`` and the others registered below."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from portal.db import db
 from portal.encryption import CREDENTIALS_VARIABLE, current_cipher, multi_fernet
 from portal.key_rotation import rotate
 from portal.migrate import upgrade
+from portal.onboarding.webhooks_cli import gateway_cli
 from portal.payments.cli import payments_cli
 from portal.sync import sync_command
 
@@ -52,3 +54,4 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(merchants_cli)
     app.cli.add_command(payments_cli)
     app.cli.add_command(keys_cli)
+    app.cli.add_command(gateway_cli)

@@ -47,6 +47,8 @@ VARIABLES = (
     Variable("GATEWAY_API_KEY", None, "Partner API key, sent as x-gl-auth", secret=True),
     Variable("GATEWAY_API_SECRET", None, "Partner API secret, keys the x-gl-digest HMAC",
              secret=True),
+    Variable("GATEWAY_PARTNER_MID", "", "The partner's own (reseller) MID at the gateway: "
+             "`flask gateway webhooks` registers onboarding webhooks under it"),
     Variable("GATEWAY_WEBHOOK_SECRETS", "", "Comma-separated secrets accepted on webhook "
              "x-gl-digest (empty: webhooks are not signature-checked)", secret=True),
     Variable("GATEWAY_PUBLIC_KEY_FILE", "", "PEM of the gateway's public key, verifies payment "
@@ -87,6 +89,7 @@ class Settings:
     payments_url: str = ""
     api_key: str = ""
     api_secret: str = ""
+    partner_mid: str = ""
     webhook_secrets: tuple[str, ...] = ()
     gateway_public_key_file: str = ""
     gateway_origin: str = ""
@@ -178,6 +181,7 @@ def settings_from_env(environ: Mapping[str, str] | None = None) -> Settings:
             payments_url=(get("GATEWAY_PAYMENTS_URL") or onboarding).rstrip("/"),
             api_key=get("GATEWAY_API_KEY"),
             api_secret=get("GATEWAY_API_SECRET"),
+            partner_mid=get("GATEWAY_PARTNER_MID"),
             webhook_secrets=tuple(s.strip() for s in get("GATEWAY_WEBHOOK_SECRETS").split(",")
                                   if s.strip()),
             gateway_public_key_file=get("GATEWAY_PUBLIC_KEY_FILE"),

@@ -1,9 +1,10 @@
 """Write the development configuration on first run: fresh random secrets under ``instance/``.
 
 ``instance/portal.env`` configures the portal; ``instance/sandbox.json`` configures the sandbox
-with the same partner key and secret, so the two talk to each other out of the box. Existing
-secrets are kept, so they stay stable across runs; secrets added by a later version are appended.
-The folder is owner-only (0700) and the files holding secrets 0600, whatever the umask.
+with the same partner key and secret, so the two talk to each other out of the box (``make run``
+then registers the portal's webhook through the sandbox's webhook API). Existing secrets are kept,
+so they stay stable across runs; secrets added by a later version are appended. The folder is
+owner-only (0700) and the files holding secrets 0600, whatever the umask.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ from dotenv import dotenv_values
 
 from portal.config import INSTANCE
 from portal.private_files import make_private, private_folder, write_private
+
+#: The development partner's MID: its id in the sandbox, GATEWAY_PARTNER_MID in the portal.
+DEV_PARTNER_MID = "dev-partner"
 
 
 def _rsa_pair() -> tuple[str, str]:
@@ -73,10 +77,9 @@ def write_dev_config(instance: Path, portal_port: int, sandbox_port: int) -> boo
     (instance / "gateway_public.pem").write_text(gateway_public, encoding="utf-8")
     sandbox_url = f"http://127.0.0.1:{sandbox_port}"
     sandbox = {
-        "partners": [{"partnerId": "dev-partner",
+        "partners": [{"partnerId": DEV_PARTNER_MID,
                       "keys": [{"apiKey": api_key, "apiSecret": api_secret, "active": True}]}],
         "merchants": [],
-        "webhookUrl": f"http://127.0.0.1:{portal_port}/webhooks/onboarding",
         "gatewayPrivateKeyPem": gateway_private,
     }
     _write_private(instance / "sandbox.json", json.dumps(sandbox, indent=2))
@@ -86,6 +89,7 @@ def write_dev_config(instance: Path, portal_port: int, sandbox_port: int) -> boo
         "GATEWAY_PAYMENTS_URL": sandbox_url,
         "GATEWAY_API_KEY": api_key,
         "GATEWAY_API_SECRET": api_secret,
+        "GATEWAY_PARTNER_MID": DEV_PARTNER_MID,
         "GATEWAY_WEBHOOK_SECRETS": api_secret,
         "GATEWAY_PUBLIC_KEY_FILE": str(instance / "gateway_public.pem"),
         "GATEWAY_IS_SANDBOX": "true",

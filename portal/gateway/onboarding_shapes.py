@@ -618,6 +618,28 @@ class CategoriesData(ResponseModel):
     categories: list[Category]
 
 
+# ---------------------------------------------------------------- webhook registration
+
+
+class WebhookRegistrationRequest(RequestModel):
+    """Register where the partner's onboarding events are POSTed (gateway-facts A1, A8)."""
+
+    webhookUrl: Annotated[HttpUrl, Field(max_length=2048)]
+
+
+class Webhook(ResponseModel):
+    """One registered webhook: its id at the gateway and its URL."""
+
+    webhookId: str
+    webhookUrl: str
+
+
+class WebhookList(ResponseModel):
+    """``data`` of the webhook list."""
+
+    webhooks: list[Webhook] = Field(default_factory=list)
+
+
 # ---------------------------------------------------------------- operations
 
 
@@ -638,6 +660,9 @@ class Operation:
 
 
 _RECORD = PREFIX + "/onboard/{onboardingId}"
+#: The partner's webhooks; ``{mid}`` is the partner's own (reseller) MID. gateway-facts A1 gives
+#: the POST; the list and delete paths are the sandbox's plausible siblings of it.
+WEBHOOKS_PATH = "/gcc/v2/partner/{mid}/webhook"
 
 OPERATIONS: dict[str, Operation] = {
     op.name: op
@@ -717,6 +742,18 @@ OPERATIONS: dict[str, Operation] = {
             CategoriesData,
             "Get business categories",
         ),
+        Operation(
+            "register_webhook",
+            "POST",
+            WEBHOOKS_PATH,
+            WebhookRegistrationRequest,
+            Webhook,
+            "Register a webhook for onboarding events",
+        ),
+        Operation("list_webhooks", "GET", WEBHOOKS_PATH, None, WebhookList,
+                  "List the registered webhooks"),
+        Operation("delete_webhook", "DELETE", WEBHOOKS_PATH + "/{webhookId}", None, Webhook,
+                  "Delete a registered webhook"),
     )
 }
 

@@ -63,6 +63,7 @@ class PaymentsClient:
         gateway_public_key_pem: str | bytes | None = None,
         gateway_kid: str | None = None,
         encrypt: bool = False,
+        parent_mid: str | None = None,
         timeouts: Timeouts = Timeouts(),
         retry: RetryPolicy = RetryPolicy(),
         session: requests.Session | None = None,
@@ -71,12 +72,13 @@ class PaymentsClient:
     ) -> None:
         if encrypt and not (gateway_public_key_pem and gateway_kid):
             raise ValueError("JWE mode needs the gateway's public key and its kid")
-        self._merchant_id = merchant_id
+        #: Who signs: the parent MID of a portfolio key, else the merchant itself.
+        self._signer_mid = parent_mid or merchant_id
         self._gateway_key = load_public_key(gateway_public_key_pem) if encrypt else None
         self._gateway_kid = gateway_kid or ""
         self._now_ms = now_ms
         auth = JwsAuth(load_private_key(private_key_pem), kid=kid, merchant_id=merchant_id,
-                       encrypted=encrypt, now_ms=now_ms)
+                       encrypted=encrypt, now_ms=now_ms, parent_mid=parent_mid)
         extra: dict[str, Any] = {"sleep": sleep} if sleep is not None else {}
         common: dict[str, Any] = {"timeouts": timeouts, "retry": retry, "session": session}
         self.transport = Transport(base_url, auth=auth, **common, **extra)
@@ -149,7 +151,7 @@ class PaymentsClient:
             return self.transport.prepare(operation.method, operation.url_path(**params),
                                           body=body)
         token = encrypt_body(body, self._gateway_key, gateway_kid=self._gateway_kid,
-                             merchant_id=self._merchant_id, now_ms=self._now_ms())
+                             merchant_id=self._signer_mid, now_ms=self._now_ms())
         return self.transport.prepare(operation.method, operation.url_path(**params),
                                       body=token.encode("ascii"), content_type="text/plain")
 

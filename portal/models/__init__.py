@@ -7,7 +7,7 @@ from portal.models.document import StoredDocument
 from portal.models.login_throttle import LoginThrottle
 from portal.models.merchant import Merchant
 from portal.models.outbox import OutboxItem, OutboxState
-from portal.models.payment import Payment, PaymentCredentials, PaymentRefund
+from portal.models.payment import Payment, PaymentCredentials, PaymentRefund, PortfolioKey
 from portal.models.recovery_code import RecoveryCode
 from portal.models.status_change import StatusChange, StatusSource
 from portal.models.step import StepDraft
@@ -18,7 +18,7 @@ from portal.models.webhook_event import WebhookEvent
 
 __all__ = [
     "AuditEvent", "Base", "BulkImport", "GatewayLink", "LoginThrottle", "Merchant", "MerchantLink",
-    "OutboxItem", "OutboxState", "Payment", "PaymentCredentials", "PaymentRefund", "RecoveryCode",
-    "Role", "StatusChange", "StatusSource", "StepDraft", "StoredDocument", "User", "UserSession",
-    "WebhookEvent",
+    "OutboxItem", "OutboxState", "Payment", "PaymentCredentials", "PaymentRefund", "PortfolioKey",
+    "RecoveryCode", "Role", "StatusChange", "StatusSource", "StepDraft", "StoredDocument", "User",
+    "UserSession", "WebhookEvent",
 ]

@@ -42,6 +42,8 @@ from portal.gateway.onboarding_shapes import (
     OnboardingStatus,
     PennyDropStatus,
     VerificationRedirectRequest,
+    WebhookList,
+    WebhookRegistrationRequest,
 )
 from portal.gateway.shapes import FieldError
 from portal.sandbox.categories import SUBCATEGORY_CODES
@@ -98,11 +100,12 @@ def penny_drop(bank: BankDetailsRequest,
     return PennyDropStatus.FAILED, None
 
 
-def callback_url_errors(url: HttpUrl) -> list[FieldError]:
-    """callBackUrl must be HTTPS; plain HTTP only to a loopback host, since this is a sandbox."""
+def callback_url_errors(url: HttpUrl, field: str = "callBackUrl") -> list[FieldError]:
+    """A URL the gateway calls must be HTTPS; plain HTTP only to a loopback host, since this is
+    a sandbox."""
     if url.scheme == "https" or (url.scheme == "http" and url.host in LOOPBACK_HOSTS):
         return []
-    return [FieldError("callBackUrl", "Use an https URL (http only for a loopback host)")]
+    return [FieldError(field, "Use an https URL (http only for a loopback host)")]
 
 
 def _locked(section: str, event: str) -> ApiError:
@@ -165,6 +168,23 @@ class OnboardingBackend:
         """The logged requests, oldest first."""
         with self._lock:
             return list(self._requests)
+
+    # ------------------------------------------------------------ partner webhooks
+
+    def register_webhook(self, partner_id: str, request: WebhookRegistrationRequest) -> dict:
+        """Send the partner's events to ``webhookUrl`` too (HTTPS, or HTTP to loopback)."""
+        errors = callback_url_errors(request.webhookUrl, "webhookUrl")
+        if errors:
+            raise validation_error(errors)
+        return self.webhooks.register(partner_id, str(request.webhookUrl)).model_dump()
+
+    def list_webhooks(self, partner_id: str) -> dict:
+        """The partner's registered webhooks."""
+        return WebhookList(webhooks=self.webhooks.registered(partner_id)).model_dump()
+
+    def delete_webhook(self, partner_id: str, webhook_id: str) -> dict:
+        """Stop sending events to one of the partner's webhooks; 404 if unknown."""
+        return self.webhooks.unregister(partner_id, webhook_id).model_dump()
 
     # ------------------------------------------------------------ partner operations
 
@@ -438,7 +458,7 @@ class OnboardingBackend:
                        if key.partner_id == record.partner_id and key.active), None)
         self.webhooks.emit(payload(event, record.onboarding_id,
                                    status_name(record.status, self._config),
-                                   self._clock.now_ms(), extra), secret)
+                                   self._clock.now_ms(), extra), secret, record.partner_id)
 
     def _emit_step(self, record: OnboardingRecord, event: WebhookEventName) -> None:
         self._emit(record, event, STEP_KEYS[event])

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import Decimal
@@ -35,6 +36,9 @@ from portal.gateway.payments_shapes import (
 )
 from portal.gateway.shapes import TIMESTAMP_FORMAT, FieldError, new_gid
 from portal.gateway.signing import (
+    ISSUER_CLAIM,
+    KEY_MID_CLAIM,
+    MERCHANT_CLAIM,
     TOKEN_LIFETIME_MS,
     TokenError,
     check_digest_claims,
@@ -225,6 +229,11 @@ class PaymentsBackend:
             for merchant in config.merchants
             for key in merchant.keys
         }
+        #: Portfolio (parent) MID -> the sub-merchant MIDs its keys may sign for.
+        self._portfolios: dict[str, set[str]] = {
+            merchant.mid: set(merchant.subMerchants) for merchant in config.merchants
+            if merchant.subMerchants
+        }
         self._payments: dict[str, Payment] = {}
 
     def reset(self) -> None:
@@ -232,8 +241,10 @@ class PaymentsBackend:
         with self._lock:
             self._payments.clear()
 
-    def register_key(self, mid: str, kid: str, public_key_pem: str) -> None:
-        """Accept JWS signed with this public key under ``kid`` for ``mid`` (replacing ``kid``)."""
+    def register_key(self, mid: str, kid: str, public_key_pem: str,
+                     sub_merchants: Iterable[str] = ()) -> None:
+        """Accept JWS signed with this public key under ``kid`` for ``mid`` (replacing ``kid``);
+        ``sub_merchants`` join ``mid``'s portfolio, so the key signs for them too."""
         try:
             key = load_public_key(public_key_pem)
         except (ValueError, TypeError):
@@ -241,19 +252,30 @@ class PaymentsBackend:
                                    ) from None
         with self._lock:
             self._keys[kid] = MerchantKey(mid, key)
+            if sub_merchants:
+                self._portfolios.setdefault(mid, set()).update(sub_merchants)
+
+    def sub_merchants(self, parent_mid: str) -> frozenset[str]:
+        """The MIDs a portfolio (parent MID) key may sign for."""
+        with self._lock:
+            return frozenset(self._portfolios.get(parent_mid, ()))
 
     # ------------------------------------------------------------ authentication
 
     def authenticate(self, token: str | None, merchant_id: str | None, kid: str | None,
-                     signed: bytes) -> Caller:
-        """Check ``x-gl-token-external`` over ``signed`` (body bytes, or the path for GET)."""
+                     signed: bytes, key_mid: str | None = None) -> Caller:
+        """Check ``x-gl-token-external`` over ``signed`` (body bytes, or the path for GET).
+
+        ``merchant_id`` is the transacting MID (``x-gl-merchantid``); ``key_mid`` the optional
+        ``x-gl-kid-mid`` header naming the MID whose key signed.
+        """
         if not token:
             raise unauthorized("x-gl-token-external is missing")
         if not merchant_id:
             raise unauthorized("x-gl-merchantid is missing")
         try:
             header, claims = verify_claims(
-                token, lambda h: self._merchant_key(h, merchant_id, kid))
+                token, lambda h: self._merchant_key(h, merchant_id, kid, key_mid))
             if not _truthy(header.get("is-digested")):
                 raise TokenError("Only digested tokens (is-digested true) are accepted")
             _check_lifetime(claims)
@@ -262,16 +284,33 @@ class PaymentsBackend:
             raise unauthorized(str(exc)) from None
         return Caller(merchant_id, _truthy(header.get("x-gl-enc")))
 
-    def _merchant_key(self, header: dict[str, Any], merchant_id: str, kid: str | None) -> RSAKey:
+    def _merchant_key(self, header: dict[str, Any], merchant_id: str, kid: str | None,
+                      key_mid: str | None) -> RSAKey:
+        """The key that must verify the token, once the header's MIDs agree with each other.
+
+        A merchant's own key signs for that merchant. A portfolio key signs for one of the
+        parent's sub-merchants, and then the header says so: ``x-gl-kid-mid`` and ``issued-by``
+        name the parent, ``x-gl-merchantId`` the sub-merchant (CONTRACT.md, portfolio keys).
+        """
         token_kid = header.get("kid")
-        entry = self._keys.get(token_kid) if isinstance(token_kid, str) else None
+        with self._lock:
+            entry = self._keys.get(token_kid) if isinstance(token_kid, str) else None
+            subs = frozenset(self._portfolios.get(entry.mid, ())) if entry else frozenset()
         if entry is None:
             raise TokenError("No key is registered for this kid")
         if kid is not None and kid != token_kid:
             raise TokenError("x-gl-kid differs from the token's kid")
-        if entry.mid != merchant_id:
+        if header.get(MERCHANT_CLAIM, merchant_id) != merchant_id:
+            raise TokenError(f"The token's {MERCHANT_CLAIM} is not x-gl-merchantid")
+        portfolio = header.get(KEY_MID_CLAIM)
+        if portfolio is not None or key_mid is not None:
+            if portfolio != entry.mid or key_mid not in (None, entry.mid):
+                raise TokenError(f"{KEY_MID_CLAIM} is not the MID of the signing key")
+            if merchant_id not in subs | {entry.mid}:
+                raise TokenError("This portfolio key does not sign for this merchant")
+        elif entry.mid != merchant_id:
             raise TokenError("This key belongs to another merchant")
-        for name in ("iss", "x-gl-merchantId"):
+        for name in ("iss", ISSUER_CLAIM):
             if name in header and header[name] != entry.mid:
                 raise TokenError(f"The token's {name} is not the key's merchant")
         return entry.key

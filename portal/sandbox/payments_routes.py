@@ -10,7 +10,12 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Flask, Response, jsonify, request, url_for
 
-from portal.gateway.payments_auth import KID_HEADER, MERCHANT_HEADER, TOKEN_HEADER
+from portal.gateway.payments_auth import (
+    KEY_MID_HEADER,
+    KID_HEADER,
+    MERCHANT_HEADER,
+    TOKEN_HEADER,
+)
 from portal.gateway.payments_shapes import INITIATE_PATHS, OPERATIONS, error_envelope
 from portal.gateway.shapes import envelope, validate_payload
 from portal.sandbox.checkout_routes import checkout_blueprint, status_url
@@ -62,7 +67,8 @@ def payments_blueprint(backend: PaymentsBackend, clock: Clock) -> Blueprint:
     def caller(signed: bytes) -> Caller:
         return backend.authenticate(request.headers.get(TOKEN_HEADER),
                                     request.headers.get(MERCHANT_HEADER),
-                                    request.headers.get(KID_HEADER), signed)
+                                    request.headers.get(KID_HEADER), signed,
+                                    request.headers.get(KEY_MID_HEADER))
 
     def signed_body(operation: str) -> tuple[str, Any]:
         raw = request.get_data(cache=True)

@@ -1,6 +1,7 @@
-"""An admin takes a payment in Chromium for an approved merchant: credentials, a new hold, the
-sandbox's hosted checkout on its own origin, the callback, AUTHORIZED, capture, a partial refund
-(answered in the shape the gateway's PHP SDK recorded); axe on each page."""
+"""An admin takes a payment in Chromium for an approved merchant: the portfolio key and the
+merchant's credentials choosing it, a new hold, the sandbox's hosted checkout on its own origin,
+the callback, AUTHORIZED, capture, a partial refund (answered in the shape the gateway's PHP SDK
+recorded); axe on each page."""
 
 from __future__ import annotations
 
@@ -33,10 +34,19 @@ def test_admin_holds_pays_captures_and_refunds(page: Page, servers: Servers, axe
     page.goto("/admin/")
     axe.check(page)
 
+    page.goto("/payments/portfolio-key")
+    axe.check(page)
+    page.get_by_label("Parent MID (portfolio)").fill("PARENTMID01")
+    page.get_by_label("Key id (kid)").fill("kid-portfolio-1")
+    page.get_by_role("button", name="Save the portfolio key").click()
+    expect(page.locator(".current-credentials")).to_be_visible()
+    axe.check(page)
+
     page.goto(f"/merchants/{merchant_id}/payments/credentials")
     axe.check(page)
+    page.get_by_label(re.compile(r"^The partner's portfolio key")).check()
     page.get_by_role("button", name="Save credentials").click()
-    expect(page.locator(".current-credentials")).to_be_visible()
+    expect(page.locator("[data-field='portfolio']")).to_contain_text("PARENTMID01")
     axe.check(page)
 
     page.goto(f"/merchants/{merchant_id}/payments")

@@ -32,7 +32,8 @@ from tests.servers import serve
 
 PREFIX = "/gcc/v2/partner/merchant/onboard"
 
-#: gateway-facts C "Business-details request" (api-reference update-business-details) (no registeredName; addresses nested).
+#: gateway-facts C "Business-details request" (api-reference update-business-details): no
+#: registeredName; addresses nested.
 BUSINESS_DETAILS_SAMPLE = """{
   "entityType": "PVT_LTD_COMPANY",
   "natureOfBusiness": "BUS.IT_SERVICES",
@@ -53,7 +54,8 @@ BUSINESS_DETAILS_SAMPLE = """{
   }
 }"""
 
-#: gateway-facts C "Bank-details request" (api-reference update-bank-details) (no accountHolderName).
+#: gateway-facts C "Bank-details request" (api-reference update-bank-details): no
+#: accountHolderName.
 BANK_DETAILS_SAMPLE = """{
   "bankAccountNumber": "501234567890",
   "bankIfscCode": "HDFC0000123",
@@ -99,7 +101,7 @@ def partner(sandbox) -> OnboardingClient:
 
 @pytest.fixture
 def onboarding_id(partner) -> str:
-    """A record created on the sandbox (gateway-facts A1 create: externalOnboardingId, panNumber)."""
+    """A record created on the sandbox (gateway-facts A1: externalOnboardingId, panNumber)."""
     created = partner.create_onboarding({"externalOnboardingId": "partner-sample-001",
                                         "panNumber": "ABCCE1234F"})
     return created.merchantInfo.onboardingId

@@ -1,4 +1,4 @@
-"""The portal's ``flask`` commands: ``flask db upgrade`` and ``flask users ...``."""
+"""The portal's ``flask`` commands: ``flask db upgrade``, ``flask users ...`` and the others."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from flask.cli import AppGroup
 from portal.auth.cli import users_cli
 from portal.bulk.cli import merchants_cli
 from portal.config import current_settings
+from portal.merchant_mail.cli import reminders_cli
 from portal.migrate import upgrade
 from portal.payments.cli import payments_cli
 from portal.sync import sync_command
@@ -31,3 +32,4 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(sync_command)
     app.cli.add_command(merchants_cli)
     app.cli.add_command(payments_cli)
+    app.cli.add_command(reminders_cli)

@@ -19,6 +19,7 @@ from portal.gateway.onboarding_events import origin_of
 ROOT = Path(__file__).resolve().parent.parent
 INSTANCE = ROOT / "instance"
 DEV_ENVS = ("development", "testing")
+MAIL_SECURITIES = ("none", "starttls", "ssl")
 SETTINGS_EXTENSION = "portal_settings"
 
 
@@ -65,6 +66,18 @@ VARIABLES = (
              secret=True),
     Variable("STALE_AFTER_DAYS", "7", "Days without progress before the dashboard flags a "
              "merchant"),
+    Variable("PORTAL_URL", "http://127.0.0.1:5000", "The portal's public address, used in the "
+             "links it emails (never taken from the request's Host header)"),
+    Variable("MAIL_HOST", "127.0.0.1", "SMTP server the portal sends email through (make run "
+             "starts a local sink on 8025)"),
+    Variable("MAIL_PORT", "8025", "SMTP port"),
+    Variable("MAIL_SECURITY", "none", "none, starttls or ssl"),
+    Variable("MAIL_USERNAME", "", "SMTP user name (empty: no login)"),
+    Variable("MAIL_PASSWORD", "", "SMTP password", secret=True),
+    Variable("MAIL_FROM", "Partner Onboarding Portal <portal@localhost>", "Sender of the "
+             "portal's emails"),
+    Variable("MAIL_TIMEOUT", "10", "Seconds to wait for the SMTP server"),
+    Variable("REMINDER_MAX", "3", "Most verification reminders emailed to one merchant"),
 )
 
 
@@ -90,6 +103,15 @@ class Settings:
     session_idle_minutes: int = 30
     credentials_key: str = ""
     stale_after_days: int = 7
+    portal_url: str = "http://127.0.0.1:5000"
+    mail_host: str = "127.0.0.1"
+    mail_port: int = 8025
+    mail_security: str = "none"
+    mail_username: str = ""
+    mail_password: str = ""
+    mail_from: str = "Partner Onboarding Portal <portal@localhost>"
+    mail_timeout: float = 10.0
+    reminder_max: int = 3
     extra: Mapping[str, object] = field(default_factory=dict)
 
     @property
@@ -117,6 +139,8 @@ class Settings:
             "GATEWAY_API_SECRET": self.api_secret,
             "CREDENTIALS_KEY": self.credentials_key,
         }
+        if self.mail_security not in MAIL_SECURITIES:
+            raise ConfigError("MAIL_SECURITY must be one of: " + ", ".join(MAIL_SECURITIES) + ".")
         missing = [name for name, value in required.items() if not value]
         if missing:
             raise ConfigError(
@@ -171,6 +195,15 @@ def settings_from_env(environ: Mapping[str, str] | None = None) -> Settings:
             session_idle_minutes=int(get("SESSION_IDLE_MINUTES")),
             credentials_key=get("CREDENTIALS_KEY"),
             stale_after_days=int(get("STALE_AFTER_DAYS")),
+            portal_url=get("PORTAL_URL").rstrip("/"),
+            mail_host=get("MAIL_HOST"),
+            mail_port=int(get("MAIL_PORT")),
+            mail_security=get("MAIL_SECURITY").lower(),
+            mail_username=get("MAIL_USERNAME"),
+            mail_password=get("MAIL_PASSWORD"),
+            mail_from=get("MAIL_FROM"),
+            mail_timeout=float(get("MAIL_TIMEOUT")),
+            reminder_max=int(get("REMINDER_MAX")),
         )
     except ValueError as exc:
         raise ConfigError(f"A numeric configuration variable is not a number: {exc}") from exc

@@ -63,6 +63,7 @@ def write_dev_config(instance: Path, portal_port: int, sandbox_port: int) -> boo
         "GATEWAY_WEBHOOK_SECRETS": api_secret,
         "GATEWAY_PUBLIC_KEY_FILE": str(instance / "gateway_public.pem"),
         "GATEWAY_IS_SANDBOX": "true",
+        "PORTAL_URL": f"http://127.0.0.1:{portal_port}",
         "CREDENTIALS_KEY": base64.urlsafe_b64encode(secrets.token_bytes(32)).decode(),
     }
     _write_private(env_file, "".join(f"{k}={v}\n" for k, v in env.items()))

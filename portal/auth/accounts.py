@@ -133,3 +133,17 @@ def change_password(user: User, current: str, new: str) -> None:
         raise PasswordRefused("new_password", str(exc)) from exc
     user.password_hash = passwords.hash_password(new)
     user.must_change_password = False
+
+
+def set_password(user: User, password: str, *, one_time: bool = False) -> None:
+    """Give ``user`` a new password without the current one (reset link, admin); caller commits.
+
+    A ``one_time`` password must be replaced at the next sign-in. Clears a sign-in lock.
+    """
+    try:
+        passwords.check_strength(password)
+    except ValueError as exc:
+        raise PasswordRefused("password", str(exc)) from exc
+    user.password_hash = passwords.hash_password(password)
+    user.must_change_password = one_time
+    throttle.clear_account_failures(user)

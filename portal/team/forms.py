@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, EmailField, PasswordField, SelectField, SubmitField
+from wtforms import BooleanField, EmailField, PasswordField, SelectChoice, SelectField, SubmitField
 from wtforms.validators import DataRequired, EqualTo, Length, ValidationError
 
 from portal.auth.passwords import MIN_LENGTH
 from portal.gateway.rules import check_email
 from portal.team.service import ROLE_LABELS
 
-ROLE_CHOICES = list(ROLE_LABELS.items())
+ROLE_CHOICES = [SelectChoice(value, label) for value, label in ROLE_LABELS.items()]
 
 
 def _email_syntax(_form: FlaskForm, field: EmailField) -> None:
@@ -20,8 +20,12 @@ def _email_syntax(_form: FlaskForm, field: EmailField) -> None:
         raise ValidationError("Enter an email address like name@example.com.") from exc
 
 
+def _stripped(value: str | None) -> str | None:
+    return value.strip() if value else value
+
+
 def _email_field(label: str) -> EmailField:
-    return EmailField(label, validators=[
+    return EmailField(label, filters=[_stripped], validators=[
         DataRequired("Enter an email address."),
         Length(max=254, message="An email address has at most 254 characters."), _email_syntax],
         render_kw={"autocomplete": "email"})

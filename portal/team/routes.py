@@ -55,7 +55,13 @@ def add() -> ResponseReturnValue:
         else:
             flash(f"{user.email} was added and invited by email.", "success")
             return redirect(url_for("team.index"))
-    return render_template("team/issued.html", user=user, password=password, created=True)
+    return _issued(user, password, created=True)
+
+
+def _issued(user: User, password: str, *, created: bool) -> ResponseReturnValue:
+    """The one-time password page: shown once, never cached."""
+    html = render_template("team/issued.html", user=user, password=password, created=created)
+    return html, 200, {"Cache-Control": "no-store"}
 
 
 def _member_or_404(user_id: int) -> User:
@@ -120,7 +126,7 @@ def one_time_password(user_id: int) -> ResponseReturnValue:
         return redirect(url_for("team.index"))
     password = service.issue_one_time_password(user)
     db.session.commit()
-    return render_template("team/issued.html", user=user, password=password, created=False)
+    return _issued(user, password, created=False)
 
 
 @bp.route("/password/forgot", methods=["GET", "POST"])

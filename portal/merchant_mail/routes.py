@@ -1,4 +1,6 @@
-"""Pages of merchant mail: "Email the merchant" for staff, the template editor for admins."""
+"""Pages of merchant mail: "Email the merchant" for staff, the template editor for admins.
+
+The app-wide CSRFProtect checks every POST's token before these views run."""
 
 from __future__ import annotations
 
@@ -9,7 +11,6 @@ from flask_login import current_user
 from portal.auth import roles_required
 from portal.config import current_settings
 from portal.db import db
-from portal.forms import FORM_EXPIRED, ActionForm
 from portal.merchant_mail import templates
 from portal.merchant_mail.delivery import DeliveryError, email_link
 from portal.merchant_mail.forms import TemplateForm
@@ -25,15 +26,12 @@ bp = Blueprint("merchant_mail", __name__)
 def email_merchant(merchant_id: int) -> ResponseReturnValue:
     """Email the signatory a fresh 24-hour verification link."""
     merchant = get_merchant(merchant_id) or abort(404)
-    if not ActionForm().validate_on_submit():
-        flash(FORM_EXPIRED, "error")
+    try:
+        shown = email_link(current_settings(), merchant, "merchant_link", current_user.email)
+    except DeliveryError as exc:
+        flash(str(exc), "error")
     else:
-        try:
-            shown = email_link(current_settings(), merchant, "merchant_link", current_user.email)
-        except DeliveryError as exc:
-            flash(str(exc), "error")
-        else:
-            flash(f"A verification link (valid 24 hours) was emailed to {shown}.", "success")
+        flash(f"A verification link (valid 24 hours) was emailed to {shown}.", "success")
     return redirect(url_for("verification.page", merchant_id=merchant.id))
 
 
@@ -62,7 +60,7 @@ def edit(key: str) -> ResponseReturnValue:
             flash(f"The email '{text.title}' was saved.", "success")
             return redirect(url_for("merchant_mail.index"))
     return render_template("merchant_mail/edit.html", form=form, text=text,
-                           placeholders=templates.PLACEHOLDERS, restore=ActionForm())
+                           placeholders=templates.PLACEHOLDERS)
 
 
 @bp.post("/admin/emails/<key>/restore")
@@ -71,10 +69,7 @@ def restore(key: str) -> ResponseReturnValue:
     """Go back to the built-in text of one email."""
     if key not in templates.DEFAULTS:
         abort(404)
-    if not ActionForm().validate_on_submit():
-        flash(FORM_EXPIRED, "error")
-    else:
-        templates.restore_default(key)
-        db.session.commit()
-        flash("The built-in text applies again.", "success")
+    templates.restore_default(key)
+    db.session.commit()
+    flash("The built-in text applies again.", "success")
     return redirect(url_for("merchant_mail.index"))

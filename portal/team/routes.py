@@ -1,4 +1,6 @@
-"""The team page for admins, and the public pages that let a user choose a password."""
+"""The team page for admins, and the public pages that let a user choose a password.
+
+The app-wide CSRFProtect checks every POST's token before these views run."""
 
 from __future__ import annotations
 
@@ -10,7 +12,6 @@ from portal.auth import public, roles_required
 from portal.auth.passwords import MIN_LENGTH
 from portal.config import current_settings
 from portal.db import db
-from portal.forms import FORM_EXPIRED, ActionForm
 from portal.mail import MailError
 from portal.models import Role, User
 from portal.team import reset, service, tokens
@@ -68,11 +69,8 @@ def _member_or_404(user_id: int) -> User:
     return service.member(user_id) or abort(404)
 
 
-def _checked_action(user_id: int, change: str) -> ResponseReturnValue:
+def _set_active(user_id: int, change: str) -> ResponseReturnValue:
     user = _member_or_404(user_id)
-    if not ActionForm().validate_on_submit():
-        flash(FORM_EXPIRED, "error")
-        return redirect(url_for("team.index"))
     try:
         service.set_active(user, change == "reactivate", current_user)
     except service.TeamError as exc:
@@ -87,14 +85,14 @@ def _checked_action(user_id: int, change: str) -> ResponseReturnValue:
 @roles_required(Role.ADMIN)
 def deactivate(user_id: int) -> ResponseReturnValue:
     """Stop a member's sign-ins; their session ends on its next request."""
-    return _checked_action(user_id, "deactivate")
+    return _set_active(user_id, "deactivate")
 
 
 @bp.post("/admin/team/<int:user_id>/reactivate")
 @roles_required(Role.ADMIN)
 def reactivate(user_id: int) -> ResponseReturnValue:
     """Let a deactivated member sign in again."""
-    return _checked_action(user_id, "reactivate")
+    return _set_active(user_id, "reactivate")
 
 
 @bp.post("/admin/team/<int:user_id>/role")
@@ -104,7 +102,7 @@ def change_role(user_id: int) -> ResponseReturnValue:
     user = _member_or_404(user_id)
     form = RoleForm(prefix=f"user-{user.id}")
     if not form.validate_on_submit():
-        flash(form.role.errors[0] if form.role.errors else FORM_EXPIRED, "error")
+        flash(f"Choose a role for {user.email} from the list.", "error")
         return redirect(url_for("team.index"))
     try:
         service.change_role(user, Role(form.role.data), current_user)
@@ -121,9 +119,6 @@ def change_role(user_id: int) -> ResponseReturnValue:
 def one_time_password(user_id: int) -> ResponseReturnValue:
     """Replace a member's password with a one-time password, shown once."""
     user = _member_or_404(user_id)
-    if not ActionForm().validate_on_submit():
-        flash(FORM_EXPIRED, "error")
-        return redirect(url_for("team.index"))
     password = service.issue_one_time_password(user)
     db.session.commit()
     return _issued(user, password, created=False)

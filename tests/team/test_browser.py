@@ -1,0 +1,96 @@
+"""The team page in headless Chromium: add a user, copy their one-time password, deactivate
+and reactivate them; and the merchant link's copy button."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from portal.auth.accounts import authenticate
+from tests.chromium import headless_chromium
+from tests.conftest import TEST_PASSWORD, AuthActions
+from tests.servers import serve
+from tests.verification.conftest import onboard
+
+pytestmark = pytest.mark.browser
+TIMEOUT_MS = 15_000
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    """Headless Chromium; skipped where it is not installed, except in CI."""
+    with headless_chromium() as browser:
+        yield browser
+
+
+@pytest.fixture
+def portal_url(csrf_app) -> Iterator[str]:
+    """The portal with CSRF on, served on loopback."""
+    csrf_app.config["SESSION_COOKIE_SECURE"] = False
+    with serve(csrf_app) as url:
+        yield url
+
+
+@pytest.fixture
+def context(chromium: Browser, portal_url: str) -> Iterator[BrowserContext]:
+    """A fresh profile that may use the clipboard (127.0.0.1 is a secure context)."""
+    ctx = chromium.new_context(base_url=portal_url)
+    ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=portal_url)
+    ctx.set_default_timeout(TIMEOUT_MS)
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+def _sign_in(page: Page, email: str) -> None:
+    page.goto("/login")
+    page.fill("#email", email)
+    page.fill("#password", TEST_PASSWORD)
+    page.click("#submit")
+    expect(page.locator(".account__who")).to_contain_text(email)
+
+
+def test_add_copy_deactivate_and_reactivate_a_user(csrf_app, context: BrowserContext):
+    admin = AuthActions(csrf_app, None).create("admin")
+    page = context.new_page()
+    _sign_in(page, admin)
+    page.click("text=Team")
+    expect(page.locator("h1")).to_have_text("Team")
+    page.fill("#email", "new.person@example.com")
+    page.select_option("#role", "ops")
+    page.uncheck("#invite")
+    page.click("text=Add to the team")
+    password = page.input_value("#one-time-password")
+    assert len(password) >= 20
+    page.click("button[data-copy='one-time-password']")
+    expect(page.locator(".copy-status")).to_have_text("Copied.")
+    assert page.evaluate("navigator.clipboard.readText()") == password
+    with csrf_app.app_context():
+        assert authenticate("new.person@example.com", password, "127.0.0.1") is not None
+
+    page.click("text=Back to the team")
+    row = page.locator("tr[data-user='new.person@example.com']")
+    expect(row.locator(".user-state")).to_contain_text("Active")
+    row.get_by_role("button", name="Deactivate new.person@example.com").click()
+    expect(page.locator(".flash--success")).to_have_text("new.person@example.com was deactivated.")
+    expect(row.locator(".user-state")).to_contain_text("Deactivated")
+    row.get_by_role("button", name="Reactivate new.person@example.com").click()
+    expect(page.locator(".flash--success")).to_have_text("new.person@example.com was reactivated.")
+    expect(row.locator(".user-state")).to_contain_text("Active")
+
+
+def test_the_merchant_link_copy_button(csrf_app, context: BrowserContext):
+    ops = AuthActions(csrf_app, None).create("ops")
+    merchant_id = onboard(csrf_app)
+    page = context.new_page()
+    _sign_in(page, ops)
+    page.goto(f"/merchants/{merchant_id}/verification")
+    page.click("text=Create a link to copy")
+    url = page.input_value("#merchant-link-url")
+    assert f"/verify/{merchant_id}?token=" in url
+    page.click("text=Copy link")
+    expect(page.locator(".new-link .copy-status")).to_have_text("Copied.")
+    assert page.evaluate("navigator.clipboard.readText()") == url

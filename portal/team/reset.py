@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 
 from portal import clock
 from portal.audit import record
@@ -70,6 +70,8 @@ def request_reset(settings: Settings, email: str, address: str) -> None:
     """
     address_key = address[:64]
     email = accounts.normalize_email(email)[:254]
+    db.session.execute(delete(PasswordResetRequest).where(
+        PasswordResetRequest.requested_at < clock.utcnow() - WINDOW))  # only the window counts
     outcome = "throttled" if throttled(email, address_key) else "ok"
     db.session.add(PasswordResetRequest(email=email, address=address_key,
                                         requested_at=clock.utcnow()))

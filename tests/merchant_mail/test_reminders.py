@@ -63,3 +63,11 @@ def test_the_reminders_command_and_the_limit_from_config(app, runner, mail_sink,
     portal_clock.advance(DAY)
     assert "reminders: 0 sent" in runner.invoke(args=["reminders", "send"]).output
     assert len(mail_sink.messages()) == 1
+
+
+def test_every_sync_pass_sends_due_reminders(runner, mail_sink, merchant_id, portal_clock):
+    portal_clock.advance(DAY)
+    result = runner.invoke(args=["sync"])
+    assert result.exit_code == 0, result.output
+    assert "reminders: 1 sent" in result.output
+    assert [m["To"] for m in mail_sink.messages()] == ["asha.rao@merchant.example.com"]

@@ -4,18 +4,20 @@ and reactivate them; and the merchant link's copy button."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from portal.auth.accounts import authenticate
-from tests.chromium import headless_chromium
+from tests.chromium import headless_chromium, missing
 from tests.conftest import TEST_PASSWORD, AuthActions
 from tests.servers import serve
 from tests.verification.conftest import onboard
 
 pytestmark = pytest.mark.browser
 TIMEOUT_MS = 15_000
+AXE = Path(__file__).resolve().parents[1] / "assets" / "vendor" / "axe.min.js"
 
 
 @pytest.fixture(scope="module")
@@ -94,3 +96,36 @@ def test_the_merchant_link_copy_button(csrf_app, context: BrowserContext):
     page.click("text=Copy link")
     expect(page.locator(".new-link .copy-status")).to_have_text("Copied.")
     assert page.evaluate("navigator.clipboard.readText()") == url
+
+
+def test_the_new_pages_have_no_serious_accessibility_issues(chromium: Browser, csrf_app,
+                                                            portal_url: str):
+    if not AXE.exists():
+        missing(f"{AXE} is missing: run scripts/vendor-axe.sh (scripts/test.sh does)")
+    AuthActions(csrf_app, None).create("ops")
+    admin = AuthActions(csrf_app, None).create("admin")
+    ctx = chromium.new_context(base_url=portal_url, bypass_csp=True)
+    ctx.add_init_script(path=str(AXE))
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto("/password/forgot")
+        page.click("#submit")  # the empty field's error shown
+        pages = [_axe_blocking(page)]
+        _sign_in(page, admin)
+        for path in ("/admin/team", "/admin/emails", "/admin/emails/merchant_link"):
+            page.goto(path)
+            pages.append(_axe_blocking(page))
+        page.goto("/admin/team")
+        page.fill("#email", "not an email")
+        page.click("text=Add to the team")
+        pages.append(_axe_blocking(page))
+    finally:
+        ctx.close()
+    assert [issue for found in pages for issue in found] == []
+
+
+def _axe_blocking(page: Page) -> list[str]:
+    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    return [f"{page.url}: {v['id']} ({v['impact']}): {v['help']}" for v in result["violations"]
+            if v["impact"] in ("serious", "critical")]

@@ -77,6 +77,8 @@ VARIABLES = (
     Variable("MAIL_FROM", "Partner Onboarding Portal <portal@localhost>", "Sender of the "
              "portal's emails"),
     Variable("MAIL_TIMEOUT", "10", "Seconds to wait for the SMTP server"),
+    Variable("MAIL_SINK_FOLDER", "instance/mail", "Where the development SMTP sink keeps "
+             "messages; admins read them at /admin/mailbox when GATEWAY_IS_SANDBOX"),
     Variable("REMINDER_MAX", "3", "Most verification reminders emailed to one merchant"),
 )
 
@@ -111,6 +113,7 @@ class Settings:
     mail_password: str = ""
     mail_from: str = "Partner Onboarding Portal <portal@localhost>"
     mail_timeout: float = 10.0
+    mail_sink_folder: str = ""
     reminder_max: int = 3
     extra: Mapping[str, object] = field(default_factory=dict)
 
@@ -203,6 +206,7 @@ def settings_from_env(environ: Mapping[str, str] | None = None) -> Settings:
             mail_password=get("MAIL_PASSWORD"),
             mail_from=get("MAIL_FROM"),
             mail_timeout=float(get("MAIL_TIMEOUT")),
+            mail_sink_folder=str(ROOT / get("MAIL_SINK_FOLDER")),
             reminder_max=int(get("REMINDER_MAX")),
         )
     except ValueError as exc:

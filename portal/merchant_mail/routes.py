@@ -39,7 +39,8 @@ def email_merchant(merchant_id: int) -> ResponseReturnValue:
 @roles_required(Role.ADMIN)
 def index() -> ResponseReturnValue:
     """The merchant emails and the text in force for each."""
-    return render_template("merchant_mail/index.html", texts=templates.all_current())
+    return render_template("merchant_mail/index.html", texts=templates.all_current(),
+                           sandbox=current_settings().gateway_is_sandbox)
 
 
 @bp.route("/admin/emails/<key>", methods=["GET", "POST"])

@@ -10,8 +10,9 @@ import logging
 import smtplib
 import ssl
 from email.message import EmailMessage
-from email.utils import make_msgid
+from email.utils import format_datetime, make_msgid
 
+from portal import clock
 from portal.config import Settings
 
 log = logging.getLogger("portal.mail")
@@ -27,6 +28,7 @@ def compose(settings: Settings, to: str, subject: str, body: str) -> EmailMessag
     message["From"] = settings.mail_from
     message["To"] = to
     message["Subject"] = subject
+    message["Date"] = format_datetime(clock.utcnow())
     message["Message-ID"] = make_msgid(domain="portal.localhost")
     message.set_content(body)
     return message

@@ -20,6 +20,7 @@ def test_a_message_arrives_at_the_smtp_server_whole(mail_sink):
     assert message["To"] == "asha@merchant.example.com"
     assert message["Subject"] == "Hello ₹ world"
     assert message["From"] == settings.mail_from
+    assert message["Date"].datetime.tzinfo is not None
     assert body_of(message) == "Line one\nLine two — with a dash\n"
 
 

@@ -204,6 +204,10 @@ def test_every_team_form_needs_its_csrf_token(csrf_app, csrf_client):
     team = _page(csrf_client.get("/admin/team"))
     forms = team.select("form[method=post]")
     assert forms and all(form.select_one("input[name$=csrf_token]") for form in forms)
+    role_form = team.select_one(f'form[action="/admin/team/{ops_id}/role"]')
+    data = {field["name"]: field.get("value", "") for field in role_form.select("input")}
+    csrf_client.post(f"/admin/team/{ops_id}/role", data={**data, f"user-{ops_id}-role": "admin"})
+    assert _user(csrf_app, ops).role == "admin", "with the page's own token the change is made"
 
 
 def find_user_in(app, email: str):

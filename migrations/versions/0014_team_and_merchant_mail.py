@@ -1,7 +1,7 @@
 """Team and merchant mail: editable email templates, verification reminders, reset requests.
 
 Revision ID: 0014
-Revises: 0007
+Revises: 0012
 Create Date: 2026-11-23
 """
 from collections.abc import Sequence
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0014"
-down_revision: str | None = "0007"
+down_revision: str | None = "0012"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

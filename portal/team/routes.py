@@ -4,6 +4,8 @@ The app-wide CSRFProtect checks every POST's token before these views run."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
@@ -42,7 +44,8 @@ def add() -> ResponseReturnValue:
     if not form.validate_on_submit():
         return _team_page(form), 400
     try:
-        user, password = service.add_member(form.email.data, Role(form.role.data))
+        user, password = service.add_member(form.email.data, Role(form.role.data),
+                                            _one_time_for())
     except service.TeamError as exc:
         form.email.errors.append(str(exc))
         return _team_page(form), 400
@@ -59,9 +62,14 @@ def add() -> ResponseReturnValue:
     return _issued(user, password, created=True)
 
 
+def _one_time_for() -> timedelta:
+    return timedelta(hours=current_settings().one_time_password_hours)
+
+
 def _issued(user: User, password: str, *, created: bool) -> ResponseReturnValue:
     """The one-time password page: shown once, never cached."""
-    html = render_template("team/issued.html", user=user, password=password, created=created)
+    html = render_template("team/issued.html", user=user, password=password, created=created,
+                           hours=current_settings().one_time_password_hours)
     return html, 200, {"Cache-Control": "no-store"}
 
 
@@ -119,7 +127,7 @@ def change_role(user_id: int) -> ResponseReturnValue:
 def one_time_password(user_id: int) -> ResponseReturnValue:
     """Replace a member's password with a one-time password, shown once."""
     user = _member_or_404(user_id)
-    password = service.issue_one_time_password(user)
+    password = service.issue_one_time_password(user, _one_time_for())
     db.session.commit()
     return _issued(user, password, created=False)
 

@@ -6,6 +6,8 @@ the last active admin stays an active admin. Every change is audited; the caller
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from sqlalchemy import func, select
 
 from portal.audit import record
@@ -30,11 +32,12 @@ def member(user_id: int) -> User | None:
     return db.session.get(User, user_id)
 
 
-def add_member(email: str, role: Role) -> tuple[User, str]:
-    """Create a user with a generated one-time password; the user and the password to hand over."""
+def add_member(email: str, role: Role, one_time_for: timedelta) -> tuple[User, str]:
+    """Create a user with a generated one-time password working for ``one_time_for``; the user
+    and the password to hand over."""
     password = passwords.generate_password()
     try:
-        user = accounts.create_user(email, password, role, one_time=True)
+        user = accounts.create_user(email, password, role, one_time_for=one_time_for)
     except accounts.AccountError as exc:
         raise TeamError(f"There is already a user {accounts.normalize_email(email)}.") from exc
     record("user.create", detail={"email": user.email, "role": user.role})
@@ -74,9 +77,10 @@ def change_role(user: User, role: Role, actor: User) -> None:
     user.role = role.value
 
 
-def issue_one_time_password(user: User) -> str:
-    """Replace ``user``'s password with a generated one they must change at next sign-in."""
+def issue_one_time_password(user: User, one_time_for: timedelta) -> str:
+    """Replace ``user``'s password with a generated one working for ``one_time_for``, to be
+    changed at the next sign-in; the user's sessions end."""
     password = passwords.generate_password()
-    accounts.set_password(user, password, one_time=True)
+    accounts.set_password(user, password, one_time_for=one_time_for)
     record("user.one_time_password", detail={"email": user.email})
     return password

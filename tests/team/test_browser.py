@@ -10,8 +10,9 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from portal.auth.accounts import authenticate
+from tests.browser.conftest import log_in
 from tests.chromium import headless_chromium, missing
-from tests.conftest import TEST_PASSWORD, AuthActions
+from tests.conftest import AuthActions
 from tests.servers import serve
 from tests.verification.conftest import onboard
 
@@ -47,18 +48,15 @@ def context(chromium: Browser, portal_url: str) -> Iterator[BrowserContext]:
         ctx.close()
 
 
-def _sign_in(page: Page, email: str) -> None:
-    page.goto("/login")
-    page.fill("#email", email)
-    page.fill("#password", TEST_PASSWORD)
-    page.click("#submit")
+def _sign_in(page: Page, app, email: str) -> None:
+    log_in(page, email, app=app)
     expect(page.locator(".account__who")).to_contain_text(email)
 
 
 def test_add_copy_deactivate_and_reactivate_a_user(csrf_app, context: BrowserContext):
     admin = AuthActions(csrf_app, None).create("admin")
     page = context.new_page()
-    _sign_in(page, admin)
+    _sign_in(page, csrf_app, admin)
     page.click("text=Team")
     expect(page.locator("h1")).to_have_text("Team")
     page.fill("#email", "new.person@example.com")
@@ -88,7 +86,7 @@ def test_the_merchant_link_copy_button(csrf_app, context: BrowserContext):
     ops = AuthActions(csrf_app, None).create("ops")
     merchant_id = onboard(csrf_app)
     page = context.new_page()
-    _sign_in(page, ops)
+    _sign_in(page, csrf_app, ops)
     page.goto(f"/merchants/{merchant_id}/verification")
     page.click("text=Create a link to copy")
     url = page.input_value("#merchant-link-url")
@@ -112,7 +110,7 @@ def test_the_new_pages_have_no_serious_accessibility_issues(chromium: Browser, c
         page.goto("/password/forgot")
         page.click("#submit")  # the empty field's error shown
         pages = [_axe_blocking(page)]
-        _sign_in(page, admin)
+        _sign_in(page, csrf_app, admin)
         for path in ("/admin/team", "/admin/emails", "/admin/emails/merchant_link"):
             page.goto(path)
             pages.append(_axe_blocking(page))

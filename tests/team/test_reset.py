@@ -136,3 +136,13 @@ def test_the_forgot_form_needs_its_csrf_token(csrf_client, mail_sink):
     response = csrf_client.post("/password/forgot", data={"email": "ops@example.com"})
     assert BeautifulSoup(response.data, "html.parser").select_one(".reset-answer") is None
     assert mail_sink.messages() == []
+
+
+def test_a_reset_ends_the_users_other_sessions(app, client, auth, mail_sink):
+    auth.login("ops")
+    assert client.get("/merchants").status_code == 200
+    stranger = app.test_client()
+    _ask(stranger, "ops@example.com")
+    link = link_in(mail_sink.messages()[0])
+    stranger.post(link, data={"password": NEW_PASSWORD, "confirm_password": NEW_PASSWORD})
+    assert client.get("/merchants").status_code == 302, "the old session ended"

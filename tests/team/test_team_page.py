@@ -188,11 +188,7 @@ def test_change_role_and_issue_a_one_time_password(app, client, auth):
 def test_every_team_form_needs_its_csrf_token(csrf_app, csrf_client):
     actions = AuthActions(csrf_app, csrf_client)
     ops = actions.create("ops")
-    admin = actions.create("admin")
-    page = csrf_client.get("/login")
-    token = _page(page).select_one("input[name=csrf_token]")["value"]
-    csrf_client.post("/login", data={"email": admin, "password": TEST_PASSWORD,
-                                     "csrf_token": token})
+    actions.login("admin")
     ops_id = _user(csrf_app, ops).id
     csrf_client.post(f"/admin/team/{ops_id}/deactivate")
     csrf_client.post(f"/admin/team/{ops_id}/role", data={f"user-{ops_id}-role": "admin"})

@@ -3,6 +3,7 @@
 from portal.db import Base
 from portal.models.audit import AuditEvent
 from portal.models.bulk import BulkImport
+from portal.models.communication import MailTemplate, PasswordResetRequest, VerificationReminder
 from portal.models.document import StoredDocument
 from portal.models.login_throttle import LoginThrottle
 from portal.models.merchant import Merchant
@@ -17,8 +18,9 @@ from portal.models.verification import GatewayLink, MerchantLink
 from portal.models.webhook_event import WebhookEvent
 
 __all__ = [
-    "AuditEvent", "Base", "BulkImport", "GatewayLink", "LoginThrottle", "Merchant", "MerchantLink",
-    "OutboxItem", "OutboxState", "Payment", "PaymentCredentials", "PaymentRefund", "PortfolioKey",
-    "RecoveryCode", "Role", "StatusChange", "StatusSource", "StepDraft", "StoredDocument", "User",
-    "UserSession", "WebhookEvent",
+    "AuditEvent", "Base", "BulkImport", "GatewayLink", "LoginThrottle", "MailTemplate", "Merchant",
+    "MerchantLink", "OutboxItem", "OutboxState", "PasswordResetRequest", "Payment",
+    "PaymentCredentials", "PaymentRefund", "PortfolioKey", "RecoveryCode", "Role", "StatusChange",
+    "StatusSource", "StepDraft", "StoredDocument", "User", "UserSession", "VerificationReminder",
+    "WebhookEvent",
 ]

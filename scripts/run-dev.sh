@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Start the sandbox and the portal side by side; stop both on Ctrl-C.
 set -euo pipefail
-: "${BIN:=.venv/bin}" "${PORTAL_PORT:=5000}" "${SANDBOX_PORT:=8100}"
+: "${BIN:=.venv/bin}" "${PORTAL_PORT:=5000}" "${SANDBOX_PORT:=8100}" "${MAIL_SINK_PORT:=8025}"
 
 pids=()
 cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; }
@@ -9,6 +9,10 @@ trap cleanup EXIT INT TERM
 
 "$BIN/python" -m portal.sandbox --host 127.0.0.1 --port "$SANDBOX_PORT" \
   --config instance/sandbox.json > instance/sandbox.log 2>&1 &
+pids+=($!)
+# A local SMTP server: every email the portal sends lands in instance/mail/ as a .eml file.
+"$BIN/python" -m portal.mail.sink --port "$MAIL_SINK_PORT" --folder instance/mail \
+  > instance/mail.log 2>&1 &
 pids+=($!)
 # gunicorn.conf.py: 2 workers, the access log on stdout, every log line redacted
 "$BIN/gunicorn" --config gunicorn.conf.py --bind "127.0.0.1:$PORTAL_PORT" app:app \
@@ -30,12 +34,17 @@ for url in (f"http://127.0.0.1:{sys.argv[1]}/healthz", f"http://127.0.0.1:{sys.a
             time.sleep(0.2)
 PY
 "$BIN/flask" --app app payments register-sandbox-keys || true  # the sandbox keeps keys in memory
+# the sandbox forgets registrations when it stops: register the portal's webhook through its
+# webhook API, under GATEWAY_PARTNER_MID (instance/portal.env)
+"$BIN/flask" --app app gateway webhooks register \
+  "http://127.0.0.1:$PORTAL_PORT/webhooks/onboarding" || true
 cat <<TXT
 
   Portal:  http://127.0.0.1:$PORTAL_PORT   (log in as admin@localhost; the password was
            printed above on the first run and must be replaced at first sign-in; later: flask --app app users create EMAIL --role ops)
   Sandbox: http://127.0.0.1:$SANDBOX_PORT  (gateway emulator; OpenAPI at /openapi.json)
-  Logs:    instance/portal.log, instance/sandbox.log
+  Mail:    instance/mail/*.eml  (what the portal emails; SMTP sink on 127.0.0.1:$MAIL_SINK_PORT)
+  Logs:    instance/portal.log, instance/sandbox.log, instance/sync.log
 
   Press Ctrl-C to stop both.
 TXT

@@ -12,12 +12,14 @@ from flask import Flask, url_for
 from sqlalchemy import select
 from werkzeug.routing import Rule
 
+from portal.auth.accounts import find_user
 from portal.config import Settings
 from portal.db import db
 from portal.models.document import StoredDocument
 from portal.models.merchant import Merchant
 from portal.models.payment import Payment
 from portal.onboarding.steps import STEPS
+from portal.team import tokens
 from portal.verification import links
 from tests.verification.conftest import onboard
 
@@ -38,8 +40,8 @@ def refused_import(client) -> int:
 
 def seed_rows(app: Flask, admin_client, settings: Settings) -> dict[str, Any]:
     """With ``admin_client`` signed in as an admin: the ids of a merchant at
-    PENDING_VERIFICATION, its document, a payment, a refused bulk import, and a live merchant
-    link with its token."""
+    PENDING_VERIFICATION, its document, a payment, a refused bulk import, a live merchant link
+    with its token, and the admin's password reset and invitation tokens."""
     merchant_id = onboard(app)
     with app.app_context():
         merchant = db.session.get(Merchant, merchant_id)
@@ -53,8 +55,12 @@ def seed_rows(app: Flask, admin_client, settings: Settings) -> dict[str, Any]:
         db.session.add(payment)
         db.session.commit()
         link, token = links.issue(settings.secret_key, merchant, "admin@example.com")
+        admin = find_user("admin@example.com")
+        password_links = {purpose.endpoint: tokens.token_for(settings.secret_key, admin, purpose)
+                          for purpose in (tokens.RESET, tokens.INVITE)}
         ids = {"merchant_id": merchant_id, "document_id": document.id,
-               "payment_id": payment.id, "link_id": link.id, "token": token}
+               "payment_id": payment.id, "link_id": link.id, "token": token,
+               "key": "merchant_link", "password_links": password_links}
     return {**ids, "import_id": refused_import(admin_client)}
 
 
@@ -70,6 +76,8 @@ def get_urls(app: Flask, ids: dict[str, Any]) -> Iterator[tuple[str, str]]:
             values = {name: known[name] for name in rule.arguments if name != "step_key"}
             if rule.endpoint == "verification.merchant_page":
                 values["token"] = ids["token"]  # a path part or ?token=, as the route wants
+            if rule.endpoint in ids["password_links"]:
+                values["token"] = ids["password_links"][rule.endpoint]
             for step in (STEPS if "step_key" in rule.arguments else [None]):
                 if step is not None and not step.available:
                     continue

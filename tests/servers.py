@@ -9,9 +9,10 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import requests
 from bs4 import BeautifulSoup
@@ -55,6 +56,7 @@ def portal_environment(settings: Settings) -> dict[str, str]:
             "GATEWAY_ONBOARDING_URL": settings.onboarding_url,
             "GATEWAY_PAYMENTS_URL": settings.payments_url,
             "GATEWAY_API_KEY": settings.api_key, "GATEWAY_API_SECRET": settings.api_secret,
+            "GATEWAY_PARTNER_MID": settings.partner_mid,
             "GATEWAY_WEBHOOK_SECRETS": ",".join(settings.webhook_secrets),
             "GATEWAY_PUBLIC_KEY_FILE": settings.gateway_public_key_file,
             "GATEWAY_ORIGIN": settings.gateway_origin,
@@ -64,8 +66,19 @@ def portal_environment(settings: Settings) -> dict[str, str]:
             "UPLOAD_FOLDER": settings.upload_folder,
             "UPLOAD_MAX_BYTES": str(settings.upload_max_bytes),
             "SESSION_IDLE_MINUTES": str(settings.session_idle_minutes),
+            "SESSION_MAX_HOURS": str(settings.session_max_hours),
+            "ONE_TIME_PASSWORD_HOURS": str(settings.one_time_password_hours),
+            "MFA_FOR_EVERYONE": str(settings.mfa_for_everyone).lower(),
             "CREDENTIALS_KEY": settings.credentials_key,
+            "KYC_ENCRYPTION_KEYS": settings.kyc_encryption_keys,
+            "PAN_INDEX_KEY": settings.pan_index_key,
             "STALE_AFTER_DAYS": str(settings.stale_after_days),
+            "PORTAL_URL": settings.portal_url, "MAIL_HOST": settings.mail_host,
+            "MAIL_PORT": str(settings.mail_port), "MAIL_SECURITY": settings.mail_security,
+            "MAIL_USERNAME": settings.mail_username, "MAIL_PASSWORD": settings.mail_password,
+            "MAIL_FROM": settings.mail_from, "MAIL_TIMEOUT": str(settings.mail_timeout),
+            "MAIL_SINK_FOLDER": settings.mail_sink_folder,
+            "REMINDER_MAX": str(settings.reminder_max),
             "TRUSTED_PROXIES": str(settings.trusted_proxies)}
 
 
@@ -107,14 +120,17 @@ def csrf_token(page: requests.Response) -> str:
     return str(field["value"]) if field is not None else ""
 
 
-def sign_in(url: str, email: str, password: str,
-            headers: dict[str, str] | None = None) -> requests.Session:
-    """A browser session signed in through the real form (CSRF token included), sending
-    ``headers`` with every request."""
+def sign_in(url: str, email: str, password: str, headers: dict[str, str] | None = None,
+            code: Callable[[], str] | None = None) -> requests.Session:
+    """A browser session signed in through the real forms (CSRF tokens included), sending
+    ``headers`` with every request; ``code()`` answers the authenticator code page if asked."""
     session = requests.Session()
     session.headers.update(headers or {})
     token = csrf_token(session.get(url + "/login", timeout=10))
     answer = session.post(url + "/login", timeout=10, data={
         "email": email, "password": password, "csrf_token": token})
-    assert answer.ok and not answer.url.endswith("/login"), "sign-in failed"
+    if code is not None and urlsplit(answer.url).path.startswith("/login/code"):
+        answer = session.post(answer.url, timeout=10, data={
+            "code": code(), "csrf_token": csrf_token(answer)})
+    assert answer.ok and not urlsplit(answer.url).path.startswith("/login"), "sign-in failed"
     return session

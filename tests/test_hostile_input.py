@@ -8,6 +8,7 @@ import io
 import json
 import re
 import shutil
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +30,6 @@ from portal.gateway.signing import DIGEST_HEADER, hmac_digest
 from portal.models.merchant import Merchant
 from portal.onboarding.steps import STEPS
 from tests.conftest import (
-    TEST_PASSWORD,
     AuthActions,
     running_sandbox,
     settings_for,
@@ -208,12 +208,16 @@ def rule_of(app: Flask, path: str) -> Rule:
 
 
 def signed_in(app: Flask, role: str):
-    """A fresh test client, signed in as ``role`` unless anonymous."""
+    """A fresh test client, signed in as a new user of ``role`` unless anonymous (so no
+    example's failed password checks can lock the next one out)."""
     client = app.test_client()
     if role != "anonymous":
-        answer = client.post("/login", environ_base={"REMOTE_ADDR": SIGN_IN_ADDRESS},
-                             data={"email": f"{role}@example.com", "password": TEST_PASSWORD})
+        client.environ_base["REMOTE_ADDR"] = SIGN_IN_ADDRESS
+        auth = AuthActions(app, client)
+        answer = auth.login(role, auth.create(role, f"{role}-{uuid.uuid4().hex[:12]}@example.com"))
         assert answer.status_code == 302, f"{role} could not sign in"
+        assert not answer.headers["Location"].startswith("/login"), f"{role} could not sign in"
+        client.environ_base["REMOTE_ADDR"] = "127.0.0.1"
     return client
 
 

@@ -8,7 +8,7 @@ from datetime import timedelta
 from flask import Flask, jsonify
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from portal import encryption
+from portal import encryption, labels
 from portal.auth import public
 from portal.blueprints import register_blueprints
 from portal.cli import register_commands
@@ -58,6 +58,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.url_map.converters["int"] = RowIdConverter
     register_extensions(app)
     register_blueprints(app)
+    labels.register(app)
     register_commands(app)
     app.before_request(refuse_json_for_forms)
     app.after_request(add_security_headers)

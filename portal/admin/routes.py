@@ -32,7 +32,8 @@ def audit() -> ResponseReturnValue:
     valid = form.validate()
     page = service.audit_page(form.filters(), request.args.get("page", 1, type=int))
     args = {k: v for k, v in request.args.items() if k != "page"}
-    return render_template("admin/audit.html", form=form, page=page, args=args), (
+    return render_template("admin/audit.html", form=form, page=page, args=args,
+                           sentences=service.event_sentences(page.rows)), (
         200 if valid else 400)
 
 

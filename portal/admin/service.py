@@ -16,14 +16,15 @@ from sqlalchemy.orm import load_only
 from portal import clock
 from portal.db import db
 from portal.gateway.onboarding_shapes import Checklist, OnboardingStatus
+from portal.labels import NOT_CREATED, Kind, audit_sentence, label
 from portal.models.audit import AuditEvent
 from portal.models.merchant import Merchant
 from portal.models.step import DONE_STATES, StepDraft
+from portal.models.user import User
 from portal.onboarding.service import stepper
 from portal.pagination import Page
 from portal.status.history import is_final
 
-NOT_CREATED = "NOT_CREATED"
 #: The chart's bars, in the order a record moves through them.
 STATUS_ORDER = [NOT_CREATED, *(s.value for s in OnboardingStatus)]
 AUDIT_PAGE_SIZE = 50
@@ -91,20 +92,29 @@ def safe_cell(value: object) -> str:
 
 
 def checklist_csv(rows: list[MerchantProgress]) -> str:
-    """The checklist export: one row per merchant."""
+    """The checklist export: one row per merchant; the gateway's codes for machines, then the
+    same facts in words (the ``*_label(s)`` columns and ``checklist``) for people."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["merchant_id", "external_onboarding_id", "onboarding_id", "name", "status",
                      *CHECKLIST_ITEMS, "documents_to_be_uploaded", "incomplete_steps",
-                     "last_activity_at"])
+                     "last_activity_at", "status_label", "checklist",
+                     "documents_to_be_uploaded_labels"])
     for row in rows:
         m = row.merchant
         writer.writerow([safe_cell(v) for v in (
             m.id, m.external_onboarding_id, m.onboarding_id or "", m.name, m.status or "",
             *(m.checklist.get(item, "") for item in CHECKLIST_ITEMS),
             " ".join(m.documents_outstanding), "; ".join(row.incomplete_steps),
-            m.last_activity_at.isoformat())])
+            m.last_activity_at.isoformat(), label(m.status), _checklist_words(m),
+            "; ".join(label(doc, Kind.DOCUMENT) for doc in m.documents_outstanding))])
     return out.getvalue()
+
+
+def _checklist_words(merchant: Merchant) -> str:
+    return "; ".join(f"{label(item, Kind.CHECKLIST_ITEM)}: "
+                     f"{label(merchant.checklist[item], Kind.CHECKLIST_STATE)}"
+                     for item in CHECKLIST_ITEMS if item in merchant.checklist)
 
 
 @dataclass(frozen=True)
@@ -149,6 +159,20 @@ def audit_page(filters: AuditFilters, page: int = 1,
         select(AuditEvent).where(*conditions).order_by(AuditEvent.at.desc(), AuditEvent.id.desc())
         .limit(per_page).offset((page - 1) * per_page)))
     return AuditPage(events, total, page, per_page)
+
+
+def event_sentences(events: list[AuditEvent]) -> dict[int, str]:
+    """Each event as a sentence naming its actor's role and its merchant: two statements."""
+    user_ids = {e.actor_id for e in events if e.actor_id is not None}
+    merchant_ids = {e.merchant_id for e in events if e.merchant_id is not None}
+    roles = {row.id: row.role for row in db.session.execute(
+        select(User.id, User.role).where(User.id.in_(user_ids)))} if user_ids else {}
+    names = {m.id: m.name for m in db.session.scalars(
+        select(Merchant).where(Merchant.id.in_(merchant_ids)))} if merchant_ids else {}
+    return {e.id: audit_sentence(
+        e.actor_label, roles.get(e.actor_id) if e.actor_id is not None else None, e.action,
+        e.outcome, names.get(e.merchant_id, f"merchant #{e.merchant_id}")
+        if e.merchant_id is not None else None) for e in events}
 
 
 def _day_start(day: date) -> datetime:

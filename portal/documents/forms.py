@@ -7,6 +7,7 @@ from flask_wtf.file import FileField, FileRequired
 from wtforms import HiddenField, SelectChoice, SelectField
 
 from portal.documents.service import Slot
+from portal.labels import Kind, label
 
 
 class UploadForm(FlaskForm):
@@ -20,5 +21,5 @@ class UploadForm(FlaskForm):
     def offer(self, slot: Slot) -> UploadForm:
         """Limit the type choices to what ``slot`` accepts."""
         self.slot.data = slot.key
-        self.docType.choices = [SelectChoice(t, t.replace("_", " ")) for t in slot.types]
+        self.docType.choices = [SelectChoice(t, label(t, Kind.DOCUMENT)) for t in slot.types]
         return self

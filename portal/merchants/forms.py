@@ -6,7 +6,7 @@ from flask_wtf import FlaskForm
 from wtforms import SearchField, SelectChoice, SelectField
 
 from portal.gateway.onboarding_shapes import OnboardingStatus
-from portal.merchants.service import NOT_CREATED
+from portal.labels import NOT_CREATED, label
 
 
 class SearchForm(FlaskForm):
@@ -17,6 +17,5 @@ class SearchForm(FlaskForm):
 
     q = SearchField("Search", description="Name, full PAN, external id or onboarding id.")
     status = SelectField("Onboarding status", validate_choice=False, choices=[
-        SelectChoice("", "Any status"), SelectChoice(NOT_CREATED, "Not created yet"),
-        *(SelectChoice(s.value, s.value.replace("_", " ").capitalize())
-          for s in OnboardingStatus)])
+        SelectChoice("", "Any status"), SelectChoice(NOT_CREATED, label(NOT_CREATED)),
+        *(SelectChoice(s.value, label(s)) for s in OnboardingStatus)])

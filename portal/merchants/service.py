@@ -9,14 +9,13 @@ from sqlalchemy import ColumnElement, func, or_, select
 
 from portal.db import db
 from portal.encryption import current_cipher
+from portal.labels import NOT_CREATED
 from portal.models.merchant import Merchant
 from portal.models.step import DONE_STATES, StepDraft
 from portal.onboarding.steps import STEPS
 from portal.pagination import Page
 
 PAGE_SIZE = 20
-#: The status filter's value for merchants the gateway does not know yet.
-NOT_CREATED = "NOT_CREATED"
 TOTAL_STEPS = len(STEPS)
 
 

@@ -31,6 +31,7 @@ from wtforms.validators import (
     StopValidation,
 )
 
+from portal.labels import Kind, label
 from portal.payments.credentials import KID_PATTERN, MID_PATTERN, OWN_KEY, PORTFOLIO
 from portal.payments.services import STATUS_CHOICES
 from portal.wizard.forms import StepForm
@@ -221,4 +222,4 @@ class FilterForm(FlaskForm):
 
     status = SelectField("Status", validate_choice=False, choices=[
         SelectChoice("", "Any status"),
-        *(SelectChoice(s, s.replace("_", " ").capitalize()) for s in STATUS_CHOICES)])
+        *(SelectChoice(s, label(s, Kind.PAYMENT_STATUS)) for s in STATUS_CHOICES)])

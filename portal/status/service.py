@@ -13,6 +13,7 @@ from portal.audit.service import record
 from portal.gateway.errors import GatewayError
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_shapes import MerchantData, OnboardingStatus, known_status
+from portal.labels import label
 from portal.models.merchant import Merchant
 from portal.models.step import StepState
 from portal.onboarding import service as onboarding
@@ -20,24 +21,20 @@ from portal.onboarding.locks import verification_complete
 from portal.onboarding.steps import BY_KEY
 from portal.status.history import RANK, change_status, is_final, may_move
 
-#: What each status means, as pages say it.
-LABELS = {
-    OnboardingStatus.INITIATED: "Created, no details sent yet",
-    OnboardingStatus.IN_PROGRESS: "Details being sent",
-    OnboardingStatus.PENDING_VERIFICATION: "Waiting for the merchant's verification",
-    OnboardingStatus.PENDING_REVIEW: "Verified, under compliance review",
-    OnboardingStatus.RFI: "The review asks for more information",
-    OnboardingStatus.APPROVED: "Approved",
-    OnboardingStatus.REJECTED: "Rejected",
+#: What each status means, where its label alone does not say it.
+MEANINGS = {
+    OnboardingStatus.INITIATED: "no details sent yet",
+    OnboardingStatus.PENDING_VERIFICATION: "waiting for the merchant's verification",
+    OnboardingStatus.PENDING_REVIEW: "verified, under compliance review",
+    OnboardingStatus.RFI: "the review asks for more information",
 }
 
 
 def describe(status: str | None) -> str:
-    """A status with its meaning, e.g. 'PENDING_REVIEW (Verified, under compliance review)'."""
-    if not status:
-        return "not created at the gateway"
-    label = LABELS.get(status)
-    return f"{status} ({label})" if label else status
+    """A status in words with its meaning, e.g. 'Pending review (verified, under compliance
+    review)'."""
+    meaning = MEANINGS.get(status or "")
+    return f"{label(status)} ({meaning})" if meaning else label(status)
 
 
 def gateway_name(merchant: Merchant) -> str:
@@ -48,7 +45,7 @@ def gateway_name(merchant: Merchant) -> str:
     if known_status(named) is None:
         return (f"The gateway reports the status {named}, which the portal does not know; "
                 f"it keeps the last status it knows, {describe(merchant.status)}.")
-    return f"The gateway calls this status {named}."
+    return f"The gateway calls this status “{label(named)}”."
 
 
 @dataclass(frozen=True)

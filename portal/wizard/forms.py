@@ -36,6 +36,7 @@ from portal.gateway.onboarding_shapes import (
     Product,
 )
 from portal.gateway.shapes import FieldError
+from portal.labels import Kind, label
 
 #: Examples shown under every field with a format, by field name.
 EXAMPLES = {
@@ -59,20 +60,16 @@ EXAMPLES = {
 _PLEASE_CHOOSE = SelectChoice("", "Choose…")
 
 
-def _label(value: str) -> str:
-    return value.replace("_", " ").capitalize()
-
-
-def _choices(values: Iterable[str]) -> list[SelectChoice]:
-    return [_PLEASE_CHOOSE, *(SelectChoice(v, _label(v)) for v in values)]
+def _choices(values: Iterable[str], kind: Kind) -> list[SelectChoice]:
+    return [_PLEASE_CHOOSE, *(SelectChoice(v, label(v, kind)) for v in values)]
 
 
 def _text(label: str, help_text: str = "") -> StringField:
     return StringField(label, description=help_text)
 
 
-def _select(label: str, values: Iterable[str], help_text: str = "") -> SelectField:
-    return SelectField(label, choices=_choices(values), validate_choice=False,
+def _select(text: str, values: Iterable[str], kind: Kind, help_text: str = "") -> SelectField:
+    return SelectField(text, choices=_choices(values, kind), validate_choice=False,
                        description=help_text)
 
 
@@ -136,7 +133,7 @@ class ContactForm(Form):
 class FixedFeeForm(Form):
     """GLOBAL_FUND_TRANSFER's fee."""
 
-    feeType = _select("Fee type", FeeType)
+    feeType = _select("Fee type", FeeType, Kind.FEE_TYPE)
     fee = _text("Fee", "Up to two decimals; a percentage is at most 100.")
 
 
@@ -144,26 +141,28 @@ class NetworkFeeForm(Form):
     """One card network's fee."""
 
     cardNetwork = HiddenField()
-    feeType = _select("Fee type", FeeType)
+    feeType = _select("Fee type", FeeType, Kind.FEE_TYPE)
     fee = _text("Fee", "Up to two decimals; a percentage is at most 100.")
 
 
 class DomesticFeeForm(Form):
     """DOMESTIC_CARDS_UPI_AND_INB's fee rate."""
 
-    feeType = _select("Fee type", FeeType)
+    feeType = _select("Fee type", FeeType, Kind.FEE_TYPE)
     feeRate = _text("Fee rate", "Up to two decimals.")
 
 
 class ProductFeesForm(Form):
     """Fees keyed by product."""
 
-    GLOBAL_FUND_TRANSFER = FormField(FixedFeeForm, "Global fund transfer")
+    GLOBAL_FUND_TRANSFER = FormField(FixedFeeForm,
+                                     label(Product.GLOBAL_FUND_TRANSFER, Kind.PRODUCT))
     INTERNATIONAL_CARDS_AND_ALT_PAYS = FieldList(
-        FormField(NetworkFeeForm), "International cards and alternative payments",
+        FormField(NetworkFeeForm), label(Product.INTERNATIONAL_CARDS_AND_ALT_PAYS, Kind.PRODUCT),
         min_entries=len(CardNetwork),
         default=[{"cardNetwork": network.value} for network in CardNetwork])
-    DOMESTIC_CARDS_UPI_AND_INB = FormField(DomesticFeeForm, "Domestic cards, UPI and net banking")
+    DOMESTIC_CARDS_UPI_AND_INB = FormField(DomesticFeeForm,
+                                           label(Product.DOMESTIC_CARDS_UPI_AND_INB, Kind.PRODUCT))
 
 
 # ---------------------------------------------------------------- step forms
@@ -252,7 +251,7 @@ class CreateForm(StepForm):
 class BusinessForm(StepForm):
     """Step 2: business details."""
 
-    entityType = _select("Entity type", EntityType)
+    entityType = _select("Entity type", EntityType, Kind.ENTITY_TYPE)
     natureOfBusiness = SelectField("Nature of business", validate_choice=False,
                                    description="A subcategory of the gateway's list.")
     registeredName = _text("Registered name", "Optional. The name on the registration "
@@ -315,7 +314,7 @@ class BankForm(StepForm):
     bankIfscCode = _text("IFSC", "11 characters; the 5th is 0.")
     accountHolderName = _text("Account holder name", "Optional. As the bank knows it; the "
                               "penny drop returns the name the bank holds.")
-    accountType = _select("Account type", AccountType)
+    accountType = _select("Account type", AccountType, Kind.ACCOUNT_TYPE)
 
 
 class SignatoryForm(StepForm):
@@ -331,7 +330,7 @@ class ProductsForm(StepForm):
 
     products = MultiCheckboxField(
         "Products", validate_choice=False,
-        choices=[SelectChoice(p.value, _label(p.value)) for p in Product])
+        choices=[SelectChoice(p.value, label(p, Kind.PRODUCT)) for p in Product])
     productFees = FormField(ProductFeesForm, "Fees")
 
 

@@ -12,8 +12,8 @@ from portal.gateway.errors import GatewayError
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.rules import mask
 from portal.gateway.shapes import FieldError
+from portal.labels import TABLES, Kind
 from portal.models.merchant import Merchant
-from portal.models.step import StepState
 from portal.models.user import Role
 from portal.onboarding import scenarios, service
 from portal.onboarding.categories import CategoryCache, grouped_choices
@@ -28,14 +28,7 @@ CATEGORY_CACHE = "portal_category_cache"
 #: Steps whose page is not the wizard's form page.
 PAGE_ENDPOINTS = {"documents": "documents.step", "verification": "verification.page",
                   "status": "status.page"}
-STATE_LABELS = {
-    StepState.NOT_STARTED: "Not started",
-    StepState.DRAFT: "Draft",
-    StepState.SENT: "Sent",
-    StepState.NEEDS_ATTENTION: "Needs attention",
-    StepState.LOCKED: "Locked",
-    StepState.QUEUED: "Queued",
-}
+STATE_LABELS = TABLES[Kind.STEP_STATE]
 
 
 def client() -> OnboardingClient:
@@ -114,6 +107,7 @@ def template_helpers() -> dict[str, Any]:
         "all_steps": STEPS,
         "state_labels": STATE_LABELS,
         "step_url": step_url,
+        "next_step": next_step,
         "display_value": display_value,
         "field_example": lambda field: EXAMPLES.get(field.short_name),
         "scenario_choices": scenarios.CHOICES if current_settings().gateway_is_sandbox

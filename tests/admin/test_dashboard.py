@@ -111,7 +111,8 @@ def test_every_merchant_with_its_outstanding_documents_and_steps_not_done(app, c
     auth.login("admin")
     [merchant_id] = _add_merchants(app, 1, outstanding=("CANCELLED_CHEQUE", "UDYAM"))
     row = _soup(client.get("/admin/")).select_one(f".progress tr[data-merchant='{merchant_id}']")
-    assert row.select_one(".outstanding").get_text() == "CANCELLED_CHEQUE, UDYAM"
+    assert row.select_one(".outstanding").get_text() == (
+        "Cancelled cheque, Udyam registration certificate")
     assert row.select_one(".incomplete").get_text() == (
         "Bank details, Authorised signatory, Documents, Products, Verification, Status")
 

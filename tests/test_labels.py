@@ -1,0 +1,103 @@
+"""The one table of labels: every code a page shows has words, and the words hide no secret."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+import pytest
+
+from portal import labels
+from portal.gateway.onboarding_shapes import (
+    DOCUMENT_TYPES,
+    STATUS_ALIASES,
+    AccountType,
+    CardNetwork,
+    Checklist,
+    ChecklistState,
+    EntityType,
+    FeeType,
+    OnboardingStatus,
+    PennyDropStatus,
+    Product,
+)
+from portal.gateway.payments_shapes import PaymentStatus
+from portal.labels import Kind, audit_sentence, badge, label, status_group
+from portal.models.document import DocumentStatus
+from portal.models.merchant import CreateState
+from portal.models.status_change import StatusSource
+from portal.models.step import StepState
+from portal.onboarding.steps import STEPS
+
+ENUMS: list[tuple[type[StrEnum], Kind]] = [
+    (OnboardingStatus, Kind.STATUS), (ChecklistState, Kind.CHECKLIST_STATE),
+    (Product, Kind.PRODUCT), (CardNetwork, Kind.CARD_NETWORK), (FeeType, Kind.FEE_TYPE),
+    (EntityType, Kind.ENTITY_TYPE), (AccountType, Kind.ACCOUNT_TYPE),
+    (PennyDropStatus, Kind.PENNY_DROP), (PaymentStatus, Kind.PAYMENT_STATUS),
+    (DocumentStatus, Kind.DOCUMENT_STATUS), (CreateState, Kind.CREATE_STATE),
+    (StepState, Kind.STEP_STATE), (StatusSource, Kind.STATUS_SOURCE),
+]
+
+
+@pytest.mark.parametrize(("enum", "kind"), ENUMS, ids=lambda v: getattr(v, "__name__", str(v)))
+def test_every_enum_member_has_a_label_in_words(enum, kind):
+    for member in enum:
+        words = label(member, kind)
+        assert member.value in labels.TABLES[kind], member
+        assert "_" not in words, member
+        assert words[0].isupper(), words
+
+
+def test_every_checklist_item_document_type_and_status_name_has_a_label():
+    assert set(Checklist.model_fields) <= set(labels.TABLES[Kind.CHECKLIST_ITEM])
+    assert set(DOCUMENT_TYPES) <= set(labels.TABLES[Kind.DOCUMENT])
+    assert set(STATUS_ALIASES) <= set(labels.TABLES[Kind.STATUS])
+    assert label("tncAcknowledged", Kind.CHECKLIST_ITEM) == "Terms and conditions"
+    assert label("PENDING_VERIFICATION") == "Pending verification"
+    assert label("DOMESTIC_CARDS_UPI_AND_INB", Kind.PRODUCT) == (
+        "Domestic cards, UPI and net banking")
+
+
+def test_every_step_send_is_an_audit_action_in_words():
+    for step in STEPS:
+        if step.available:
+            assert f"step.send.{step.key}" in labels.TABLES[Kind.AUDIT_ACTION]
+
+
+def test_an_owners_aadhaar_names_the_owner_and_masks_the_pan():
+    words = label("BCDPM5678L_VIKRAM_MEHTA_AADHAR", Kind.DOCUMENT)
+    assert words == "Aadhaar of Vikram Mehta (PAN ******678L)"
+    assert "BCDPM5678L" not in words
+
+
+def test_a_code_without_a_label_is_shown_as_it_is_and_no_status_reads_not_created():
+    assert label("SOMETHING_NEW") == "SOMETHING_NEW"
+    assert label(None) == label("") == "Not created yet"
+
+
+@pytest.mark.parametrize(("code", "group"), [
+    ("APPROVED", "success"), ("ACCEPTED", "success"), ("RFI", "warning"),
+    ("PENDING_VERIFICATION", "warning"), ("REJECTED", "danger"), ("IN_PROGRESS", "neutral"),
+    (None, "neutral"), ("ISSUER_DECLINE", "danger"), ("COMPLETE", "success"),
+])
+def test_badges_are_coloured_by_group(code, group):
+    assert status_group(code) == group
+    assert f'class="badge badge--{group}"' in badge(code)
+
+
+def test_a_badge_escapes_what_it_shows():
+    html = str(badge("<b>", text="<i>"))
+    assert "<b>" not in html and "<i>" not in html
+
+
+@pytest.mark.parametrize(("args", "sentence"), [
+    (("asha@example.com", "ops", "step.send.business", "ok", "Lotus Traders"),
+     "asha@example.com (ops) sent business details for Lotus Traders."),
+    (("asha@example.com", "ops", "step.send.create", "refused", "Lotus Traders"),
+     "asha@example.com (ops) created Lotus Traders at the gateway — refused."),
+    (("webhook", None, "status.change", "ok", "Lotus Traders"),
+     "Webhook recorded a status change for Lotus Traders."),
+    (("anonymous", None, "user.login", "failed", None), "Anonymous signed in — failed."),
+    (("system", None, "brand.new", "ok", None), "System did brand.new."),
+])
+def test_an_audit_event_reads_as_a_sentence(args, sentence):
+    assert audit_sentence(*args) == sentence

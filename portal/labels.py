@@ -9,7 +9,9 @@ has one.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
+from typing import Any
 
 from flask import Flask
 from markupsafe import Markup, escape
@@ -34,6 +36,7 @@ from portal.models.merchant import CreateState
 from portal.models.payment import PENDING
 from portal.models.status_change import StatusSource
 from portal.models.step import StepState
+from portal.onboarding.steps import BY_KEY
 
 #: The status filter's and the dashboard's value for merchants the gateway does not know yet.
 NOT_CREATED = "NOT_CREATED"
@@ -218,12 +221,12 @@ _AUDIT_ACTION = {
     "step.send.signatory": "sent the authorised signatory",
     "step.send.documents": "sent a document",
     "step.send.products": "configured products",
-    "step.draft": "saved a draft step",
+    "step.draft": "saved a draft of {step}",
     "document.store": "uploaded a document",
     "document.refused": "had a document refused",
     "merchant.start": "started onboarding",
     "merchant.reconcile": "reconciled the gateway record",
-    "status.change": "recorded a status change",
+    "status.change": "moved {merchant} to “{to}”",
     "status.read": "read the status",
     "verification.link": "issued a verification link",
     "verification.reminder": "sent a verification reminder",
@@ -322,14 +325,19 @@ def label(code: object, kind: str = Kind.STATUS) -> str:
 
 
 def audit_sentence(actor: str, role: str | None, action: str, outcome: str,
-                   merchant: str | None) -> str:
+                   merchant: str | None, detail: Mapping[str, Any] | None = None) -> str:
     """An audit event as a sentence: 'asha@example.com (ops) sent bank details for Lotus
     Traders.', with the outcome after a dash when it was not ok."""
+    detail = detail or {}
     who = f"{actor} ({role})" if role else actor[:1].upper() + actor[1:]
     verb = _AUDIT_ACTION.get(action, f"did {action}")
-    if "{merchant}" in verb:
-        verb = verb.replace("{merchant}", merchant or "a merchant")
-    elif merchant:
+    step = BY_KEY.get(str(detail.get("step", "")))
+    fills = {"merchant": merchant or "a merchant", "to": label(detail.get("to")),
+             "step": step.title.lower() if step else "a step"}
+    named = "{merchant}" in verb
+    for name, words in fills.items():
+        verb = verb.replace("{" + name + "}", words)
+    if merchant and not named:
         verb = f"{verb} for {merchant}"
     ending = "" if outcome == "ok" else f" — {label(outcome, Kind.OUTCOME)}"
     return f"{who} {verb}{ending}."

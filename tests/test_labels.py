@@ -94,8 +94,10 @@ def test_a_badge_escapes_what_it_shows():
      "asha@example.com (ops) sent business details for Lotus Traders."),
     (("asha@example.com", "ops", "step.send.create", "refused", "Lotus Traders"),
      "asha@example.com (ops) created Lotus Traders at the gateway — refused."),
-    (("webhook", None, "status.change", "ok", "Lotus Traders"),
-     "Webhook recorded a status change for Lotus Traders."),
+    (("webhook", None, "status.change", "ok", "Lotus Traders", {"to": "RFI"}),
+     "Webhook moved Lotus Traders to “More information requested”."),
+    (("asha@example.com", "ops", "step.draft", "ok", "Lotus Traders", {"step": "bank"}),
+     "asha@example.com (ops) saved a draft of bank details for Lotus Traders."),
     (("anonymous", None, "user.login", "failed", None), "Anonymous signed in — failed."),
     (("system", None, "brand.new", "ok", None), "System did brand.new."),
 ])

@@ -172,7 +172,7 @@ def event_sentences(events: list[AuditEvent]) -> dict[int, str]:
     return {e.id: audit_sentence(
         e.actor_label, roles.get(e.actor_id) if e.actor_id is not None else None, e.action,
         e.outcome, names.get(e.merchant_id, f"merchant #{e.merchant_id}")
-        if e.merchant_id is not None else None) for e in events}
+        if e.merchant_id is not None else None, e.detail) for e in events}
 
 
 def _day_start(day: date) -> datetime:

@@ -24,6 +24,7 @@ from portal.db import db
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_shapes import SOLE_PROP_DOCS
 from portal.gateway.shapes import FieldError
+from portal.labels import Kind, label
 from portal.models.document import DocumentStatus, StoredDocument
 from portal.models.merchant import Merchant
 from portal.onboarding import service as onboarding
@@ -140,7 +141,7 @@ def send(client: OnboardingClient, settings: Settings, merchant: Merchant,
     result = onboarding.call_gateway(client, merchant, STEP, draft, body)
     if result.ok:
         document.status, document.sent_gid = DocumentStatus.SENT, result.gid
-        result.message = f"{document.doc_type} sent to the gateway."
+        result.message = f"{label(document.doc_type, Kind.DOCUMENT)} sent to the gateway."
     else:
         document.status = DocumentStatus.NOT_SENT if result.unavailable else DocumentStatus.REFUSED
     db.session.commit()

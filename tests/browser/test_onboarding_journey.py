@@ -8,6 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from portal.labels import Kind, label
 from portal.onboarding import scenarios
 from tests.browser.conftest import Axe, Console, Servers, log_in
 
@@ -65,7 +66,8 @@ def test_ops_onboards_a_merchant_to_approved(page: Page, servers: Servers, axe: 
         form.locator("input[type=file]").set_input_files(document)
         form.get_by_role("button", name="Upload and send").click()
         page.wait_for_load_state()
-        expect(page.get_by_text(f"{slot} sent to the gateway.")).to_be_visible()
+        sent = f"{label(slot, Kind.DOCUMENT)} sent to the gateway."
+        expect(page.get_by_text(sent)).to_be_visible()
 
     page.goto(f"{base}/steps/products")
     axe.check(page)

@@ -112,7 +112,7 @@ def test_rfi_sends_ops_to_the_documents_step_and_ends_approved(
     assert page.soup.select_one("form.upload[data-slot='BANK_STATEMENT']") is not None
     page = upload(browser, page, "BANK_STATEMENT", scenarios.sample_pdf("BANK_STATEMENT"),
                   "statement.pdf")
-    assert "BANK_STATEMENT sent to the gateway." in page.text()
+    assert "Bank statement sent to the gateway." in page.text()
     assert stored(app, merchant_id).status == "PENDING_REVIEW"
     assert _timeline(app, merchant_id)[-1] == ("RFI", "PENDING_REVIEW", "step send")
 

@@ -11,6 +11,7 @@ import pytest
 
 from portal.config import SETTINGS_EXTENSION
 from portal.db import db
+from portal.labels import Kind, label
 from portal.models.document import StoredDocument
 from portal.onboarding import scenarios
 from tests.conftest import TEST_PASSWORD
@@ -51,7 +52,7 @@ def test_an_upload_is_stored_by_a_generated_name_and_sent_in_its_own_call(
         browser, app, settings, sandbox, needs_documents):
     page = upload(browser, documents_page(browser, needs_documents), OWNER_DOCS[0], PNG,
                   "../../etc/aadhaar.png")
-    assert f"{OWNER_DOCS[0]} sent to the gateway." in page.text()
+    assert f"{label(OWNER_DOCS[0], Kind.DOCUMENT)} sent to the gateway." in page.text()
     [document] = stored_documents(app)
     assert document.content_type == "image/png"
     assert document.sha256 == hashlib.sha256(PNG).hexdigest()
@@ -111,7 +112,8 @@ def test_an_upload_kept_when_the_gateway_is_down_is_sent_by_retry(
     page = documents_page(browser, needs_documents)
     retry = page.soup.select_one("tr[data-status='not_sent'] form")
     response = browser.client.post(retry["action"], follow_redirects=True)
-    assert f"{OWNER_DOCS[0]} sent to the gateway." in response.get_data(as_text=True)
+    sent = f"{label(OWNER_DOCS[0], Kind.DOCUMENT)} sent to the gateway."
+    assert sent in response.get_data(as_text=True)
     assert stored_documents(app)[0].status == "sent"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from portal.labels import Kind, label
 from portal.onboarding import scenarios
 from tests.wizard.browser import Browser
 from tests.wizard.conftest import merchant, merchant_id_from, typed, upload
@@ -20,7 +21,7 @@ def test_steps_one_to_seven_end_in_pending_verification(browser: Browser, app, s
     assert outstanding == ["ABCPR1234K_ASHA_RAO_AADHAR", "BCDPM5678L_VIKRAM_MEHTA_AADHAR"]
     for slot in outstanding:
         page = upload(browser, page, slot, scenarios.sample_pdf(slot), "aadhaar.pdf")
-        assert f"{slot} sent to the gateway." in page.text()
+        assert f"{label(slot, Kind.DOCUMENT)} sent to the gateway." in page.text()
     assert page.soup.select_one(".nothing-outstanding") is not None
 
     page = browser.submit(browser.get(f"/merchants/{merchant_id}/steps/products"),

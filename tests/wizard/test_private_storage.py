@@ -5,6 +5,7 @@ from __future__ import annotations
 import stat
 from pathlib import Path
 
+from portal.labels import Kind, label
 from portal.onboarding import scenarios
 from tests.wizard.conftest import typed, upload
 
@@ -18,7 +19,7 @@ def test_uploads_folder_and_files_are_owner_only(browser, new_merchant, settings
     for form in page.soup.select("form.upload"):
         slot = form["data-slot"]
         page = upload(browser, page, slot, scenarios.sample_pdf(slot), "aadhaar.pdf")
-        assert f"{slot} sent to the gateway." in page.text()
+        assert f"{label(slot, Kind.DOCUMENT)} sent to the gateway." in page.text()
     folder = Path(settings.upload_folder)
     files = list(folder.iterdir())
     assert len(files) == 2

@@ -105,7 +105,8 @@ def test_an_expired_hold_cannot_be_captured(app, browser, sandbox, authorised):
     page.response = browser.client.post(f"/payments/{authorised}/refresh",
                                         follow_redirects=True)
     page.soup = BeautifulSoup(page.response.data, "html.parser")
-    assert page.soup.select_one("[data-field=status]").get_text() == "EXPIRED"
+    assert page.soup.select_one("[data-field=status]")["data-status"] == "EXPIRED"
+    assert page.soup.select_one("[data-field=status]").get_text() == "Expired"
     assert page.soup.select_one("form.action--capture") is None
 
 

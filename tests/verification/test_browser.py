@@ -133,7 +133,7 @@ def test_completing_the_framed_page_confirms_the_status_server_side(app, merchan
     page.locator(".verification-result[data-state='confirmed']").wait_for()
 
     assert page.locator(".verification-result").inner_text() == (
-        "Confirmed by the gateway: PENDING_REVIEW (Verified, under compliance review).")
+        "Confirmed by the gateway: Pending review (verified, under compliance review).")
     assert _progress(page) == {"TNC": "done", "DIGILOCKER": "done", "VKYC": "done"}
     assert merchant_page.confirms == [merchant_page.url.replace("?token=", "/confirm?token=")]
     assert merchant_page.csp_violations == []
@@ -201,7 +201,7 @@ def test_digilocker_opens_top_level_and_comes_back_then_the_bare_complete_confir
     page.locator(".verification-result[data-state='confirmed']").wait_for()
 
     assert page.locator(".verification-result").inner_text() == (
-        "Confirmed by the gateway: PENDING_REVIEW (Verified, under compliance review).")
+        "Confirmed by the gateway: Pending review (verified, under compliance review).")
     assert len(outside_page.confirms) == 1
     assert outside_page.csp_violations == []
     assert stored(app, outside_page.merchant_id).status == "PENDING_REVIEW"
@@ -249,7 +249,7 @@ def test_a_bare_string_complete_from_the_frame_is_confirmed_server_side(app, mer
     page.locator(".verification-result[data-state='confirmed']").wait_for()
     # a hint only: the gateway still says PENDING_VERIFICATION, and that is what is shown
     assert page.locator(".verification-result").inner_text() == (
-        "Confirmed by the gateway: PENDING_VERIFICATION (Waiting for the merchant's "
+        "Confirmed by the gateway: Pending verification (waiting for the merchant's "
         "verification).")
     assert len(merchant_page.confirms) == 1
     assert stored(app, merchant_page.merchant_id).status == "PENDING_VERIFICATION"

@@ -53,8 +53,8 @@ def test_happy_path_ends_approved_learnt_by_webhook(app, client, auth, sandbox, 
 
     answer = _verify(client, merchant_id)
     assert answer == {"confirmed": True, "status": "PENDING_REVIEW",
-                      "message": "Confirmed by the gateway: PENDING_REVIEW "
-                                 "(Verified, under compliance review)."}
+                      "message": "Confirmed by the gateway: Pending review "
+                                 "(verified, under compliance review)."}
 
     backend_of(sandbox).tick()  # the review decides, then the webhooks go out to the portal
     merchant = stored(app, merchant_id)
@@ -71,8 +71,8 @@ def test_happy_path_ends_approved_learnt_by_webhook(app, client, auth, sandbox, 
     soup = _status_page(client, merchant_id)
     assert soup.select_one(".onboarding-status")["data-status"] == "APPROVED"
     assert [td.get_text() for td in soup.select(".timeline td.source")][-2:] == [
-        "verification page", "webhook"]
-    assert soup.select_one("[data-item='vkyc']").get_text() == "COMPLETE"
+        "Verification page", "Gateway webhook"]
+    assert soup.select_one("[data-item='vkyc']").get_text() == "Complete"
     states = {li["data-step"]: li["data-state"] for li in soup.select(".stepper__step")}
     assert states["verification"] == states["status"] == "sent"
 
@@ -102,9 +102,9 @@ def test_rfi_sends_ops_to_the_documents_step_and_ends_approved(
 
     soup = _status_page(client, merchant_id)
     banner = soup.select_one(".rfi-banner")
-    assert "BANK_STATEMENT" in banner.get_text()
+    assert "Bank statement" in banner.get_text()
     assert banner.find("a")["href"] == f"/merchants/{merchant_id}/steps/documents"
-    assert [li.get_text() for li in soup.select("ul.outstanding li")] == ["BANK_STATEMENT"]
+    assert [li.get_text() for li in soup.select("ul.outstanding li")] == ["Bank statement"]
     assert soup.select_one("[data-step='status']")["data-state"] == "needs_attention"
 
     browser = Browser(client)

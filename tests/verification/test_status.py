@@ -28,13 +28,15 @@ def test_the_page_reads_the_status_and_stores_the_checklist(app, client, auth, s
     assert soup.select_one(".gateway-unavailable") is None
     assert soup.select_one(".onboarding-status")["data-status"] == "IN_PROGRESS"
     assert [li.get_text() for li in soup.select("ul.outstanding li")] == [
-        "BCDPM5678L_VIKRAM_MEHTA_AADHAR"]
-    assert soup.select_one("[data-item='businessDetails']").get_text() == "COMPLETE"
-    assert soup.select_one("[data-item='products']").get_text() == "PENDING"
+        "Aadhaar of Vikram Mehta (PAN ******678L)"]
+    assert soup.select_one("[data-item='businessDetails']").get_text() == "Complete"
+    assert soup.select_one("[data-item='products']").get_text() == "Pending"
     assert stored(app, merchant_id).documents_outstanding == ["BCDPM5678L_VIKRAM_MEHTA_AADHAR"]
-    assert [td.get_text() for td in soup.select(".timeline td.to")] == ["INITIATED",
-                                                                        "IN_PROGRESS"]
-    assert {td.get_text() for td in soup.select(".timeline td.source")} == {"step send"}
+    assert [td["data-status"] for td in soup.select(".timeline td.to")] == ["INITIATED",
+                                                                            "IN_PROGRESS"]
+    assert [td.get_text() for td in soup.select(".timeline td.to")] == ["Created",
+                                                                        "Details being sent"]
+    assert {td.get_text() for td in soup.select(".timeline td.source")} == {"Answer to a step"}
 
 
 def test_when_the_gateway_is_down_the_page_shows_what_was_stored(app, client, auth, settings,

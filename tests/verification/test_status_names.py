@@ -39,7 +39,7 @@ def test_other_pages_names_and_merchant_status_map_onto_the_machine(app, client,
     soup = status_page(client, merchant_id)
     assert soup.select_one(".onboarding-status")["data-status"] == "PENDING_REVIEW"
     assert soup.select_one(".gateway-status").get_text() == \
-        "The gateway calls this status UNDER_REVIEW."
+        "The gateway calls this status “Under review”."
     assert stored(app, merchant_id).gateway_status == "UNDER_REVIEW"
 
     backend.finish_review(onboarding_id)
@@ -67,8 +67,8 @@ def test_an_unknown_status_is_shown_never_a_500_never_a_move(app, client, auth, 
     assert soup.select_one(".onboarding-status")["data-status"] == "PENDING_VERIFICATION"
     assert soup.select_one(".gateway-status").get_text() == (
         "The gateway reports the status ON_HOLD, which the portal does not know; it keeps the "
-        "last status it knows, PENDING_VERIFICATION (Waiting for the merchant's verification).")
-    assert soup.select_one("[data-item='vkyc']").get_text() == "COMPLETE"  # the rest is stored
+        "last status it knows, Pending verification (waiting for the merchant's verification).")
+    assert soup.select_one("[data-item='vkyc']").get_text() == "Complete"  # the rest is stored
     with app.app_context():
         audit = db.session.scalars(select(AuditEvent).where(
             AuditEvent.outcome == "unknown status")).first()

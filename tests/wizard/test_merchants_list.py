@@ -42,7 +42,8 @@ def test_the_list_shows_status_steps_done_and_last_activity(browser, app):
     page = browser.get("/merchants")
     assert shown(page) == ["Shop 001", "Shop 000"]  # most recent activity first
     row = page.soup.select_one("table.merchants tbody tr")
-    assert row.select_one(".status").get_text(strip=True) == "IN_PROGRESS"
+    assert row.select_one(".status").get_text(strip=True) == "Details being sent"
+    assert row.select_one(".status")["data-status"] == "IN_PROGRESS"
     assert row.select_one(".steps-done").get_text(strip=True) == "4 / 9"
     assert "2026-01-01 00:01 UTC" in row.get_text()
     assert "AAACB0001C" not in page.text() and "******001C" in page.text()

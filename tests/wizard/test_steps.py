@@ -201,10 +201,10 @@ def test_bank_page_shows_the_penny_drop_and_the_name_at_the_bank(browser, app, n
     url = step_url(new_merchant, "bank")
     browser.submit(browser.get(url), typed(scenarios.HAPPY, "bank"))
     panel = browser.get(url).soup.select_one(".penny-drop").get_text(" ")
-    assert "VERIFIED" in panel and "SANDBOX TRADERS PRIVATE LIMITED" in panel
+    assert "Verified" in panel and "SANDBOX TRADERS PRIVATE LIMITED" in panel
     browser.submit(browser.get(url), typed(scenarios.PENNY_DROP_FAILS, "bank"))
     panel = browser.get(url).soup.select_one(".penny-drop")
-    assert "FAILED" in panel.get_text() and "cancelled cheque" in panel.get_text()
+    assert "Failed" in panel.get_text() and "cancelled cheque" in panel.get_text()
     assert panel.find("a", href=f"/merchants/{new_merchant}/steps/documents") is not None
     assert "CANCELLED_CHEQUE" in merchant(app, new_merchant).documents_outstanding
 
@@ -212,8 +212,8 @@ def test_bank_page_shows_the_penny_drop_and_the_name_at_the_bank(browser, app, n
 def test_products_offer_a_fee_for_every_card_network(browser, new_merchant):
     page = browser.get(step_url(new_merchant, "products"))
     networks = [fs.find("legend").get_text() for fs in page.soup.select("fieldset.network-fee")]
-    assert networks == ["AMERICAN EXPRESS", "DINERS", "DISCOVER", "OTHER DEBIT CARDS",
-                        "OTHER CREDIT CARDS"]
+    assert networks == ["American Express", "Diners Club", "Discover", "Other debit cards",
+                        "Other credit cards"]
 
 
 def test_a_locked_refusal_locks_the_step_with_its_reason(browser, app, sandbox):

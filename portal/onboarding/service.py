@@ -53,6 +53,8 @@ class StepResult:
     queued_until: datetime | None = None
     #: When someone else saved the step first: their draft as now stored (nothing was saved).
     conflict: StepDraft | None = None
+    #: The draft version this save produced (a re-shown form must carry it); None if unsaved.
+    version: int | None = None
 
 
 class DraftConflict(Exception):
@@ -356,6 +358,7 @@ def _send_create(client: OnboardingClient, merchant: Merchant) -> StepResult:
     body = {EXTERNAL_ID_FIELD: merchant.external_onboarding_id,
             "panNumber": merchant.pan or draft.payload.get("panNumber", "")}
     result = call_gateway(client, merchant, step, draft, body)
+    result.version = draft.version
     if result.ok:
         merchant.create_state = CreateState.CREATED
     elif retrying and any(e.field == EXTERNAL_ID_FIELD for e in result.errors):
@@ -389,6 +392,7 @@ def _send(client: OnboardingClient, merchant: Merchant, step: Step,
     queue.supersede(merchant.id, step.key)
     body = step.request(draft.payload)
     result = call_gateway(client, merchant, step, draft, body)
+    result.version = draft.version
     if result.unavailable:
         item = queue.enqueue(draft, body, result.message)
         result.queued_until = item.next_attempt_at

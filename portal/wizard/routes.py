@@ -62,20 +62,30 @@ def step(merchant_id: int, step_key: str) -> ResponseReturnValue:
     action = request.form.get("action", "")
     changes: list[Difference] = []
     if form.validate_on_submit() and not form.row_action(action):
-        version = form.loaded_version()
-        result = (service.send_step(client(), merchant, step, form.payload(), version)
-                  if action == "send"
-                  else service.save_step_draft(merchant, step, form.payload(), version))
+        result = save(merchant, step, form, action, form.loaded_version())
+        if result.conflict is not None and not differences(form, result.conflict.payload):
+            # The stored draft already holds these very values: no one's work is at stake.
+            result = save(merchant, step, form, action, result.conflict.version)
         if result.ok or result.queued_until:
             return after(merchant, step, result, moved=result.ok and action == "send")
         if result.conflict is not None:
             changes = differences(form, result.conflict.payload)
             form.draft_version.data = str(result.conflict.version)  # saving again is deliberate
+        elif result.version is not None:
+            form.draft_version.data = str(result.version)  # the draft this very save stored
         form.show_errors(page_errors(result.message, result.unavailable, result.errors),
                          step.root)
     elif request.method == "GET" and draft is not None and draft.state == StepState.NEEDS_ATTENTION:
         form.show_errors(stored_errors(draft.last_error), step.root)
     return render_step(merchant, step, form, changes)
+
+
+def save(merchant: Merchant, step: Step, form: StepForm, action: str,
+         version: int | None) -> StepResult:
+    """Save and send (``action`` 'send') or save the draft, from the form's data."""
+    if action == "send":
+        return service.send_step(client(), merchant, step, form.payload(), version)
+    return service.save_step_draft(merchant, step, form.payload(), version)
 
 
 @bp.post("/merchants/<int:merchant_id>/steps/<step_key>/retry")

@@ -22,6 +22,7 @@ from portal.db import db
 from portal.extensions import register_extensions
 from portal.logging_filters import install_redaction
 from portal.security_headers import add_security_headers
+from portal.uploads import PortalRequest
 
 
 def create_app(settings: Settings | None = None) -> Flask:
@@ -32,6 +33,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     settings.check()
     app = Flask("portal", template_folder=str(ROOT / "templates"),
                 static_folder=str(ROOT / "static"), instance_path=str(INSTANCE))
+    app.request_class = PortalRequest
     app.extensions[SETTINGS_EXTENSION] = settings
     app.config.update(
         SECRET_KEY=settings.secret_key,

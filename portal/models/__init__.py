@@ -4,6 +4,7 @@ from portal.db import Base
 from portal.models.audit import AuditEvent
 from portal.models.bulk import BulkImport
 from portal.models.document import StoredDocument
+from portal.models.held_form import HeldForm
 from portal.models.login_throttle import LoginThrottle
 from portal.models.merchant import Merchant
 from portal.models.outbox import OutboxItem, OutboxState
@@ -15,7 +16,7 @@ from portal.models.verification import GatewayLink, MerchantLink
 from portal.models.webhook_event import WebhookEvent
 
 __all__ = [
-    "AuditEvent", "Base", "BulkImport", "GatewayLink", "LoginThrottle", "Merchant", "MerchantLink",
-    "OutboxItem", "OutboxState", "Payment", "PaymentCredentials", "PaymentRefund", "Role",
-    "StatusChange", "StatusSource", "StepDraft", "StoredDocument", "User", "WebhookEvent",
+    "AuditEvent", "Base", "BulkImport", "GatewayLink", "HeldForm", "LoginThrottle", "Merchant",
+    "MerchantLink", "OutboxItem", "OutboxState", "Payment", "PaymentCredentials", "PaymentRefund",
+    "Role", "StatusChange", "StatusSource", "StepDraft", "StoredDocument", "User", "WebhookEvent",
 ]

@@ -6,8 +6,10 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request
 from flask.typing import ResponseReturnValue
+from werkzeug.datastructures import MultiDict
 
 from portal.auth import roles_required
+from portal.auth.held_forms import claim, keeps_typing
 from portal.models.merchant import Merchant
 from portal.models.step import StepDraft, StepState
 from portal.onboarding import reconcile as reconciliation
@@ -35,10 +37,11 @@ CREATE = BY_KEY["create"]
 
 
 @bp.route("/merchants/new", methods=["GET", "POST"])
+@keeps_typing
 @roles_required(*STAFF)
 def new() -> ResponseReturnValue:
     """Step 1 for a merchant not yet in the portal: the record is stored, then maybe sent."""
-    form = CreateForm(data={"externalOnboardingId": service.new_external_id()})
+    form = CreateForm(**held_typing(), data={"externalOnboardingId": service.new_external_id()})
     if form.validate_on_submit():
         merchant, errors = service.start_merchant(form.payload())
         if merchant is not None and request.form.get("action") == "send":
@@ -52,12 +55,13 @@ def new() -> ResponseReturnValue:
 
 
 @bp.route("/merchants/<int:merchant_id>/steps/<step_key>", methods=["GET", "POST"])
+@keeps_typing
 @roles_required(*STAFF)
 def step(merchant_id: int, step_key: str) -> ResponseReturnValue:
     """One step's page: Save draft stores, Save and send validates, sends and moves on."""
     merchant, step = load(merchant_id, step_key)
     draft = service.drafts_of(merchant).get(step.key)
-    form = FORMS[step.key](data=loaded(draft))
+    form = FORMS[step.key](**held_typing(), data=loaded(draft))
     form.prepare(categories)
     action = request.form.get("action", "")
     changes: list[Difference] = []
@@ -130,6 +134,17 @@ def fill_new() -> ResponseReturnValue:
         abort(409, errors[0].message)
     flash(f"Filled with test data for '{scenarios.LABELS[scenario]}'.", "success")
     return redirect(step_url(merchant, CREATE))
+
+
+def held_typing() -> dict[str, MultiDict[str, Any]]:
+    """On a GET, a form's ``formdata``: what was typed here before a sign-out refused it (see
+    auth.held_forms); else nothing, so the form reads the post or its data as usual."""
+    typed = claim(request.path) if request.method == "GET" else None
+    if typed is None:
+        return {}
+    flash("This is what you typed before you were signed out. Nothing of it is saved yet: "
+          "check it and save again.", "warning")
+    return {"formdata": typed}
 
 
 def load(merchant_id: int, step_key: str) -> tuple[Merchant, Step]:

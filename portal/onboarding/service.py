@@ -22,7 +22,7 @@ from portal.db import db
 from portal.gateway import rules
 from portal.gateway.errors import GatewayError, GatewayUnavailable, ValidationFailed
 from portal.gateway.onboarding_client import OnboardingClient
-from portal.gateway.onboarding_shapes import ChecklistState, MerchantData
+from portal.gateway.onboarding_shapes import ChecklistState, MerchantData, PennyDropStatus
 from portal.gateway.retry import RetryPolicy
 from portal.gateway.shapes import FieldError, validate_payload
 from portal.gateway.transport import Timeouts
@@ -35,6 +35,8 @@ from portal.outbox import queue
 from portal.status.history import change_status
 
 EXTERNAL_ID_FIELD = "externalOnboardingId"
+#: The document the gateway asks for when the penny drop could not verify the bank account.
+CANCELLED_CHEQUE = "CANCELLED_CHEQUE"
 UNAVAILABLE = "unavailable"
 REFUSED = "refused"
 INVALID = "invalid"
@@ -55,6 +57,8 @@ class StepResult:
     conflict: StepDraft | None = None
     #: The draft version this save produced (a re-shown form must carry it); None if unsaved.
     version: int | None = None
+    #: Sent, but the answer asks for something more (a failed penny drop: a cancelled cheque).
+    needs_follow_up: bool = False
 
 
 class DraftConflict(Exception):
@@ -115,8 +119,27 @@ def stepper(merchant: Merchant, drafts: dict[str, StepDraft]) -> list[StepStatus
             reason = reason or (draft.lock_reason if draft else None)
         else:
             state = draft.state if draft is not None else StepState.NOT_STARTED
+        if step.key == "bank" and state == StepState.SENT and cheque_needed(merchant):
+            state = StepState.NEEDS_ATTENTION
         entries.append(StepStatus(step, state, reason))
     return entries
+
+
+def cheque_needed(merchant: Merchant) -> bool:
+    """The penny drop failed and the cancelled cheque it calls for is not uploaded yet."""
+    return (merchant.penny_drop_status == PennyDropStatus.FAILED
+            and CANCELLED_CHEQUE in merchant.documents_outstanding)
+
+
+def penny_drop_outcome(merchant: Merchant) -> str:
+    """What a bank details send found out, in words: the name at the bank, or what is needed."""
+    if merchant.penny_drop_status == PennyDropStatus.VERIFIED:
+        name = f" The bank knows the account holder as '{merchant.name_at_bank}'." \
+            if merchant.name_at_bank else ""
+        return f"Bank details sent. Penny drop VERIFIED: the bank confirmed the account.{name}"
+    return ("Bank details sent, but the penny drop FAILED: the bank could not verify the "
+            "account, so a cancelled cheque is now needed. Upload it in step 6 (Documents), "
+            "or correct the bank details and send them again.")
 
 
 def save_draft(merchant: Merchant, step: Step, data: dict[str, Any],
@@ -393,6 +416,9 @@ def _send(client: OnboardingClient, merchant: Merchant, step: Step,
     body = step.request(draft.payload)
     result = call_gateway(client, merchant, step, draft, body)
     result.version = draft.version
+    if result.ok and step.key == "bank" and merchant.penny_drop_status:
+        result.message = penny_drop_outcome(merchant)
+        result.needs_follow_up = cheque_needed(merchant)
     if result.unavailable:
         item = queue.enqueue(draft, body, result.message)
         result.queued_until = item.next_attempt_at

@@ -136,10 +136,11 @@ def penny_drop_outcome(merchant: Merchant) -> str:
     if merchant.penny_drop_status == PennyDropStatus.VERIFIED:
         name = f" The bank knows the account holder as '{merchant.name_at_bank}'." \
             if merchant.name_at_bank else ""
-        return f"Bank details sent. Penny drop VERIFIED: the bank confirmed the account.{name}"
-    return ("Bank details sent, but the penny drop FAILED: the bank could not verify the "
-            "account, so a cancelled cheque is now needed. Upload it in step 6 (Documents), "
-            "or correct the bank details and send them again.")
+        return ("Bank details sent to the gateway. Penny drop VERIFIED: the bank confirmed the "
+                f"account.{name}")
+    return ("Bank details sent to the gateway, but the penny drop FAILED: the bank could not "
+            "verify the account, so a cancelled cheque is now needed. Upload it in step 6 "
+            "(Documents), or correct the bank details and send them again.")
 
 
 def save_draft(merchant: Merchant, step: Step, data: dict[str, Any],

@@ -201,12 +201,17 @@ def conflict_result(exc: DraftConflict) -> StepResult:
                       "to keep what you typed.", conflict=exc.stored)
 
 
-def start_merchant(data: dict[str, Any]) -> tuple[Merchant | None, list[FieldError]]:
-    """Create the local record for step 1 (nothing is sent); the external id must be free."""
+def start_merchant(data: dict[str, Any],
+                   sending: bool = False) -> tuple[Merchant | None, list[FieldError]]:
+    """Create the local record for step 1 (nothing is sent); the external id must be free.
+
+    When it is not and the user meant to send, every other field that could not be sent is
+    named too, so one round trip shows all that needs correcting.
+    """
     external_id = str(data.get(EXTERNAL_ID_FIELD) or "").strip()
     errors = _external_id_errors(external_id, None)
     if errors:
-        return None, errors
+        return None, with_send_errors(BY_KEY["create"], data, errors) if sending else errors
     merchant = Merchant(external_onboarding_id=external_id, pan="", checklist={},
                         documents_outstanding=[])
     db.session.add(merchant)
@@ -238,7 +243,8 @@ def send_step(client: OnboardingClient, merchant: Merchant, step: Step,
         if step.key == "create":
             errors = save_create_draft(merchant, data, version)
             if errors:
-                return StepResult(False, "The draft could not be saved.", errors)
+                return StepResult(False, "The draft could not be saved.",
+                                  with_send_errors(step, data, errors))
             return _send_create(client, merchant)
         reason = lock_reason(merchant, step)
         if reason:
@@ -247,6 +253,15 @@ def send_step(client: OnboardingClient, merchant: Merchant, step: Step,
     except DraftConflict as exc:
         return conflict_result(exc)
     return _send(client, merchant, step, draft)
+
+
+def with_send_errors(step: Step, data: dict[str, Any],
+                     errors: list[FieldError]) -> list[FieldError]:
+    """``errors`` plus what a send of ``data`` would refuse in the fields they do not name."""
+    assert step.request is not None
+    _, refused = validate_payload(step.shape, step.request(data))
+    named = {error.field for error in errors}
+    return [*errors, *(error for error in refused if error.field not in named)]
 
 
 def send_saved(client: OnboardingClient, merchant: Merchant, step: Step) -> StepResult:
@@ -358,7 +373,7 @@ def draft_for(merchant: Merchant, step: Step) -> StepDraft:
 
 def _external_id_errors(external_id: str, merchant: Merchant | None) -> list[FieldError]:
     if not rules.EXTERNAL_ID_PATTERN.fullmatch(external_id):
-        return [FieldError(EXTERNAL_ID_FIELD, "Use 1 to 64 letters, digits, '_' or '-'")]
+        return [FieldError(EXTERNAL_ID_FIELD, rules.EXTERNAL_ID_MESSAGE)]
     taken = db.session.scalar(select(Merchant.id).where(
         Merchant.external_onboarding_id == external_id))
     if taken is not None and (merchant is None or taken != merchant.id):

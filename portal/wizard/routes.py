@@ -43,8 +43,9 @@ def new() -> ResponseReturnValue:
     """Step 1 for a merchant not yet in the portal: the record is stored, then maybe sent."""
     form = CreateForm(**held_typing(), data={"externalOnboardingId": service.new_external_id()})
     if form.validate_on_submit():
-        merchant, errors = service.start_merchant(form.payload())
-        if merchant is not None and request.form.get("action") == "send":
+        sending = request.form.get("action") == "send"
+        merchant, errors = service.start_merchant(form.payload(), sending)
+        if merchant is not None and sending:
             result = service.send_step(client(), merchant, CREATE, form.payload())
             return after(merchant, CREATE, result, moved=result.ok)
         if merchant is not None:

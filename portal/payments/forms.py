@@ -171,6 +171,7 @@ class ActionForm(FlaskForm):
     confirm = BooleanField("I confirm", validators=[
         InputRequired("Tick the confirmation box to go ahead.")])
     amount = StringField("Amount", validators=[Optional()])
+    again = BooleanField("This is a second refund of the same amount")
 
     def amount_or_none(self) -> str | None:
         """The amount typed, or None (the whole amount)."""

@@ -129,10 +129,10 @@ _MESSAGES = {
     "extra_forbidden": "Unknown field",
     "string_too_long": "At most {max_length} characters",
     "too_long": "At most {max_length} entries",
-    "greater_than_equal": "At least {ge}",
-    "greater_than": "More than {gt}",
-    "less_than_equal": "At most {le}",
-    "less_than": "Less than {lt}",
+    "greater_than_equal": "Must be greater than or equal to {ge}",
+    "greater_than": "Must be greater than {gt}",
+    "less_than_equal": "Must be less than or equal to {le}",
+    "less_than": "Must be less than {lt}",
     "decimal_max_places": "At most {decimal_places} decimals",
     "decimal_max_digits": "At most {max_digits} digits in all",
     "decimal_whole_digits": "At most {whole_digits} digits before the decimal point",
@@ -140,11 +140,11 @@ _MESSAGES = {
     "decimal_type": "A number, e.g. 51.5",
     "float_parsing": "A number, e.g. 51.5",
     "int_parsing": "A whole number, e.g. 50000",
-    "enum": "Choose one of the options offered",
-    "literal_error": "Choose one of the options offered",
+    "enum": "Must be {expected}",
+    "literal_error": "Must be {expected}",
     "bool_parsing": "Yes or no",
     "bool_type": "Yes or no",
-    "string_type": "Text is expected here",
+    "string_type": "Text (a string) is expected here",
     "model_type": "Fill in this group",
     "dict_type": "Fill in this group",
     "list_type": "A list is expected here",
@@ -174,13 +174,14 @@ def _message(error: dict[str, Any]) -> str:
 
 
 def errors_from(exc: ValidationError, shape: Any = None) -> list[FieldError]:
-    """Convert a pydantic ValidationError into one FieldError per offending field; a group
-    (of ``shape``) missing whole gets one per required field in it instead."""
+    """Convert a pydantic ValidationError into one FieldError per offending field; given the
+    ``shape``, a group missing whole gets one per required field in it instead (for forms,
+    where the group is a set of fields a person fills in)."""
     seen: dict[str, FieldError] = {}
     for error in exc.errors(include_url=False):
         loc = tuple(error["loc"])
         group = _model_at(shape, loc) if error["type"] == "missing" else None
-        for inner in _required_paths(group) if group is not None else [()]:
+        for inner in (_required_paths(group) if group is not None else []) or [()]:
             # union/tagged errors repeat the same path; the first message is the useful one
             path = field_path(loc + inner)
             seen.setdefault(path, FieldError(path, _message(error)))
@@ -227,17 +228,20 @@ def _required_paths(model: type[BaseModel]) -> list[tuple[str, ...]]:
     return paths
 
 
-def validate_payload(shape: Any, payload: Any) -> tuple[Any, list[FieldError]]:
+def validate_payload(shape: Any, payload: Any,
+                     each_field: bool = False) -> tuple[Any, list[FieldError]]:
     """Validate a decoded JSON payload against a request shape.
 
     Returns ``(value, [])`` when valid and ``(None, errors)`` otherwise. ``shape`` is a
     RequestModel subclass or any type pydantic understands (such as ``list[Owner]``).
+    ``each_field``: a missing group is reported on each of its required fields (forms and
+    files people fill in), not as one error on the group (the API's way).
     """
     adapter = TypeAdapter(shape)
     try:
         value = adapter.validate_python(payload, strict=False)
     except ValidationError as exc:
-        return None, errors_from(exc, shape)
+        return None, errors_from(exc, shape if each_field else None)
     errors = cross_field_errors(value)
     return (None, errors) if errors else (value, [])
 

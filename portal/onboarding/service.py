@@ -259,7 +259,7 @@ def with_send_errors(step: Step, data: dict[str, Any],
                      errors: list[FieldError]) -> list[FieldError]:
     """``errors`` plus what a send of ``data`` would refuse in the fields they do not name."""
     assert step.request is not None
-    _, refused = validate_payload(step.shape, step.request(data))
+    _, refused = validate_payload(step.shape, step.request(data), each_field=True)
     named = {error.field for error in errors}
     return [*errors, *(error for error in refused if error.field not in named)]
 
@@ -454,7 +454,7 @@ def call_gateway(client: OnboardingClient, merchant: Merchant, step: Step, draft
                  body: Any) -> StepResult:
     """Validate locally, send, store the answer or the failure, audit; no commit."""
     action = f"step.send.{step.key}"
-    value, errors = validate_payload(step.shape, body)
+    value, errors = validate_payload(step.shape, body, each_field=True)
     if errors:
         mark_failed(draft, INVALID, "Some fields need correcting.", errors)
         record(action, outcome=INVALID, merchant_id=merchant.id,

@@ -123,8 +123,9 @@ def perform(client: PaymentsClient, payment: Payment, action: str, nonce: str,
     refunds = refunds_of(payment)
     problem = (state_refusal(payment, action, refunds)
                or amount_refusal(payment, action, amount, refunds)
-               or (repeat_refusal(payment, amount, refunds)
-                   if action == REFUND and not again else None))
+               or (repeat_refusal(payment, amount, refunds)  # a used form is said below
+                   if action == REFUND and not again and nonce == payment.action_nonce
+                   else None))
     if problem is None and not claim(payment, action, nonce):
         problem = ("This form was already used, so nothing was sent again. The page now shows "
                    "the payment as it stands.")

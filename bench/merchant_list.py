@@ -8,7 +8,6 @@ import time
 from bench.measure import Row, ratio_row, statements
 from bench.seed import seed_merchants
 from bench.stack import OPS, PASSWORD, Bench, app_for
-from portal.db import db
 
 SAMPLES = 40
 STATEMENT_LIMIT = 6
@@ -22,7 +21,7 @@ def run(bench: Bench) -> list[Row]:
     client.post("/login", data={"email": OPS, "password": PASSWORD})
     measured = []
     for count in (100, 9_900):
-        seed_merchants(db.engine(app), count)
+        seed_merchants(app, count)
         with statements(app) as seen:
             assert client.get("/merchants").status_code == 200
         measured.append((len(seen), _p50(client)))

@@ -5,9 +5,11 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from flask import Flask
 from sqlalchemy import func, insert, select
-from sqlalchemy.engine import Engine
 
+from portal.db import db
+from portal.encryption import current_cipher
 from portal.models.document import DocumentStatus, StoredDocument
 from portal.models.merchant import CreateState, Merchant
 from portal.models.step import StepDraft, StepState
@@ -17,11 +19,11 @@ START = datetime(2026, 1, 1, tzinfo=UTC)
 SENT_STEPS = ("create", "business", "owners")
 
 
-def seed_merchants(engine: Engine, count: int, *, owners: int = 1,
+def seed_merchants(app: Flask, count: int, *, owners: int = 1,
                    documents: int = 0) -> list[int]:
-    """Insert ``count`` merchants with three steps sent, ``owners`` owners and ``documents``
-    stored documents each; return their ids."""
-    with engine.begin() as conn:
+    """Insert ``count`` merchants of ``app`` with three steps sent, ``owners`` owners and
+    ``documents`` stored documents each (encrypted with the app's keys); return their ids."""
+    with app.app_context(), db.engine(app).begin() as conn:
         first = (conn.scalar(select(func.max(Merchant.id))) or 0) + 1
         ids = list(range(first, first + count))
         conn.execute(insert(Merchant), [_merchant(n) for n in ids])
@@ -34,8 +36,10 @@ def seed_merchants(engine: Engine, count: int, *, owners: int = 1,
 
 
 def _merchant(n: int) -> dict[str, Any]:
+    pan = f"AAACS{n % 10000:04d}C"
     return {"id": n, "external_onboarding_id": f"seed-{n:06d}",
-            "onboarding_id": f"pg_onboard_seed{n:06d}", "pan": f"AAACS{n % 10000:04d}C",
+            "onboarding_id": f"pg_onboard_seed{n:06d}", "pan": pan,
+            "pan_index": current_cipher().pan_index(pan),
             "display_name": f"Seeded shop {n:06d}", "legal_name": "", "status": "IN_PROGRESS",
             "create_state": CreateState.CREATED, "created_at": START,
             "last_activity_at": START + timedelta(seconds=n), "checklist": {},

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import requests
 from bs4 import BeautifulSoup
+from cryptography.fernet import Fernet
 
 from portal.auth.accounts import create_user
 from portal.config import ROOT, settings_from_env
@@ -92,6 +93,8 @@ class Bench:
                 "DATABASE_URL": database, "GATEWAY_ONBOARDING_URL": self.sandbox_url,
                 "GATEWAY_API_KEY": API_KEY, "GATEWAY_API_SECRET": API_SECRET,
                 "GATEWAY_IS_SANDBOX": "true",
+                "KYC_ENCRYPTION_KEYS": Fernet.generate_key().decode(),
+                "PAN_INDEX_KEY": "bench-pan-index-key",
                 "UPLOAD_FOLDER": str(self.workdir / f"{name}-uploads")}
 
     def client(self) -> OnboardingClient:

@@ -52,11 +52,25 @@ def run_online() -> None:
 
 
 def _run(connection) -> None:
+    sqlite = connection.dialect.name == "sqlite"
+    if sqlite:
+        _sqlite_foreign_keys(connection, "OFF")
     context.configure(connection=connection, target_metadata=target_metadata,
-                      render_as_batch=connection.dialect.name == "sqlite",
-                      compare_type=True, render_item=render_item)
-    with context.begin_transaction():
-        context.run_migrations()
+                      render_as_batch=sqlite, compare_type=True, render_item=render_item)
+    try:
+        with context.begin_transaction():
+            context.run_migrations()
+    finally:
+        if sqlite:
+            _sqlite_foreign_keys(connection, "ON")
+
+
+def _sqlite_foreign_keys(connection, state: str) -> None:
+    """Switch SQLite's foreign keys (outside a transaction, or SQLite ignores it): a batch
+    migration copies a table and drops the old one, and with foreign keys on that drop
+    deletes (ON DELETE CASCADE) or nulls (SET NULL) every referencing row."""
+    connection.exec_driver_sql(f"PRAGMA foreign_keys={state}")
+    connection.commit()
 
 
 if context.is_offline_mode():

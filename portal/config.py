@@ -47,6 +47,8 @@ VARIABLES = (
     Variable("GATEWAY_API_KEY", None, "Partner API key, sent as x-gl-auth", secret=True),
     Variable("GATEWAY_API_SECRET", None, "Partner API secret, keys the x-gl-digest HMAC",
              secret=True),
+    Variable("GATEWAY_PARTNER_MID", "", "The partner's own (reseller) MID at the gateway: "
+             "`flask gateway webhooks` registers onboarding webhooks under it"),
     Variable("GATEWAY_WEBHOOK_SECRETS", "", "Comma-separated secrets accepted on webhook "
              "x-gl-digest (empty: webhooks are not signature-checked)", secret=True),
     Variable("GATEWAY_PUBLIC_KEY_FILE", "", "PEM of the gateway's public key, verifies payment "
@@ -61,7 +63,15 @@ VARIABLES = (
              "under static/)"),
     Variable("UPLOAD_MAX_BYTES", str(5 * 1024 * 1024), "Largest document accepted, in bytes"),
     Variable("SESSION_IDLE_MINUTES", "30", "Idle minutes before a login session ends"),
-    Variable("CREDENTIALS_KEY", None, "Fernet key that encrypts merchants' private keys at rest",
+    Variable("SESSION_MAX_HOURS", "12", "Hours after sign-in when a session ends however busy"),
+    Variable("ONE_TIME_PASSWORD_HOURS", "24", "Hours a generated one-time password works"),
+    Variable("MFA_FOR_EVERYONE", "false", "true: ops users too must sign in with an "
+             "authenticator code (admins always must)"),
+    Variable("CREDENTIALS_KEY", None, "Fernet key that encrypts merchants' private keys at rest "
+             "(several: comma-separated, newest first)", secret=True),
+    Variable("KYC_ENCRYPTION_KEYS", None, "Fernet keys, comma-separated, newest first, that "
+             "encrypt PANs, bank account numbers and contacts at rest", secret=True),
+    Variable("PAN_INDEX_KEY", None, "HMAC key of the PAN blind index (search by full PAN)",
              secret=True),
     Variable("STALE_AFTER_DAYS", "7", "Days without progress before the dashboard flags a "
              "merchant"),
@@ -79,6 +89,7 @@ class Settings:
     payments_url: str = ""
     api_key: str = ""
     api_secret: str = ""
+    partner_mid: str = ""
     webhook_secrets: tuple[str, ...] = ()
     gateway_public_key_file: str = ""
     gateway_origin: str = ""
@@ -88,7 +99,12 @@ class Settings:
     upload_folder: str = ""
     upload_max_bytes: int = 5 * 1024 * 1024
     session_idle_minutes: int = 30
+    session_max_hours: int = 12
+    one_time_password_hours: int = 24
+    mfa_for_everyone: bool = False
     credentials_key: str = ""
+    kyc_encryption_keys: str = ""
+    pan_index_key: str = ""
     stale_after_days: int = 7
     extra: Mapping[str, object] = field(default_factory=dict)
 
@@ -116,6 +132,8 @@ class Settings:
             "GATEWAY_API_KEY": self.api_key,
             "GATEWAY_API_SECRET": self.api_secret,
             "CREDENTIALS_KEY": self.credentials_key,
+            "KYC_ENCRYPTION_KEYS": self.kyc_encryption_keys,
+            "PAN_INDEX_KEY": self.pan_index_key,
         }
         missing = [name for name, value in required.items() if not value]
         if missing:
@@ -131,6 +149,10 @@ def _sqlite_under_root(url: str) -> str:
     if url.startswith(prefix) and not url.startswith(prefix + "/") and url != prefix + ":memory:":
         return prefix + str(ROOT / url[len(prefix):])
     return url
+
+
+def _flag(value: str) -> bool:
+    return value.strip().lower() in ("1", "true", "yes")
 
 
 def load_environment() -> None:
@@ -159,17 +181,23 @@ def settings_from_env(environ: Mapping[str, str] | None = None) -> Settings:
             payments_url=(get("GATEWAY_PAYMENTS_URL") or onboarding).rstrip("/"),
             api_key=get("GATEWAY_API_KEY"),
             api_secret=get("GATEWAY_API_SECRET"),
+            partner_mid=get("GATEWAY_PARTNER_MID"),
             webhook_secrets=tuple(s.strip() for s in get("GATEWAY_WEBHOOK_SECRETS").split(",")
                                   if s.strip()),
             gateway_public_key_file=get("GATEWAY_PUBLIC_KEY_FILE"),
             gateway_origin=get("GATEWAY_ORIGIN"),
-            gateway_is_sandbox=get("GATEWAY_IS_SANDBOX").lower() in ("1", "true", "yes"),
+            gateway_is_sandbox=_flag(get("GATEWAY_IS_SANDBOX")),
             connect_timeout=float(get("GATEWAY_CONNECT_TIMEOUT")),
             read_timeout=float(get("GATEWAY_READ_TIMEOUT")),
             upload_folder=str(ROOT / get("UPLOAD_FOLDER")),
             upload_max_bytes=int(get("UPLOAD_MAX_BYTES")),
             session_idle_minutes=int(get("SESSION_IDLE_MINUTES")),
+            session_max_hours=int(get("SESSION_MAX_HOURS")),
+            one_time_password_hours=int(get("ONE_TIME_PASSWORD_HOURS")),
+            mfa_for_everyone=_flag(get("MFA_FOR_EVERYONE")),
             credentials_key=get("CREDENTIALS_KEY"),
+            kyc_encryption_keys=get("KYC_ENCRYPTION_KEYS"),
+            pan_index_key=get("PAN_INDEX_KEY"),
             stale_after_days=int(get("STALE_AFTER_DAYS")),
         )
     except ValueError as exc:

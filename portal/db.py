@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from flask import Flask, current_app, g
 from sqlalchemy import MetaData, create_engine, event
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+
+from portal.private_files import make_private
 
 #: Constraint names Alembic batch migrations on SQLite can rely on.
 NAMING_CONVENTION = {
@@ -26,14 +29,32 @@ class Base(DeclarativeBase):
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets foreign keys, WAL and a busy timeout."""
+    """An engine for ``url``; SQLite gets foreign keys, WAL, a busy timeout and an owner-only
+    database file."""
     options: dict[str, Any] = {"pool_pre_ping": True}
     if url.startswith("sqlite"):
+        _private_sqlite_files(url)
         options["connect_args"] = {"check_same_thread": False, "timeout": 30}
     engine = create_engine(url, **options)
     if url.startswith("sqlite"):
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine
+
+
+def _private_sqlite_files(url: str) -> None:
+    """Create the SQLite file owner-only before SQLite does (it would use 0644 less the umask);
+    its -wal, -shm and -journal files take the database file's permissions."""
+    database = make_url(url).database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return
+    path = Path(database)
+    if not path.parent.is_dir():
+        return  # SQLite reports the missing folder itself
+    make_private(path)
+    for suffix in ("-wal", "-shm", "-journal"):
+        companion = path.with_name(path.name + suffix)
+        if companion.exists():
+            make_private(companion)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -1,8 +1,10 @@
 """Write the development configuration on first run: fresh random secrets under ``instance/``.
 
 ``instance/portal.env`` configures the portal; ``instance/sandbox.json`` configures the sandbox
-with the same partner key and secret, so the two talk to each other out of the box. Existing
-files are left alone, so secrets stay stable across runs.
+with the same partner key and secret, so the two talk to each other out of the box (``make run``
+then registers the portal's webhook through the sandbox's webhook API). Existing secrets are kept,
+so they stay stable across runs; secrets added by a later version are appended. The folder is
+owner-only (0700) and the files holding secrets 0600, whatever the umask.
 """
 
 from __future__ import annotations
@@ -10,14 +12,18 @@ from __future__ import annotations
 import argparse
 import base64
 import json
-import os
 import secrets
 from pathlib import Path
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
+from dotenv import dotenv_values
 
 from portal.config import INSTANCE
+from portal.private_files import make_private, private_folder, write_private
+
+#: The development partner's MID: its id in the sandbox, GATEWAY_PARTNER_MID in the portal.
+DEV_PARTNER_MID = "dev-partner"
 
 
 def _rsa_pair() -> tuple[str, str]:
@@ -30,42 +36,66 @@ def _rsa_pair() -> tuple[str, str]:
 
 
 def _write_private(path: Path, text: str) -> None:
-    path.write_text(text, encoding="utf-8")
-    os.chmod(path, 0o600)
+    write_private(path, text.encode("utf-8"))
+
+
+def _env_text(env: dict[str, str]) -> str:
+    return "".join(f"{k}={v}\n" for k, v in env.items())
+
+
+def _fernet_key() -> str:
+    return base64.urlsafe_b64encode(secrets.token_bytes(32)).decode()
+
+
+def _local_secrets() -> dict[str, str]:
+    """Fresh secrets only the portal uses (the sandbox shares none of them)."""
+    return {"SECRET_KEY": secrets.token_urlsafe(48), "CREDENTIALS_KEY": _fernet_key(),
+            "KYC_ENCRYPTION_KEYS": _fernet_key(), "PAN_INDEX_KEY": secrets.token_hex(32)}
+
+
+def _complete(env_file: Path) -> None:
+    """Append the local secrets an older env file lacks, and make it owner-only."""
+    text = env_file.read_text(encoding="utf-8")
+    present = dotenv_values(env_file)
+    missing = {k: v for k, v in _local_secrets().items() if k not in present}
+    separator = "" if not text or text.endswith("\n") else "\n"
+    _write_private(env_file, text + separator + _env_text(missing))
 
 
 def write_dev_config(instance: Path, portal_port: int, sandbox_port: int) -> bool:
     """Create the portal's env file and the sandbox's config if missing; True when created."""
     env_file = instance / "portal.env"
+    private_folder(instance)
     if env_file.exists():
+        _complete(env_file)
+        if (instance / "sandbox.json").exists():
+            make_private(instance / "sandbox.json")
         return False
-    instance.mkdir(parents=True, exist_ok=True)
     api_key = "pk_dev_" + secrets.token_hex(8)
     api_secret = secrets.token_urlsafe(32)
     gateway_private, gateway_public = _rsa_pair()
     (instance / "gateway_public.pem").write_text(gateway_public, encoding="utf-8")
     sandbox_url = f"http://127.0.0.1:{sandbox_port}"
     sandbox = {
-        "partners": [{"partnerId": "dev-partner",
+        "partners": [{"partnerId": DEV_PARTNER_MID,
                       "keys": [{"apiKey": api_key, "apiSecret": api_secret, "active": True}]}],
         "merchants": [],
-        "webhookUrl": f"http://127.0.0.1:{portal_port}/webhooks/onboarding",
         "gatewayPrivateKeyPem": gateway_private,
     }
     _write_private(instance / "sandbox.json", json.dumps(sandbox, indent=2))
     env = {
         "PORTAL_ENV": "development",
-        "SECRET_KEY": secrets.token_urlsafe(48),
         "GATEWAY_ONBOARDING_URL": sandbox_url,
         "GATEWAY_PAYMENTS_URL": sandbox_url,
         "GATEWAY_API_KEY": api_key,
         "GATEWAY_API_SECRET": api_secret,
+        "GATEWAY_PARTNER_MID": DEV_PARTNER_MID,
         "GATEWAY_WEBHOOK_SECRETS": api_secret,
         "GATEWAY_PUBLIC_KEY_FILE": str(instance / "gateway_public.pem"),
         "GATEWAY_IS_SANDBOX": "true",
-        "CREDENTIALS_KEY": base64.urlsafe_b64encode(secrets.token_bytes(32)).decode(),
+        **_local_secrets(),
     }
-    _write_private(env_file, "".join(f"{k}={v}\n" for k, v in env.items()))
+    _write_private(env_file, _env_text(env))
     return True
 
 

@@ -7,6 +7,7 @@ from datetime import timedelta
 
 from flask import Flask, jsonify
 
+from portal import encryption
 from portal.auth import public
 from portal.blueprints import register_blueprints
 from portal.cli import register_commands
@@ -49,6 +50,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     )
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     install_redaction()
+    encryption.install(app, settings)
     db.init_app(app, settings.database_url)
     register_extensions(app)
     register_blueprints(app)

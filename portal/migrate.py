@@ -5,16 +5,19 @@ from __future__ import annotations
 from alembic import command
 from alembic.config import Config
 
-from portal.config import ROOT
+from portal.config import ROOT, Settings
 
 
-def alembic_config(url: str) -> Config:
-    """An Alembic config for the project's migrations against ``url``."""
+def alembic_config(url: str, settings: Settings | None = None) -> Config:
+    """An Alembic config for the project's migrations against ``url``; data migrations take
+    their keys from ``settings`` (default: the environment)."""
     config = Config(str(ROOT / "alembic.ini"))
     config.attributes["url"] = url
+    if settings is not None:
+        config.attributes["settings"] = settings
     return config
 
 
-def upgrade(url: str, revision: str = "head") -> None:
+def upgrade(url: str, revision: str = "head", settings: Settings | None = None) -> None:
     """Migrate the database at ``url`` to ``revision``."""
-    command.upgrade(alembic_config(url), revision)
+    command.upgrade(alembic_config(url, settings), revision)

@@ -29,6 +29,10 @@ for url in (f"http://127.0.0.1:{sys.argv[1]}/healthz", f"http://127.0.0.1:{sys.a
             time.sleep(0.2)
 PY
 "$BIN/flask" --app app payments register-sandbox-keys || true  # the sandbox keeps keys in memory
+# the sandbox forgets registrations when it stops: register the portal's webhook through its
+# webhook API, under GATEWAY_PARTNER_MID (instance/portal.env)
+"$BIN/flask" --app app gateway webhooks register \
+  "http://127.0.0.1:$PORTAL_PORT/webhooks/onboarding" || true
 cat <<TXT
 
   Portal:  http://127.0.0.1:$PORTAL_PORT   (log in as admin@localhost; the password was

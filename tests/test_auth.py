@@ -285,3 +285,14 @@ def test_login_upgrades_an_outdated_hash(auth, app):
     auth.login()
     with app.app_context():
         assert not needs_rehash(find_user(email).password_hash)
+
+
+def test_failed_sign_ins_name_only_known_accounts(auth, client, app):
+    auth.create(email="known@example.com")
+    client.post("/login", data={"email": "  KNOWN@Example.com ", "password": "not the password"})
+    client.post("/login", data={"email": "Stranger@Example.com", "password": "not the password"})
+    with app.app_context():
+        details = db.session.scalars(select(AuditEvent.detail).order_by(AuditEvent.id)).all()
+    assert details[0]["email"] == "known@example.com"
+    assert "email" not in details[1]
+    assert "stranger" not in str(details[1]).lower()

@@ -14,6 +14,7 @@ from wtforms.validators import DataRequired
 from portal.config import ROOT
 from portal.db import db
 from portal.models import Role, User
+from tests.conftest import AuthActions
 
 INLINE_CODE = re.compile(r"<style|\sstyle=|<script(?![^>]*\ssrc=)|\son[a-z]+=", re.IGNORECASE)
 
@@ -44,11 +45,8 @@ def test_templates_have_no_inline_styles_or_scripts(template):
     assert not INLINE_CODE.search((ROOT / "templates" / template).read_text())
 
 
-def test_layout_for_a_signed_in_user(csrf_app, csrf_client, auth):
-    auth.create(role="admin")
-    token = _page(csrf_client.get("/login")).find("input", {"name": "csrf_token"})["value"]
-    csrf_client.post("/login", data={"email": "admin@example.com", "csrf_token": token,
-                                      "password": "correct horse battery staple"})
+def test_layout_for_a_signed_in_user(csrf_app, csrf_client):
+    AuthActions(csrf_app, csrf_client).login(role="admin")
     page = _page(csrf_client.get("/no-such-page"))
     assert page.html["lang"] == "en"
     assert page.select_one("a.skip-link")["href"] == "#main"

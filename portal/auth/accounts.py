@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import TypeVar
 
 from sqlalchemy import select
 
 from portal import clock
-from portal.auth import passwords, throttle
+from portal.auth import passwords, session_records, throttle
 from portal.db import db
 from portal.models import Role, User
 
@@ -36,10 +38,12 @@ def get_user(email: str) -> User:
     return user
 
 
-def create_user(email: str, password: str, role: Role, *, one_time: bool = False) -> User:
+def create_user(email: str, password: str, role: Role, *,
+                one_time_for: timedelta | None = None) -> User:
     """Add a user with a hashed password (the caller checks the email's syntax and commits).
 
-    A ``one_time`` password must be replaced by the user at their first sign-in.
+    A one-time password (``one_time_for`` given) works for that long, and must be replaced by
+    the user at their first sign-in.
     """
     address = normalize_email(email)
     if find_user(address) is not None:
@@ -48,18 +52,22 @@ def create_user(email: str, password: str, role: Role, *, one_time: bool = False
         passwords.check_strength(password)
     except ValueError as exc:
         raise AccountError(str(exc)) from exc
+    now = clock.utcnow()
     user = User(email=address, password_hash=passwords.hash_password(password), role=role.value,
-                active=True, created_at=clock.utcnow(), failed_logins=0,
-                must_change_password=one_time)
+                active=True, created_at=now, failed_logins=0,
+                must_change_password=one_time_for is not None,
+                one_time_password_expires_at=None if one_time_for is None else now + one_time_for)
     db.session.add(user)
     db.session.flush()
     return user
 
 
 def set_active(email: str, active: bool) -> User:
-    """Allow or stop a user's sign-ins; a deactivated user is signed out on the next request."""
+    """Allow or stop a user's sign-ins; deactivation ends every session of the user."""
     user = get_user(email)
     user.active = active
+    if not active:
+        session_records.close_all_sessions(user.id)
     return user
 
 
@@ -74,42 +82,71 @@ def admin_exists() -> bool:
     return db.session.scalar(query) is not None
 
 
+Checked = TypeVar("Checked")
+
+
+def throttled(user: User | None, address: str, check: Callable[[User], Checked | None],
+              decoy: Callable[[], object] = lambda: None) -> Checked | None:
+    """Run ``check`` on ``user`` unless a throttle applies, counting the attempt; None if refused.
+
+    The attempt is claimed on the account before ``check`` runs, so guesses sent at once are
+    counted too; when no check runs, ``decoy`` spends the time one would have taken.
+    """
+    now = clock.utcnow()
+    attempt = None
+    if user is not None and not throttle.address_blocked(address, now):
+        attempt = throttle.claim_attempt(user.id, now)
+    if user is None or attempt is None:
+        decoy()
+        outcome = None
+    else:
+        outcome = check(user)
+        if outcome is None:
+            throttle.note_account_failure(user.id, attempt, now)
+    if outcome is None:
+        throttle.note_address_failure(address, now)
+    return outcome
+
+
+def one_time_password_expired(user: User, now: datetime) -> bool:
+    """True when the user still has a one-time password and it is past its time."""
+    expires = user.one_time_password_expires_at
+    return user.must_change_password and expires is not None and now >= expires
+
+
 def authenticate(email: str, password: str, address: str) -> User | None:
     """The user if the credentials are right and no throttle applies; counts failures otherwise.
 
     Every refusal looks the same to the caller, so it cannot tell unknown emails, wrong
-    passwords, locked accounts, inactive users and blocked addresses apart.
+    passwords, locked accounts, inactive users, expired one-time passwords and blocked
+    addresses apart. The failure count is cleared by ``note_sign_in``, once every factor passed.
     """
-    now = clock.utcnow()
-    if throttle.address_blocked(address, now):
-        passwords.spend_verification_time(password)
-        return None
-    user = find_user(email)
-    if user is None or throttle.account_locked(user, now):
-        passwords.spend_verification_time(password)
-    elif passwords.verify_password(user.password_hash, password):
-        if user.active:
-            _signed_in(user, password, now)
-            return user
-    else:
-        throttle.note_account_failure(user, now)
-    throttle.note_address_failure(address, now)
-    return None
+
+    def check(user: User) -> User | None:
+        if not passwords.verify_password(user.password_hash, password):
+            return None
+        if not user.active or one_time_password_expired(user, clock.utcnow()):
+            return None
+        if passwords.needs_rehash(user.password_hash):
+            user.password_hash = passwords.hash_password(password)
+        return user
+
+    return throttled(find_user(email), address, check,
+                     decoy=lambda: passwords.spend_verification_time(password))
 
 
-def _signed_in(user: User, password: str, now: datetime) -> None:
-    throttle.clear_account_failures(user)
-    user.last_login_at = now
-    if passwords.needs_rehash(user.password_hash):
-        user.password_hash = passwords.hash_password(password)
+def note_sign_in(user: User) -> None:
+    """Every factor passed: forget the failures and note the time (the caller commits)."""
+    throttle.clear_account_failures(user.id)
+    user.last_login_at = clock.utcnow()
 
 
-def ensure_admin() -> str | None:
+def ensure_admin(one_time_for: timedelta) -> str | None:
     """Create DEFAULT_ADMIN_EMAIL when no admin exists; return its one-time password, else None."""
     if admin_exists():
         return None
     password = passwords.generate_password()
-    create_user(DEFAULT_ADMIN_EMAIL, password, Role.ADMIN, one_time=True)
+    create_user(DEFAULT_ADMIN_EMAIL, password, Role.ADMIN, one_time_for=one_time_for)
     return password
 
 
@@ -121,15 +158,25 @@ class PasswordRefused(AccountError):
         self.field = field
 
 
-def change_password(user: User, current: str, new: str) -> None:
-    """Replace ``user``'s password after checking the current one (the caller commits)."""
-    if not passwords.verify_password(user.password_hash, current):
-        raise PasswordRefused("current_password", "The current password is not right.")
+def change_password(user: User, current: str, new: str, address: str) -> None:
+    """Replace ``user``'s password after checking the current one, throttled like sign-in;
+    every session of the user ends (the caller starts a new one and commits)."""
     if new == current:
         raise PasswordRefused("new_password", "Choose a password different from the current one.")
     try:
         passwords.check_strength(new)
     except ValueError as exc:
         raise PasswordRefused("new_password", str(exc)) from exc
+    if throttled(user, address, lambda u: u if passwords.verify_password(
+            u.password_hash, current) else None) is None:
+        raise PasswordRefused("current_password", "The current password is not right.")
+    throttle.clear_account_failures(user.id)
     user.password_hash = passwords.hash_password(new)
     user.must_change_password = False
+    user.one_time_password_expires_at = None
+    session_records.close_all_sessions(user.id)
+
+
+def is_locked(user: User) -> bool:
+    """True while repeated failures keep the account locked."""
+    return throttle.account_locked(user.id, clock.utcnow())

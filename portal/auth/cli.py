@@ -3,17 +3,29 @@
 from __future__ import annotations
 
 import sys
+from datetime import timedelta
 
 import click
 from flask.cli import AppGroup
 
 from portal.audit import record
-from portal.auth import accounts, passwords
+from portal.auth import accounts, mfa, passwords
+from portal.config import current_settings
 from portal.db import db
 from portal.gateway.rules import check_email
 from portal.models import Role
 
 users_cli = AppGroup("users", help="Manage portal users.")
+
+
+def _one_time_for() -> timedelta:
+    return timedelta(hours=current_settings().one_time_password_hours)
+
+
+def _print_one_time(password: str) -> None:
+    click.echo(f"One-time password (shown once): {password}")
+    hours = current_settings().one_time_password_hours
+    click.echo(f"It works for {hours} hours; the user chooses their own at first sign-in.")
 
 
 @users_cli.command("create")
@@ -29,14 +41,15 @@ def create(email: str, role: str, password_stdin: bool) -> None:
     password = sys.stdin.readline().rstrip("\r\n") if password_stdin else (
         passwords.generate_password())
     try:
-        user = accounts.create_user(address, password, Role(role), one_time=not password_stdin)
+        user = accounts.create_user(address, password, Role(role),
+                                    one_time_for=None if password_stdin else _one_time_for())
     except accounts.AccountError as exc:
         raise click.ClickException(str(exc)) from exc
     record("user.create", detail={"email": user.email, "role": user.role})
     db.session.commit()
     click.echo(f"Created {user.role} {user.email}.")
     if not password_stdin:
-        click.echo(f"One-time password (shown once): {password}")
+        _print_one_time(password)
 
 
 def _set_active(email: str, active: bool) -> None:
@@ -63,6 +76,21 @@ def activate(email: str) -> None:
     _set_active(email, True)
 
 
+@users_cli.command("reset-authenticator")
+@click.argument("email")
+def reset_authenticator(email: str) -> None:
+    """Remove a user's authenticator and recovery codes (they lost both) and end their sessions;
+    a user who must use one enrols again at the next sign-in."""
+    try:
+        user = accounts.get_user(email)
+    except accounts.AccountError as exc:
+        raise click.ClickException(str(exc)) from exc
+    mfa.remove_authenticator(user)
+    record("user.mfa_reset", detail={"email": user.email})
+    db.session.commit()
+    click.echo(f"{user.email} has no authenticator now and is signed out everywhere.")
+
+
 @users_cli.command("list")
 def list_users() -> None:
     """Print every user with role, state and last sign-in."""
@@ -75,11 +103,11 @@ def list_users() -> None:
 @users_cli.command("ensure-admin")
 def ensure_admin() -> None:
     """Create admin@localhost with a printed one-time password if there is no admin yet."""
-    password = accounts.ensure_admin()
+    password = accounts.ensure_admin(_one_time_for())
     if password is None:
         click.echo("An admin already exists.")
         return
     record("user.create", detail={"email": accounts.DEFAULT_ADMIN_EMAIL, "role": "admin"})
     db.session.commit()
     click.echo(f"Created admin {accounts.DEFAULT_ADMIN_EMAIL}.")
-    click.echo(f"One-time password (shown once): {password}")
+    _print_one_time(password)

@@ -1,9 +1,9 @@
-"""The sign-in and change-password forms."""
+"""The sign-in, second-factor, enrolment and change-password forms."""
 
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import EmailField, PasswordField, SubmitField
+from wtforms import EmailField, PasswordField, StringField, SubmitField
 from wtforms.validators import DataRequired, EqualTo, Length
 
 
@@ -15,7 +15,6 @@ class LoginForm(FlaskForm):
     password = PasswordField("Password", validators=[DataRequired(), Length(max=1024)],
                              render_kw={"autocomplete": "current-password"})
     submit = SubmitField("Sign in")
-
 
 
 class PasswordChangeForm(FlaskForm):
@@ -31,3 +30,20 @@ class PasswordChangeForm(FlaskForm):
         validators=[DataRequired(), EqualTo("new_password", "The two new passwords differ.")],
         render_kw={"autocomplete": "new-password"})
     submit = SubmitField("Change password")
+
+
+class SecondFactorForm(FlaskForm):
+    """The code from the authenticator app, or a recovery code, at sign-in."""
+
+    code = StringField("Authentication code", validators=[DataRequired(), Length(max=32)],
+                       render_kw={"autocomplete": "one-time-code", "autocapitalize": "none",
+                                  "spellcheck": "false"})
+    submit = SubmitField("Continue")
+
+
+class EnrolmentForm(FlaskForm):
+    """The first code the newly added authenticator app shows, which proves it works."""
+
+    code = StringField("Code from the app", validators=[DataRequired(), Length(max=16)],
+                       render_kw={"autocomplete": "one-time-code", "inputmode": "numeric"})
+    submit = SubmitField("Turn on two-step sign-in")

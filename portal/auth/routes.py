@@ -1,4 +1,4 @@
-"""Sign-in and sign-out pages."""
+"""Sign-in, second-factor, sign-out and change-password pages."""
 
 from __future__ import annotations
 
@@ -10,18 +10,31 @@ from flask_login import current_user
 
 from portal.audit import record
 from portal.auth.access import public
-from portal.auth.accounts import PasswordRefused, change_password
-from portal.auth.forms import LoginForm, PasswordChangeForm
+from portal.auth.accounts import PasswordRefused, change_password, is_locked
+from portal.auth.forms import LoginForm, PasswordChangeForm, SecondFactorForm
 from portal.auth.passwords import MIN_LENGTH
-from portal.auth.sessions import sign_in, sign_out
+from portal.auth.sessions import (
+    SignIn,
+    end_session,
+    pending_user,
+    sign_in,
+    sign_in_with_code,
+    sign_out,
+    start_session,
+)
 from portal.auth.throttle import LOCK_DURATION
 from portal.db import db
 from portal.main.routes import home_url
 
 bp = Blueprint("auth", __name__)
 
+PAUSE_MINUTES = LOCK_DURATION.seconds // 60
 SIGN_IN_FAILED = ("Sign-in failed. Check your email and password; after repeated failures "
-                  f"sign-in is paused for {LOCK_DURATION.seconds // 60} minutes.")
+                  f"sign-in is paused for {PAUSE_MINUTES} minutes.")
+CODE_FAILED = ("That code is not right. Type the 6-digit code your authenticator app shows now, "
+               "or one of your recovery codes.")
+PASSWORD_GUESSES = (f"Too many wrong passwords: you have been signed out, and sign-in is paused "
+                    f"for {PAUSE_MINUTES} minutes.")
 
 
 def safe_next(target: str | None) -> str:
@@ -32,20 +45,45 @@ def safe_next(target: str | None) -> str:
     return target
 
 
+def _address() -> str:
+    return request.remote_addr or "unknown"
+
+
 @bp.route("/login", methods=["GET", "POST"])
 @public
 def login() -> ResponseReturnValue:
-    """Show the sign-in form; on valid credentials start a new session."""
+    """Show the sign-in form; on valid credentials start a session or ask for the code."""
     if current_user.is_authenticated:
         return redirect(home_url())
     form = LoginForm()
     if form.validate_on_submit():
-        user = sign_in(form.email.data, form.password.data, request.remote_addr or "unknown")
+        outcome = sign_in(form.email.data, form.password.data, _address())
         db.session.commit()
-        if user is not None:
+        if outcome is SignIn.CODE_NEEDED:
+            return redirect(url_for("auth.login_code", next=request.args.get("next")))
+        if outcome is SignIn.SIGNED_IN:
             return redirect(safe_next(request.args.get("next")))
         flash(SIGN_IN_FAILED, "error")
     return render_template("auth/login.html", form=form)
+
+
+@bp.route("/login/code", methods=["GET", "POST"])
+@public
+def login_code() -> ResponseReturnValue:
+    """Ask a user whose password was right for their authenticator or recovery code."""
+    if pending_user() is None:
+        return redirect(url_for("auth.login", next=request.args.get("next")))
+    form = SecondFactorForm()
+    if form.validate_on_submit():
+        outcome = sign_in_with_code(form.code.data, _address())
+        db.session.commit()
+        if outcome is SignIn.SIGNED_IN:
+            return redirect(safe_next(request.args.get("next")))
+        if outcome is SignIn.START_OVER:
+            flash(SIGN_IN_FAILED, "error")
+            return redirect(url_for("auth.login"))
+        form.code.errors.append(CODE_FAILED)
+    return render_template("auth/code.html", form=form)
 
 
 @bp.route("/account/password", methods=["GET", "POST"])
@@ -54,15 +92,28 @@ def password() -> ResponseReturnValue:
     form = PasswordChangeForm()
     if form.validate_on_submit():
         try:
-            change_password(current_user, form.current_password.data, form.new_password.data)
+            change_password(current_user, form.current_password.data, form.new_password.data,
+                            _address())
         except PasswordRefused as exc:
+            if is_locked(current_user):
+                return _signed_out_after_guesses()
+            db.session.commit()  # the throttle's count of the wrong guess
             form[exc.field].errors.append(str(exc))
         else:
             record("user.password_change")
+            start_session(current_user._get_current_object())  # the user, not the proxy
             db.session.commit()
-            flash("Your password has been changed.", "success")
+            flash("Your password has been changed; your other sessions have ended.", "success")
             return redirect(home_url())
     return render_template("auth/password.html", form=form, min_length=MIN_LENGTH)
+
+
+def _signed_out_after_guesses() -> ResponseReturnValue:
+    record("user.password_change", outcome="locked")
+    end_session()
+    db.session.commit()
+    flash(PASSWORD_GUESSES, "error")
+    return redirect(url_for("auth.login"))
 
 
 @bp.post("/logout")

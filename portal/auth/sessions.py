@@ -1,13 +1,16 @@
-"""Sign-in sessions: flask-login wiring, a fresh session on sign-in, and the idle timeout.
+"""Sign-in sessions: flask-login wiring, a fresh session on sign-in, the idle timeout and the
+absolute lifetime, and the pause between the password and the second factor.
 
-The cookie's lifetime (PERMANENT_SESSION_LIFETIME) ends idle sessions in the browser; the
-last-seen time kept inside the signed session ends them on the server too, so a replayed
-old cookie is refused.
+Each session is recorded on the server (``session_records``): the signed cookie carries its
+token, and a session whose record is gone (sign-out, password change, deactivation) or older
+than SESSION_MAX_HOURS is refused however often its cookie was copied or refreshed. The
+last-seen time inside the signed cookie ends idle sessions, so a replayed old cookie is refused.
 """
 
 from __future__ import annotations
 
 from datetime import timedelta
+from enum import Enum
 
 from flask import Flask, flash, g, redirect, request, session, url_for
 from flask.typing import ResponseReturnValue
@@ -16,9 +19,9 @@ from flask_wtf.csrf import CSRFError
 
 from portal import clock
 from portal.audit import record
-from portal.auth import held_forms
+from portal.auth import held_forms, mfa, session_records
 from portal.auth.access import ENDED_USER, deny_anonymous, require_login, session_ended
-from portal.auth.accounts import authenticate
+from portal.auth.accounts import authenticate, find_user, is_locked, note_sign_in, throttled
 from portal.config import current_settings
 from portal.db import db
 from portal.errors.handlers import http_error
@@ -27,44 +30,122 @@ from portal.models import User
 LAST_SEEN_KEY = "last_seen"
 PAGE_EXPIRED = ("This page had been open too long for its form to be accepted, so nothing "
                 "was saved. What you typed is back below: check it and save again.")
+SESSION_ID_KEY = "session_id"
+#: The user who gave the right password and still owes a second factor, and since when.
+PENDING_KEY = "second_factor_due"
+#: How long the code page waits after the password before the password is asked again.
+SECOND_FACTOR_WINDOW = timedelta(minutes=5)
 
 login_manager = LoginManager()
 
 
+class SignIn(Enum):
+    """What a sign-in step led to."""
+
+    FAILED = "failed"
+    CODE_NEEDED = "code needed"
+    SIGNED_IN = "signed in"
+    START_OVER = "start over"
+
+
+def _max_age() -> timedelta:
+    return timedelta(hours=current_settings().session_max_hours)
+
+
 def load_user(user_id: str) -> User | None:
-    """The signed-in user for flask-login; a deactivated user counts as signed out."""
-    user = db.session.get(User, int(user_id)) if user_id.isdigit() else None
-    return user if user is not None and user.active else None
+    """The signed-in user for flask-login, if the session's record is live and the user active."""
+    token = session.get(SESSION_ID_KEY)
+    user = db.session.get(User, int(user_id)) if user_id.isdigit() and token else None
+    if user is None or not user.active:
+        return None
+    return user if session_records.is_live(token, user.id, clock.utcnow(), _max_age()) else None
 
 
 def start_session(user: User) -> None:
     """Sign ``user`` in on a brand-new session, so nothing planted before sign-in survives
     (but the claim on a form held while signed out, see portal.auth.held_forms)."""
-    held = held_forms.carried_token()
-    session.clear()
+    _clear_keeping_held_form()
     session.permanent = True
     login_user(user, fresh=True)
-    session[LAST_SEEN_KEY] = clock.utcnow().timestamp()
+    now = clock.utcnow()
+    session[SESSION_ID_KEY] = session_records.open_session(user.id, now, _max_age())
+    session[LAST_SEEN_KEY] = now.timestamp()
+
+
+def _clear_keeping_held_form() -> None:
+    """Empty the session but for the claim on a form held while signed out (a random token)."""
+    held = held_forms.carried_token()
+    session.clear()
     if held:
         session[held_forms.SESSION_KEY] = held
 
 
 def end_session() -> None:
-    """Sign out and drop everything the session held."""
+    """Sign out, end the session's record and drop everything the session held."""
+    token = session.get(SESSION_ID_KEY)
+    if token:
+        session_records.close_session(token)
     logout_user()
     session.clear()
 
 
-def sign_in(email: str, password: str, address: str) -> User | None:
-    """Check the credentials and start a fresh session; audit either way (the caller commits)."""
+def _failed(email: str, address: str, step: str) -> None:
+    known = find_user(email)
+    detail = {"address": address, "step": step}
+    if known is not None:
+        detail["email"] = known.email
+    record("user.login", outcome="failed", actor_label="anonymous", detail=detail)
+
+
+def _complete(user: User, factor: mfa.SecondFactor | None = None) -> SignIn:
+    note_sign_in(user)
+    start_session(user)
+    record("user.login", detail={"second_factor": factor.value} if factor else None)
+    return SignIn.SIGNED_IN
+
+
+def sign_in(email: str, password: str, address: str) -> SignIn:
+    """Check the password; sign in, or ask for the second factor of a user who has one.
+
+    Audited either way (the caller commits).
+    """
     user = authenticate(email, password, address)
     if user is None:
-        record("user.login", outcome="failed", actor_label="anonymous",
-               detail={"email": email, "address": address})
+        _failed(email, address, "password")
+        return SignIn.FAILED
+    if user.has_totp:
+        _clear_keeping_held_form()
+        session[PENDING_KEY] = {"user": user.id, "since": clock.utcnow().timestamp()}
+        return SignIn.CODE_NEEDED
+    return _complete(user)
+
+
+def pending_user() -> User | None:
+    """The user whose password was right a moment ago and who now owes a code."""
+    pending = session.get(PENDING_KEY)
+    if not isinstance(pending, dict):
         return None
-    start_session(user)
-    record("user.login")
+    age = clock.utcnow().timestamp() - float(pending.get("since", 0))
+    user = db.session.get(User, int(pending.get("user", 0)))
+    if user is None or not user.active or age > SECOND_FACTOR_WINDOW.total_seconds():
+        return None
     return user
+
+
+def sign_in_with_code(code: str, address: str) -> SignIn:
+    """Check the second factor of the pending user, throttled like the password."""
+    user = pending_user()
+    if user is None:
+        session.pop(PENDING_KEY, None)
+        return SignIn.START_OVER
+    factor = throttled(user, address, lambda u: mfa.check_second_factor(u, code, clock.utcnow()))
+    if factor is None:
+        _failed(user.email, address, "code")
+        if is_locked(user):
+            session.pop(PENDING_KEY, None)
+            return SignIn.START_OVER
+        return SignIn.FAILED
+    return _complete(user, factor)
 
 
 def sign_out() -> None:
@@ -82,11 +163,11 @@ def is_stale() -> bool:
 
 
 def end_stale_session() -> None:
-    """Before each request: sign out idle or deactivated users, else note that they were seen."""
+    """Before each request: sign out idle, ended or deactivated sessions, else note the visit."""
     if "_user_id" not in session:
         return
     if is_stale():
-        g.setdefault(ENDED_USER, current_user.get_id())  # whose typing a refused post holds
+        g.setdefault(ENDED_USER, session.get("_user_id"))  # whose typing a post may hold
         end_session()
         return
     session[LAST_SEEN_KEY] = clock.utcnow().timestamp()
@@ -107,25 +188,32 @@ def expired_form(error: CSRFError) -> ResponseReturnValue:
     return session_ended()
 
 
-#: Endpoints a user with a one-time password may still reach.
+#: Endpoints a user with a one-time password, or owing an authenticator, may still reach.
 PASSWORD_CHANGE_ENDPOINTS = frozenset({"auth.password", "auth.logout", "static"})
+ENROLMENT_ENDPOINTS = frozenset({"auth.enrol", "auth.logout", "static"})
 
 
-def require_own_password() -> ResponseReturnValue | None:
-    """Before each request: send a user still on a one-time password to choose their own."""
-    if (current_user.is_authenticated and current_user.must_change_password
-            and request.endpoint not in PASSWORD_CHANGE_ENDPOINTS):
-        return redirect(url_for("auth.password"))
+def require_own_password_and_authenticator() -> ResponseReturnValue | None:
+    """Before each request: send a user still on a one-time password to choose their own, then
+    one who must use an authenticator but has none to enrol one."""
+    if not current_user.is_authenticated:
+        return None
+    if current_user.must_change_password:
+        if request.endpoint not in PASSWORD_CHANGE_ENDPOINTS:
+            return redirect(url_for("auth.password"))
+    elif (mfa.needs_enrolment(current_user, current_settings())
+          and request.endpoint not in ENROLMENT_ENDPOINTS):
+        return redirect(url_for("auth.enrol"))
     return None
 
 
 def init_sessions(app: Flask) -> None:
-    """Wire flask-login, the idle timeout and the deny-by-default guard into ``app``."""
+    """Wire flask-login, the timeouts and the deny-by-default guard into ``app``."""
     login_manager.init_app(app)
     login_manager.login_view = "auth.login"
     login_manager.user_loader(load_user)
     login_manager.unauthorized_handler(deny_anonymous)
     app.before_request(end_stale_session)
     app.before_request(require_login)
-    app.before_request(require_own_password)
+    app.before_request(require_own_password_and_authenticator)
     app.register_error_handler(CSRFError, expired_form)

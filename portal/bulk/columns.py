@@ -13,11 +13,13 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from portal.gateway.onboarding_shapes import (
+    ADDRESS_FIELD,
     DOCUMENT_TYPES,
     Address,
     AuthSignatoryRequest,
     BankDetailsRequest,
     BeneficialOwner,
+    BusinessAddresses,
     BusinessDetailsRequest,
     CardNetwork,
     ConfigureProductsRequest,
@@ -95,13 +97,19 @@ def _group(step: str, prefix: str, shape: type, path: Path, skip: tuple[str, ...
 
 
 def _business() -> list[Column]:
-    nested = {"expectedMonthlyVolume": ("volume", MonthlyVolume, ("currency",)),
-              "businessRegisteredAddress": ("registered", Address, ()),
-              "businessOperatingAddress": ("operating", Address, ())}
-    columns = _flat("business", BusinessDetailsRequest, skip=tuple(nested),
-                    flags=("isOperatingSameAsRegistered", "noPartnershipRegistrationCheck"))
-    for field, (prefix, shape, skip) in nested.items():
-        columns += _group("business", prefix, shape, (field,), skip)
+    # The addresses are nested under ``address`` in the request, not in the file: their
+    # columns keep the names they had when the request was flat (no user has to change one).
+    flag = "isOperatingSameAsRegistered"
+    columns = _flat("business", BusinessDetailsRequest,
+                    skip=("expectedMonthlyVolume", ADDRESS_FIELD),
+                    flags=("noPartnershipRegistrationCheck",))
+    columns.append(Column(flag, "business", (ADDRESS_FIELD, flag), Kind.FLAG))
+    columns += _group("business", "volume", MonthlyVolume, ("expectedMonthlyVolume",),
+                      ("currency",))
+    addresses = {"businessRegisteredAddress": "registered", "businessOperatingAddress": "operating"}
+    assert set(addresses) | {flag} == set(BusinessAddresses.model_fields)
+    for field, prefix in addresses.items():
+        columns += _group("business", prefix, Address, (ADDRESS_FIELD, field))
     return columns
 
 

@@ -31,6 +31,7 @@ from portal.onboarding.locks import lock_reason
 from portal.onboarding.scenarios import sample_pdf
 from portal.onboarding.service import StepResult
 from portal.onboarding.steps import BY_KEY
+from portal.private_files import private_folder, write_private
 
 STEP = BY_KEY["documents"]
 #: Content types accepted, with the extension their stored copy gets.
@@ -117,11 +118,10 @@ def upload(client: OnboardingClient, settings: Settings, merchant: Merchant, doc
 
 def store(settings: Settings, merchant: Merchant, doc_type: str, filename: str,
           content: bytes, content_type: str) -> StoredDocument:
-    """Write the file under a generated name outside static/ and remember it."""
-    folder = Path(settings.upload_folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    """Write the file under a generated name outside static/, owner-only, and remember it."""
+    folder = private_folder(Path(settings.upload_folder))
     stored_name = f"{uuid.uuid4().hex}.{ACCEPTED[content_type]}"
-    (folder / stored_name).write_bytes(content)
+    write_private(folder / stored_name, content)
     document = StoredDocument(
         merchant_id=merchant.id, doc_type=doc_type,
         original_filename=secure_filename(filename)[:255] or stored_name, stored_name=stored_name,

@@ -1,7 +1,8 @@
 """One exception hierarchy for both gateway clients.
 
-Every error carries the HTTP status, reasonCode, gid and parsed body; ``str()`` names them and
-never includes a secret, a token or a request body.
+Every error carries the HTTP status, reasonCode, gid, parsed body and the gateway's
+``errors.displayMessage``; ``str()`` names them and never includes a secret, a token or a request
+body.
 """
 
 from __future__ import annotations
@@ -10,11 +11,19 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from portal.gateway.payments_shapes import display_message
 from portal.gateway.shapes import Envelope, ErrorDetail, FieldError
 
 
 class GatewayError(Exception):
-    """Base of every error a gateway call raises."""
+    """Base of every error a gateway call raises.
+
+    ``display_message`` is the gateway's own words for a person (``errors.displayMessage``), ""
+    when it sent none. ``outcome_unknown`` is set when the request may have been applied, so the
+    caller must reconcile, not resend.
+    """
+
+    outcome_unknown: bool = False
 
     def __init__(
         self,
@@ -24,6 +33,7 @@ class GatewayError(Exception):
         reason_code: str = "",
         gid: str = "",
         body: Any = None,
+        display_message: str = "",
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -31,6 +41,7 @@ class GatewayError(Exception):
         self.reason_code = reason_code
         self.gid = gid
         self.body = body
+        self.display_message = display_message
 
     def __str__(self) -> str:
         parts = [self.message]
@@ -71,11 +82,17 @@ class Conflict(GatewayError):
     """409: the operation clashes with the record's state (second capture, over-refund)."""
 
 
+class UnexpectedAnswer(GatewayError):
+    """A 2xx answer we cannot read: the gateway took the request, so its outcome is unknown."""
+
+    outcome_unknown = True
+
+
 class GatewayUnavailable(GatewayError):
     """5xx, timeout or lost connection.
 
-    ``outcome_unknown`` is set when the request may have been applied (the call was not safe to
-    repeat and the connection broke after sending it), so the caller must reconcile, not resend.
+    ``outcome_unknown`` is set when the call was not safe to repeat and the connection broke
+    after sending it.
     """
 
     def __init__(self, message: str, *, outcome_unknown: bool = False, **kwargs: Any) -> None:
@@ -103,6 +120,7 @@ def error_for_response(status: int, body: Any, operation: str) -> GatewayError:
         "reason_code": parsed.reasonCode,
         "gid": parsed.gid,
         "body": body,
+        "display_message": display_message(parsed.errors),
     }
     if status >= 500:
         return GatewayUnavailable(f"{operation}: the gateway failed", **common)
@@ -133,7 +151,8 @@ def _envelope(body: Any) -> Envelope:
         if isinstance(d, dict)
     ]
     return Envelope(
-        gid=_text(body.get("gid")), reasonCode=_text(body.get("reasonCode")), errorDetails=entries
+        gid=_text(body.get("gid")), reasonCode=_text(body.get("reasonCode")),
+        errors=body.get("errors"), errorDetails=entries,
     )
 
 

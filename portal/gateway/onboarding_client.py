@@ -21,6 +21,8 @@ from portal.gateway.onboarding_shapes import (
     MerchantData,
     RedirectData,
     VerificationRedirectRequest,
+    Webhook,
+    WebhookList,
     body_json,
 )
 from portal.gateway.retry import RetryPolicy
@@ -103,6 +105,19 @@ class OnboardingClient:
     def get_business_categories(self) -> CategoriesData:
         """The category lookup for natureOfBusiness."""
         return self._call("get_business_categories", CategoriesData, None)
+
+    def register_webhook(self, mid: str, webhook_url: str) -> Webhook:
+        """Have the partner's onboarding events POSTed to ``webhook_url``; ``mid`` is the
+        partner's own MID."""
+        return self._call("register_webhook", Webhook, {"webhookUrl": webhook_url}, mid=mid)
+
+    def list_webhooks(self, mid: str) -> WebhookList:
+        """The partner's registered webhooks."""
+        return self._call("list_webhooks", WebhookList, None, mid=mid)
+
+    def delete_webhook(self, mid: str, webhook_id: str) -> Webhook:
+        """Stop sending events to one registered webhook."""
+        return self._call("delete_webhook", Webhook, None, mid=mid, webhookId=webhook_id)
 
     def prepare(self, name: str, request: Any = None, **params: str) -> requests.PreparedRequest:
         """Validate and build one operation's signed request without sending it."""

@@ -1,7 +1,10 @@
 """The onboarding API's two notification channels (CONTRACT.md), defined once.
 
 - postMessage from the verification page to its parent: ``{eventName, eventData{onboardingId,
-  stepName}}``, posted to the callBackUrl's exact origin.
+  stepName}}``, posted to the callBackUrl's exact origin. The gateway's iframe pages
+  (gateway-facts A7) also show a bare string ``PARTNER_MERCHANT_VERIFICATION_COMPLETE`` and
+  ``{eventName: PARTNER_MERCHANT_VERIFICATION_REDIRECT, eventData{uri, stepName: DIGILOCKER,
+  subStepId}}``, which asks the parent to open ``uri`` outside the frame.
 - Webhooks (gateway-facts A8): a flat JSON object of strings with ``onboarding_id``,
   ``onboarding_status``, ``event_timestamp`` (epoch ms), ``status`` (the event name) and the
   event's own keys; the sandbox adds ``event_id`` so receivers can deduplicate.
@@ -23,6 +26,7 @@ class MessageName(StrEnum):
     STEP = "PARTNER_MERCHANT_VERIFICATION_STEP"
     COMPLETE = "PARTNER_MERCHANT_VERIFICATION_COMPLETE"
     CLOSED = "PARTNER_MERCHANT_VERIFICATION_CLOSED"
+    REDIRECT = "PARTNER_MERCHANT_VERIFICATION_REDIRECT"
 
 
 class StepName(StrEnum):
@@ -40,6 +44,17 @@ def verification_message(name: MessageName, onboarding_id: str,
     if step is not None:
         data["stepName"] = str(step)
     return {"eventName": str(name), "eventData": data}
+
+
+#: The ``subStepId`` of the iframe docs' DigiLocker REDIRECT.
+DIGILOCKER_SUB_STEP = "CONSENT_PROCEED"
+
+
+def redirect_message(uri: str) -> dict[str, Any]:
+    """The REDIRECT message asking the parent to open DigiLocker at ``uri``, top-level."""
+    return {"eventName": str(MessageName.REDIRECT),
+            "eventData": {"uri": uri, "stepName": str(StepName.DIGILOCKER),
+                          "subStepId": DIGILOCKER_SUB_STEP}}
 
 
 def origin_of(url: str) -> str:

@@ -50,6 +50,24 @@ class OnboardingStatus(StrEnum):
 #: Statuses after which nothing changes any more.
 FINAL_STATUSES = frozenset({OnboardingStatus.APPROVED, OnboardingStatus.REJECTED})
 
+#: Status names some of the gateway's pages use, on the contract's machine (gateway-facts A3):
+#: the lifecycle page's UNDER_REVIEW and the quickstart's VERIFICATION_COMPLETE both mean the
+#: merchant finished the verification page and the review runs; the webhooks' ACCEPTED is the
+#: approval (MERCHANT_STATUS_ACCEPTED carries the go-live time).
+STATUS_ALIASES: dict[str, OnboardingStatus] = {
+    "UNDER_REVIEW": OnboardingStatus.PENDING_REVIEW,
+    "VERIFICATION_COMPLETE": OnboardingStatus.PENDING_REVIEW,
+    "ACCEPTED": OnboardingStatus.APPROVED,
+}
+
+
+def known_status(name: str | None) -> OnboardingStatus | None:
+    """The contract's status a gateway status name stands for; None when it is unknown."""
+    key = (name or "").strip().upper()
+    if key in OnboardingStatus.__members__:
+        return OnboardingStatus(key)
+    return STATUS_ALIASES.get(key)
+
 
 class EntityType(StrEnum):
     """Legal form of the sub-merchant (gateway-facts A2)."""
@@ -236,39 +254,59 @@ class MonthlyVolume(RequestModel):
     currency: Literal["USD"]
 
 
+#: The request field that holds the addresses, and the operating address inside it.
+ADDRESS_FIELD = "address"
+OPERATING_ADDRESS_FIELD = "businessOperatingAddress"
+
+
+class BusinessAddresses(RequestModel):
+    """The business's addresses, nested under ``address`` in the request (gateway-facts A2, C)."""
+
+    isOperatingSameAsRegistered: bool
+    businessRegisteredAddress: Address
+    businessOperatingAddress: Address | None = None
+
+    def cross_field_errors(self) -> list[FieldError]:
+        """The operating address is required exactly when it differs from the registered one."""
+        if not self.isOperatingSameAsRegistered and self.businessOperatingAddress is None:
+            return [FieldError(OPERATING_ADDRESS_FIELD,
+                               "Required when the operating address differs")]
+        if self.isOperatingSameAsRegistered and self.businessOperatingAddress is not None:
+            return [FieldError(OPERATING_ADDRESS_FIELD,
+                               "Leave empty when the operating address is the registered one")]
+        return []
+
+    @property
+    def operating_differs(self) -> bool:
+        """Whether the business operates away from its registered address."""
+        return not self.isOperatingSameAsRegistered
+
+
 class BusinessDetailsRequest(RequestModel):
-    """Step 2: business details (gateway-facts A2)."""
+    """Step 2: business details (gateway-facts A2; revision 2 nests the addresses)."""
 
     entityType: EntityType
     natureOfBusiness: CategoryCode
-    registeredName: NonEmpty
+    registeredName: NonEmpty | None = None
     tradeName: NonEmpty | None = None
     gstNumber: Gstin | None = None
     iec: Annotated[str, Field(pattern=rules.IEC_PATTERN)] | None = None
     websiteUrl: HttpUrl
     purposeCode: Annotated[str, Field(pattern=rules.PURPOSE_CODE_PATTERN)]
     expectedMonthlyVolume: MonthlyVolume
-    isOperatingSameAsRegistered: bool
-    businessRegisteredAddress: Address
-    businessOperatingAddress: Address | None = None
+    address: BusinessAddresses
     noPartnershipRegistrationCheck: bool | None = None
 
     def cross_field_errors(self) -> list[FieldError]:
-        """The operating address is required exactly when it differs from the registered one."""
-        if not self.isOperatingSameAsRegistered and self.businessOperatingAddress is None:
-            return [
-                FieldError(
-                    "businessOperatingAddress", "Required when the operating address differs"
-                )
-            ]
-        if self.isOperatingSameAsRegistered and self.businessOperatingAddress is not None:
-            return [
-                FieldError(
-                    "businessOperatingAddress",
-                    "Leave empty when the operating address is the registered one",
-                )
-            ]
-        return []
+        """The addresses' rule, with its path under ``address``."""
+        return [FieldError(f"{ADDRESS_FIELD}.{e.field}", e.message)
+                for e in self.address.cross_field_errors()]
+
+    @property
+    def business_name(self) -> str:
+        """The name the business goes by: its registered name, else its trade name."""
+        return self.registeredName or self.tradeName or ""
+
 
 
 class BeneficialOwner(RequestModel):
@@ -317,7 +355,7 @@ class BankDetailsRequest(RequestModel):
 
     bankAccountNumber: AccountNumber
     bankIfscCode: Ifsc
-    accountHolderName: NonEmpty
+    accountHolderName: NonEmpty | None = None
     accountType: AccountType
 
 
@@ -503,16 +541,31 @@ class SettlementInfo(ResponseModel):
 
 
 class MerchantInfo(ResponseModel):
-    """The merchant record (spec 2.3 plus onboardingStatus)."""
+    """The merchant record (spec 2.3 plus onboardingStatus; some pages say merchantStatus)."""
 
     onboardingId: str
     partnerOnboardingId: str | None = None
     onboardingStatus: str | None = None
+    merchantStatus: str | None = None
     businessDetails: BusinessDetailsInfo | None = None
     directorDetails: list[PersonInfo] = Field(default_factory=list)
     beneficialOwnerDetails: list[PersonInfo] = Field(default_factory=list)
     authorisedSignatoryDetails: SignatoryInfo | None = None
     settlementDetails: SettlementInfo | None = None
+
+    @property
+    def reported_status(self) -> str:
+        """The status as the gateway named it: onboardingStatus, else merchantStatus."""
+        return (self.onboardingStatus or self.merchantStatus or "").strip()
+
+    @property
+    def status(self) -> OnboardingStatus | None:
+        """The contract's status: the first of onboardingStatus, merchantStatus that is known."""
+        for name in (self.onboardingStatus, self.merchantStatus):
+            found = known_status(name)
+            if found is not None:
+                return found
+        return None
 
 
 class Checklist(ResponseModel):
@@ -566,6 +619,28 @@ class CategoriesData(ResponseModel):
     categories: list[Category]
 
 
+# ---------------------------------------------------------------- webhook registration
+
+
+class WebhookRegistrationRequest(RequestModel):
+    """Register where the partner's onboarding events are POSTed (gateway-facts A1, A8)."""
+
+    webhookUrl: Annotated[HttpUrl, Field(max_length=2048)]
+
+
+class Webhook(ResponseModel):
+    """One registered webhook: its id at the gateway and its URL."""
+
+    webhookId: str
+    webhookUrl: str
+
+
+class WebhookList(ResponseModel):
+    """``data`` of the webhook list."""
+
+    webhooks: list[Webhook] = Field(default_factory=list)
+
+
 # ---------------------------------------------------------------- operations
 
 
@@ -586,6 +661,9 @@ class Operation:
 
 
 _RECORD = PREFIX + "/onboard/{onboardingId}"
+#: The partner's webhooks; ``{mid}`` is the partner's own (reseller) MID. gateway-facts A1 gives
+#: the POST; the list and delete paths are the sandbox's plausible siblings of it.
+WEBHOOKS_PATH = "/gcc/v2/partner/{mid}/webhook"
 
 OPERATIONS: dict[str, Operation] = {
     op.name: op
@@ -665,6 +743,18 @@ OPERATIONS: dict[str, Operation] = {
             CategoriesData,
             "Get business categories",
         ),
+        Operation(
+            "register_webhook",
+            "POST",
+            WEBHOOKS_PATH,
+            WebhookRegistrationRequest,
+            Webhook,
+            "Register a webhook for onboarding events",
+        ),
+        Operation("list_webhooks", "GET", WEBHOOKS_PATH, None, WebhookList,
+                  "List the registered webhooks"),
+        Operation("delete_webhook", "DELETE", WEBHOOKS_PATH + "/{webhookId}", None, Webhook,
+                  "Delete a registered webhook"),
     )
 }
 

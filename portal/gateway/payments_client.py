@@ -2,8 +2,9 @@
 
 Every call is signed with a JWS over the exact bytes sent. The body goes as JSON or, in the
 SDKs' mode, as a compact JWE to the gateway's key. POSTs are never retried: a POST whose
-answer is lost raises GatewayUnavailable with ``outcome_unknown``, so the caller reconciles
-with a status call instead of paying twice.
+answer is lost (or comes back in a shape we cannot read) raises an error with
+``outcome_unknown``, so the caller reconciles with a status read of that call's own
+merchantTxnId instead of sending it twice.
 """
 
 from __future__ import annotations
@@ -16,12 +17,14 @@ import requests
 from joserfc.jwk import RSAKey
 from pydantic import ValidationError
 
-from portal.gateway.errors import GatewayError, ValidationFailed
+from portal.gateway.errors import GatewayError, UnexpectedAnswer, ValidationFailed
 from portal.gateway.jwe import encrypt_body
 from portal.gateway.payments_auth import JwsAuth
 from portal.gateway.payments_shapes import (
     OPERATIONS,
+    ActionResponse,
     AmountScope,
+    CallbackClaims,
     InitiateRequest,
     InitiateResponse,
     RefundResponse,
@@ -60,6 +63,7 @@ class PaymentsClient:
         gateway_public_key_pem: str | bytes | None = None,
         gateway_kid: str | None = None,
         encrypt: bool = False,
+        parent_mid: str | None = None,
         timeouts: Timeouts = Timeouts(),
         retry: RetryPolicy = RetryPolicy(),
         session: requests.Session | None = None,
@@ -68,12 +72,13 @@ class PaymentsClient:
     ) -> None:
         if encrypt and not (gateway_public_key_pem and gateway_kid):
             raise ValueError("JWE mode needs the gateway's public key and its kid")
-        self._merchant_id = merchant_id
+        #: Who signs: the parent MID of a portfolio key, else the merchant itself.
+        self._signer_mid = parent_mid or merchant_id
         self._gateway_key = load_public_key(gateway_public_key_pem) if encrypt else None
         self._gateway_kid = gateway_kid or ""
         self._now_ms = now_ms
         auth = JwsAuth(load_private_key(private_key_pem), kid=kid, merchant_id=merchant_id,
-                       encrypted=encrypt, now_ms=now_ms)
+                       encrypted=encrypt, now_ms=now_ms, parent_mid=parent_mid)
         extra: dict[str, Any] = {"sleep": sleep} if sleep is not None else {}
         common: dict[str, Any] = {"timeouts": timeouts, "retry": retry, "session": session}
         self.transport = Transport(base_url, auth=auth, **common, **extra)
@@ -84,9 +89,10 @@ class PaymentsClient:
         """Create the payment; send the customer to ``data.redirectUrl``. Never retried."""
         return self._call("initiate", InitiateResponse, request)
 
-    def status(self, gid: str) -> StatusResponse:
-        """The payment's status, signed with a JWS over the path."""
-        return self._call("status", StatusResponse, None, gid=gid)
+    def status(self, gid_or_txn_id: str) -> StatusResponse:
+        """The status by the payment's gid or a merchantTxnId (of the payment or of one of its
+        captures or refunds), signed with a JWS over the path."""
+        return self._call("status", StatusResponse, None, id=gid_or_txn_id)
 
     def status_by_url(self, status_url: str) -> StatusResponse:
         """The payment's status from the pre-authenticated ``statusUrl`` (no JWS needed)."""
@@ -96,28 +102,38 @@ class PaymentsClient:
         prepared = self._public.prepare("GET", status_url[len(base):])
         return self._parse("status", StatusResponse, self._public.send(prepared, "status").body)
 
-    def capture(self, gid: str, merchant_txn_id: str, amount: str | None = None) -> StatusResponse:
-        """Capture the hold once: in full (no amount) or in part (``amount``). Never retried."""
+    def capture(self, gid: str, merchant_txn_id: str, amount: str | None = None
+                ) -> ActionResponse:
+        """Capture the hold once: in full (no amount) or in part (``amount``). Never retried.
+
+        ``merchant_txn_id`` is the capture's own, so a lost answer is settled by its status.
+        """
         request: dict[str, Any] = {
             "merchantTxnId": merchant_txn_id,
             "captureType": AmountScope.PARTIAL if amount is not None else AmountScope.FULL,
         }
         if amount is not None:
             request["paymentData"] = {"totalAmount": amount}
-        return self._call("capture", StatusResponse, request, gid=gid)
+        return self._call("capture", ActionResponse, request, gid=gid)
 
-    def reverse(self, gid: str, merchant_txn_id: str) -> StatusResponse:
+    def reverse(self, gid: str, merchant_txn_id: str) -> ActionResponse:
         """Release the whole hold; only before capture. Never retried."""
-        return self._call("auth_reversal", StatusResponse, {"merchantTxnId": merchant_txn_id},
+        return self._call("auth_reversal", ActionResponse, {"merchantTxnId": merchant_txn_id},
                           gid=gid)
 
-    def refund(self, gid: str, merchant_txn_id: str, currency: str,
-               amount: str | None = None) -> RefundResponse:
-        """Refund in full (no amount) or in part; each refund has its own merchantTxnId."""
+    def refund(self, gid: str, merchant_txn_id: str, currency: str, amount: str | None = None,
+               merchant_unique_id: str | None = None) -> RefundResponse:
+        """Refund in full (no amount) or in part; each refund has its own merchantTxnId.
+
+        The body is the official PHP SDK's (refund.php): the amount with its currency, and the
+        refund's own merchantUniqueId when given.
+        """
         request: dict[str, Any] = {
             "merchantTxnId": merchant_txn_id,
             "refundType": AmountScope.PARTIAL if amount is not None else AmountScope.FULL,
         }
+        if merchant_unique_id is not None:
+            request["merchantUniqueId"] = merchant_unique_id
         if amount is not None:
             request["paymentData"] = {"totalAmount": amount, "txnCurrency": currency}
         return self._call("refund", RefundResponse, request, gid=gid)
@@ -135,7 +151,7 @@ class PaymentsClient:
             return self.transport.prepare(operation.method, operation.url_path(**params),
                                           body=body)
         token = encrypt_body(body, self._gateway_key, gateway_kid=self._gateway_kid,
-                             merchant_id=self._merchant_id, now_ms=self._now_ms())
+                             merchant_id=self._signer_mid, now_ms=self._now_ms())
         return self.transport.prepare(operation.method, operation.url_path(**params),
                                       body=token.encode("ascii"), content_type="text/plain")
 
@@ -148,8 +164,10 @@ class PaymentsClient:
         try:
             return shape.model_validate(body)
         except ValidationError as exc:
-            raise GatewayError(f"{name}: the gateway's answer has an unexpected shape",
-                               body=body) from exc
+            # a POST the gateway answered with 2xx was taken: its outcome is unknown, not failed
+            kind = UnexpectedAnswer if OPERATIONS[name].method == "POST" else GatewayError
+            raise kind(f"{name}: the gateway's answer has an unexpected shape",
+                       body=body) from exc
 
 
 def verify_callback_token(token: str, gateway_public_key: RSAKey | str | bytes, now_ms: int,
@@ -157,7 +175,8 @@ def verify_callback_token(token: str, gateway_public_key: RSAKey | str | bytes, 
     """Verify the ``x-gl-token`` the customer's browser brings back; return its claims.
 
     RS256 with the gateway's key only. ``iat`` (epoch ms) must be recent and not in the future.
-    The claims are a hint: confirm the outcome with a status call before acting on it.
+    The claims (``CallbackClaims``) are a hint: find the payment by ``gid`` (or
+    ``merchantUniqueId``) and confirm the outcome with a status call before acting on it.
     """
     key = (gateway_public_key if isinstance(gateway_public_key, RSAKey)
            else load_public_key(gateway_public_key))
@@ -170,7 +189,9 @@ def verify_callback_token(token: str, gateway_public_key: RSAKey | str | bytes, 
         raise TokenError("The callback token is issued in the future")
     if now_ms > issued + max_age_ms + CLOCK_SKEW_MS:
         raise TokenError("The callback token is too old")
-    for claim in ("gid", "status"):
-        if not isinstance(claims.get(claim), str):
-            raise TokenError(f"The callback token has no {claim}")
+    try:
+        CallbackClaims.model_validate(claims)
+    except ValidationError as exc:
+        missing = ", ".join(str(e["loc"][0]) for e in exc.errors(include_url=False))
+        raise TokenError(f"The callback token has no usable {missing}") from None
     return claims

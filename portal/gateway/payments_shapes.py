@@ -7,6 +7,7 @@ bodies it receives with the same models (spec 2.1-2.5 and CONTRACT.md).
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from decimal import Decimal
 from enum import StrEnum
 from typing import Annotated, Any, Literal
@@ -14,7 +15,9 @@ from typing import Annotated, Any, Literal
 import pycountry
 from pydantic import (
     AfterValidator,
+    AliasChoices,
     BeforeValidator,
+    ConfigDict,
     Field,
     HttpUrl,
     TypeAdapter,
@@ -34,6 +37,7 @@ from portal.gateway.shapes import (
     NonEmpty,
     RequestModel,
     ResponseModel,
+    envelope,
 )
 
 PREFIX = "/gl/v1/payments"
@@ -253,9 +257,13 @@ class CaptureAmount(RequestModel):
 
 
 class CaptureRequest(RequestModel):
-    """Capture the held amount or part of it; once per authorisation."""
+    """Capture the held amount or part of it; once per authorisation.
 
-    merchantTxnId: MerchantTxnId
+    The openapi sample ``{"captureType": "F"}`` is valid: merchantTxnId is optional, though a
+    capture that has one can be looked up on its own (status by merchantTxnId).
+    """
+
+    merchantTxnId: MerchantTxnId | None = None
     captureType: AmountScope
     paymentData: CaptureAmount | None = None
 
@@ -266,24 +274,29 @@ class CaptureRequest(RequestModel):
 
 
 class AuthReversalRequest(RequestModel):
-    """Release the hold in full; only before capture."""
+    """Release the hold in full; only before capture. ``{}`` is valid (openapi sample)."""
 
-    merchantTxnId: MerchantTxnId
+    merchantTxnId: MerchantTxnId | None = None
 
 
 class RefundAmount(RequestModel):
-    """How much to refund, in the payment's currency."""
+    """How much to refund; the currency defaults to the payment's (docs refund-service)."""
 
     totalAmount: Amount
-    txnCurrency: Currency
+    txnCurrency: Currency | None = None
 
 
 class RefundRequest(RequestModel):
-    """Refund a captured payment in full or in part; refunds together at most the capture."""
+    """Refund a captured payment in full or in part; refunds together at most the capture.
+
+    The body of the official PHP SDK (refund.php), with the docs' variant (no txnCurrency).
+    """
 
     merchantTxnId: MerchantTxnId
+    merchantUniqueId: MerchantUniqueId | None = None
     refundType: AmountScope
     paymentData: RefundAmount | None = None
+    merchantCallbackURL: CallbackUrl | None = None
 
     def cross_field_errors(self) -> list[FieldError]:
         """A partial refund names its amount."""
@@ -303,32 +316,52 @@ class InitiateData(ResponseModel):
 
 
 class PaymentStatusData(ResponseModel):
-    """``data`` of status, capture and reversal answers (gateway-facts B6)."""
+    """``data`` of the status answer (gateway-facts B6, api-reference get-transaction-status).
+
+    It carries no running totals (captured or refunded amounts): a client keeps its own ledger.
+    Read by a capture's or refund's merchantTxnId, ``merchantTxnId`` and ``Amount`` are that
+    action's.
+    """
 
     gid: str
     status: str
     merchantTxnId: str | None = None
     merchantUniqueId: str | None = None
     Amount: str | None = None
+    Currency: str | None = None
     txnCurrency: str | None = None
     reasonCode: str | None = None
     detailedMessage: str | None = None
-    capturedAmount: str | None = None
-    refundedAmount: str | None = None
     transactionCreationTime: str | None = None
     paymentMethod: str | None = Field(default=None, alias="payment-method")
     CardBrand: str | None = None
 
 
-class RefundData(ResponseModel):
-    """``data`` of the refund answer (openapi shape)."""
+class ActionData(ResponseModel):
+    """``data`` of a capture or reversal answer: documented loosely (B3, B4), so all optional."""
 
-    gid: str
-    originalGid: str
-    merchantTxnId: str
-    refundAmount: str
-    txnCurrency: str
-    status: str
+    model_config = ConfigDict(extra="allow", coerce_numbers_to_str=True)
+
+    gid: str | None = None
+    status: str | None = None
+    merchantTxnId: str | None = None
+    Amount: str | None = None
+
+
+class RefundData(ResponseModel):
+    """``data`` of the refund answer.
+
+    Written as the official PHP SDK recorded it from the real gateway (``refundAmount``,
+    ``refundCurrency``); the docs page's ``Amount`` and ``Currency`` are read as the same fields.
+    """
+
+    model_config = ConfigDict(extra="allow", coerce_numbers_to_str=True)
+
+    merchantTxnId: str | None = None
+    refundCurrency: str | None = Field(
+        default=None, validation_alias=AliasChoices("refundCurrency", "Currency"))
+    refundAmount: str | None = Field(
+        default=None, validation_alias=AliasChoices("refundAmount", "Amount"))
 
 
 class InitiateResponse(Envelope):
@@ -338,15 +371,91 @@ class InitiateResponse(Envelope):
 
 
 class StatusResponse(Envelope):
-    """The whole answer of status, capture and reversal."""
+    """The whole status answer."""
 
     data: PaymentStatusData
+
+
+class ActionResponse(Envelope):
+    """The whole capture or reversal answer: the new status is in the envelope."""
+
+    data: ActionData | None = None
 
 
 class RefundResponse(Envelope):
     """The whole refund answer."""
 
-    data: RefundData
+    data: RefundData | None = None
+
+
+# ---------------------------------------------------------------- errors
+
+#: reasonCodes of the payments API's own refusals (gateway-facts B8); field errors and
+#: authentication keep spec 000 section 7's VALIDATION_ERROR and UNAUTHORIZED.
+INVALID_DATA = "GL-400-002"
+AMOUNT_MISMATCH = "GL-400-006"
+NOT_FOUND = "GL-400-999"
+#: The ``status`` of an answer to a request the gateway refused.
+REQUEST_ERROR = "REQUEST_ERROR"
+
+
+class ErrorMessages(ResponseModel):
+    """``errors`` of a refused payments call, as the real gateway sends it (PHP SDK, Magento)."""
+
+    displayMessage: str = ""
+    detailedMessage: str = ""
+
+
+def error_messages(display: str, field_errors: list[FieldError]) -> dict[str, str]:
+    """``errors`` for a refusal: what to show a person, and every field's problem in detail."""
+    detail = "; ".join(f"{e.field}: {e.message}" if e.field else e.message for e in field_errors)
+    return ErrorMessages(displayMessage=display, detailedMessage=detail or display).model_dump()
+
+
+def error_envelope(reason_code: str, message: str, field_errors: list[FieldError], *,
+                   now: datetime) -> dict[str, Any]:
+    """A refused payments call as the real gateway answers it (``status``, ``message``,
+    ``errors{displayMessage, detailedMessage}``), with ``errorDetails`` beside it for field
+    mapping (CONTRACT.md revision 2)."""
+    body = envelope(None, now=now, reason_code=reason_code, errors=field_errors,
+                    status=REQUEST_ERROR, message=message)
+    body["errors"] = error_messages(message, field_errors)
+    return body
+
+
+def display_message(errors: Any) -> str:
+    """``errors.displayMessage`` of an answer, or "" when it has none."""
+    if not isinstance(errors, dict):
+        return ""
+    try:
+        return ErrorMessages.model_validate(errors).displayMessage
+    except ValidationError:
+        return ""
+
+
+# ---------------------------------------------------------------- callback
+
+class CallbackClaims(ResponseModel):
+    """The claims of the ``x-gl-token`` the customer's browser brings back, as the PHP SDK
+    recorded them from the real gateway (CONTRACT.md revision 2). merchantTxnId and reasonCode
+    may be absent; ``iat`` is epoch ms, ``exp`` a lifetime in ms like the SDKs' tokens."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    gid: str
+    status: str
+    statusUrl: str | None = None
+    merchantUniqueId: str | None = None
+    gidHeader: str | None = Field(default=None, alias="x-gl-gid")
+    merchantId: str | None = Field(default=None, alias="x-gl-merchantId")
+    iat: str | int
+    exp: int | str | None = None
+    merchantTxnId: str | None = None
+    reasonCode: str | None = None
+
+
+#: ``issued-by`` in the protected header of the tokens the gateway signs.
+GATEWAY_ISSUER = "Glocal"
 
 
 # ---------------------------------------------------------------- operations
@@ -358,12 +467,12 @@ OPERATIONS: dict[str, Operation] = {
     for op in (
         Operation("initiate", "POST", INITIATE_PATH, InitiateRequest, InitiateResponse,
                   "Initiate an authorize-only hosted-checkout payment"),
-        Operation("status", "GET", _PAYMENT + "/status", None, StatusResponse,
-                  "Get a payment's status"),
-        Operation("capture", "POST", _PAYMENT + "/capture", CaptureRequest, StatusResponse,
+        Operation("status", "GET", PREFIX + "/{id}/status", None, StatusResponse,
+                  "Get a payment's status by its gid or a merchantTxnId"),
+        Operation("capture", "POST", _PAYMENT + "/capture", CaptureRequest, ActionResponse,
                   "Capture an authorised payment (once)"),
         Operation("auth_reversal", "POST", _PAYMENT + "/auth-reversal", AuthReversalRequest,
-                  StatusResponse, "Release an authorised hold"),
+                  ActionResponse, "Release an authorised hold"),
         Operation("refund", "POST", _PAYMENT + "/refund", RefundRequest, RefundResponse,
                   "Refund a captured payment in full or in part"),
     )

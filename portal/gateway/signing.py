@@ -109,19 +109,35 @@ def load_public_key(pem: str | bytes) -> RSAKey:
     return RSAKey.import_key(pem)
 
 
+#: Protected-header names of the payments JWS (the SDKs' spelling).
+MERCHANT_CLAIM = "x-gl-merchantId"
+ISSUER_CLAIM = "issued-by"
+#: Set only when a portfolio (parent MID) key signs for one of its sub-merchants.
+KEY_MID_CLAIM = "x-gl-kid-mid"
+
+
 def sign_digest_token(
-    data: bytes, key: RSAKey, *, kid: str, merchant_id: str, encrypted: bool, now_ms: int
+    data: bytes, key: RSAKey, *, kid: str, merchant_id: str, encrypted: bool, now_ms: int,
+    parent_mid: str | None = None,
 ) -> str:
-    """The ``x-gl-token-external`` JWS over ``data`` (body bytes, or the path for GET)."""
+    """The ``x-gl-token-external`` JWS over ``data`` (body bytes, or the path for GET).
+
+    With ``parent_mid`` the key is the parent's portfolio key, signing as the official Python
+    SDK does: ``issued-by`` and ``x-gl-kid-mid`` name the parent, ``x-gl-merchantId`` stays the
+    transacting sub-merchant.
+    """
+    signer = parent_mid or merchant_id
     header = {
         "alg": JWS_ALGORITHM,
         "kid": kid,
-        "iss": merchant_id,
-        "issued-by": merchant_id,
-        "x-gl-merchantId": merchant_id,
+        "iss": signer,
+        ISSUER_CLAIM: signer,
+        MERCHANT_CLAIM: merchant_id,
         "x-gl-enc": _flag(encrypted),
         "is-digested": "true",
     }
+    if parent_mid:
+        header[KEY_MID_CLAIM] = parent_mid
     payload = {
         "digest": sha256_b64(data),
         "digestAlgorithm": "SHA-256",

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from sqlalchemy import ColumnElement, func, or_, select
 
 from portal.db import db
+from portal.encryption import current_cipher
 from portal.models.merchant import Merchant
 from portal.models.step import DONE_STATES, StepDraft
 from portal.onboarding.steps import STEPS
@@ -45,7 +46,7 @@ def _filters(query: str, status: str) -> list[ColumnElement[bool]]:
             Merchant.legal_name.ilike(like, escape="\\"),
             Merchant.external_onboarding_id.ilike(like, escape="\\"),
             Merchant.onboarding_id.ilike(like, escape="\\"),
-            Merchant.pan == query.upper(),
+            Merchant.pan_index == current_cipher().pan_index(query),
         ))
     if status == NOT_CREATED:
         filters.append(Merchant.status.is_(None))

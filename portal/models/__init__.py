@@ -8,15 +8,18 @@ from portal.models.held_form import HeldForm
 from portal.models.login_throttle import LoginThrottle
 from portal.models.merchant import Merchant
 from portal.models.outbox import OutboxItem, OutboxState
-from portal.models.payment import Payment, PaymentCredentials, PaymentRefund
+from portal.models.payment import Payment, PaymentCredentials, PaymentRefund, PortfolioKey
+from portal.models.recovery_code import RecoveryCode
 from portal.models.status_change import StatusChange, StatusSource
 from portal.models.step import StepDraft
 from portal.models.user import Role, User
+from portal.models.user_session import UserSession
 from portal.models.verification import GatewayLink, MerchantLink
 from portal.models.webhook_event import WebhookEvent
 
 __all__ = [
     "AuditEvent", "Base", "BulkImport", "GatewayLink", "HeldForm", "LoginThrottle", "Merchant",
     "MerchantLink", "OutboxItem", "OutboxState", "Payment", "PaymentCredentials", "PaymentRefund",
-    "Role", "StatusChange", "StatusSource", "StepDraft", "StoredDocument", "User", "WebhookEvent",
+    "PortfolioKey", "RecoveryCode", "Role", "StatusChange", "StatusSource", "StepDraft",
+    "StoredDocument", "User", "UserSession", "WebhookEvent",
 ]

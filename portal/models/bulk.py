@@ -11,7 +11,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from portal import clock
 from portal.db import Base
-from portal.models.types import UTCDateTime
+from portal.models.types import EncryptedJSON, UTCDateTime
 
 
 class ImportState(StrEnum):
@@ -42,8 +42,9 @@ class BulkImport(Base):
     counts: Mapped[dict[str, int]] = mapped_column(JSON, default=dict)
     #: The validation report: ``[{row, column, message}]``.
     errors: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
-    #: Outcomes of the rows that did not complete, as ``RowOutcome.as_json()``.
-    problems: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    #: Outcomes of the rows that did not complete, as ``RowOutcome.as_json()``; encrypted, as
+    #: they name the documents still owed (whose types embed owners' PANs).
+    problems: Mapped[list[dict[str, Any]]] = mapped_column(EncryptedJSON, default=list)
     #: Document cells left for the wizard (the page never uploads files).
     skipped_documents: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow)

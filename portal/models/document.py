@@ -10,7 +10,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from portal import clock
 from portal.db import Base
-from portal.models.types import UTCDateTime
+from portal.models.types import EncryptedText, UTCDateTime
 
 
 class DocumentStatus(StrEnum):
@@ -31,7 +31,8 @@ class StoredDocument(Base):
     merchant_id: Mapped[int] = mapped_column(
         ForeignKey("merchants.id", ondelete="CASCADE"), index=True
     )
-    doc_type: Mapped[str] = mapped_column(String(120))
+    #: The gateway's document type; encrypted, as an owner's type embeds the owner's PAN.
+    doc_type: Mapped[str] = mapped_column(EncryptedText)
     original_filename: Mapped[str] = mapped_column(String(255))
     stored_name: Mapped[str] = mapped_column(String(80), unique=True)
     sha256: Mapped[str] = mapped_column(String(64))

@@ -7,12 +7,13 @@ from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import JSON, String
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column, validates
 
 from portal import clock
 from portal.db import Base
+from portal.encryption import current_cipher
 from portal.gateway.rules import mask
-from portal.models.types import UTCDateTime
+from portal.models.types import EncryptedJSON, EncryptedText, UTCDateTime
 
 
 class CreateState(StrEnum):
@@ -34,20 +35,33 @@ class Merchant(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     external_onboarding_id: Mapped[str] = mapped_column(String(64), unique=True)
     onboarding_id: Mapped[str | None] = mapped_column(String(64), unique=True)
-    #: The full PAN, needed to send the create; shown and logged only through ``pan_masked``.
-    pan: Mapped[str] = mapped_column(String(10), index=True)
+    #: The full PAN, needed to send the create; stored encrypted, shown and logged only through
+    #: ``pan_masked``.
+    pan: Mapped[str] = mapped_column(EncryptedText)
+    #: The PAN's keyed blind index (HMAC): what a search by full PAN compares.
+    pan_index: Mapped[str | None] = mapped_column(String(64), index=True)
     display_name: Mapped[str] = mapped_column(String(200), default="")
     legal_name: Mapped[str] = mapped_column(String(200), default="")
+    #: The status on the contract's machine (CONTRACT.md); it only moves forward.
     status: Mapped[str | None] = mapped_column(String(32), index=True)
+    #: The status as the gateway last named it (UNDER_REVIEW, ACCEPTED, or a name not known).
+    gateway_status: Mapped[str | None] = mapped_column(String(64))
     create_state: Mapped[str] = mapped_column(String(20), default=CreateState.DRAFT)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow)
     last_activity_at: Mapped[datetime] = mapped_column(
         UTCDateTime, default=clock.utcnow, index=True
     )
     checklist: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    documents_outstanding: Mapped[list[str]] = mapped_column(JSON, default=list)
+    #: The gateway's pending document keys; encrypted, as they embed owners' PANs.
+    documents_outstanding: Mapped[list[str]] = mapped_column(EncryptedJSON, default=list)
     penny_drop_status: Mapped[str | None] = mapped_column(String(16))
     name_at_bank: Mapped[str | None] = mapped_column(String(200))
+
+    @validates("pan")
+    def _index_pan(self, _key: str, pan: str) -> str:
+        """Keep the blind index in step with the PAN it is computed from."""
+        self.pan_index = current_cipher().pan_index(pan)
+        return pan
 
     @property
     def pan_masked(self) -> str:

@@ -6,12 +6,12 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, Integer, String
+from sqlalchemy import ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from portal import clock
 from portal.db import Base
-from portal.models.types import UTCDateTime
+from portal.models.types import EncryptedJSON, UTCDateTime
 
 
 class OutboxState(StrEnum):
@@ -44,8 +44,9 @@ class OutboxItem(Base):
     step: Mapped[str] = mapped_column(String(32))
     #: The StepDraft.version this body was built from; a newer version supersedes the item.
     draft_version: Mapped[int] = mapped_column(Integer)
-    #: The request body, validated with the step's shape, exactly as it will be sent.
-    payload: Mapped[Any] = mapped_column(JSON)
+    #: The request body, validated with the step's shape, exactly as it will be sent; stored
+    #: encrypted like the draft it comes from.
+    payload: Mapped[Any] = mapped_column(EncryptedJSON)
     state: Mapped[str] = mapped_column(String(16), default=OutboxState.PENDING)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     next_attempt_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -9,7 +9,7 @@ from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, Text
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from portal import clock
 from portal.db import Base
@@ -38,21 +38,57 @@ class RefundState(StrEnum):
     FAILED = "failed"
 
 
+class PortfolioKey(Base):
+    """The partner's one portfolio (parent MID) key: it signs for every sub-merchant that uses it.
+
+    The official SDK's ``glocalMerchant.parentMid``: the parent MID's key pair, whose private half
+    is stored only Fernet-encrypted.
+    """
+
+    __tablename__ = "portfolio_keys"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    parent_mid: Mapped[str] = mapped_column(String(64))
+    kid: Mapped[str] = mapped_column(String(128))
+    public_key_pem: Mapped[str] = mapped_column(Text)
+    private_key_encrypted: Mapped[str] = mapped_column(Text)
+    #: ``generated`` in the portal or ``imported`` from a PEM ops pasted.
+    origin: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow)
+    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+
+    def __repr__(self) -> str:
+        return f"<PortfolioKey parent_mid={self.parent_mid} kid={self.kid}>"
+
+
 class PaymentCredentials(Base):
-    """One merchant's payments identity; the private key is stored only Fernet-encrypted."""
+    """One merchant's payments identity: its MID and either its own key pair (the private half
+    stored only Fernet-encrypted) or the partner's portfolio key."""
 
     __tablename__ = "payment_credentials"
+    __table_args__ = (
+        CheckConstraint(
+            "(portfolio_key_id IS NULL AND kid IS NOT NULL AND public_key_pem IS NOT NULL"
+            " AND private_key_encrypted IS NOT NULL AND origin IS NOT NULL)"
+            " OR (portfolio_key_id IS NOT NULL AND kid IS NULL AND public_key_pem IS NULL"
+            " AND private_key_encrypted IS NULL AND origin IS NULL)",
+            name="own_key_or_portfolio"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     merchant_id: Mapped[int] = mapped_column(
         ForeignKey("merchants.id", ondelete="CASCADE"), unique=True
     )
     mid: Mapped[str] = mapped_column(String(64))
-    kid: Mapped[str] = mapped_column(String(128))
-    public_key_pem: Mapped[str] = mapped_column(Text)
-    private_key_encrypted: Mapped[str] = mapped_column(Text)
+    #: The merchant's own key; all four are empty when it signs with the portfolio key.
+    kid: Mapped[str | None] = mapped_column(String(128))
+    public_key_pem: Mapped[str | None] = mapped_column(Text)
+    private_key_encrypted: Mapped[str | None] = mapped_column(Text)
     #: ``generated`` in the portal or ``imported`` from a PEM ops pasted.
-    origin: Mapped[str] = mapped_column(String(16))
+    origin: Mapped[str | None] = mapped_column(String(16))
+    portfolio_key_id: Mapped[int | None] = mapped_column(
+        ForeignKey("portfolio_keys.id", ondelete="RESTRICT"), index=True)
+    portfolio_key: Mapped[PortfolioKey | None] = relationship(lazy="joined")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow)
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
 
@@ -95,6 +131,11 @@ class Payment(Base):
     action_state: Mapped[str] = mapped_column(String(16), default=ActionState.IDLE)
     action_name: Mapped[str | None] = mapped_column(String(16))
     action_started_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: The merchantTxnId of the capture, reversal or refund in flight (or last sent): a lost
+    #: answer is settled by a status read of it.
+    action_txn_id: Mapped[str | None] = mapped_column(String(50))
+    #: The amount that call sent (a capture's), kept as our own ledger.
+    action_amount: Mapped[str | None] = mapped_column(String(24))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow, index=True)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow)
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from portal import clock
 from portal.db import Base
-from portal.models.types import UTCDateTime
+from portal.models.types import EncryptedJSON, UTCDateTime
 
 
 class StepState(StrEnum):
@@ -41,7 +41,8 @@ class StepDraft(Base):
         ForeignKey("merchants.id", ondelete="CASCADE"), index=True
     )
     step: Mapped[str] = mapped_column(String(32))
-    payload: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    #: The form data, stored encrypted (it holds PANs, the bank account, the signatory's contact).
+    payload: Mapped[dict[str, Any]] = mapped_column(EncryptedJSON, default=dict)
     state: Mapped[str] = mapped_column(String(20), default=StepState.DRAFT)
     lock_reason: Mapped[str | None] = mapped_column(String(300))
     #: The last failed send: ``{kind, message, fields: [{field, message}]}`` (gateway paths).

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from portal import clock
 from portal.db import Base
-from portal.models.types import UTCDateTime
+from portal.models.types import EncryptedText, UTCDateTime
 
 
 class Role(StrEnum):
@@ -38,11 +38,24 @@ class User(UserMixin, Base):
     locked_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
     #: Set for a generated one-time password: the user must choose their own at next sign-in.
     must_change_password: Mapped[bool] = mapped_column(default=False, server_default=false())
+    #: When a one-time password stops working (None for a password the user chose).
+    one_time_password_expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: The TOTP shared secret (base32), encrypted at rest like KYC data; set by enrolment,
+    #: confirmed when ``totp_enrolled_at`` is.
+    totp_secret: Mapped[str | None] = mapped_column(EncryptedText)
+    totp_enrolled_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: The last TOTP time step accepted, so a code cannot be used twice.
+    totp_last_step: Mapped[int | None] = mapped_column()
 
     @property
     def is_active(self) -> bool:
         """Deactivated users cannot sign in (flask-login reads this)."""
         return self.active
+
+    @property
+    def has_totp(self) -> bool:
+        """True once the user has confirmed an authenticator app."""
+        return self.totp_enrolled_at is not None and self.totp_secret is not None
 
     def has_role(self, *roles: str) -> bool:
         """True when the user holds one of ``roles``."""

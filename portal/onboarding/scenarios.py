@@ -18,24 +18,29 @@ HAPPY = "happy"
 PENNY_DROP_FAILS = "penny_drop_fails"
 REVIEW_RFI = "review_rfi"
 REVIEW_REJECTED = "review_rejected"
+DIGILOCKER_OUTSIDE = "digilocker_outside"
 
 LABELS = {
     HAPPY: "Happy path (approved)",
     PENNY_DROP_FAILS: "Penny drop fails (cancelled cheque needed)",
     REVIEW_RFI: "Review ends in RFI",
     REVIEW_REJECTED: "Review ends REJECTED",
+    DIGILOCKER_OUTSIDE: "Verification page as the gateway's iframe docs show it "
+                        "(DigiLocker outside the frame)",
 }
 CHOICES = list(LABELS.items())
 
 #: The account and IFSC the sandbox's penny drop verifies; any other pair fails.
 VERIFIED_BANK = ("1234567890", "SBIN0000000")
 FAILING_BANK = ("9876543210", "HDFC0000001")
-#: The sandbox decides the review by words in registeredName.
+#: The sandbox decides the review by words in registeredName (REJECT, RFI), and the verification
+#: page's dialect by REDIRECT.
 _NAMES = {
     HAPPY: "Sandbox Traders Private Limited",
     PENNY_DROP_FAILS: "Sandbox Traders Private Limited",
     REVIEW_RFI: "RFI Sandbox Traders Private Limited",
     REVIEW_REJECTED: "REJECT Sandbox Traders Private Limited",
+    DIGILOCKER_OUTSIDE: "REDIRECT Sandbox Traders Private Limited",
 }
 #: Individual PANs (4th letter P) of the two owners; the first is also the signatory.
 OWNERS = (("Director", "Asha Rao", "ABCPR1234K", "60"),
@@ -66,8 +71,10 @@ def form_data(scenario: str, step: str) -> dict[str, Any]:
             "gstNumber": GSTIN_EXAMPLE, "iec": "", "websiteUrl": "https://merchant.example.com",
             "purposeCode": "P0802",
             "expectedMonthlyVolume": {"amount": "50000", "currency": "USD"},
-            "isOperatingSameAsRegistered": True, "businessRegisteredAddress": dict(_ADDRESS),
-            "businessOperatingAddress": {}, "noPartnershipRegistrationCheck": False},
+            "address": {"isOperatingSameAsRegistered": True,
+                        "businessRegisteredAddress": dict(_ADDRESS),
+                        "businessOperatingAddress": {}},
+            "noPartnershipRegistrationCheck": False},
         "owners": lambda: {"owners": [
             {"designation": d, "name": n, "pan": p, "percentageOwnership": pct}
             for d, n, p, pct in OWNERS]},

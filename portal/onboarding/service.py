@@ -286,13 +286,16 @@ def apply_answer(merchant: Merchant, data: MerchantData, gid: str = "") -> None:
     """Store what a step's send answered: status, checklist, outstanding documents, penny drop."""
     merchant.onboarding_id = merchant.onboarding_id or data.merchantInfo.onboardingId
     store_record(merchant, data)
-    change_status(merchant, data.merchantInfo.onboardingStatus, StatusSource.STEP_SEND, gid)
+    # a send's answer is the newest word on the record: it may move the status back (a change
+    # that leaves something outstanding); a status name the portal does not know moves nothing
+    change_status(merchant, data.merchantInfo.status, StatusSource.STEP_SEND, gid)
     merchant.touch()
 
 
 def store_record(merchant: Merchant, data: MerchantData) -> None:
     """Store the gateway's record and checklist, everything but the status; no commit."""
     info = data.merchantInfo
+    merchant.gateway_status = info.reported_status[:64] or merchant.gateway_status
     checklist = data.merchantOnboardingCheckListStatus.model_dump(mode="json")
     merchant.documents_outstanding = list(checklist.pop("documentsToBeUploaded", []))
     merchant.checklist = checklist

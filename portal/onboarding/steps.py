@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from portal.gateway.onboarding_shapes import (
+    ADDRESS_FIELD,
+    OPERATING_ADDRESS_FIELD,
     AuthSignatoryRequest,
     BankDetailsRequest,
     BeneficialOwnersRequest,
@@ -47,8 +49,9 @@ def _fields(*names: str) -> Callable[[dict[str, Any]], Any]:
 
 def _business(data: dict[str, Any]) -> Any:
     body = clean(data) or {}
-    if body.get("isOperatingSameAsRegistered"):
-        body.pop("businessOperatingAddress", None)
+    addresses = body.get(ADDRESS_FIELD)
+    if isinstance(addresses, dict) and addresses.get("isOperatingSameAsRegistered"):
+        addresses.pop(OPERATING_ADDRESS_FIELD, None)
     if not body.get("noPartnershipRegistrationCheck"):
         body.pop("noPartnershipRegistrationCheck", None)
     return body

@@ -1,8 +1,11 @@
 """Capture, reverse and refund: each checked against the payment's state, claimed with the
 form's one-time nonce so it is sent at most once, recorded in the audit trail.
 
-A call whose answer is lost leaves the payment 'outcome unknown'; nothing more is sent for it
-until Refresh status has read the gateway's view (``services.refresh``).
+Each call has a merchantTxnId of its own, kept with its amount before it is sent (our own
+ledger: the gateway's answers and status carry no running totals we rely on). A call whose
+answer is lost, or comes back in a shape we cannot read, leaves the payment 'outcome unknown';
+nothing more is sent for it until Refresh status has read the gateway's view, including a
+status read of that call's own merchantTxnId (``services.refresh``).
 """
 
 from __future__ import annotations
@@ -14,27 +17,28 @@ from typing import Any
 from portal import clock
 from portal.audit import record
 from portal.db import db
-from portal.gateway.errors import GatewayError, GatewayUnavailable
+from portal.gateway.errors import GatewayError
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.payments_shapes import PaymentStatus, check_amount
 from portal.models.payment import ActionState, Payment, PaymentRefund, RefundState
 from portal.payments.services import (
+    CAPTURE,
     OUTCOME_UNKNOWN,
+    REFUND,
     REFUNDABLE,
+    REVERSE,
     Result,
-    apply_status,
     claim,
     failure_message,
     mark_unknown,
     new_merchant_txn_id,
+    record_sending,
     refundable,
     refunds_of,
     release,
+    took_effect,
 )
 
-CAPTURE = "capture"
-REVERSE = "reverse"
-REFUND = "refund"
 ACTIONS = (CAPTURE, REVERSE, REFUND)
 _NOUNS = {CAPTURE: "capture", REVERSE: "reversal", REFUND: "refund", "initiate": "hold"}
 #: A refund of the same amount within this time is sent only when the form says it is meant.
@@ -135,10 +139,14 @@ def perform(client: PaymentsClient, payment: Payment, action: str, nonce: str,
         db.session.commit()
         return Result(False, problem)
     refund = _new_refund(payment, amount) if action == REFUND else None
+    sent_amount = {CAPTURE: amount or payment.amount, REFUND: amount}.get(action)
+    record_sending(payment, refund.merchant_txn_id if refund else new_merchant_txn_id(),
+                   sent_amount)
     try:
-        _send(client, payment, action, amount, refund)
+        status = _send(client, payment, action, amount, refund)
     except GatewayError as exc:
         return _failed(payment, action, exc, refund, detail)
+    took_effect(payment, status)
     release(payment)
     record(f"payment.{action}", merchant_id=payment.merchant_id, gid=payment.gid or "",
            detail={**detail, "status": payment.status})
@@ -147,38 +155,43 @@ def perform(client: PaymentsClient, payment: Payment, action: str, nonce: str,
 
 
 def _new_refund(payment: Payment, amount: str | None) -> PaymentRefund:
+    """The refund's row, committed with the payment's ledger entry (``record_sending``)."""
     refund = PaymentRefund(payment_id=payment.id, merchant_txn_id=new_merchant_txn_id(),
                            amount=amount or "0", state=RefundState.SENDING)
     db.session.add(refund)
-    db.session.commit()
     return refund
 
 
+#: The status a call leads to when its answer does not say (the real gateway's answers vary).
+_LEADS_TO = {CAPTURE: PaymentStatus.SENT_FOR_CAPTURE, REVERSE: PaymentStatus.REVERSED,
+             REFUND: PaymentStatus.SENT_FOR_REFUND}
+
+
 def _send(client: PaymentsClient, payment: Payment, action: str, amount: str | None,
-          refund: PaymentRefund | None) -> None:
-    """Send the call and apply the gateway's answer to the payment."""
+          refund: PaymentRefund | None) -> str:
+    """Send the call under its own merchantTxnId; the payment's status the answer gives."""
     gid = payment.gid or ""
+    txn_id = payment.action_txn_id or ""
     if refund is not None:
-        answer = client.refund(gid, refund.merchant_txn_id, payment.currency, amount)
-        refund.gid = answer.data.gid
-        refund.state = RefundState.SENT
-        payment.status = answer.status or answer.data.status
-        payment.reason_code = (answer.reasonCode or "")[:32]
-        payment.message = (answer.message or "")[:300]  # the capture's message is no longer news
-        return
-    if action == CAPTURE:
+        answer = client.refund(gid, txn_id, payment.currency, amount)
+        refund.gid = answer.gid or None
+    elif action == CAPTURE:
         full = amount is None or Decimal(amount) == payment.authorised
-        status = client.capture(gid, payment.merchant_txn_id, None if full else amount)
+        answer = client.capture(gid, txn_id, None if full else amount)
     else:
-        status = client.reverse(gid, payment.merchant_txn_id)
-    apply_status(payment, status.data)
+        answer = client.reverse(gid, txn_id)
+    payment.reason_code = (answer.reasonCode or "")[:32]
+    payment.message = (answer.message or getattr(answer.data, "detailedMessage", None)
+                       or "")[:300]  # what the gateway said of this call, not of an earlier one
+    data_status = getattr(answer.data, "status", None)
+    return answer.status or data_status or _LEADS_TO[action]
 
 
 def _failed(payment: Payment, action: str, exc: GatewayError, refund: PaymentRefund | None,
             detail: dict[str, Any]) -> Result:
     """Record a failed call; a lost answer blocks further calls until the status is read."""
     noun = _NOUNS[action]
-    if isinstance(exc, GatewayUnavailable) and exc.outcome_unknown:
+    if exc.outcome_unknown:
         mark_unknown(payment)
         outcome = OUTCOME_UNKNOWN
         message = (f"The gateway did not answer, so we cannot tell whether the {noun} happened. "

@@ -9,7 +9,8 @@ from sqlalchemy import select
 from portal.config import current_settings
 from portal.db import db
 from portal.models import PaymentCredentials
-from portal.payments.credentials import register_with_sandbox
+from portal.payments.credentials import portfolio_key, register_with_sandbox, signer_of
+from portal.payments.portfolio import register_portfolio
 
 payments_cli = AppGroup("payments", help="Payments housekeeping.")
 
@@ -21,8 +22,11 @@ def register_sandbox_keys() -> None:
     if not settings.gateway_is_sandbox:
         raise click.ClickException("GATEWAY_IS_SANDBOX is false: register keys with the gateway.")
     stored = db.session.scalars(select(PaymentCredentials)).all()
-    failed = [c.kid for c in stored if not register_with_sandbox(settings, c)]
-    click.echo(f"Registered {len(stored) - len(failed)} of {len(stored)} payment keys with the "
-               "sandbox.")
+    failed = [signer_of(c).kid for c in stored if not register_with_sandbox(settings, c)]
+    portfolio = portfolio_key()
+    if portfolio is not None and not register_portfolio(settings, portfolio):
+        failed.append(portfolio.kid)
+    total = len(stored) + (portfolio is not None)
+    click.echo(f"Registered {total - len(failed)} of {total} payment keys with the sandbox.")
     if failed:
         raise click.ClickException("Not registered: " + ", ".join(failed))

@@ -16,14 +16,22 @@ from wtforms import (
     Form,
     FormField,
     HiddenField,
+    RadioField,
     SelectChoice,
     SelectField,
     StringField,
     TextAreaField,
 )
-from wtforms.validators import DataRequired, InputRequired, Length, Optional, Regexp
+from wtforms.validators import (
+    DataRequired,
+    InputRequired,
+    Length,
+    Optional,
+    Regexp,
+    StopValidation,
+)
 
-from portal.payments.credentials import KID_PATTERN, MID_PATTERN
+from portal.payments.credentials import KID_PATTERN, MID_PATTERN, OWN_KEY, PORTFOLIO
 from portal.payments.services import STATUS_CHOICES
 from portal.wizard.forms import StepForm
 
@@ -51,27 +59,55 @@ def _text(label: str, help_text: str = "") -> StringField:
 # ---------------------------------------------------------------- credentials
 
 
-class CredentialsForm(FlaskForm):
-    """MID and kid as the gateway knows them; a key pair generated here or a PEM imported."""
+_MID_FORMAT = Regexp(MID_PATTERN, message="1 to 64 letters, digits, '_' or '-'.")
 
-    mid = StringField("Merchant id (MID)", validators=[
-        DataRequired("Enter the MID the gateway gave this merchant."),
-        Regexp(MID_PATTERN, message="1 to 64 letters, digits, '_' or '-'.")])
+
+def _own_key_only(form: FlaskForm, field: Any) -> None:
+    """Skip the key fields when the merchant signs with the portfolio key."""
+    if getattr(form, "key_source", None) is not None and form.key_source.data == PORTFOLIO:
+        field.errors[:] = []
+        raise StopValidation()
+
+
+class KeyPairForm(FlaskForm):
+    """A key pair as the gateway knows it: its kid, generated here or imported from a PEM."""
+
     kid = StringField("Key id (kid)", validators=[
-        DataRequired("Enter the key id registered with the gateway."),
+        _own_key_only, DataRequired("Enter the key id registered with the gateway."),
         Regexp(KID_PATTERN, message="1 to 128 letters, digits, '.', '_' or '-'.")],
         description="The identifier of this key pair at the gateway; sent as x-gl-kid.")
     private_key_pem = TextAreaField(
-        "Private key to import (PEM)", validators=[Optional(), Length(max=20_000)],
+        "Private key to import (PEM)", validators=[_own_key_only, Optional(), Length(max=20_000)],
         description="Only to import an existing key: an unencrypted RSA key of at least 2048 "
                     "bits. Leave empty to generate a new key pair here.")
-    replace = BooleanField("Replace the current credentials: payments signed with the old key "
-                           "stop working")
 
     def imported_pem(self) -> str | None:
         """The PEM to import, or None to generate a key pair."""
         text = (self.private_key_pem.data or "").strip()
         return text or None
+
+
+class CredentialsForm(KeyPairForm):
+    """The merchant's MID, and its own key pair or the partner's portfolio key."""
+
+    mid = StringField("Merchant id (MID)", validators=[
+        DataRequired("Enter the MID the gateway gave this merchant."), _MID_FORMAT])
+    key_source = RadioField("Signing key", default=OWN_KEY, choices=[
+        SelectChoice(OWN_KEY, "This merchant's own key pair"),
+        SelectChoice(PORTFOLIO, "The partner's portfolio key (signs for this MID as a "
+                                "sub-merchant)")])
+    replace = BooleanField("Replace the current credentials: payments signed with the old key "
+                           "stop working")
+
+
+class PortfolioKeyForm(KeyPairForm):
+    """The partner's one portfolio key: its parent MID and key pair."""
+
+    parent_mid = StringField("Parent MID (portfolio)", validators=[
+        DataRequired("Enter the parent MID the gateway gave the partner."), _MID_FORMAT],
+        description="Sent as issued-by and x-gl-kid-mid; each merchant keeps its own MID.")
+    replace = BooleanField("Replace the portfolio key: every merchant using it signs with the "
+                           "new key at once")
 
 
 # ---------------------------------------------------------------- hold

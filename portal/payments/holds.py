@@ -18,7 +18,7 @@ from portal import clock
 from portal.audit import record
 from portal.config import Settings
 from portal.db import db
-from portal.gateway.errors import GatewayError, GatewayUnavailable, ValidationFailed
+from portal.gateway.errors import GatewayError, ValidationFailed
 from portal.gateway.payments_client import PaymentsClient, verify_callback_token
 from portal.gateway.payments_shapes import InitiateRequest, PaymentStatus
 from portal.gateway.shapes import FieldError, dump, validate_payload
@@ -151,7 +151,7 @@ def _take_body(payment: Payment, sent: dict[str, Any]) -> None:
 def _initiate_failed(payment: Payment, exc: GatewayError) -> Result:
     """Record a failed initiate; a lost answer leaves the payment 'outcome unknown'."""
     errors: list[FieldError] = []
-    if isinstance(exc, GatewayUnavailable) and exc.outcome_unknown:
+    if exc.outcome_unknown:
         mark_unknown(payment)
         outcome = OUTCOME_UNKNOWN
         message = (f"The gateway did not answer, so we cannot tell whether the hold was created. "
@@ -179,6 +179,23 @@ def _gateway_key(settings: Settings) -> str:
         raise CallbackError(503, UNCONFIRMABLE) from None
 
 
+def _returned_payment(claims: dict[str, Any]) -> Payment | None:
+    """The payment a verified callback names: by its gid, else by its merchantUniqueId.
+
+    A payment found by merchantUniqueId whose initiate answer was lost has no gid yet: it takes
+    the token's (gateway-signed) gid, and the status read that follows confirms it.
+    """
+    payment = payment_by_gid(claims["gid"])
+    unique_id = claims.get("merchantUniqueId")
+    if payment is None and isinstance(unique_id, str):
+        payment = db.session.scalar(select(Payment).where(Payment.merchant_unique_id == unique_id))
+        if payment is not None and payment.gid not in (None, claims["gid"]):
+            return None
+        if payment is not None and payment.gid is None:
+            payment.gid = claims["gid"]
+    return payment
+
+
 def take_callback(settings: Settings, token: str | None, now_ms: int) -> CallbackOutcome:
     """Verify the hosted page's ``x-gl-token``, then confirm the outcome with a status call."""
     if not token:
@@ -188,7 +205,7 @@ def take_callback(settings: Settings, token: str | None, now_ms: int) -> Callbac
     except TokenError as exc:
         log.warning("payment callback refused: %s", exc)
         raise CallbackError(400, "The payment response could not be verified.") from None
-    payment = payment_by_gid(claims["gid"])
+    payment = _returned_payment(claims)
     if payment is None:
         log.warning("payment callback for an unknown gid")
         raise CallbackError(404, "We do not know this payment.")

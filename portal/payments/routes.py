@@ -21,11 +21,17 @@ from portal.extensions import csrf
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.shapes import FieldError
 from portal.models.merchant import Merchant
-from portal.models.payment import Payment, PaymentCredentials
+from portal.models.payment import Payment, PaymentCredentials, PortfolioKey
 from portal.models.user import Role
-from portal.payments import actions, holds, services
+from portal.payments import actions, holds, portfolio, services
 from portal.payments import credentials as creds
-from portal.payments.forms import ActionForm, CredentialsForm, FilterForm, HoldForm
+from portal.payments.forms import (
+    ActionForm,
+    CredentialsForm,
+    FilterForm,
+    HoldForm,
+    PortfolioKeyForm,
+)
 from portal.wizard.pages import STAFF
 
 bp = Blueprint("payments", __name__)
@@ -59,20 +65,48 @@ def credentials(merchant_id: int) -> ResponseReturnValue:
 @bp.post("/merchants/<int:merchant_id>/payments/credentials")
 @roles_required(Role.ADMIN)
 def save_credentials(merchant_id: int) -> ResponseReturnValue:
-    """Generate a key pair (or import a PEM) and store it with the MID and kid."""
+    """Store the MID with a new key pair (generated or imported) or the portfolio key."""
     merchant = load_merchant(merchant_id)
     form = CredentialsForm()
     if form.validate_on_submit():
         try:
-            saved = creds.save_credentials(current_settings(), merchant, form.mid.data,
-                                           form.kid.data, form.imported_pem(), current_user.id,
-                                           replace=form.replace.data)
+            saved = creds.save_credentials(
+                current_settings(), merchant, form.mid.data, form.kid.data, form.imported_pem(),
+                current_user.id, replace=form.replace.data,
+                use_portfolio=form.key_source.data == creds.PORTFOLIO)
         except creds.CredentialsError as exc:
             form.form_errors.append(str(exc))
         else:
             flash(saved.message, "success" if saved.sandbox_registered is not False else "warning")
             return redirect(url_for(".credentials", merchant_id=merchant.id))
     return credentials_page(merchant, creds.credentials_of(merchant), form), 400
+
+
+@bp.get("/payments/portfolio-key")
+@roles_required(*STAFF)
+def portfolio_key() -> ResponseReturnValue:
+    """The partner's portfolio key and the merchants signing with it; admins set it up."""
+    current = creds.portfolio_key()
+    prefill = ({"parent_mid": current.parent_mid, "kid": current.kid} if current else {})
+    return portfolio_page(current, PortfolioKeyForm(data=prefill))
+
+
+@bp.post("/payments/portfolio-key")
+@roles_required(Role.ADMIN)
+def save_portfolio_key() -> ResponseReturnValue:
+    """Generate (or import) the portfolio key pair and store it with the parent MID."""
+    form = PortfolioKeyForm()
+    if form.validate_on_submit():
+        try:
+            saved = portfolio.save_portfolio_key(current_settings(), form.parent_mid.data,
+                                                 form.kid.data, form.imported_pem(),
+                                                 current_user.id, replace=form.replace.data)
+        except creds.CredentialsError as exc:
+            form.form_errors.append(str(exc))
+        else:
+            flash(saved.message, "success" if saved.sandbox_registered is not False else "warning")
+            return redirect(url_for(".portfolio_key"))
+    return portfolio_page(creds.portfolio_key(), form), 400
 
 
 @bp.route("/merchants/<int:merchant_id>/payments/new", methods=["GET", "POST"])
@@ -192,4 +226,12 @@ def credentials_page(merchant: Merchant, current: PaymentCredentials | None,
     """The credentials page for ``merchant``."""
     return render_template("payments/credentials.html", merchant=merchant, current=current,
                            form=form, reason=services.unavailable_reason(merchant),
+                           sandbox=current_settings().gateway_is_sandbox,
+                           portfolio=creds.portfolio_key())
+
+
+def portfolio_page(current: PortfolioKey | None, form: PortfolioKeyForm) -> str:
+    """The portfolio key page."""
+    return render_template("payments/portfolio_key.html", current=current, form=form,
+                           members=portfolio.members(current) if current else [],
                            sandbox=current_settings().gateway_is_sandbox)

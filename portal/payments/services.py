@@ -19,7 +19,13 @@ from sqlalchemy import func, select, update
 from portal import clock
 from portal.audit import record
 from portal.db import db
-from portal.gateway.errors import GatewayError, GatewayUnavailable, Unauthorized, ValidationFailed
+from portal.gateway.errors import (
+    GatewayError,
+    GatewayUnavailable,
+    NotFound,
+    Unauthorized,
+    ValidationFailed,
+)
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.payments_shapes import PaymentStatus, PaymentStatusData, StatusResponse
 from portal.gateway.shapes import FieldError
@@ -31,6 +37,10 @@ APPROVED = "APPROVED"
 #: The audit outcome of a call whose answer was lost.
 OUTCOME_UNKNOWN = "unknown"
 PAGE_SIZE = 50
+#: The follow-up calls, as ``Payment.action_name`` names them.
+CAPTURE = "capture"
+REVERSE = "reverse"
+REFUND = "refund"
 #: A call still marked as sending after this long lost its answer (the process died mid-call).
 STALE_SENDING = timedelta(minutes=5)
 #: Statuses a refund may follow.
@@ -75,6 +85,8 @@ def failure_message(exc: GatewayError, what: str) -> str:
     if isinstance(exc, ValidationFailed) and exc.field_errors:
         return f"The gateway refused the {what}: " + "; ".join(
             e.message for e in exc.field_errors)
+    if exc.display_message:  # no field to attach it to: the gateway's words for a person
+        return f"The gateway refused the {what}: {exc.display_message}"
     return f"The gateway refused the {what} ({exc.message})."
 
 
@@ -182,6 +194,8 @@ def release(payment: Payment) -> None:
     payment.action_state = ActionState.IDLE
     payment.action_name = None
     payment.action_started_at = None
+    payment.action_txn_id = None
+    payment.action_amount = None
     payment.updated_at = clock.utcnow()
 
 
@@ -189,6 +203,33 @@ def mark_unknown(payment: Payment) -> None:
     """The call was sent and its answer lost: nothing more is sent until the status is read."""
     payment.action_state = ActionState.UNKNOWN
     payment.updated_at = clock.utcnow()
+
+
+def record_sending(payment: Payment, merchant_txn_id: str, amount: str | None) -> None:
+    """Keep, before it is sent, what the claimed call will send: our own ledger."""
+    payment.action_txn_id = merchant_txn_id
+    payment.action_amount = amount
+    db.session.commit()
+
+
+def took_effect(payment: Payment, status: str | None) -> None:
+    """The call in flight happened at the gateway: enter it in the ledger (its status if told)."""
+    if payment.action_name == CAPTURE:
+        payment.captured_amount = payment.action_amount
+    for refund in refunds_of(payment):
+        if refund.merchant_txn_id == payment.action_txn_id:
+            refund.state = RefundState.SENT
+    if status:
+        payment.status = status
+    payment.updated_at = clock.utcnow()
+
+
+def never_happened(payment: Payment) -> None:
+    """The call in flight never reached the gateway: a refund's amount is free again."""
+    for refund in refunds_of(payment):
+        if (refund.merchant_txn_id == payment.action_txn_id
+                and refund.state in (RefundState.SENDING, RefundState.UNKNOWN)):
+            refund.state = RefundState.FAILED
 
 
 def needs_reconciling(payment: Payment) -> bool:
@@ -204,27 +245,11 @@ def needs_reconciling(payment: Payment) -> bool:
 
 
 def apply_status(payment: Payment, data: PaymentStatusData) -> None:
-    """Take the gateway's view of the payment."""
+    """Take the gateway's view of the payment's status (amounts come from our own ledger)."""
     payment.status = data.status
     payment.reason_code = (data.reasonCode or "")[:32]
     payment.message = (data.detailedMessage or "")[:300]
-    if data.capturedAmount is not None:
-        payment.captured_amount = data.capturedAmount
     payment.updated_at = clock.utcnow()
-
-
-def _settle_refunds(payment: Payment, gateway_refunded: str | None) -> None:
-    """Refunds whose answer was lost count as made if the gateway's refunded total holds them."""
-    refunds = refunds_of(payment)
-    known = sum((Decimal(r.amount) for r in refunds if r.state == RefundState.SENT), Decimal(0))
-    unexplained = Decimal(gateway_refunded or "0") - known
-    for refund in refunds:
-        if refund.state in (RefundState.UNKNOWN, RefundState.SENDING):
-            if unexplained >= Decimal(refund.amount):
-                refund.state = RefundState.SENT
-                unexplained -= Decimal(refund.amount)
-            else:
-                refund.state = RefundState.FAILED
 
 
 def _read_status(client: PaymentsClient, payment: Payment) -> StatusResponse:
@@ -237,6 +262,33 @@ def _read_status(client: PaymentsClient, payment: Payment) -> StatusResponse:
     return client.status(payment.gid or "")
 
 
+def _reached_gateway(client: PaymentsClient, payment: Payment) -> bool:
+    """Whether the gateway has the call in flight: a status read of its own merchantTxnId.
+
+    404 means the gateway never got it; any other failure propagates (we still cannot tell).
+    """
+    if payment.action_name not in (CAPTURE, REVERSE, REFUND) or not payment.action_txn_id:
+        return False  # nothing was sent under an id of its own
+    try:
+        client.status(payment.action_txn_id)
+    except NotFound:
+        return False
+    return True
+
+
+def _settle(client: PaymentsClient, payment: Payment) -> str | None:
+    """Settle a call whose answer was lost; the name of the call settled, if any."""
+    if not needs_reconciling(payment):
+        return None
+    settled = payment.action_name
+    if _reached_gateway(client, payment):
+        took_effect(payment, None)
+    else:
+        never_happened(payment)
+    release(payment)
+    return settled
+
+
 def refresh(client: PaymentsClient, payment: Payment, actor_label: str | None = None) -> Result:
     """Read the gateway's status, apply it, and settle a call whose answer was lost."""
     if payment.gid is None:
@@ -244,6 +296,7 @@ def refresh(client: PaymentsClient, payment: Payment, actor_label: str | None = 
                              "to read; send the hold again from its form.")
     try:
         answer = _read_status(client, payment)
+        settled = _settle(client, payment)
     except GatewayError as exc:
         record("payment.refresh", outcome="failed", merchant_id=payment.merchant_id,
                gid=payment.gid, detail={"error": str(exc)}, actor_label=actor_label)
@@ -251,11 +304,6 @@ def refresh(client: PaymentsClient, payment: Payment, actor_label: str | None = 
         return Result(False, "The gateway's status could not be read; nothing was changed. "
                              "Try again in a moment.")
     apply_status(payment, answer.data)
-    settled = payment.action_name if needs_reconciling(payment) else None
-    if settled == "refund":
-        _settle_refunds(payment, answer.data.refundedAmount)
-    if settled:
-        release(payment)
     detail = {"status": payment.status, **({"settled": settled} if settled else {})}
     record("payment.refresh", merchant_id=payment.merchant_id, gid=payment.gid, detail=detail,
            actor_label=actor_label)

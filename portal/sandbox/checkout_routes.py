@@ -12,13 +12,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, render_template, request, url_for
 
 from portal.gateway.payments_shapes import PaymentStatus
 from portal.gateway.rules import mask
 from portal.sandbox.errors import ApiError
 from portal.sandbox.payments_backend import (
     CHECKOUT_SCOPE,
+    STATUS_SCOPE,
     TOKEN_PARAM,
     Outcome,
     Payment,
@@ -114,6 +115,12 @@ def apple_pay_outcome(currency: str) -> Outcome | None:
     return Outcome(PaymentStatus.AUTHORIZED, _APPROVED, "Approved", APPLE_PAY)
 
 
+def status_url(backend: PaymentsBackend, gid: str) -> str:
+    """The pre-authenticated ``statusUrl`` of a payment (initiate answer, callback token)."""
+    return url_for("sandbox_payments.status", id=gid, _external=True,
+                   **{TOKEN_PARAM: backend.scoped_token(gid, STATUS_SCOPE)})
+
+
 def checkout_blueprint(backend: PaymentsBackend) -> Blueprint:
     """The hosted checkout page over ``backend``."""
     bp = Blueprint("sandbox_checkout", __name__)
@@ -134,7 +141,8 @@ def checkout_blueprint(backend: PaymentsBackend) -> Blueprint:
 
     def return_page(payment: Payment, status: int = 200):
         return render_template("checkout/return.html", payment=payment, token_param=TOKEN_PARAM,
-                               callback_token=backend.callback_token(payment)), status
+                               callback_token=backend.callback_token(
+                                   payment, status_url(backend, payment.gid))), status
 
     @bp.get("/gl/payflow-ui/")
     def page():

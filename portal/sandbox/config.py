@@ -2,10 +2,17 @@
 
 ```json
 {"partners": [{"partnerId": "p1", "keys": [{"apiKey": "...", "apiSecret": "...", "active": true}]}],
- "merchants": [{"mid": "m1", "keys": [{"kid": "...", "publicKeyPem": "..."}]}],
+ "merchants": [{"mid": "m1", "keys": [{"kid": "...", "publicKeyPem": "..."}]},
+               {"mid": "parent", "keys": [...], "subMerchants": ["m2", "m3"]}],
  "webhookUrl": "http://127.0.0.1:5000/webhooks/onboarding",
  "faults": {"seed": 7, "faults": [{"kind": "error", "operation": "get_status", "rate": 0.1}]}}
 ```
+
+A merchant with ``subMerchants`` is a portfolio (parent MID): its keys also sign, as the official
+Python SDK does with ``glocalMerchant.parentMid``, for each MID listed (CONTRACT.md).
+
+``webhookUrl`` is a fallback: onboarding webhooks go to the URLs partners register through
+``POST /gcc/v2/partner/{mid}/webhook``, and to ``webhookUrl`` when a partner registered none.
 
 ``faults`` is a :class:`~portal.sandbox.faults.FaultPlan`, armed at start and after every reset.
 """
@@ -14,7 +21,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -48,10 +55,12 @@ class MerchantKey(_Config):
 
 
 class MerchantKeys(_Config):
-    """A payments merchant (MID) and its keys."""
+    """A payments merchant (MID) and its keys; a parent MID lists its sub-merchants."""
 
     mid: str
     keys: list[MerchantKey] = Field(default_factory=list)
+    #: The MIDs this merchant's keys may sign for as a portfolio (parent MID).
+    subMerchants: list[str] = Field(default_factory=list)
 
 
 class SandboxConfig(_Config):
@@ -72,6 +81,11 @@ class SandboxConfig(_Config):
     reviewSeconds: float = 0.0
     #: Hours an authorised hold lasts before it expires.
     holdExpiryHours: float = 24.0 * 7
+    #: Status names in answers and webhooks instead of the contract's (gateway-facts A3 variants),
+    #: e.g. ``{"PENDING_REVIEW": "UNDER_REVIEW", "APPROVED": "ACCEPTED"}``.
+    statusNames: dict[str, str] = Field(default_factory=dict)
+    #: The ``merchantInfo`` key that carries the status (``merchantStatus`` on some pages).
+    statusKey: Literal["onboardingStatus", "merchantStatus"] = "onboardingStatus"
     #: Faults on the gateway API routes (none by default).
     faults: FaultPlan = Field(default_factory=FaultPlan)
 

@@ -3,8 +3,10 @@
 - ``POST /_sandbox/reset``: forget every record, token and logged request of every API.
 - ``GET /_sandbox/clock``: the sandbox's current time.
 - ``POST /_sandbox/clock`` ``{"advanceSeconds": 3600}``: move the clock forward.
-- ``POST /_sandbox/merchants`` ``{"mid": "...", "kid": "...", "publicKeyPem": "..."}``: register a
-  merchant's payments key (loopback callers only; the portal calls it in sandbox mode).
+- ``POST /_sandbox/merchants`` ``{"mid": "...", "kid": "...", "publicKeyPem": "...",
+  "subMerchants": ["..."]}``: register a merchant's payments key (loopback callers only; the
+  portal calls it in sandbox mode); ``subMerchants`` makes ``mid`` a portfolio (parent MID) whose
+  key also signs for them.
 - ``GET /_sandbox/faults``: the armed faults and those applied.
 - ``POST /_sandbox/faults`` ``{"seed": 7, "faults": [{"kind": "error", "times": 1}]}``: arm a
   fault plan (``portal.sandbox.faults``) in place of the armed one.
@@ -44,6 +46,8 @@ class MerchantKeyRegistration(RequestModel):
     mid: Annotated[str, Field(min_length=1, max_length=64)]
     kid: Annotated[str, Field(min_length=1, max_length=128)]
     publicKeyPem: Annotated[str, Field(min_length=1, max_length=10_000)]
+    subMerchants: Annotated[list[Annotated[str, Field(min_length=1, max_length=64)]],
+                            Field(max_length=10_000)] = Field(default_factory=list)
 
 
 def control_blueprint(state: SandboxState) -> Blueprint:
@@ -84,8 +88,9 @@ def control_blueprint(state: SandboxState) -> Blueprint:
         value, errors = validate_payload(MerchantKeyRegistration, read_json(request))
         if errors:
             raise validation_error(errors)
-        state.backends["payments"].register_key(value.mid, value.kid, value.publicKeyPem)
-        return answer({"mid": value.mid, "kid": value.kid})
+        state.backends["payments"].register_key(value.mid, value.kid, value.publicKeyPem,
+                                                value.subMerchants)
+        return answer({"mid": value.mid, "kid": value.kid, "subMerchants": value.subMerchants})
 
     @bp.get("/faults")
     def read_faults() -> Response:

@@ -27,16 +27,11 @@ def unauthorized(message: str = "Authentication failed") -> ApiError:
     return ApiError(401, "UNAUTHORIZED", message)
 
 
-def forbidden() -> ApiError:
-    """403: the record belongs to another partner."""
-    return ApiError(403, "FORBIDDEN", "This record belongs to another partner")
+def forbidden(message: str = "This record belongs to another partner") -> ApiError:
+    """403: the record (or the MID in the path) belongs to another partner."""
+    return ApiError(403, "FORBIDDEN", message)
 
 
 def not_found(message: str = "No such record") -> ApiError:
     """404 NOT_FOUND."""
     return ApiError(404, "NOT_FOUND", message)
-
-
-def conflict(message: str) -> ApiError:
-    """409 CONFLICT."""
-    return ApiError(409, "CONFLICT", message)

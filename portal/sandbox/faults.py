@@ -50,8 +50,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("portal.sandbox")
 
-#: Paths that faults apply to: the two gateway APIs.
-API_PREFIXES = (onboarding_shapes.PREFIX + "/", payments_shapes.PREFIX + "/")
+#: Paths that faults apply to: the two gateway APIs (onboarding with the partner's webhooks).
+API_PREFIXES = (onboarding_shapes.PREFIX + "/", payments_shapes.PREFIX + "/",
+                onboarding_shapes.WEBHOOKS_PATH.split("{", 1)[0])
 #: The longest a fault may hold a request.
 MAX_SECONDS = 600.0
 #: How many applied faults are remembered (a config file's faults may run for days).

@@ -7,9 +7,9 @@ validated shapes and plain arguments, so they are tested without HTTP; the bluep
 Status machine (CONTRACT.md): INITIATED -> IN_PROGRESS (first section or document saved) ->
 PENDING_VERIFICATION (every section in, nothing outstanding; a later change that leaves something
 outstanding moves it back) -> PENDING_REVIEW (:meth:`complete_verification`) -> APPROVED,
-REJECTED or RFI (:meth:`finish_review`, decided by ``registeredName``); RFI -> PENDING_REVIEW
-once the requested documents arrive. The review asks for information once; the next one
-decides for good.
+REJECTED or RFI (:meth:`finish_review`, decided by ``registeredName``, else ``tradeName``);
+RFI -> PENDING_REVIEW once the requested documents arrive. The review asks for information
+once; the next one decides for good.
 
 Time-driven work waits for :meth:`tick`: each move to PENDING_REVIEW schedules the review
 ``reviewSeconds`` later on the sandbox clock, and every verification step and review outcome
@@ -42,6 +42,8 @@ from portal.gateway.onboarding_shapes import (
     OnboardingStatus,
     PennyDropStatus,
     VerificationRedirectRequest,
+    WebhookList,
+    WebhookRegistrationRequest,
 )
 from portal.gateway.shapes import FieldError
 from portal.sandbox.categories import SUBCATEGORY_CODES
@@ -56,6 +58,7 @@ from portal.sandbox.onboarding_records import (
     StoredDocument,
     VerificationToken,
 )
+from portal.sandbox.status_names import status_name, with_status_names
 from portal.sandbox.webhook_events import STEP_KEYS, payload, review_event
 from portal.sandbox.webhooks import WebhookDispatcher
 
@@ -64,6 +67,8 @@ PENNY_DROP_ACCOUNT = "1234567890"
 PENNY_DROP_IFSC = "SBIN0000000"
 #: The four digits of a PAN the sandbox treats as not existing.
 MISSING_PAN_DIGITS = "9999"
+#: The name the sandbox's bank holds when neither the holder's nor the business's name is known.
+SANDBOX_HOLDER = "Sandbox account holder"
 #: What the review asks for when it ends in RFI.
 RFI_DOCUMENT = "BANK_STATEMENT"
 TOKEN_LIFETIME = timedelta(hours=24)
@@ -82,18 +87,25 @@ def pan_errors(field: str, pan: str) -> list[FieldError]:
     return []
 
 
-def penny_drop(bank: BankDetailsRequest) -> tuple[PennyDropStatus, str | None]:
-    """The penny drop's outcome and the name the bank returns (None when it failed)."""
+def penny_drop(bank: BankDetailsRequest,
+               business_name: str = "") -> tuple[PennyDropStatus, str | None]:
+    """The penny drop's outcome and the name the bank returns (None when it failed).
+
+    The bank knows the holder's name whether or not the partner typed it: the sandbox's bank
+    returns the name typed, else the business's name, else a stand-in.
+    """
     if bank.bankAccountNumber == PENNY_DROP_ACCOUNT and bank.bankIfscCode == PENNY_DROP_IFSC:
-        return PennyDropStatus.VERIFIED, bank.accountHolderName.upper()
+        return PennyDropStatus.VERIFIED, (bank.accountHolderName or business_name
+                                          or SANDBOX_HOLDER).upper()
     return PennyDropStatus.FAILED, None
 
 
-def callback_url_errors(url: HttpUrl) -> list[FieldError]:
-    """callBackUrl must be HTTPS; plain HTTP only to a loopback host, since this is a sandbox."""
+def callback_url_errors(url: HttpUrl, field: str = "callBackUrl") -> list[FieldError]:
+    """A URL the gateway calls must be HTTPS; plain HTTP only to a loopback host, since this is
+    a sandbox."""
     if url.scheme == "https" or (url.scheme == "http" and url.host in LOOPBACK_HOSTS):
         return []
-    return [FieldError("callBackUrl", "Use an https URL (http only for a loopback host)")]
+    return [FieldError(field, "Use an https URL (http only for a loopback host)")]
 
 
 def _locked(section: str, event: str) -> ApiError:
@@ -157,6 +169,23 @@ class OnboardingBackend:
         with self._lock:
             return list(self._requests)
 
+    # ------------------------------------------------------------ partner webhooks
+
+    def register_webhook(self, partner_id: str, request: WebhookRegistrationRequest) -> dict:
+        """Send the partner's events to ``webhookUrl`` too (HTTPS, or HTTP to loopback)."""
+        errors = callback_url_errors(request.webhookUrl, "webhookUrl")
+        if errors:
+            raise validation_error(errors)
+        return self.webhooks.register(partner_id, str(request.webhookUrl)).model_dump()
+
+    def list_webhooks(self, partner_id: str) -> dict:
+        """The partner's registered webhooks."""
+        return WebhookList(webhooks=self.webhooks.registered(partner_id)).model_dump()
+
+    def delete_webhook(self, partner_id: str, webhook_id: str) -> dict:
+        """Stop sending events to one of the partner's webhooks; 404 if unknown."""
+        return self.webhooks.unregister(partner_id, webhook_id).model_dump()
+
     # ------------------------------------------------------------ partner operations
 
     def create_onboarding(self, partner_id: str, request: CreateOnboardingRequest) -> dict:
@@ -182,7 +211,7 @@ class OnboardingBackend:
                 created_at=self._clock.now(),
             )
             self._records[record.onboarding_id] = record
-            return merchant_data(record)
+            return self._data(record)
 
     def update_business_details(self, partner_id: str, onboarding_id: str,
                                 request: BusinessDetailsRequest) -> dict:
@@ -221,7 +250,8 @@ class OnboardingBackend:
             if record.verification_complete:
                 raise _locked("bankDetails", _AFTER_VERIFICATION)
             record.bank = request
-            record.penny_drop, record.name_at_bank = penny_drop(request)
+            name = record.business.business_name if record.business else ""
+            record.penny_drop, record.name_at_bank = penny_drop(request, name)
 
         return self._update(partner_id, onboarding_id, apply)
 
@@ -290,7 +320,7 @@ class OnboardingBackend:
     def get_status(self, partner_id: str, onboarding_id: str) -> dict:
         """The record and its checklist."""
         with self._lock:
-            return merchant_data(self._owned(partner_id, onboarding_id))
+            return self._data(self._owned(partner_id, onboarding_id))
 
     @staticmethod
     def missing_items(record: OnboardingRecord) -> list[FieldError]:
@@ -321,6 +351,12 @@ class OnboardingBackend:
         """A verification token whatever its state (used, expired), or None if never issued."""
         with self._lock:
             return self._tokens.get(token)
+
+    def business_name(self, onboarding_id: str) -> str:
+        """The record's registeredName, else its tradeName ('' before business details)."""
+        with self._lock:
+            business = self._get(onboarding_id).business
+            return business.business_name if business else ""
 
     def verification_checklist(self, onboarding_id: str) -> Checklist:
         """The record's checklist, for the verification page (which knows no partner)."""
@@ -362,11 +398,12 @@ class OnboardingBackend:
             self._schedule_review(record)
 
     def finish_review(self, onboarding_id: str) -> OnboardingStatus:
-        """Decide by registeredName: REJECT -> REJECTED, RFI -> RFI (once), else APPROVED."""
+        """Decide by registeredName (else tradeName): REJECT -> REJECTED, RFI -> RFI (once),
+        else APPROVED."""
         with self._lock:
             record = self._expecting(onboarding_id, OnboardingStatus.PENDING_REVIEW)
             self._reviews_due.pop(onboarding_id, None)
-            name = (record.business.registeredName if record.business else "").upper()
+            name = (record.business.business_name if record.business else "").upper()
             if "REJECT" in name:
                 record.status = OnboardingStatus.REJECTED
             elif "RFI" in name and not record.rfi_raised:
@@ -396,7 +433,10 @@ class OnboardingBackend:
             record = self._owned(partner_id, onboarding_id)
             apply(record)
             self._refresh_status(record)
-            return merchant_data(record)
+            return self._data(record)
+
+    def _data(self, record: OnboardingRecord) -> dict:
+        return with_status_names(merchant_data(record), self._config)
 
     def _acknowledge(self, record: OnboardingRecord) -> None:
         if not record.tnc_acknowledged:
@@ -416,8 +456,9 @@ class OnboardingBackend:
               extra: dict[str, str]) -> None:
         secret = next((key.secret for key in self._keys.values()
                        if key.partner_id == record.partner_id and key.active), None)
-        self.webhooks.emit(payload(event, record.onboarding_id, record.status,
-                                   self._clock.now_ms(), extra), secret)
+        self.webhooks.emit(payload(event, record.onboarding_id,
+                                   status_name(record.status, self._config),
+                                   self._clock.now_ms(), extra), secret, record.partner_id)
 
     def _emit_step(self, record: OnboardingRecord, event: WebhookEventName) -> None:
         self._emit(record, event, STEP_KEYS[event])

@@ -43,7 +43,7 @@ def required_documents(record: OnboardingRecord) -> list[str]:
     required: list[str] = []
     business = record.business
     if business is not None:
-        if not business.isOperatingSameAsRegistered:
+        if business.address.operating_differs:
             required.append(OPERATING_ADDRESS_PROOF)
         if business.entityType is EntityType.PROPRIETOR:
             required.extend(SOLE_PROP_KEYS)

@@ -51,8 +51,9 @@ def _business(record: OnboardingRecord) -> BusinessDetailsInfo | None:
     business = record.business
     if business is None:
         return None
-    registered = AddressInfo(**business.businessRegisteredAddress.model_dump())
-    operating = business.businessOperatingAddress
+    # the request nests the addresses under ``address``; the answer keeps them flat (spec 2.3)
+    registered = AddressInfo(**business.address.businessRegisteredAddress.model_dump())
+    operating = business.address.businessOperatingAddress
     return BusinessDetailsInfo(
         entityType=business.entityType,
         gstNumber=business.gstNumber,

@@ -15,17 +15,17 @@ from portal.gateway.onboarding_shapes import OPERATIONS, PREFIX, Operation
 from portal.gateway.shapes import envelope, validate_payload
 from portal.sandbox.categories import categories_data
 from portal.sandbox.clock import Clock
-from portal.sandbox.errors import not_found, validation_error
+from portal.sandbox.errors import forbidden, not_found, validation_error
 from portal.sandbox.hmac_auth import authenticate, raw_request_path
 from portal.sandbox.json_body import read_json
 from portal.sandbox.onboarding_backend import OnboardingBackend
 from portal.sandbox.onboarding_records import ReceivedRequest
 
 #: Operations that answer 201 Created; the rest answer 200.
-CREATED = frozenset({"create_onboarding"})
+CREATED = frozenset({"create_onboarding", "register_webhook"})
 _ALL_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
 
-#: handler(partner_id, onboarding_id, validated request) -> ``data`` of the answer.
+#: handler(partner_id, onboardingId or webhookId, validated request) -> ``data`` of the answer.
 Handler = Callable[[str, str, Any], dict]
 
 
@@ -50,6 +50,11 @@ def _handlers(backend: OnboardingBackend) -> dict[str, Handler]:
             backend.get_status(partner, onboarding_id)
         ),
         "get_business_categories": lambda *_: categories_data(),
+        "register_webhook": lambda partner, _id, value: backend.register_webhook(partner, value),
+        "list_webhooks": lambda partner, *_: backend.list_webhooks(partner),
+        "delete_webhook": lambda partner, webhook_id, _value: (
+            backend.delete_webhook(partner, webhook_id)
+        ),
     }
 
 
@@ -79,9 +84,12 @@ def onboarding_blueprint(backend: OnboardingBackend, clock: Clock) -> Blueprint:
     def view(operation: Operation) -> Callable[..., tuple[Response, int]]:
         """The view of one operation: validate its body, call its handler, wrap the answer."""
 
-        def handle(onboardingId: str = "") -> tuple[Response, int]:
+        def handle(**params: str) -> tuple[Response, int]:
+            if params.get("mid", g.partner_id) != g.partner_id:
+                raise forbidden("This MID belongs to another partner")
             value = validated_body(operation) if operation.request is not None else None
-            data = handlers[operation.name](g.partner_id, onboardingId, value)
+            record_id = params.get("onboardingId") or params.get("webhookId", "")
+            data = handlers[operation.name](g.partner_id, record_id, value)
             status = 201 if operation.name in CREATED else 200
             return jsonify(envelope(data, now=clock.now())), status
 

@@ -6,6 +6,7 @@ models, so the document cannot drift from what the client sends and the sandbox 
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import Any
 
@@ -20,10 +21,13 @@ REF = "#/components/schemas/{model}"
 ERROR_ENVELOPE = "ErrorEnvelope"
 #: Operations that act on no record, so they never answer 403 or 404.
 _NO_RECORD = frozenset({"create_onboarding", "get_business_categories"})
+#: Operations on the partner's own MID: 403 for another MID, but no record to miss.
+_PARTNER_ONLY = frozenset({"register_webhook", "list_webhooks"})
+_PATH_PARAMETER = re.compile(r"\{(\w+)\}")
 _ERROR_TEXT = {
     "400": "VALIDATION_ERROR: one errorDetails entry per offending field",
     "401": "UNAUTHORIZED: missing key or digest, unknown or inactive key, wrong digest",
-    "403": "FORBIDDEN: the record belongs to another partner",
+    "403": "FORBIDDEN: the record, or the MID in the path, belongs to another partner",
     "404": "NOT_FOUND: no record with this onboardingId",
 }
 _TIMESTAMP = {"type": "string", "pattern": r"^\d{2}/\d{2}/\d{4} \d{2}:\d{2}:\d{2}$"}
@@ -68,7 +72,9 @@ def _operation(op: Operation) -> dict[str, Any]:
     """One operation's OpenAPI object."""
     success = "201" if op.name in CREATED else "200"
     errors = ["401"] if op.request is None else ["400", "401"]
-    if op.name not in _NO_RECORD:
+    if op.name in _PARTNER_ONLY:
+        errors += ["403"]
+    elif op.name not in _NO_RECORD:
         errors += ["403", "404"]
     responses: dict[str, Any] = {
         success: {
@@ -82,9 +88,11 @@ def _operation(op: Operation) -> dict[str, Any]:
             "content": {"application/json": {"schema": _ref(ERROR_ENVELOPE)}},
         }
     spec: dict[str, Any] = {"operationId": op.name, "summary": op.summary, "responses": responses}
-    if "{onboardingId}" in op.path:
+    names = _PATH_PARAMETER.findall(op.path)
+    if names:
         spec["parameters"] = [
-            {"name": "onboardingId", "in": "path", "required": True, "schema": {"type": "string"}}
+            {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+            for name in names
         ]
     if op.request is not None:
         spec["requestBody"] = {
@@ -106,7 +114,7 @@ def onboarding_openapi() -> dict[str, Any]:
     for op in OPERATIONS.values():
         paths.setdefault(op.path, {})[op.method.lower()] = _operation(op)
     digest_text = ("Base64 HMAC-SHA256 keyed with the API secret over the raw body (POST, PUT) "
-                   "or the path and query as sent (GET)")
+                   "or the path and query as sent (GET, DELETE)")
     return {
         "openapi": "3.1.0",
         "info": {

@@ -9,17 +9,24 @@ from __future__ import annotations
 import json
 import logging
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import Decimal
+from enum import StrEnum
 from typing import Any
 
 from joserfc.jwk import RSAKey
 
 from portal.gateway.jwe import decrypt_body
 from portal.gateway.payments_shapes import (
+    AMOUNT_MISMATCH,
+    GATEWAY_ISSUER,
+    INVALID_DATA,
+    NOT_FOUND,
     AmountScope,
     AuthReversalRequest,
+    CallbackClaims,
     CaptureRequest,
     InitiateRequest,
     PaymentStatus,
@@ -29,6 +36,9 @@ from portal.gateway.payments_shapes import (
 )
 from portal.gateway.shapes import TIMESTAMP_FORMAT, FieldError, new_gid
 from portal.gateway.signing import (
+    ISSUER_CLAIM,
+    KEY_MID_CLAIM,
+    MERCHANT_CLAIM,
     TOKEN_LIFETIME_MS,
     TokenError,
     check_digest_claims,
@@ -39,12 +49,10 @@ from portal.gateway.signing import (
 )
 from portal.sandbox.clock import Clock
 from portal.sandbox.config import SandboxConfig
-from portal.sandbox.errors import ApiError, conflict, not_found, unauthorized, validation_error
+from portal.sandbox.errors import ApiError, unauthorized, validation_error
 
 log = logging.getLogger("portal.sandbox.payments")
 
-#: ``issued-by`` of the tokens the gateway itself signs (callback, checkout, statusUrl).
-GATEWAY_ISSUER = "GLOCAL"
 #: The ``scope`` claim that keeps the gateway's own tokens to their one use.
 CHECKOUT_SCOPE = "checkout"
 STATUS_SCOPE = "status"
@@ -91,13 +99,25 @@ class Outcome:
     brand: str | None = None
 
 
-@dataclass
-class Refund:
-    """One refund of a captured payment."""
+class ActionKind(StrEnum):
+    """What a follow-up call did to a payment."""
 
-    gid: str
-    merchant_txn_id: str
+    CAPTURE = "capture"
+    REVERSAL = "reversal"
+    REFUND = "refund"
+
+
+@dataclass(frozen=True)
+class Action:
+    """One capture, reversal or refund: its own merchantTxnId (if it had one), its amount, and
+    the payment's status right after it."""
+
+    kind: ActionKind
+    merchant_txn_id: str | None
     amount: Decimal
+    status: PaymentStatus
+    reason_code: str
+    message: str
 
 
 @dataclass
@@ -116,7 +136,7 @@ class Payment:
     brand: str | None = None
     authorized_at: datetime | None = None
     captured: Decimal | None = None
-    refunds: list[Refund] = field(default_factory=list)
+    actions: list[Action] = field(default_factory=list)
 
     @property
     def currency(self) -> str:
@@ -124,35 +144,56 @@ class Payment:
         return self.request.paymentData.txnCurrency
 
     @property
+    def refunds(self) -> list[Action]:
+        """Its refunds, oldest first."""
+        return [a for a in self.actions if a.kind is ActionKind.REFUND]
+
+    @property
     def refunded(self) -> Decimal:
         """The sum of all refunds so far."""
         return sum((r.amount for r in self.refunds), Decimal(0))
 
-    def status_data(self) -> dict[str, Any]:
-        """The payment as the status call shows it."""
+    def action_named(self, merchant_txn_id: str) -> Action | None:
+        """The capture, reversal or refund sent with this merchantTxnId, if any."""
+        return next((a for a in self.actions if a.merchant_txn_id == merchant_txn_id), None)
+
+    def record(self, action: Action) -> Action:
+        """Apply a follow-up call's outcome to the payment and keep it."""
+        self.status, self.reason_code, self.message = (action.status, action.reason_code,
+                                                       action.message)
+        self.actions.append(action)
+        return action
+
+    def status_data(self, action: Action | None = None) -> dict[str, Any]:
+        """The payment as the status call shows it, read by its gid or its merchantTxnId.
+
+        Read by the merchantTxnId of one of its captures, reversals or refunds, the answer is
+        the payment as it stood right after that action (its status, reasonCode and message)
+        with that action's merchantTxnId and amount. The real gateway's answer to such a read
+        is not documented beyond "Pass PayGlocal gid or your merchantTxnId"; this is the
+        sandbox's reading. A merchantTxnId the gateway never got is a 404. No running totals
+        (captured or refunded amounts) are shown: the real gateway's status has none.
+        """
         data = PaymentStatusData.model_validate({
             "gid": self.gid,
-            "status": self.status,
-            "merchantTxnId": self.request.merchantTxnId,
+            "status": action.status if action else self.status,
+            "merchantTxnId": action.merchant_txn_id if action else self.request.merchantTxnId,
             "merchantUniqueId": self.request.merchantUniqueId,
-            "Amount": self.request.paymentData.totalAmount,
+            "Amount": _money(action.amount) if action else self.request.paymentData.totalAmount,
+            "Currency": self.currency,
             "txnCurrency": self.currency,
-            "reasonCode": self.reason_code,
-            "detailedMessage": self.message,
-            "capturedAmount": _money(self.captured) if self.captured is not None else None,
-            "refundedAmount": _money(self.refunded) if self.refunds else None,
+            "reasonCode": action.reason_code if action else self.reason_code,
+            "detailedMessage": action.message if action else self.message,
             "transactionCreationTime": self.created_at.strftime(TIMESTAMP_FORMAT),
             "payment-method": self.method,
             "CardBrand": self.brand,
         })
         return data.model_dump(by_alias=True, exclude_none=True)
 
-    def refund_data(self, refund: Refund) -> dict[str, Any]:
-        """One of its refunds as the refund call answers it."""
-        return RefundData(gid=refund.gid, originalGid=self.gid,
-                          merchantTxnId=refund.merchant_txn_id, refundAmount=_money(refund.amount),
-                          txnCurrency=self.currency,
-                          status=PaymentStatus.SENT_FOR_REFUND).model_dump()
+    def refund_data(self, refund: Action) -> dict[str, Any]:
+        """One of its refunds as the refund call answers it (the shape the PHP SDK recorded)."""
+        return RefundData(merchantTxnId=refund.merchant_txn_id, refundCurrency=self.currency,
+                          refundAmount=_money(refund.amount)).model_dump()
 
 
 class GatewayKey:
@@ -188,6 +229,11 @@ class PaymentsBackend:
             for merchant in config.merchants
             for key in merchant.keys
         }
+        #: Portfolio (parent) MID -> the sub-merchant MIDs its keys may sign for.
+        self._portfolios: dict[str, set[str]] = {
+            merchant.mid: set(merchant.subMerchants) for merchant in config.merchants
+            if merchant.subMerchants
+        }
         self._payments: dict[str, Payment] = {}
 
     def reset(self) -> None:
@@ -195,8 +241,10 @@ class PaymentsBackend:
         with self._lock:
             self._payments.clear()
 
-    def register_key(self, mid: str, kid: str, public_key_pem: str) -> None:
-        """Accept JWS signed with this public key under ``kid`` for ``mid`` (replacing ``kid``)."""
+    def register_key(self, mid: str, kid: str, public_key_pem: str,
+                     sub_merchants: Iterable[str] = ()) -> None:
+        """Accept JWS signed with this public key under ``kid`` for ``mid`` (replacing ``kid``);
+        ``sub_merchants`` join ``mid``'s portfolio, so the key signs for them too."""
         try:
             key = load_public_key(public_key_pem)
         except (ValueError, TypeError):
@@ -204,19 +252,30 @@ class PaymentsBackend:
                                    ) from None
         with self._lock:
             self._keys[kid] = MerchantKey(mid, key)
+            if sub_merchants:
+                self._portfolios.setdefault(mid, set()).update(sub_merchants)
+
+    def sub_merchants(self, parent_mid: str) -> frozenset[str]:
+        """The MIDs a portfolio (parent MID) key may sign for."""
+        with self._lock:
+            return frozenset(self._portfolios.get(parent_mid, ()))
 
     # ------------------------------------------------------------ authentication
 
     def authenticate(self, token: str | None, merchant_id: str | None, kid: str | None,
-                     signed: bytes) -> Caller:
-        """Check ``x-gl-token-external`` over ``signed`` (body bytes, or the path for GET)."""
+                     signed: bytes, key_mid: str | None = None) -> Caller:
+        """Check ``x-gl-token-external`` over ``signed`` (body bytes, or the path for GET).
+
+        ``merchant_id`` is the transacting MID (``x-gl-merchantid``); ``key_mid`` the optional
+        ``x-gl-kid-mid`` header naming the MID whose key signed.
+        """
         if not token:
             raise unauthorized("x-gl-token-external is missing")
         if not merchant_id:
             raise unauthorized("x-gl-merchantid is missing")
         try:
             header, claims = verify_claims(
-                token, lambda h: self._merchant_key(h, merchant_id, kid))
+                token, lambda h: self._merchant_key(h, merchant_id, kid, key_mid))
             if not _truthy(header.get("is-digested")):
                 raise TokenError("Only digested tokens (is-digested true) are accepted")
             _check_lifetime(claims)
@@ -225,16 +284,33 @@ class PaymentsBackend:
             raise unauthorized(str(exc)) from None
         return Caller(merchant_id, _truthy(header.get("x-gl-enc")))
 
-    def _merchant_key(self, header: dict[str, Any], merchant_id: str, kid: str | None) -> RSAKey:
+    def _merchant_key(self, header: dict[str, Any], merchant_id: str, kid: str | None,
+                      key_mid: str | None) -> RSAKey:
+        """The key that must verify the token, once the header's MIDs agree with each other.
+
+        A merchant's own key signs for that merchant. A portfolio key signs for one of the
+        parent's sub-merchants, and then the header says so: ``x-gl-kid-mid`` and ``issued-by``
+        name the parent, ``x-gl-merchantId`` the sub-merchant (CONTRACT.md, portfolio keys).
+        """
         token_kid = header.get("kid")
-        entry = self._keys.get(token_kid) if isinstance(token_kid, str) else None
+        with self._lock:
+            entry = self._keys.get(token_kid) if isinstance(token_kid, str) else None
+            subs = frozenset(self._portfolios.get(entry.mid, ())) if entry else frozenset()
         if entry is None:
             raise TokenError("No key is registered for this kid")
         if kid is not None and kid != token_kid:
             raise TokenError("x-gl-kid differs from the token's kid")
-        if entry.mid != merchant_id:
+        if header.get(MERCHANT_CLAIM, merchant_id) != merchant_id:
+            raise TokenError(f"The token's {MERCHANT_CLAIM} is not x-gl-merchantid")
+        portfolio = header.get(KEY_MID_CLAIM)
+        if portfolio is not None or key_mid is not None:
+            if portfolio != entry.mid or key_mid not in (None, entry.mid):
+                raise TokenError(f"{KEY_MID_CLAIM} is not the MID of the signing key")
+            if merchant_id not in subs | {entry.mid}:
+                raise TokenError("This portfolio key does not sign for this merchant")
+        elif entry.mid != merchant_id:
             raise TokenError("This key belongs to another merchant")
-        for name in ("iss", "x-gl-merchantId"):
+        for name in ("iss", ISSUER_CLAIM):
             if name in header and header[name] != entry.mid:
                 raise TokenError(f"The token's {name} is not the key's merchant")
         return entry.key
@@ -267,16 +343,14 @@ class PaymentsBackend:
             raise unauthorized("The x-gl-token is not valid here")
         return claims["gid"]
 
-    def callback_token(self, payment: Payment) -> str:
-        """The ``x-gl-token`` the customer's browser carries back to the merchant."""
-        return self.gateway_key.sign({
-            "gid": payment.gid,
-            "status": payment.status,
-            "merchantTxnId": payment.request.merchantTxnId,
-            "merchantUniqueId": payment.request.merchantUniqueId,
-            "reasonCode": payment.reason_code,
-            "iat": str(self._clock.now_ms()),
-        })
+    def callback_token(self, payment: Payment, status_url: str) -> str:
+        """The ``x-gl-token`` the customer's browser carries back to the merchant: the claims
+        the PHP SDK recorded from the real gateway (no merchantTxnId, no reasonCode)."""
+        claims = CallbackClaims(
+            gid=payment.gid, status=payment.status, statusUrl=status_url,
+            merchantUniqueId=payment.request.merchantUniqueId, gidHeader=payment.gid,
+            merchantId=payment.mid, iat=str(self._clock.now_ms()), exp=TOKEN_LIFETIME_MS)
+        return self.gateway_key.sign(claims.model_dump(by_alias=True, exclude_none=True))
 
     # ------------------------------------------------------------ payments
 
@@ -299,9 +373,25 @@ class PaymentsBackend:
         with self._lock:
             payment = self._payments.get(gid)
             if payment is None or (mid is not None and payment.mid != mid):
-                raise not_found("No such payment")
+                raise _not_found()
             self._expire(payment)
             return payment
+
+    def find(self, id_: str, mid: str | None) -> tuple[Payment, Action | None]:
+        """The payment known by its gid, its merchantTxnId or that of one of its captures,
+        reversals or refunds (with that action); 404 if none of ``mid``'s payments has it."""
+        with self._lock:
+            if id_ in self._payments:
+                return self.get(id_, mid), None
+            mine = [p for p in self._payments.values() if mid is None or p.mid == mid]
+            # newest first: a merchantTxnId reused across payments names the latest
+            for payment in sorted(mine, key=lambda p: p.created_at, reverse=True):
+                if payment.request.merchantTxnId == id_:
+                    return self.get(payment.gid), None
+                action = payment.action_named(id_)
+                if action is not None:
+                    return self.get(payment.gid), action
+            raise _not_found()
 
     def _expire(self, payment: Payment) -> None:
         hours = self._config.holdExpiryHours
@@ -315,7 +405,7 @@ class PaymentsBackend:
         with self._lock:
             payment = self.get(gid)
             if payment.status is not PaymentStatus.INPROGRESS:
-                raise conflict("This payment is already complete")
+                raise _refused("This payment is already complete")
             payment.status = outcome.status
             payment.reason_code = outcome.reason_code
             payment.message = outcome.message
@@ -326,7 +416,7 @@ class PaymentsBackend:
         log.info("checkout %s -> %s %s", gid, outcome.status, outcome.reason_code)
         return payment
 
-    def capture(self, mid: str, gid: str, request: CaptureRequest) -> Payment:
+    def capture(self, mid: str, gid: str, request: CaptureRequest) -> tuple[Payment, Action]:
         """Capture once, at most the authorised amount; the rest of the hold is released."""
         with self._lock:
             payment = self._in_status(mid, gid, {PaymentStatus.AUTHORIZED}, "captured")
@@ -336,28 +426,32 @@ class PaymentsBackend:
             if request.captureType is AmountScope.FULL and wanted not in (None, payment.amount):
                 raise _amount_error("A full capture takes the authorised amount; send P for less")
             payment.captured = wanted if wanted is not None else payment.amount
-            payment.status = PaymentStatus.SENT_FOR_CAPTURE
-            payment.reason_code = "GL-201-001"
-            payment.message = "Sent for capture"
-            return payment
+            return payment, payment.record(Action(
+                ActionKind.CAPTURE, request.merchantTxnId, payment.captured,
+                PaymentStatus.SENT_FOR_CAPTURE, "GL-201-001", "Sent for capture"))
 
-    def reverse(self, mid: str, gid: str, request: AuthReversalRequest) -> Payment:
+    def reverse(self, mid: str, gid: str, request: AuthReversalRequest
+                ) -> tuple[Payment, Action]:
         """Release the whole hold; only from AUTHORIZED."""
         with self._lock:
             payment = self._in_status(mid, gid, {PaymentStatus.AUTHORIZED}, "reversed")
-            payment.status = PaymentStatus.REVERSED
-            payment.message = "The hold was released"
-            return payment
+            return payment, payment.record(Action(
+                ActionKind.REVERSAL, request.merchantTxnId, payment.amount,
+                PaymentStatus.REVERSED, payment.reason_code or "", "The hold was released"))
 
-    def refund(self, mid: str, gid: str, request: RefundRequest) -> tuple[Payment, Refund]:
-        """Refund after capture; all refunds together at most the captured amount."""
+    def refund(self, mid: str, gid: str, request: RefundRequest) -> tuple[Payment, Action]:
+        """Refund after capture; all refunds together at most the captured amount.
+
+        ``txnCurrency`` may be left out (docs refund-service): it is the payment's.
+        """
         with self._lock:
             payment = self._in_status(
                 mid, gid, {PaymentStatus.SENT_FOR_CAPTURE, PaymentStatus.SENT_FOR_REFUND},
                 "refunded")
             if any(r.merchant_txn_id == request.merchantTxnId for r in payment.refunds):
-                raise conflict("A refund with this merchantTxnId was already made")
-            if request.paymentData and request.paymentData.txnCurrency != payment.currency:
+                raise _refused("A refund with this merchantTxnId was already made")
+            currency = request.paymentData.txnCurrency if request.paymentData else None
+            if currency not in (None, payment.currency):
                 raise validation_error([FieldError("paymentData.txnCurrency",
                                                    f"The payment is in {payment.currency}")])
             remaining = (payment.captured or Decimal(0)) - payment.refunded
@@ -366,18 +460,16 @@ class PaymentsBackend:
                 raise _amount_error(f"A full refund is the remaining {remaining}; send P for less")
             amount = wanted if wanted is not None else remaining
             if remaining <= 0 or amount > remaining:
-                raise conflict(f"At most {_money(remaining)} is left to refund")
-            refund = Refund(new_gid("gl_r-"), request.merchantTxnId, amount)
-            payment.refunds.append(refund)
-            payment.status = PaymentStatus.SENT_FOR_REFUND
-            payment.reason_code = "GL-201-003"
-            payment.message = "Refund sent"
+                raise _refused(f"At most {_money(remaining)} is left to refund", AMOUNT_MISMATCH)
+            refund = payment.record(Action(ActionKind.REFUND, request.merchantTxnId, amount,
+                                           PaymentStatus.SENT_FOR_REFUND, "GL-201-001",
+                                           "Refund request sent successfully"))
             return payment, refund
 
     def _in_status(self, mid: str, gid: str, allowed: set[PaymentStatus], verb: str) -> Payment:
         payment = self.get(gid, mid)
         if payment.status not in allowed:
-            raise conflict(f"A payment in status {payment.status} cannot be {verb}")
+            raise _refused(f"A payment in status {payment.status} cannot be {verb}")
         return payment
 
 
@@ -397,4 +489,18 @@ def _requested(payment_data: Any) -> Decimal | None:
 
 def _amount_error(message: str) -> ApiError:
     """400 GL-400-006 (amount mismatch) on the amount field."""
-    return ApiError(400, "GL-400-006", message, [FieldError(AMOUNT_FIELD, message)])
+    return ApiError(400, AMOUNT_MISMATCH, message, [FieldError(AMOUNT_FIELD, message)])
+
+
+def _refused(message: str, reason_code: str = INVALID_DATA) -> ApiError:
+    """409 for a call the payment's state refuses (a second capture, an over-refund).
+
+    The real gateway answers 400 with a GL-400 reasonCode; the contract lets the sandbox keep
+    409 so a client sees the difference from a bad field, with the same GL-400 reasonCode.
+    """
+    return ApiError(409, reason_code, message)
+
+
+def _not_found() -> ApiError:
+    """404 with the gateway's "not found" reasonCode (GL-400-999)."""
+    return ApiError(404, NOT_FOUND, "No such payment")

@@ -10,12 +10,17 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Flask, Response, jsonify, request, url_for
 
-from portal.gateway.payments_auth import KID_HEADER, MERCHANT_HEADER, TOKEN_HEADER
-from portal.gateway.payments_shapes import INITIATE_PATHS, OPERATIONS
+from portal.gateway.payments_auth import (
+    KEY_MID_HEADER,
+    KID_HEADER,
+    MERCHANT_HEADER,
+    TOKEN_HEADER,
+)
+from portal.gateway.payments_shapes import INITIATE_PATHS, OPERATIONS, error_envelope
 from portal.gateway.shapes import envelope, validate_payload
-from portal.sandbox.checkout_routes import checkout_blueprint
+from portal.sandbox.checkout_routes import checkout_blueprint, status_url
 from portal.sandbox.clock import Clock
-from portal.sandbox.errors import unauthorized, validation_error
+from portal.sandbox.errors import ApiError, unauthorized, validation_error
 from portal.sandbox.payments_backend import (
     CHECKOUT_SCOPE,
     STATUS_SCOPE,
@@ -48,14 +53,22 @@ def payments_blueprint(backend: PaymentsBackend, clock: Clock) -> Blueprint:
     """The payments API over ``backend``, answering with ``clock``'s timestamps."""
     bp = Blueprint("sandbox_payments", __name__)
 
-    def answer(payment: Payment, data: Any, reason_code: str, message: str) -> Response:
+    @bp.errorhandler(ApiError)
+    def _refused(error: ApiError) -> tuple[Response, int]:
+        """A payments refusal in the real gateway's envelope, with errorDetails beside it."""
+        return jsonify(error_envelope(error.reason_code, error.message, error.field_errors or [],
+                                      now=clock.now())), error.status
+
+    def answer(payment: Payment, data: Any, reason_code: str, message: str,
+               status: str | None = None) -> Response:
         return jsonify(envelope(data, now=clock.now(), reason_code=reason_code, gid=payment.gid,
-                                status=payment.status, message=message))
+                                status=status or payment.status, message=message))
 
     def caller(signed: bytes) -> Caller:
         return backend.authenticate(request.headers.get(TOKEN_HEADER),
                                     request.headers.get(MERCHANT_HEADER),
-                                    request.headers.get(KID_HEADER), signed)
+                                    request.headers.get(KID_HEADER), signed,
+                                    request.headers.get(KEY_MID_HEADER))
 
     def signed_body(operation: str) -> tuple[str, Any]:
         raw = request.get_data(cache=True)
@@ -78,12 +91,10 @@ def payments_blueprint(backend: PaymentsBackend, clock: Clock) -> Blueprint:
         mid, value = signed_body("initiate")
         payment = backend.initiate(mid, value)
         checkout = backend.scoped_token(payment.gid, CHECKOUT_SCOPE)
-        polling = backend.scoped_token(payment.gid, STATUS_SCOPE)
         data = {
             "redirectUrl": url_for("sandbox_checkout.page", _external=True,
                                    **{TOKEN_PARAM: checkout}),
-            "statusUrl": url_for("sandbox_payments.status", gid=payment.gid, _external=True,
-                                 **{TOKEN_PARAM: polling}),
+            "statusUrl": status_url(backend, payment.gid),
             "merchantTxnId": payment.request.merchantTxnId,
         }
         return answer(payment, data, "200", "Payment initiated; send the customer to redirectUrl")
@@ -93,36 +104,41 @@ def payments_blueprint(backend: PaymentsBackend, clock: Clock) -> Blueprint:
                         methods=["POST"])
 
     @bp.get(_rule(OPERATIONS["status"].path), endpoint="status")
-    def status(gid: str) -> Response:
-        """The status: signed with a JWS over the path, or opened by the statusUrl's token."""
+    def status(id: str) -> Response:  # `{id}`, as the contract names it
+        """The status by gid or merchantTxnId (of the payment or of one of its captures,
+        reversals or refunds): signed with a JWS over the path, or opened by the statusUrl's
+        token (which opens its own payment only)."""
         if TOKEN_HEADER in request.headers or TOKEN_PARAM not in request.args:
             mid: str | None = caller(request.path.encode("utf-8")).mid
-        elif backend.gid_of(request.args[TOKEN_PARAM], STATUS_SCOPE) == gid:
-            mid = None
+            payment, action = backend.find(id, mid)
         else:
-            raise unauthorized("This x-gl-token is for another payment")
-        payment = backend.get(gid, mid)
-        return answer(payment, payment.status_data(), "200", f"The payment is {payment.status}")
+            gid = backend.gid_of(request.args[TOKEN_PARAM], STATUS_SCOPE)
+            payment, action = backend.find(id, backend.get(gid).mid)
+            if payment.gid != gid:
+                raise unauthorized("This x-gl-token is for another payment")
+        data = payment.status_data(action)
+        return answer(payment, data, "200", f"The payment is {data['status']}", data["status"])
 
     @bp.post(_rule(OPERATIONS["capture"].path))
     def capture(gid: str) -> Response:
         """Capture the hold once, in full or in part."""
         mid, value = signed_body("capture")
-        payment = backend.capture(mid, gid, value)
-        return answer(payment, payment.status_data(), "GL-201-001", "Sent for capture")
+        payment, made = backend.capture(mid, gid, value)
+        return answer(payment, payment.status_data(made), made.reason_code, made.message)
 
     @bp.post(_rule(OPERATIONS["auth_reversal"].path))
     def auth_reversal(gid: str) -> Response:
         """Release the hold; only before capture."""
         mid, value = signed_body("auth_reversal")
-        payment = backend.reverse(mid, gid, value)
-        return answer(payment, payment.status_data(), "200", "The hold was released")
+        payment, made = backend.reverse(mid, gid, value)
+        return answer(payment, payment.status_data(made), "200", made.message)
 
     @bp.post(_rule(OPERATIONS["refund"].path))
     def refund(gid: str) -> Response:
-        """Refund a captured payment, in full or in part."""
+        """Refund a captured payment, in full or in part: answered in the shape the official
+        PHP SDK recorded from the real gateway."""
         mid, value = signed_body("refund")
         payment, made = backend.refund(mid, gid, value)
-        return answer(payment, payment.refund_data(made), "GL-201-003", "Refund sent")
+        return answer(payment, payment.refund_data(made), made.reason_code, made.message)
 
     return bp

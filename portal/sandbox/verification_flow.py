@@ -3,6 +3,11 @@
 The steps follow the record, not the session, so a new link resumes where the last one stopped:
 T&C, then DigiLocker consent, then video KYC (which may fail and be tried again), then done.
 A button of any other step than the current one changes nothing.
+
+A record whose business name (registeredName, else tradeName) contains ``REDIRECT`` gets the
+page as the gateway's iframe docs show it (gateway-facts A7): no STEP messages, DigiLocker
+opened outside the frame (the page posts a REDIRECT message with the DigiLocker page's URL;
+that page sends the person back to the callBackUrl), and completion posted as the bare string.
 """
 
 from __future__ import annotations
@@ -46,6 +51,8 @@ class Confirmation:
     message: str
 
 
+#: The word in a business name that makes the verification page speak the iframe docs' dialect.
+OUTSIDE_FRAME_MARKER = "REDIRECT"
 #: The value a ticked confirmation checkbox posts.
 TICKED = "yes"
 STEP_OF: dict[Action, Step] = {Action.TNC: Step.TNC, Action.DIGILOCKER: Step.DIGILOCKER,
@@ -64,18 +71,20 @@ RUN: dict[Action, Callable[[OnboardingBackend, str], None]] = {
 
 @dataclass(frozen=True)
 class PageState:
-    """What the page shows: the current step and whether the last video KYC failed."""
+    """What the page shows: the current step, whether the last video KYC failed, and whether
+    DigiLocker runs outside the frame (the iframe docs' dialect)."""
 
     onboarding_id: str
     step: Step
     vkyc_failed: bool
+    digilocker_outside: bool = False
 
 
 @dataclass(frozen=True)
 class Outcome:
     """What a button press did: messages for the parent, errors by field, the HTTP status."""
 
-    messages: list[dict[str, Any]] = field(default_factory=list)
+    messages: list[dict[str, Any] | str] = field(default_factory=list)
     errors: dict[str, str] = field(default_factory=dict)
     status: int = 200
 
@@ -91,11 +100,15 @@ def page_state(backend: OnboardingBackend, onboarding_id: str) -> PageState:
         step = Step.DIGILOCKER
     else:
         step = Step.TNC
-    return PageState(onboarding_id, step, checklist.vkyc == ChecklistState.FAILED)
+    outside = OUTSIDE_FRAME_MARKER in backend.business_name(onboarding_id).upper()
+    return PageState(onboarding_id, step, checklist.vkyc == ChecklistState.FAILED, outside)
 
 
-def messages_after(action: Action, onboarding_id: str) -> list[dict[str, Any]]:
+def messages_after(action: Action, onboarding_id: str,
+                   digilocker_outside: bool = False) -> list[dict[str, Any] | str]:
     """The messages a successful ``action`` posts to the parent window."""
+    if digilocker_outside:  # the iframe docs' dialect: the bare string at the end, nothing else
+        return [str(MessageName.COMPLETE)] if action is Action.VKYC_SUCCESS else []
     if action is Action.VKYC_SUCCESS:
         return [message(MessageName.STEP, onboarding_id, StepName.VKYC),
                 message(MessageName.COMPLETE, onboarding_id)]
@@ -111,7 +124,8 @@ def perform(backend: OnboardingBackend, onboarding_id: str, action_name: str,
         action = Action(action_name)
     except ValueError:
         return Outcome(errors={"action": "Choose one of the buttons"}, status=400)
-    if STEP_OF.get(action) is not page_state(backend, onboarding_id).step:
+    state = page_state(backend, onboarding_id)
+    if STEP_OF.get(action) is not state.step:
         return Outcome(errors={"action": "That step is not the current one"}, status=409)
     confirmation = CONFIRMATIONS.get(action)
     if confirmation is not None and form.get(confirmation.name) != TICKED:
@@ -122,4 +136,4 @@ def perform(backend: OnboardingBackend, onboarding_id: str, action_name: str,
         details = "; ".join(e.message for e in error.field_errors or [])
         return Outcome(errors={"action": f"This step cannot be completed now: {details}"},
                        status=409)
-    return Outcome(messages=messages_after(action, onboarding_id))
+    return Outcome(messages=messages_after(action, onboarding_id, state.digilocker_outside))

@@ -39,6 +39,8 @@ class VerificationSession:
     onboarding_id: str
     target_origin: str
     expires_at: datetime
+    #: The callBackUrl: where a page opened outside the frame (DigiLocker) sends the person back.
+    return_url: str = ""
     closed: bool = False
 
 
@@ -68,7 +70,7 @@ class VerificationSessions:
                                   origin)
             raise PageRefused(f"This verification link has expired. {ASK_AGAIN}", 410, origin)
         session = VerificationSession(secrets.token_urlsafe(32), onboarding_id, origin,
-                                      found.expires_at)
+                                      found.expires_at, found.callback_url)
         with self._lock:
             self._sessions[session.session_id] = session
         return session

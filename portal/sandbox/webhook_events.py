@@ -30,7 +30,7 @@ def new_event_id() -> str:
     return "evt_" + secrets.token_hex(12)
 
 
-def payload(event: WebhookEventName, onboarding_id: str, status: OnboardingStatus, now_ms: int,
+def payload(event: WebhookEventName, onboarding_id: str, status: str, now_ms: int,
             extra: dict[str, str]) -> dict[str, str]:
     """The payload of one event: the common keys, ``event_id`` and ``extra``."""
     return {

@@ -1,5 +1,9 @@
 """Webhook delivery: an outbox of signed deliveries, sent and retried by ``tick()``.
 
+Partners register where their events go (``POST /gcc/v2/partner/{mid}/webhook``, listed and
+deleted beside it); each event is delivered to every URL its partner registered, or, when the
+partner registered none, to the config file's ``webhookUrl``. A reset forgets registrations.
+
 Raising an event only queues it, so no request thread ever waits on a receiver. ``tick()`` (the
 served sandbox's ticker thread, or a test after moving the clock) sends what is due. A delivery
 succeeds on a 2xx answer within ``DELIVERY_TIMEOUT_SECONDS``; anything else (another status, a
@@ -19,6 +23,7 @@ from __future__ import annotations
 import itertools
 import json
 import logging
+import secrets
 import threading
 from collections import deque
 from collections.abc import Callable
@@ -28,14 +33,19 @@ from typing import Any
 
 import requests
 
+from portal.gateway.onboarding_shapes import Webhook
+from portal.gateway.shapes import FieldError
 from portal.gateway.signing import DIGEST_HEADER, hmac_digest
 from portal.sandbox.clock import Clock
 from portal.sandbox.config import SandboxConfig
+from portal.sandbox.errors import not_found, validation_error
 
 log = logging.getLogger("portal.sandbox.webhooks")
 
 #: How long a receiver has to answer.
 DELIVERY_TIMEOUT_SECONDS = 10.0
+#: How many webhooks one partner may register.
+MAX_WEBHOOKS = 10
 
 #: send(url, body, headers) -> the answer's HTTP status; a RequestException when none came.
 Sender = Callable[[str, bytes, dict[str, str]], int]
@@ -111,11 +121,14 @@ class WebhookDispatcher:
         self._log: deque[DeliveryAttempt] = deque(maxlen=log_size)
         self._seq = itertools.count()
         self._faults = WebhookFaults()
+        #: partner id -> its registered webhooks, oldest first.
+        self._registered: dict[str, list[Webhook]] = {}
         self.reset()
 
     def reset(self) -> None:
-        """Drop every queued delivery and the log; faults return to the config's."""
+        """Drop every registration, queued delivery and the log; faults return to the config's."""
         with self._lock:
+            self._registered.clear()
             self._queue.clear()
             self._log.clear()
             self._faults = WebhookFaults(duplicate=self._config.webhookDuplicate,
@@ -131,20 +144,52 @@ class WebhookDispatcher:
         with self._lock:
             return self._faults
 
-    def emit(self, payload: dict[str, str], secret: str | None) -> None:
-        """Queue ``payload`` to be sent now, signed with ``secret`` (no webhookUrl: dropped)."""
-        url = self._config.webhookUrl
-        if not url:
-            return
+    def register(self, partner_id: str, url: str) -> Webhook:
+        """Register ``url`` for the partner's events; registering a URL again returns it."""
+        with self._lock:
+            mine = self._registered.setdefault(partner_id, [])
+            known = next((hook for hook in mine if hook.webhookUrl == url), None)
+            if known is not None:
+                return known
+            if len(mine) >= MAX_WEBHOOKS:
+                raise validation_error([FieldError(
+                    "webhookUrl", f"At most {MAX_WEBHOOKS} webhooks; delete one first")])
+            hook = Webhook(webhookId="wh_" + secrets.token_hex(8), webhookUrl=url)
+            mine.append(hook)
+            return hook
+
+    def registered(self, partner_id: str) -> list[Webhook]:
+        """The partner's webhooks, oldest first."""
+        with self._lock:
+            return list(self._registered.get(partner_id, ()))
+
+    def unregister(self, partner_id: str, webhook_id: str) -> Webhook:
+        """Delete one of the partner's webhooks; 404 if it has none by that id."""
+        with self._lock:
+            mine = self._registered.get(partner_id, [])
+            hook = next((h for h in mine if h.webhookId == webhook_id), None)
+            if hook is None:
+                raise not_found("No webhook with this id")
+            mine.remove(hook)
+            return hook
+
+    def _targets(self, partner_id: str) -> list[str]:
+        registered = [hook.webhookUrl for hook in self._registered.get(partner_id, ())]
+        fallback = [self._config.webhookUrl] if self._config.webhookUrl else []
+        return registered or fallback
+
+    def emit(self, payload: dict[str, str], secret: str | None, partner_id: str) -> None:
+        """Queue ``payload`` for each of the partner's webhooks, signed with ``secret``."""
         body = json.dumps(payload, separators=(",", ":")).encode("utf-8")
         digest = hmac_digest(secret, body) if secret is not None else None
         with self._lock:
             copies = 2 if self._faults.duplicate else 1
-            for _ in range(copies):
-                self._queue.append(Delivery(
-                    event_id=payload["event_id"], event=payload["status"],
-                    onboarding_id=payload["onboarding_id"], url=url, body=body, digest=digest,
-                    due_at=self._clock.now(), seq=next(self._seq)))
+            for url in self._targets(partner_id):
+                for _ in range(copies):
+                    self._queue.append(Delivery(
+                        event_id=payload["event_id"], event=payload["status"],
+                        onboarding_id=payload["onboarding_id"], url=url, body=body,
+                        digest=digest, due_at=self._clock.now(), seq=next(self._seq)))
 
     def tick(self) -> None:
         """Send every delivery that is due (outside the lock, one after another)."""

@@ -10,7 +10,7 @@ from portal.db import db
 from portal.models.status_change import StatusSource
 from portal.onboarding import service as onboarding
 from portal.status.history import timeline
-from portal.status.service import describe, read_status
+from portal.status.service import describe, gateway_name, read_status
 from portal.wizard.pages import STAFF, client
 
 bp = Blueprint("status", __name__)
@@ -24,5 +24,6 @@ def page(merchant_id: int) -> ResponseReturnValue:
     read = read_status(client(), merchant, StatusSource.POLL)
     db.session.commit()
     return render_template("status/page.html", merchant=merchant, read=read,
-                           describe=describe, timeline=timeline(merchant),
+                           describe=describe, gateway_name=gateway_name(merchant),
+                           timeline=timeline(merchant),
                            stepper=onboarding.stepper(merchant, onboarding.drafts_of(merchant)))

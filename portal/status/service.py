@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from portal.audit.service import record
 from portal.gateway.errors import GatewayError
 from portal.gateway.onboarding_client import OnboardingClient
-from portal.gateway.onboarding_shapes import MerchantData, OnboardingStatus
+from portal.gateway.onboarding_shapes import MerchantData, OnboardingStatus, known_status
 from portal.models.merchant import Merchant
 from portal.models.step import StepState
 from portal.onboarding import service as onboarding
@@ -38,6 +38,17 @@ def describe(status: str | None) -> str:
         return "not created at the gateway"
     label = LABELS.get(status)
     return f"{status} ({label})" if label else status
+
+
+def gateway_name(merchant: Merchant) -> str:
+    """What the page adds when the gateway named the status otherwise, or a name not known."""
+    named = merchant.gateway_status
+    if not named or named == merchant.status:
+        return ""
+    if known_status(named) is None:
+        return (f"The gateway reports the status {named}, which the portal does not know; "
+                f"it keeps the last status it knows, {describe(merchant.status)}.")
+    return f"The gateway calls this status {named}."
 
 
 @dataclass(frozen=True)
@@ -73,15 +84,24 @@ def apply_status_read(merchant: Merchant, data: MerchantData, source: str,
     """Apply a read unless it is behind what the portal knows; True if the status moved.
 
     A read at the same status still refreshes the checklist (T&C, DigiLocker, documents).
+    Status names of the gateway's other pages (UNDER_REVIEW, ACCEPTED, ...) count as the
+    contract's status they stand for; a name the portal does not know is stored and shown,
+    and the status stays where it was.
     """
-    new = data.merchantInfo.onboardingStatus or ""
-    if new != merchant.status and not may_move(merchant.status, new):
+    info = data.merchantInfo
+    new = info.status
+    if new is None:
+        record("status.read", outcome="unknown status", merchant_id=merchant.id, gid=gid,
+               detail={"source": source, "known": merchant.status or "",
+                       "read": info.reported_status})
+    elif new != merchant.status and not may_move(merchant.status, new):
         record("status.read", outcome="stale", merchant_id=merchant.id, gid=gid,
-               detail={"source": source, "known": merchant.status or "", "read": new})
+               detail={"source": source, "known": merchant.status or "",
+                       "read": info.reported_status})
         return False
     before = (merchant.checklist, merchant.documents_outstanding)
     onboarding.store_record(merchant, data)
-    moved = change_status(merchant, new, source, gid)
+    moved = change_status(merchant, new, source, gid) if new is not None else False
     if (merchant.checklist, merchant.documents_outstanding) != before:
         merchant.touch()
     _mark_late_steps(merchant)

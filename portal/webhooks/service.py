@@ -20,6 +20,7 @@ from portal.config import Settings
 from portal.db import db
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_events import WebhookKey
+from portal.gateway.onboarding_shapes import known_status
 from portal.gateway.retry import NO_RETRY
 from portal.gateway.signing import matching_secret
 from portal.gateway.transport import Timeouts
@@ -108,16 +109,36 @@ def process(client: OnboardingClient, event: WebhookEvent,
     if merchant is None:
         _done(event, "unknown onboarding id")
     elif is_final(merchant.status):
-        _done(event, f"already {merchant.status}")
+        _done(event, f"already {merchant.status}" + reported_status(event))
     elif event.onboarding_id in already_read:
         _done(event, "status read by the sync")
     else:
         read = read_status(client, merchant, StatusSource.WEBHOOK)
         if read.ok:
-            _done(event, f"status {merchant.status}" + (" (moved)" if read.moved else ""))
+            _done(event, f"status {merchant.status}" + (" (moved)" if read.moved else "")
+                  + reported_status(event))
         else:
             event.outcome = f"re-read failed, left for the sync: {read.error}"[:200]
     db.session.commit()
+
+
+def reported_status(event: WebhookEvent) -> str:
+    """What the event said of the status, mapped onto the contract's names ('' if nothing).
+
+    Only recorded: the status itself always comes from the re-read.
+    """
+    try:
+        payload = json.loads(event.body)
+    except ValueError:
+        return ""
+    named = str(payload.get(WebhookKey.ONBOARDING_STATUS) or "")[:40] if isinstance(payload, dict) \
+        else ""
+    if not named:
+        return ""
+    known = known_status(named)
+    if known is None:
+        return f"; the event said {named}, not a status the portal knows"
+    return f"; the event said {named}" + (f" ({known})" if named != known else "")
 
 
 def _done(event: WebhookEvent, outcome: str) -> None:

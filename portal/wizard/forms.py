@@ -97,6 +97,18 @@ class AddressForm(Form):
     stateCode = _text("State code", "Two capital letters.")
 
 
+class AddressesForm(Form):
+    """The registered address and, when it differs, the operating one (sent as ``address``)."""
+
+    isOperatingSameAsRegistered = BooleanField("The business operates at its registered address",
+                                               default=True)
+    businessRegisteredAddress = FormField(AddressForm, "Registered address")
+    businessOperatingAddress = FormField(
+        AddressForm, "Operating address",
+        description="Only when it differs from the registered address; then an operating "
+                    "address proof is required.")
+
+
 class VolumeForm(Form):
     """Expected monthly volume."""
 
@@ -243,20 +255,15 @@ class BusinessForm(StepForm):
     entityType = _select("Entity type", EntityType)
     natureOfBusiness = SelectField("Nature of business", validate_choice=False,
                                    description="A subcategory of the gateway's list.")
-    registeredName = _text("Registered name")
+    registeredName = _text("Registered name", "Optional. The name on the registration "
+                           "certificate, when it differs from the trade name.")
     tradeName = _text("Trade name", "Optional.")
     gstNumber = _text("GSTIN", "Optional. 15 characters including a check digit.")
     iec = _text("Import export code", "Optional. 10 letters or digits.")
     websiteUrl = _text("Website")
     purposeCode = _text("Purpose code", "P followed by four digits.")
     expectedMonthlyVolume = FormField(VolumeForm, "Expected monthly volume")
-    isOperatingSameAsRegistered = BooleanField("The business operates at its registered address",
-                                               default=True)
-    businessRegisteredAddress = FormField(AddressForm, "Registered address")
-    businessOperatingAddress = FormField(
-        AddressForm, "Operating address",
-        description="Only when it differs from the registered address; then an operating "
-                    "address proof is required.")
+    address = FormField(AddressesForm, "Addresses")
     noPartnershipRegistrationCheck = BooleanField(
         "Partnership without a registration certificate (skips that document)")
 
@@ -306,7 +313,8 @@ class BankForm(StepForm):
 
     bankAccountNumber = _text("Account number", "9 to 18 digits.")
     bankIfscCode = _text("IFSC", "11 characters; the 5th is 0.")
-    accountHolderName = _text("Account holder name", "As the bank knows it.")
+    accountHolderName = _text("Account holder name", "Optional. As the bank knows it; the "
+                              "penny drop returns the name the bank holds.")
     accountType = _select("Account type", AccountType)
 
 

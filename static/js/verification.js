@@ -8,6 +8,12 @@
  *
  * A message is only a hint: it moves the progress list, and "complete" makes the portal read
  * the status from the gateway; the page then shows what the server says, never the message.
+ * "Complete" may come as the bare string (the gateway's iframe docs).
+ *
+ * REDIRECT (the iframe docs: {eventName, eventData{uri, stepName: DIGILOCKER}}) asks for the
+ * uri to be opened outside the frame: this page goes there top-level, but only to an https
+ * address or to the gateway's own origin. The person comes back through the callBackUrl the
+ * link was minted with, which is this page: it asks for a fresh link and the frame resumes.
  */
 (function () {
   "use strict";
@@ -15,6 +21,7 @@
   var STEP = "PARTNER_MERCHANT_VERIFICATION_STEP";
   var COMPLETE = "PARTNER_MERCHANT_VERIFICATION_COMPLETE";
   var CLOSED = "PARTNER_MERCHANT_VERIFICATION_CLOSED";
+  var REDIRECT = "PARTNER_MERCHANT_VERIFICATION_REDIRECT";
 
   var root = document.getElementById("verification");
   var frame = document.getElementById("verification-frame");
@@ -101,6 +108,30 @@
     });
   }
 
+  /* The uri as an absolute URL this page may go to (https, or the gateway's origin), or null. */
+  function allowedTarget(uri) {
+    var target;
+    if (typeof uri !== "string" || !uri) {
+      return null;
+    }
+    try {
+      target = new URL(uri, origin);
+    } catch (error) {
+      return null;
+    }
+    return target.protocol === "https:" || target.origin === origin ? target : null;
+  }
+
+  function openOutside(eventData) {
+    var target = allowedTarget(eventData.uri);
+    if (!target) {
+      return;
+    }
+    show("The gateway opens " + (eventData.stepName === "DIGILOCKER" ? "DigiLocker" : "its next step") +
+         " outside this page; you come back here when it is done.", "redirecting");
+    window.location.assign(target.href);
+  }
+
   window.addEventListener("message", function (event) {
     if (event.origin !== origin || event.source !== frame.contentWindow) {
       return;
@@ -117,6 +148,8 @@
       markStep(message.eventData.stepName);
     } else if (message.eventName === COMPLETE) {
       confirm();
+    } else if (message.eventName === REDIRECT) {
+      openOutside(message.eventData);
     } else if (message.eventName === CLOSED) {
       show("The verification page was closed before the end. Reload this page to start again.",
            "closed");

@@ -8,8 +8,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
+from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from portal.config import Settings
@@ -19,6 +21,7 @@ from tests.chromium import headless_chromium, missing
 from tests.conftest import (
     TEST_PASSWORD,
     RunningSandbox,
+    current_code,
     running_sandbox,
     with_payments,
 )
@@ -114,13 +117,18 @@ def console(context: BrowserContext, page: Page) -> Console:
     return seen
 
 
-def log_in(page: Page, email: str, password: str = TEST_PASSWORD) -> None:
-    """Sign in through the login form."""
+def log_in(page: Page, email: str, password: str = TEST_PASSWORD, app: Flask | None = None) -> None:
+    """Sign in through the login form, typing the authenticator's code (``app`` given) when the
+    code page asks for it."""
     page.goto("/login")
     page.get_by_label("Email").fill(email)
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Sign in").click()
     page.wait_for_url(lambda url: not url.endswith("/login"))
+    if urlsplit(page.url).path == "/login/code" and app is not None:
+        page.get_by_label("Authentication code").fill(current_code(app, email))
+        page.get_by_role("button", name="Continue").click()
+        page.wait_for_url(lambda url: "/login" not in url)
 
 
 class Axe:

@@ -1,5 +1,7 @@
-"""An admin takes a payment in Chromium for an approved merchant: credentials, a new hold, the
-sandbox's hosted checkout on its own origin, the callback, AUTHORIZED, capture; axe on each page."""
+"""An admin takes a payment in Chromium for an approved merchant: the portfolio key and the
+merchant's credentials choosing it, a new hold, the sandbox's hosted checkout on its own origin,
+the callback, AUTHORIZED, capture, a partial refund (answered in the shape the gateway's PHP SDK
+recorded); axe on each page."""
 
 from __future__ import annotations
 
@@ -25,17 +27,26 @@ def fill_hold_form(page: Page) -> None:
             field.fill(value)
 
 
-def test_admin_holds_pays_and_captures(page: Page, servers: Servers, axe: Axe, auth, app,
+def test_admin_holds_pays_captures_and_refunds(page: Page, servers: Servers, axe: Axe, auth, app,
                                        console: Console) -> None:
     merchant_id = add_merchant(app, "APPROVED")
-    log_in(page, auth.create("admin"))
+    log_in(page, auth.create("admin"), app=app)
     page.goto("/admin/")
+    axe.check(page)
+
+    page.goto("/payments/portfolio-key")
+    axe.check(page)
+    page.get_by_label("Parent MID (portfolio)").fill("PARENTMID01")
+    page.get_by_label("Key id (kid)").fill("kid-portfolio-1")
+    page.get_by_role("button", name="Save the portfolio key").click()
+    expect(page.locator(".current-credentials")).to_be_visible()
     axe.check(page)
 
     page.goto(f"/merchants/{merchant_id}/payments/credentials")
     axe.check(page)
+    page.get_by_label(re.compile(r"^The partner's portfolio key")).check()
     page.get_by_role("button", name="Save credentials").click()
-    expect(page.locator(".current-credentials")).to_be_visible()
+    expect(page.locator("[data-field='portfolio']")).to_contain_text("PARENTMID01")
     axe.check(page)
 
     page.goto(f"/merchants/{merchant_id}/payments")
@@ -66,5 +77,14 @@ def test_admin_holds_pays_and_captures(page: Page, servers: Servers, axe: Axe, a
     expect(page.locator("body")).to_contain_text("now SENT_FOR_CAPTURE")
     expect(status).to_have_text("SENT_FOR_CAPTURE")
     expect(page.locator("form.action--capture")).to_have_count(0)
+
+    refund = page.locator("form.action--refund")
+    refund.get_by_label("Amount (INR)").fill("500")
+    refund.get_by_role("checkbox").check()
+    refund.get_by_role("button", name="Refund").click()
+    expect(page.locator("body")).to_contain_text("now SENT_FOR_REFUND")
+    expect(page.locator("table.refunds tbody tr td").nth(2)).to_have_text("sent")
+    expect(page.locator("[data-field='refundable']")).to_have_text("1000.00 INR")
+    axe.check(page)
     assert console.csp_violations == []
     assert console.errors == []

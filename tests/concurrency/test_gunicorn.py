@@ -52,7 +52,8 @@ def portal_url(settings: Settings, tmp_path: Path) -> Iterator[str]:
            "DATABASE_URL": settings.database_url, "GATEWAY_ONBOARDING_URL": settings.onboarding_url,
            "GATEWAY_PAYMENTS_URL": settings.payments_url, "GATEWAY_API_KEY": settings.api_key,
            "GATEWAY_API_SECRET": settings.api_secret, "GATEWAY_IS_SANDBOX": "true",
-           "UPLOAD_FOLDER": str(tmp_path / "uploads")}
+           "KYC_ENCRYPTION_KEYS": settings.kyc_encryption_keys,
+           "PAN_INDEX_KEY": settings.pan_index_key, "UPLOAD_FOLDER": str(tmp_path / "uploads")}
     command = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "2",
                "--worker-class", "gthread", "--threads", "4", "app:app"]
     with subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL,  # noqa: S603

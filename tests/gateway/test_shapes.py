@@ -12,11 +12,13 @@ from portal.gateway import rules
 from portal.gateway.onboarding_shapes import (
     MAX_DOCUMENT_BYTES,
     AuthSignatoryRequest,
+    BankDetailsRequest,
     BeneficialOwnersRequest,
     BusinessDetailsRequest,
     ConfigureProductsRequest,
     CreateOnboardingRequest,
     DocumentUploadRequest,
+    MerchantInfo,
     body_json,
 )
 from portal.gateway.shapes import Envelope, FieldError, field_path, validate_payload
@@ -38,9 +40,13 @@ BUSINESS = {
     "websiteUrl": "https://shop.example.com",
     "purposeCode": "P0802",
     "expectedMonthlyVolume": {"amount": "100000", "currency": "USD"},
-    "isOperatingSameAsRegistered": True,
-    "businessRegisteredAddress": ADDRESS,
+    "address": {"isOperatingSameAsRegistered": True, "businessRegisteredAddress": ADDRESS},
 }
+
+
+def business_with(**addresses: object) -> dict[str, object]:
+    """BUSINESS with some of the fields under ``address`` changed."""
+    return {**BUSINESS, "address": {**BUSINESS["address"], **addresses}}
 SIGNATORY = {
     "authSignatoryName": "Jöhn Dœ",
     "authSignatoryPan": "ABCPE1234F",
@@ -106,8 +112,26 @@ def test_nested_contact_error_path() -> None:
 
 
 def test_nested_address_error_path() -> None:
-    body = {**BUSINESS, "businessRegisteredAddress": {**ADDRESS, "zipcode": "04000"}}
-    assert paths(BusinessDetailsRequest, body) == ["businessRegisteredAddress.zipcode"]
+    body = business_with(businessRegisteredAddress={**ADDRESS, "zipcode": "04000"})
+    assert paths(BusinessDetailsRequest, body) == ["address.businessRegisteredAddress.zipcode"]
+
+
+def test_flat_addresses_of_revision_1_are_refused() -> None:
+    flat = {key: value for key, value in BUSINESS.items() if key != "address"}
+    flat.update(BUSINESS["address"])
+    assert messages(BusinessDetailsRequest, flat) == {
+        "address": "This field is required",
+        "isOperatingSameAsRegistered": "Unknown field",
+        "businessRegisteredAddress": "Unknown field",
+    }
+
+
+def test_registered_name_and_account_holder_name_are_optional() -> None:
+    without_name = {key: value for key, value in BUSINESS.items() if key != "registeredName"}
+    assert paths(BusinessDetailsRequest, without_name) == []
+    bank = {"bankAccountNumber": "1234567890", "bankIfscCode": "SBIN0000000",
+            "accountType": "CURRENT"}
+    assert paths(BankDetailsRequest, bank) == []
 
 
 def test_product_fee_error_paths() -> None:
@@ -318,9 +342,9 @@ def test_owners_list_may_not_be_empty() -> None:
 def test_unknown_fields_are_refused() -> None:
     body = {"externalOnboardingId": "ext-1", "panNumber": "ABCPE1234F", "extra": 1}
     assert messages(CreateOnboardingRequest, body) == {"extra": "Unknown field"}
-    nested = {**BUSINESS, "businessRegisteredAddress": {**ADDRESS, "country": "IN"}}
+    nested = business_with(businessRegisteredAddress={**ADDRESS, "country": "IN"})
     assert messages(BusinessDetailsRequest, nested) == {
-        "businessRegisteredAddress.country": "Unknown field"
+        "address.businessRegisteredAddress.country": "Unknown field"
     }
     owners = [owner(), {**owner(pan="ABCPK1234F", percentage=10), "aadhaar": "1234"}]
     assert messages(BeneficialOwnersRequest, owners) == {"[1].aadhaar": "Unknown field"}
@@ -336,24 +360,22 @@ def test_missing_fields_are_named() -> None:
 
 
 def test_operating_address_required_when_it_differs() -> None:
-    body = {**BUSINESS, "isOperatingSameAsRegistered": False}
-    assert paths(BusinessDetailsRequest, body) == ["businessOperatingAddress"]
-    with_address = {**body, "businessOperatingAddress": {**ADDRESS, "zipcode": "560001"}}
+    body = business_with(isOperatingSameAsRegistered=False)
+    assert paths(BusinessDetailsRequest, body) == ["address.businessOperatingAddress"]
+    with_address = business_with(isOperatingSameAsRegistered=False,
+                                 businessOperatingAddress={**ADDRESS, "zipcode": "560001"})
     assert paths(BusinessDetailsRequest, with_address) == []
 
 
 def test_operating_address_refused_when_the_same() -> None:
-    body = {**BUSINESS, "businessOperatingAddress": ADDRESS}
-    assert paths(BusinessDetailsRequest, body) == ["businessOperatingAddress"]
+    body = business_with(businessOperatingAddress=ADDRESS)
+    assert paths(BusinessDetailsRequest, body) == ["address.businessOperatingAddress"]
 
 
 def test_operating_address_is_validated_too() -> None:
-    body = {
-        **BUSINESS,
-        "isOperatingSameAsRegistered": False,
-        "businessOperatingAddress": {**ADDRESS, "stateCode": "mh"},
-    }
-    assert paths(BusinessDetailsRequest, body) == ["businessOperatingAddress.stateCode"]
+    body = business_with(isOperatingSameAsRegistered=False,
+                         businessOperatingAddress={**ADDRESS, "stateCode": "mh"})
+    assert paths(BusinessDetailsRequest, body) == ["address.businessOperatingAddress.stateCode"]
 
 
 # ---------------------------------------------------------------- documents
@@ -433,6 +455,26 @@ def test_body_json_of_fees_and_unset_fields() -> None:
     assert "GLOBAL_FUND_TRANSFER" not in plain["productFees"]  # unset fields left out
     value, _ = validate_payload(BusinessDetailsRequest, BUSINESS)
     plain = body_json(value)
-    assert "tradeName" not in plain and "businessOperatingAddress" not in plain
+    assert "tradeName" not in plain and "businessOperatingAddress" not in plain["address"]
     assert plain["registeredName"] == "Jöhn & Sons"
     assert "Jöhn".encode() in json_bytes(plain)  # UTF-8 on the wire, not \\u escapes
+
+
+# ---------------------------------------------------------------- status names
+
+
+@pytest.mark.parametrize(("info", "reported", "status"), [
+    ({"onboardingStatus": "PENDING_REVIEW"}, "PENDING_REVIEW", "PENDING_REVIEW"),
+    ({"onboardingStatus": "UNDER_REVIEW"}, "UNDER_REVIEW", "PENDING_REVIEW"),
+    ({"onboardingStatus": "VERIFICATION_COMPLETE"}, "VERIFICATION_COMPLETE", "PENDING_REVIEW"),
+    ({"onboardingStatus": "ACCEPTED"}, "ACCEPTED", "APPROVED"),
+    ({"onboardingStatus": " approved "}, "approved", "APPROVED"),
+    ({"merchantStatus": "UNDER_REVIEW"}, "UNDER_REVIEW", "PENDING_REVIEW"),
+    ({"onboardingStatus": "ON_HOLD", "merchantStatus": "ACCEPTED"}, "ON_HOLD", "APPROVED"),
+    ({"onboardingStatus": "ON_HOLD"}, "ON_HOLD", None),
+    ({}, "", None),
+])
+def test_status_names_of_the_gateways_pages_map_onto_the_contract(info, reported, status):
+    parsed = MerchantInfo.model_validate({"onboardingId": "pg_onboard_1", **info})
+    assert parsed.reported_status == reported
+    assert parsed.status == status

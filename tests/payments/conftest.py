@@ -30,6 +30,10 @@ MID = "MID0000001"
 KID = "kid-merchant-1"
 OTHER_MID = "MID0000002"
 OTHER_KID = "kid-merchant-2"
+#: A portfolio: the parent MID's key signs for MID and SUB_MID, not for OTHER_MID.
+PARENT_MID = "MIDPARENT01"
+PARENT_KID = "kid-parent-1"
+SUB_MID = "MIDSUB00001"
 CALLBACK_URL = "http://127.0.0.1:9/shop/payment-return"
 HOLD_HOURS = 24.0
 
@@ -65,6 +69,12 @@ def other_merchant_keys() -> KeyPair:
 
 
 @pytest.fixture(scope="session")
+def parent_keys() -> KeyPair:
+    """PARENT_MID's portfolio key, registered under PARENT_KID."""
+    return new_key_pair()
+
+
+@pytest.fixture(scope="session")
 def stranger_keys() -> KeyPair:
     """A key nobody registered."""
     return new_key_pair()
@@ -91,14 +101,16 @@ class Sandbox:
 
 
 @pytest.fixture(scope="session")
-def served_sandbox(merchant_keys: KeyPair, other_merchant_keys: KeyPair,
+def served_sandbox(merchant_keys: KeyPair, other_merchant_keys: KeyPair, parent_keys: KeyPair,
                    gateway_keys: KeyPair) -> Iterator[Sandbox]:
-    """The sandbox with two merchants, served on a loopback port once per run."""
+    """The sandbox with two merchants and a portfolio, served on a loopback port once per run."""
     config = config_from({
         "merchants": [
             {"mid": MID, "keys": [{"kid": KID, "publicKeyPem": merchant_keys.public_pem}]},
             {"mid": OTHER_MID,
              "keys": [{"kid": OTHER_KID, "publicKeyPem": other_merchant_keys.public_pem}]},
+            {"mid": PARENT_MID, "subMerchants": [MID, SUB_MID],
+             "keys": [{"kid": PARENT_KID, "publicKeyPem": parent_keys.public_pem}]},
         ],
         "gatewayPrivateKeyPem": gateway_keys.private_pem,
         "holdExpiryHours": HOLD_HOURS,
@@ -138,12 +150,13 @@ def make_client(sandbox: Sandbox, merchant_keys: KeyPair, gateway_keys: KeyPair,
 
     def make(*, encrypt: bool = False, mid: str = MID, kid: str = KID,
              private_pem: str | None = None, base_url: str | None = None,
-             now_ms: Callable[[], int] | None = None) -> PaymentsClient:
+             now_ms: Callable[[], int] | None = None,
+             parent_mid: str | None = None) -> PaymentsClient:
         return PaymentsClient(
             base_url or sandbox.url, merchant_id=mid, kid=kid,
             private_key_pem=private_pem or merchant_keys.private_pem,
             gateway_public_key_pem=gateway_keys.public_pem,
-            gateway_kid=sandbox.payments.gateway_key.kid, encrypt=encrypt,
+            gateway_kid=sandbox.payments.gateway_key.kid, encrypt=encrypt, parent_mid=parent_mid,
             timeouts=Timeouts(connect=1.0, read=5.0), retry=RetryPolicy(attempts=1),
             session=http, now_ms=now_ms or sandbox.clock.now_ms,
         )

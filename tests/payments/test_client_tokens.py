@@ -52,7 +52,7 @@ def test_post_token_verifies_with_jwcrypto_and_digests_the_exact_body(fixed_clie
 
 
 def test_get_token_digests_the_path(fixed_client, merchant_keys):
-    prepared = fixed_client().prepare("status", gid="gl_o-abc123")
+    prepared = fixed_client().prepare("status", id="gl_o-abc123")
     assert prepared.body is None
     _, payload = _verified(prepared.headers["x-gl-token-external"], merchant_keys.public_pem)
     assert payload["digest"] == _digest(b"/gl/v1/payments/gl_o-abc123/status")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -159,3 +160,22 @@ def act(browser: Browser, payment_id: int, action: str, amount: str | None = Non
     if amount is not None:
         changes["amount"] = amount
     return submit(browser, page, f"form.action--{action}", changes)
+
+
+def counting(monkeypatch: pytest.MonkeyPatch, sandbox, operation: str) -> list[str]:
+    """Record every call of a sandbox backend operation (refused ones too)."""
+    payments = backend(sandbox)
+    original: Callable = getattr(payments, operation)
+    calls: list[str] = []
+
+    def counted(mid, gid, request):
+        calls.append(gid)
+        return original(mid, gid, request)
+
+    monkeypatch.setattr(payments, operation, counted)
+    return calls
+
+
+def flashes(page) -> str:
+    """The text of every flash message on the page."""
+    return " ".join(p.get_text(" ", strip=True) for p in page.soup.select(".flash"))

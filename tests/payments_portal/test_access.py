@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.conftest import AuthActions
 from tests.payments_portal.conftest import authorised_payment
 
 PAGES = [
@@ -42,11 +43,9 @@ def test_ops_take_holds_and_capture_but_cannot_set_credentials(app, auth, client
     assert response.status_code == 403
 
 
-def test_action_forms_need_a_csrf_token(app, csrf_app, auth, merchant_id):
+def test_action_forms_need_a_csrf_token(app, csrf_app, merchant_id):
     signed_in = csrf_app.test_client()
-    auth.create("admin")
-    signed_in.post("/login", data={"email": "admin@example.com",
-                                   "password": "correct horse battery staple"})
+    AuthActions(csrf_app, signed_in).login("admin")
     response = signed_in.post("/payments/1/capture", data={"nonce": "x", "confirm": "y"})
     assert response.status_code == 400
 

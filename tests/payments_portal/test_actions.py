@@ -4,7 +4,6 @@ most once, and never resent blindly after a lost answer."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from decimal import Decimal
 
 import pytest
@@ -13,11 +12,13 @@ from bs4 import BeautifulSoup
 from portal.db import db
 from portal.models import AuditEvent, Payment
 from portal.sandbox.faults import Fault, FaultKind
-from tests.conftest import TEST_PASSWORD
+from tests.conftest import AuthActions
 from tests.payments_portal.conftest import (
     act,
     authorised_payment,
     backend,
+    counting,
+    flashes,
     payment_row,
 )
 from tests.wizard.browser import form_values
@@ -28,24 +29,6 @@ def authorised(browser, merchant_id, credentials) -> int:
     """An authorised hold of 1500.00 INR; returns the payment's id."""
     payment_id, _ = authorised_payment(browser, merchant_id)
     return payment_id
-
-
-def counting(monkeypatch: pytest.MonkeyPatch, sandbox, operation: str) -> list[str]:
-    """Record every call of a sandbox backend operation (refused ones too)."""
-    payments = backend(sandbox)
-    original: Callable = getattr(payments, operation)
-    calls: list[str] = []
-
-    def counted(mid, gid, request):
-        calls.append(gid)
-        return original(mid, gid, request)
-
-    monkeypatch.setattr(payments, operation, counted)
-    return calls
-
-
-def flashes(page) -> str:
-    return " ".join(p.get_text(" ", strip=True) for p in page.soup.select(".flash"))
 
 
 def test_full_capture(app, browser, sandbox, authorised, monkeypatch):
@@ -146,7 +129,7 @@ def test_two_concurrent_captures_send_one(app, auth, client, browser, sandbox, a
     captures = counting(monkeypatch, sandbox, "capture")
     sandbox.state.faults.set(Fault(FaultKind.LATENCY, operation="capture", seconds=0.3))
     second = app.test_client()
-    second.post("/login", data={"email": "admin@example.com", "password": TEST_PASSWORD})
+    AuthActions(app, second).login("admin")
     page = browser.get(f"/payments/{authorised}")
     values = {**form_values(page.form("form.action--capture")), "confirm": "y"}
     start = threading.Barrier(2)
@@ -189,8 +172,8 @@ def test_a_lost_capture_answer_is_not_resent_and_refresh_settles_it(app, browser
     assert len(captures) == 1
 
 
-def test_a_lost_refund_answer_is_settled_from_the_refunded_total(app, browser, sandbox,
-                                                                 authorised):
+def test_a_lost_refund_answer_is_settled_by_a_status_read_of_its_id(app, browser, sandbox,
+                                                                    authorised):
     act(browser, authorised, "capture")
     sandbox.state.faults.set(Fault(FaultKind.LOST, operation="refund", times=1))
     act(browser, authorised, "refund", amount="250")

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from bench.seed import seed_merchants
-from portal.db import db
 
 #: The most statements the merchants list may run (sign-in lookup, count, page).
 LIST_LIMIT = 6
 
 
 def seed(app, count: int, **options: int) -> list[int]:
-    return seed_merchants(db.engine(app), count, **options)
+    return seed_merchants(app, count, **options)
 
 
 def test_the_merchants_list_runs_a_constant_few_statements(app, auth, count_get):

@@ -31,8 +31,14 @@ def address(street: str = "12 MG Road") -> dict[str, str]:
             "stateCode": "KA", "city": "Bengaluru", "state": "Karnataka"}
 
 
-def business(entity_type: str = "PVT_LTD_COMPANY", **overrides: Any) -> dict[str, Any]:
-    """Business details; operating address the same as the registered one."""
+def business(entity_type: str = "PVT_LTD_COMPANY", operating: dict[str, str] | None = None,
+             **overrides: Any) -> dict[str, Any]:
+    """Business details, the addresses nested under ``address`` (contract revision 2); the
+    operating address is the registered one unless ``operating`` is given."""
+    addresses: dict[str, Any] = {"isOperatingSameAsRegistered": operating is None,
+                                 "businessRegisteredAddress": address()}
+    if operating is not None:
+        addresses["businessOperatingAddress"] = operating
     body = {
         "entityType": entity_type,
         "natureOfBusiness": "BUS.IT_SERVICES",
@@ -40,8 +46,7 @@ def business(entity_type: str = "PVT_LTD_COMPANY", **overrides: Any) -> dict[str
         "websiteUrl": "https://acme.example.com",
         "purposeCode": "P0802",
         "expectedMonthlyVolume": {"amount": "50000", "currency": "USD"},
-        "isOperatingSameAsRegistered": True,
-        "businessRegisteredAddress": address(),
+        "address": addresses,
     }
     return {**body, **overrides}
 

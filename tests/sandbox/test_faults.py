@@ -211,6 +211,15 @@ def test_faults_hit_the_payments_api_too(sandbox_server):
     assert response.json()["reasonCode"] == "SYSTEM_ERROR"
 
 
+def test_faults_hit_the_webhook_registration_by_operation(sandbox_server, partner):
+    sandbox_server.state.faults.set(Fault(FaultKind.ERROR, operation="register_webhook",
+                                          status=503))
+    assert partner.list_webhooks("p1").webhooks == []  # another operation: untouched
+    with pytest.raises(GatewayUnavailable):
+        partner.register_webhook("p1", "https://partner.example/hook")
+    assert partner.list_webhooks("p1").webhooks == []
+
+
 def test_faults_never_touch_controls_or_the_openapi_document(sandbox_server, partner):
     sandbox_server.state.faults.set(Fault(FaultKind.RESET))
     for path in ("/_sandbox/clock", "/_sandbox/faults", "/openapi.json"):

@@ -112,9 +112,7 @@ def test_passing_penny_drop_later_drops_the_cheque(partner, onboarding_id):
     ("PARTNERSHIP_FIRM", {"noPartnershipRegistrationCheck": True},
      [*OWNER_AADHARS, "PARTNERSHIP_DEED"]),
     ("LLP_FIRM", {}, ["LLP_AGREEMENT"]),
-    ("INDIVIDUAL", {"isOperatingSameAsRegistered": False,
-                    "businessOperatingAddress": address("7 Park Street")},
-     ["OPERATING_ADDRESS_PROOF"]),
+    ("INDIVIDUAL", {"operating": address("7 Park Street")}, ["OPERATING_ADDRESS_PROOF"]),
 ])
 def test_documents_to_be_uploaded_per_entity_type(partner, onboarding_id, entity_type, extra,
                                                   expected):

@@ -4,18 +4,20 @@ completion is confirmed by the portal reading the status server-side."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, Page, Request
+from playwright.sync_api import Browser, Frame, Page, Request
 from sqlalchemy import select
 
 from portal.config import current_settings
 from portal.db import db
 from portal.models.merchant import Merchant
 from portal.models.status_change import StatusChange
+from portal.onboarding import scenarios
 from portal.verification import links
 from tests.chromium import headless_chromium
 from tests.servers import serve
@@ -36,9 +38,13 @@ OPENER = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Op
     window.portal.postMessage({eventName: "PARTNER_MERCHANT_VERIFICATION_COMPLETE",
                                eventData: data}, "*");
     window.portal.postMessage("PARTNER_MERCHANT_VERIFICATION_COMPLETE", "*");
+    window.portal.postMessage({eventName: "PARTNER_MERCHANT_VERIFICATION_REDIRECT",
+                               eventData: {uri: location.origin + "/phish",
+                                           stepName: "DIGILOCKER"}}, "*");
   };
 </script></head><body><h1>Somebody else</h1></body></html>"""
-FORGED_PER_OPENER = 5
+FORGED_PER_OPENER = 6
+REDIRECT = "PARTNER_MERCHANT_VERIFICATION_REDIRECT"
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +76,23 @@ def portal_url(csrf_app) -> Iterator[str]:
 @pytest.fixture
 def merchant_page(app, csrf_app, chromium, portal_url) -> Iterator[Opened]:
     """A merchant at PENDING_VERIFICATION and a browser context holding its link's URL."""
-    merchant_id = onboard(app)
+    with opened_page(app, csrf_app, chromium, portal_url, scenarios.HAPPY) as opened:
+        yield opened
+
+
+@pytest.fixture
+def outside_page(app, csrf_app, chromium, portal_url) -> Iterator[Opened]:
+    """The same for a merchant whose gateway page speaks the iframe docs' dialect: DigiLocker
+    outside the frame (REDIRECT), completion as the bare string."""
+    with opened_page(app, csrf_app, chromium, portal_url,
+                     scenarios.DIGILOCKER_OUTSIDE) as opened:
+        yield opened
+
+
+@contextmanager
+def opened_page(app, csrf_app, chromium, portal_url, scenario: str) -> Iterator[Opened]:
+    """A merchant of ``scenario`` at PENDING_VERIFICATION, a context holding its link's URL."""
+    merchant_id = onboard(app, scenario)
     with csrf_app.app_context():
         merchant = db.session.get(Merchant, merchant_id)
         _link, token = links.issue(current_settings().secret_key, merchant, "ops@example.com")
@@ -86,6 +108,7 @@ def merchant_page(app, csrf_app, chromium, portal_url) -> Iterator[Opened]:
     context.on("request", watch)
     context.on("console", lambda msg: opened.csp_violations.append(msg.text)
                if "Content Security Policy" in msg.text else None)
+    context.set_default_timeout(15_000)
     try:
         yield opened
     finally:
@@ -154,7 +177,79 @@ def test_messages_from_another_origin_or_another_window_are_ignored(
         assert _progress(portal) == {"TNC": "waiting", "DIGILOCKER": "waiting",
                                      "VKYC": "waiting"}
         assert portal.locator(".verification-result").inner_text() == ""
+        assert portal.url == merchant_page.url  # the forged REDIRECT moved nothing
         opener.close()
         portal.close()
     assert merchant_page.confirms == []
+    assert stored(app, merchant_page.merchant_id).status == "PENDING_VERIFICATION"
+
+
+def test_digilocker_opens_top_level_and_comes_back_then_the_bare_complete_confirms(
+        app, outside_page, sandbox):
+    page = outside_page.page
+    page.goto(outside_page.url)
+    frame = page.frame_locator("#verification-frame")
+    frame.get_by_label("I have read and accept the terms and conditions").check()
+    frame.get_by_role("button", name="Accept and continue").click()
+    # the frame asks for DigiLocker outside it: the portal goes there, top-level
+    page.wait_for_url(f"{sandbox.url}/verification/digilocker?**")
+    page.get_by_label("I consent to sharing my documents from DigiLocker").check()
+    page.get_by_role("button", name="Give consent and go back").click()
+    # the sandbox sends the person back to the callBackUrl: this same page, a fresh link
+    page.wait_for_url(outside_page.url)
+    page.frame_locator("#verification-frame").get_by_role("button", name="Pass video KYC").click()
+    page.locator(".verification-result[data-state='confirmed']").wait_for()
+
+    assert page.locator(".verification-result").inner_text() == (
+        "Confirmed by the gateway: PENDING_REVIEW (Verified, under compliance review).")
+    assert len(outside_page.confirms) == 1
+    assert outside_page.csp_violations == []
+    assert stored(app, outside_page.merchant_id).status == "PENDING_REVIEW"
+
+
+def _gateway_frame(page: Page, sandbox) -> Frame:
+    found = next((f for f in page.frames if f.url.startswith(f"{sandbox.url}/verification")),
+                 None)
+    assert found is not None, [f.url for f in page.frames]
+    return found
+
+
+@pytest.mark.parametrize("uri", [
+    "javascript:alert(document.domain)",
+    "http://127.0.0.1:9/digilocker",  # neither https nor the gateway's origin
+    "data:text/html,<h1>phish</h1>",
+])
+def test_a_redirect_to_an_address_neither_https_nor_the_gateways_is_ignored(
+        merchant_page, sandbox, uri):
+    page = merchant_page.page
+    page.goto(merchant_page.url)
+    page.frame_locator("#verification-frame").get_by_role(
+        "heading", name="Merchant verification").wait_for()
+    page.evaluate("""() => { window.seen = 0;
+        addEventListener('message', () => { window.seen += 1; }); }""")
+    _gateway_frame(page, sandbox).evaluate(
+        """([name, uri]) => parent.postMessage(
+               {eventName: name, eventData: {uri: uri, stepName: "DIGILOCKER"}}, "*")""",
+        [REDIRECT, uri])
+    page.wait_for_function("window.seen >= 1")
+    page.wait_for_timeout(300)  # give the page's own listener every chance to act
+
+    assert page.url == merchant_page.url
+    assert page.locator(".verification-result").inner_text() == ""
+
+
+def test_a_bare_string_complete_from_the_frame_is_confirmed_server_side(app, merchant_page,
+                                                                        sandbox):
+    page = merchant_page.page
+    page.goto(merchant_page.url)
+    page.frame_locator("#verification-frame").get_by_role(
+        "heading", name="Merchant verification").wait_for()
+    _gateway_frame(page, sandbox).evaluate(
+        "() => parent.postMessage('PARTNER_MERCHANT_VERIFICATION_COMPLETE', '*')")
+    page.locator(".verification-result[data-state='confirmed']").wait_for()
+    # a hint only: the gateway still says PENDING_VERIFICATION, and that is what is shown
+    assert page.locator(".verification-result").inner_text() == (
+        "Confirmed by the gateway: PENDING_VERIFICATION (Waiting for the merchant's "
+        "verification).")
+    assert len(merchant_page.confirms) == 1
     assert stored(app, merchant_page.merchant_id).status == "PENDING_VERIFICATION"

@@ -17,7 +17,8 @@ from portal.wizard.forms import OwnersForm, SignatoryForm, form_path
     ("[1].pan", "owners", ["owners", "1", "pan"]),
     ("percentageOwnership", "owners", ["owners", "percentageOwnership"]),
     ("contact.email", None, ["contact", "email"]),
-    ("businessRegisteredAddress.zipcode", None, ["businessRegisteredAddress", "zipcode"]),
+    ("address.businessRegisteredAddress.zipcode", None,
+     ["address", "businessRegisteredAddress", "zipcode"]),
     ("productFees.INTERNATIONAL_CARDS_AND_ALT_PAYS[2].fee", None,
      ["productFees", "INTERNATIONAL_CARDS_AND_ALT_PAYS", "2", "fee"]),
     ("", "owners", []),
@@ -49,10 +50,12 @@ def test_errors_land_beside_their_field_or_on_top(app):
 
 def test_requests_are_built_from_form_data():
     business = BY_KEY["business"].request({
-        "registeredName": " Acme ", "tradeName": "", "isOperatingSameAsRegistered": True,
-        "businessOperatingAddress": {"city": "Pune"}, "noPartnershipRegistrationCheck": False,
+        "registeredName": " Acme ", "tradeName": "",
+        "address": {"isOperatingSameAsRegistered": True,
+                    "businessOperatingAddress": {"city": "Pune"}},
+        "noPartnershipRegistrationCheck": False,
         "expectedMonthlyVolume": {"amount": "", "currency": "USD"}})
-    assert business == {"registeredName": "Acme", "isOperatingSameAsRegistered": True,
+    assert business == {"registeredName": "Acme", "address": {"isOperatingSameAsRegistered": True},
                         "expectedMonthlyVolume": {"currency": "USD"}}
     products = BY_KEY["products"].request({
         "products": ["DOMESTIC_CARDS_UPI_AND_INB", "BOGUS"],

@@ -13,8 +13,9 @@ from tests.wizard.conftest import merchant, onboard, point_gateway_at, typed
 FIELDS = {
     "business": ["entityType", "natureOfBusiness", "registeredName", "tradeName", "gstNumber",
                  "websiteUrl", "purposeCode", "expectedMonthlyVolume-amount",
-                 "expectedMonthlyVolume-currency", "isOperatingSameAsRegistered",
-                 "businessRegisteredAddress-zipcode", "businessOperatingAddress-stateCode"],
+                 "expectedMonthlyVolume-currency", "address-isOperatingSameAsRegistered",
+                 "address-businessRegisteredAddress-zipcode",
+                 "address-businessOperatingAddress-stateCode"],
     "owners": ["owners-0-designation", "owners-0-name", "owners-0-pan",
                "owners-0-percentageOwnership"],
     "bank": ["bankAccountNumber", "bankIfscCode", "accountHolderName", "accountType"],
@@ -73,8 +74,8 @@ def test_fields_with_a_format_show_help_and_an_example(browser, new_merchant):
 
 @pytest.mark.parametrize(("step", "changes", "field", "message"), [
     ("business", {"gstNumber": "27AAPFU0939F1ZX"}, "gstNumber", "Not a valid GSTIN"),
-    ("business", {"businessRegisteredAddress-zipcode": "012345"},
-     "businessRegisteredAddress-zipcode", "PIN code"),
+    ("business", {"address-businessRegisteredAddress-zipcode": "012345"},
+     "address-businessRegisteredAddress-zipcode", "PIN code"),
     ("owners", {"owners-1-pan": "ABCCE1234F"}, "owners-1-pan", "4th letter"),
     ("bank", {"bankIfscCode": "SBIN1000000"}, "bankIfscCode", "Not a valid IFSC"),
     ("signatory", {"contact-phone": "98765"}, "contact-phone", "international format"),

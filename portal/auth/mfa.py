@@ -1,0 +1,82 @@
+"""Multi-factor sign-in: who must use it, enrolment, and checking a second factor."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from sqlalchemy import update
+
+from portal.auth import recovery_codes, session_records, totp
+from portal.config import Settings
+from portal.db import db
+from portal.models import Role, User
+
+
+class SecondFactor(StrEnum):
+    """What proved the sign-in besides the password."""
+
+    AUTHENTICATOR = "authenticator"
+    RECOVERY_CODE = "recovery_code"
+
+
+def required(user: User, settings: Settings) -> bool:
+    """Admins always need a second factor; ops users when MFA_FOR_EVERYONE is set."""
+    return user.role == Role.ADMIN.value or settings.mfa_for_everyone
+
+
+def needs_enrolment(user: User, settings: Settings) -> bool:
+    """True for a user who must have an authenticator but has none yet."""
+    return required(user, settings) and not user.has_totp
+
+
+def start_enrolment(user: User) -> str:
+    """Give a user without an authenticator a fresh pending secret (the caller commits)."""
+    if user.has_totp:
+        raise ValueError("The user already has an authenticator.")
+    user.totp_secret = totp.new_secret()
+    return user.totp_secret
+
+
+def confirm_enrolment(user: User, code: str, now: datetime) -> list[str] | None:
+    """Turn the pending secret on if ``code`` is right; return the recovery codes to show once."""
+    if user.has_totp or user.totp_secret is None:
+        return None
+    step = totp.matching_step(user.totp_secret, code, now, after=None)
+    if step is None:
+        return None
+    user.totp_enrolled_at = now
+    user.totp_last_step = step
+    return recovery_codes.replace_codes(user.id)
+
+
+def remove_authenticator(user: User) -> None:
+    """Forget the user's authenticator and recovery codes, and end their sessions."""
+    user.totp_secret = None
+    user.totp_enrolled_at = None
+    user.totp_last_step = None
+    recovery_codes.remove_codes(user.id)
+    session_records.close_all_sessions(user.id)
+
+
+def _accept_step(user: User, step: int) -> bool:
+    """Record ``step`` as used unless a concurrent request got there first (one update)."""
+    newer = (User.totp_last_step.is_(None)) | (User.totp_last_step < step)
+    accepted = db.session.execute(
+        update(User).where(User.id == user.id, newer).values(totp_last_step=step)
+        .execution_options(synchronize_session=False))
+    return accepted.rowcount == 1
+
+
+def check_second_factor(user: User, code: str, now: datetime) -> SecondFactor | None:
+    """Which factor ``code`` is for ``user``: an authenticator code not used before, or an
+    unused recovery code (spent by this call); None when it is neither."""
+    if not user.has_totp:
+        return None
+    assert user.totp_secret is not None
+    step = totp.matching_step(user.totp_secret, code, now, after=user.totp_last_step)
+    if step is not None and _accept_step(user, step):
+        return SecondFactor.AUTHENTICATOR
+    if recovery_codes.use_code(user.id, code, now):
+        return SecondFactor.RECOVERY_CODE
+    return None

@@ -1,0 +1,71 @@
+"""Guesses sent at once, over real HTTP to a served portal, on SQLite and PostgreSQL: every wrong
+password is counted, so the lock holds and the right password is refused afterwards; a second
+factor sent twice at once signs in once."""
+
+from __future__ import annotations
+
+import pytest
+import requests
+from sqlalchemy import select
+
+from portal.auth.accounts import find_user
+from portal.auth.recovery_codes import replace_codes
+from portal.auth.throttle import ADDRESS_LIMIT
+from portal.db import db
+from portal.models import LoginThrottle
+from tests.concurrency.test_gunicorn import post_together
+from tests.conftest import TEST_PASSWORD, AuthActions, current_code
+from tests.servers import serve
+
+GUESSES = 10
+
+
+def _signed_in(answer: requests.Response) -> bool:
+    return answer.status_code == 302 and not answer.headers["Location"].startswith("/login")
+
+
+def test_simultaneous_wrong_passwords_lock_the_account(app, client):
+    email = AuthActions(app, client).create("ops")
+    with serve(app) as url:
+        sessions = [requests.Session() for _ in range(GUESSES)]
+        bodies = [{"email": email, "password": f"wrong guess {n}"} for n in range(GUESSES)]
+        answers = post_together(sessions, url + "/login", bodies)
+        assert [a.status_code for a in answers] == [200] * GUESSES
+        with app.app_context():
+            user = find_user(email)
+            assert user.locked_until is not None, f"failed_logins={user.failed_logins}, no lock"
+        right = requests.post(url + "/login", data={"email": email, "password": TEST_PASSWORD},
+                              allow_redirects=False, timeout=30)
+        assert not _signed_in(right)
+
+
+def test_simultaneous_failures_from_one_address_are_all_counted(app, client):
+    AuthActions(app, client).create("ops")
+    with serve(app) as url:
+        sessions = [requests.Session() for _ in range(ADDRESS_LIMIT)]
+        bodies = [{"email": f"guess{n}@example.com", "password": "guess"}
+                  for n in range(ADDRESS_LIMIT)]
+        post_together(sessions, url + "/login", bodies)
+        with app.app_context():
+            failures = db.session.scalar(select(LoginThrottle.failures))
+        assert failures == ADDRESS_LIMIT
+        right = requests.post(url + "/login", data={"email": "ops@example.com",
+                                                    "password": TEST_PASSWORD},
+                              allow_redirects=False, timeout=30)
+        assert not _signed_in(right), "the address is blocked"
+
+
+@pytest.mark.parametrize("kind", ["authenticator", "recovery"])
+def test_one_code_sent_twice_at_once_signs_in_once(app, client, portal_clock, kind):
+    email = AuthActions(app, client).create("admin")
+    with app.app_context():
+        recovery = replace_codes(find_user(email).id)
+        db.session.commit()
+    code = current_code(app, email) if kind == "authenticator" else recovery[0]
+    with serve(app) as url:
+        sessions = [requests.Session() for _ in range(2)]
+        for jar in sessions:
+            jar.post(url + "/login", data={"email": email, "password": TEST_PASSWORD},
+                     allow_redirects=False, timeout=30)
+        answers = post_together(sessions, url + "/login/code", [{"code": code}] * 2)
+        assert sorted(a.url.endswith("/merchants") for a in answers) == [False, True]

@@ -47,12 +47,13 @@ def test_bad_business_values_are_explained_in_words(page: Page, business_page: s
                                                     axe: Axe) -> None:
     page.locator("[name='websiteUrl']").fill("merchant")
     page.locator("[name='expectedMonthlyVolume-amount']").fill("50,000")
-    page.locator("[name='businessRegisteredAddress-zipcode']").fill("012345")
+    page.locator("[name='address-businessRegisteredAddress-zipcode']").fill("012345")
     send(page)
     assert errors_beside(page, "websiteUrl") == [rules.URL_MESSAGE]
     assert errors_beside(page, "expectedMonthlyVolume-amount") == [
         rules.PATTERN_MESSAGES[rules.WHOLE_AMOUNT_PATTERN]]
-    assert errors_beside(page, "businessRegisteredAddress-zipcode") == [rules.PIN_CODE_MESSAGE]
+    assert errors_beside(page, "address-businessRegisteredAddress-zipcode") == [
+        rules.PIN_CODE_MESSAGE]
     assert_no_library_words(page)
     axe.check_shown(page)
     screenshot(page, "business-errors")
@@ -60,12 +61,12 @@ def test_bad_business_values_are_explained_in_words(page: Page, business_page: s
 
 def test_an_empty_address_flags_each_field(page: Page, business_page: str) -> None:
     for name in ADDRESS_FIELDS:
-        page.locator(f"[name='businessRegisteredAddress-{name}']").fill("")
+        page.locator(f"[name='address-businessRegisteredAddress-{name}']").fill("")
     send(page)
     for name in ADDRESS_FIELDS:
-        assert errors_beside(page, f"businessRegisteredAddress-{name}") == [
+        assert errors_beside(page, f"address-businessRegisteredAddress-{name}") == [
             "This field is required"], name
-    expect(page.locator("#businessRegisteredAddress > .group__error")).to_have_count(0)
+    expect(page.locator("#address-businessRegisteredAddress > .group__error")).to_have_count(0)
 
 
 def test_an_empty_create_flags_every_field(page: Page, servers: Servers, auth,
@@ -79,7 +80,7 @@ def test_an_empty_create_flags_every_field(page: Page, servers: Servers, auth,
     axe.check_shown(page)
 
 
-def test_the_bulk_import_table_uses_the_same_words(page: Page, servers: Servers, auth,
+def test_the_bulk_import_table_uses_the_same_words(page: Page, servers: Servers, auth, app,
                                                    tmp_path: Path, axe: Axe) -> None:
     rows = example_rows()
     rows[0]["websiteUrl"] = "merchant"
@@ -87,7 +88,7 @@ def test_the_bulk_import_table_uses_the_same_words(page: Page, servers: Servers,
     rows[0]["registered_zipcode"] = "012345"
     file = tmp_path / "merchants.csv"
     file.write_text(csv_text(rows), encoding="utf-8")
-    log_in(page, auth.create("admin"))
+    log_in(page, auth.create("admin"), app=app)
     page.goto("/admin/bulk/")
     page.locator("input[type=file]").set_input_files(file)
     page.locator("form").filter(has=page.locator("input[type=file]")).locator(

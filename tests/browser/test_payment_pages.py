@@ -20,7 +20,7 @@ pytestmark = pytest.mark.browser
 def merchant_id(page: Page, servers: Servers, auth, app) -> int:
     """An approved merchant with payment credentials, an admin signed in."""
     merchant_id = add_merchant(app, "APPROVED")
-    log_in(page, auth.create("admin"))
+    log_in(page, auth.create("admin"), app=app)
     page.goto(f"/merchants/{merchant_id}/payments/credentials")
     page.get_by_role("button", name="Save credentials").click()
     expect(page.locator(".current-credentials")).to_be_visible()

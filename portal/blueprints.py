@@ -12,11 +12,14 @@ from portal import (
     main,
     merchants,
     payments,
+    team,
     verification,
     webhooks,
     wizard,
 )
 from portal.bulk.routes import bp as bulk_bp
+from portal.mail.routes import bp as mail_bp
+from portal.merchant_mail.routes import bp as merchant_mail_bp
 from portal.status.routes import bp as status_bp
 
 
@@ -28,3 +31,6 @@ def register_blueprints(app: Flask) -> None:
         app.register_blueprint(blueprint)
     app.register_blueprint(payments.bp)
     app.register_blueprint(bulk_bp)
+    app.register_blueprint(team.bp)
+    app.register_blueprint(merchant_mail_bp)
+    app.register_blueprint(mail_bp)

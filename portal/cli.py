@@ -13,6 +13,7 @@ from portal.config import current_settings
 from portal.db import db
 from portal.encryption import CREDENTIALS_VARIABLE, current_cipher, multi_fernet
 from portal.key_rotation import rotate
+from portal.merchant_mail.cli import reminders_cli
 from portal.migrate import upgrade
 from portal.onboarding.webhooks_cli import gateway_cli
 from portal.payments.cli import payments_cli
@@ -55,3 +56,4 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(payments_cli)
     app.cli.add_command(keys_cli)
     app.cli.add_command(gateway_cli)
+    app.cli.add_command(reminders_cli)

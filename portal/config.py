@@ -19,6 +19,7 @@ from portal.gateway.onboarding_events import origin_of
 ROOT = Path(__file__).resolve().parent.parent
 INSTANCE = ROOT / "instance"
 DEV_ENVS = ("development", "testing")
+MAIL_SECURITIES = ("none", "starttls", "ssl")
 SETTINGS_EXTENSION = "portal_settings"
 
 
@@ -75,6 +76,20 @@ VARIABLES = (
              secret=True),
     Variable("STALE_AFTER_DAYS", "7", "Days without progress before the dashboard flags a "
              "merchant"),
+    Variable("PORTAL_URL", "http://127.0.0.1:5000", "The portal's public address, used in the "
+             "links it emails (never taken from the request's Host header)"),
+    Variable("MAIL_HOST", "127.0.0.1", "SMTP server the portal sends email through (make run "
+             "starts a local sink on 8025)"),
+    Variable("MAIL_PORT", "8025", "SMTP port"),
+    Variable("MAIL_SECURITY", "none", "none, starttls or ssl"),
+    Variable("MAIL_USERNAME", "", "SMTP user name (empty: no login)"),
+    Variable("MAIL_PASSWORD", "", "SMTP password", secret=True),
+    Variable("MAIL_FROM", "Partner Onboarding Portal <portal@localhost>", "Sender of the "
+             "portal's emails"),
+    Variable("MAIL_TIMEOUT", "10", "Seconds to wait for the SMTP server"),
+    Variable("MAIL_SINK_FOLDER", "instance/mail", "Where the development SMTP sink keeps "
+             "messages; admins read them at /admin/mailbox when GATEWAY_IS_SANDBOX"),
+    Variable("REMINDER_MAX", "3", "Most verification reminders emailed to one merchant"),
 )
 
 
@@ -106,6 +121,16 @@ class Settings:
     kyc_encryption_keys: str = ""
     pan_index_key: str = ""
     stale_after_days: int = 7
+    portal_url: str = "http://127.0.0.1:5000"
+    mail_host: str = "127.0.0.1"
+    mail_port: int = 8025
+    mail_security: str = "none"
+    mail_username: str = ""
+    mail_password: str = ""
+    mail_from: str = "Partner Onboarding Portal <portal@localhost>"
+    mail_timeout: float = 10.0
+    mail_sink_folder: str = ""
+    reminder_max: int = 3
     extra: Mapping[str, object] = field(default_factory=dict)
 
     @property
@@ -135,6 +160,8 @@ class Settings:
             "KYC_ENCRYPTION_KEYS": self.kyc_encryption_keys,
             "PAN_INDEX_KEY": self.pan_index_key,
         }
+        if self.mail_security not in MAIL_SECURITIES:
+            raise ConfigError("MAIL_SECURITY must be one of: " + ", ".join(MAIL_SECURITIES) + ".")
         missing = [name for name, value in required.items() if not value]
         if missing:
             raise ConfigError(
@@ -199,6 +226,16 @@ def settings_from_env(environ: Mapping[str, str] | None = None) -> Settings:
             kyc_encryption_keys=get("KYC_ENCRYPTION_KEYS"),
             pan_index_key=get("PAN_INDEX_KEY"),
             stale_after_days=int(get("STALE_AFTER_DAYS")),
+            portal_url=get("PORTAL_URL").rstrip("/"),
+            mail_host=get("MAIL_HOST"),
+            mail_port=int(get("MAIL_PORT")),
+            mail_security=get("MAIL_SECURITY").lower(),
+            mail_username=get("MAIL_USERNAME"),
+            mail_password=get("MAIL_PASSWORD"),
+            mail_from=get("MAIL_FROM"),
+            mail_timeout=float(get("MAIL_TIMEOUT")),
+            mail_sink_folder=str(ROOT / get("MAIL_SINK_FOLDER")),
+            reminder_max=int(get("REMINDER_MAX")),
         )
     except ValueError as exc:
         raise ConfigError(f"A numeric configuration variable is not a number: {exc}") from exc

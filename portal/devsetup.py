@@ -93,6 +93,7 @@ def write_dev_config(instance: Path, portal_port: int, sandbox_port: int) -> boo
         "GATEWAY_WEBHOOK_SECRETS": api_secret,
         "GATEWAY_PUBLIC_KEY_FILE": str(instance / "gateway_public.pem"),
         "GATEWAY_IS_SANDBOX": "true",
+        "PORTAL_URL": f"http://127.0.0.1:{portal_port}",
         **_local_secrets(),
     }
     _write_private(env_file, _env_text(env))

@@ -1,4 +1,4 @@
-"""The periodic refresh: re-read every open record's status and finish pending webhook events.
+"""The periodic refresh: re-read open records' statuses, finish webhook events, send reminders.
 
 ``flask --app app sync`` runs one pass; ``--every SECONDS`` repeats it until stopped. Each pass
 runs in its own app context, so it starts from a fresh database session.
@@ -19,6 +19,7 @@ from portal.config import current_settings
 from portal.db import db
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_shapes import FINAL_STATUSES
+from portal.merchant_mail.reminders import send_reminders
 from portal.models.merchant import Merchant
 from portal.models.status_change import StatusSource
 from portal.onboarding.service import client_for
@@ -79,12 +80,13 @@ def sync_once(client: OnboardingClient) -> SyncReport:
               help="Repeat every SECONDS until stopped (default: one pass).")
 @with_appcontext
 def sync_command(every: float | None) -> None:
-    """Re-read the status of every open onboarding and finish pending webhook events."""
+    """Re-read open onboardings' statuses, finish webhook events and send due reminders."""
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     while True:
         try:
             with app.app_context():
                 click.echo(sync_once(client_for(current_settings())).summary())
+                click.echo(send_reminders(current_settings()).summary())
         except Exception:
             if every is None:
                 raise

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Start the sandbox and the portal side by side; stop both on Ctrl-C.
 set -euo pipefail
-: "${BIN:=.venv/bin}" "${PORTAL_PORT:=5000}" "${SANDBOX_PORT:=8100}"
+: "${BIN:=.venv/bin}" "${PORTAL_PORT:=5000}" "${SANDBOX_PORT:=8100}" "${MAIL_SINK_PORT:=8025}"
 
 pids=()
 cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; }
@@ -9,6 +9,10 @@ trap cleanup EXIT INT TERM
 
 "$BIN/python" -m portal.sandbox --host 127.0.0.1 --port "$SANDBOX_PORT" \
   --config instance/sandbox.json > instance/sandbox.log 2>&1 &
+pids+=($!)
+# A local SMTP server: every email the portal sends lands in instance/mail/ as a .eml file.
+"$BIN/python" -m portal.mail.sink --port "$MAIL_SINK_PORT" --folder instance/mail \
+  > instance/mail.log 2>&1 &
 pids+=($!)
 "$BIN/gunicorn" --bind "127.0.0.1:$PORTAL_PORT" --workers 2 --access-logfile - app:app \
   > instance/portal.log 2>&1 &
@@ -38,7 +42,8 @@ cat <<TXT
   Portal:  http://127.0.0.1:$PORTAL_PORT   (log in as admin@localhost; the password was
            printed above on the first run and must be replaced at first sign-in; later: flask --app app users create EMAIL --role ops)
   Sandbox: http://127.0.0.1:$SANDBOX_PORT  (gateway emulator; OpenAPI at /openapi.json)
-  Logs:    instance/portal.log, instance/sandbox.log
+  Mail:    instance/mail/*.eml  (what the portal emails; SMTP sink on 127.0.0.1:$MAIL_SINK_PORT)
+  Logs:    instance/portal.log, instance/sandbox.log, instance/sync.log
 
   Press Ctrl-C to stop both.
 TXT

@@ -15,6 +15,7 @@ from werkzeug.routing import Rule
 from werkzeug.test import TestResponse
 
 from portal.auth import public
+from portal.auth.accounts import find_user
 from portal.config import Settings, origin_of
 from portal.db import db
 from portal.factory import create_app
@@ -22,6 +23,7 @@ from portal.models.document import StoredDocument
 from portal.models.merchant import Merchant
 from portal.models.payment import Payment
 from portal.onboarding.steps import STEPS
+from portal.team import tokens
 from portal.verification import links
 from tests.verification.conftest import onboard
 
@@ -85,8 +87,12 @@ def real_ids(app: Flask, client, auth, settings: Settings) -> dict[str, Any]:
         db.session.add(payment)
         db.session.commit()
         _link, token = links.issue(settings.secret_key, merchant, "admin@example.com")
+        admin = find_user("admin@example.com")
+        password_links = {purpose.endpoint: tokens.token_for(settings.secret_key, admin, purpose)
+                          for purpose in (tokens.RESET, tokens.INVITE)}
     return {"merchant_id": merchant_id, "document_id": document.id, "payment_id": payment.id,
-            "import_id": refused_import(client), "token": token}
+            "import_id": refused_import(client), "token": token, "key": "merchant_link",
+            "password_links": password_links}
 
 
 def get_urls(app: Flask, ids: dict[str, Any]) -> Iterator[tuple[str, str]]:
@@ -101,6 +107,8 @@ def get_urls(app: Flask, ids: dict[str, Any]) -> Iterator[tuple[str, str]]:
             values = {name: known[name] for name in rule.arguments if name != "step_key"}
             if rule.endpoint == "verification.merchant_page":
                 values["token"] = ids["token"]  # a path part or ?token=, as the route wants
+            if rule.endpoint in ids["password_links"]:
+                values["token"] = ids["password_links"][rule.endpoint]
             for step in (STEPS if "step_key" in rule.arguments else [None]):
                 if step is not None and not step.available:
                     continue

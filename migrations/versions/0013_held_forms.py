@@ -1,7 +1,7 @@
 """Held forms: what was posted after a session or CSRF token expired, until signed in again.
 
 Revision ID: 0013
-Revises: 0012
+Revises: 0014
 Create Date: 2026-11-23
 """
 from collections.abc import Sequence
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0013"
-down_revision: str | None = "0012"
+down_revision: str | None = "0014"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

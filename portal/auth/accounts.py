@@ -180,3 +180,22 @@ def change_password(user: User, current: str, new: str, address: str) -> None:
 def is_locked(user: User) -> bool:
     """True while repeated failures keep the account locked."""
     return throttle.account_locked(user.id, clock.utcnow())
+
+
+def set_password(user: User, password: str, *, one_time_for: timedelta | None = None) -> None:
+    """Give ``user`` a new password without the current one (reset link, admin); every session
+    of the user ends and a sign-in lock is lifted (the caller commits).
+
+    A one-time password (``one_time_for`` given) works for that long and must be replaced at
+    the next sign-in.
+    """
+    try:
+        passwords.check_strength(password)
+    except ValueError as exc:
+        raise PasswordRefused("password", str(exc)) from exc
+    throttle.clear_account_failures(user.id)
+    user.password_hash = passwords.hash_password(password)
+    user.must_change_password = one_time_for is not None
+    user.one_time_password_expires_at = (None if one_time_for is None
+                                         else clock.utcnow() + one_time_for)
+    session_records.close_all_sessions(user.id)

@@ -25,6 +25,8 @@ SECTIONS = (
     Section("Payments", "payments.index", "/payments"),
     Section("Dashboard", "admin.dashboard", "/admin", (Role.ADMIN,)),
     Section("Bulk import", "bulk.index", "/admin/bulk", (Role.ADMIN,)),
+    Section("Team", "team.index", "/admin/team", (Role.ADMIN,)),
+    Section("Emails", "merchant_mail.index", "/admin/emails", (Role.ADMIN,)),
 )
 
 

@@ -11,7 +11,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
-from itsdangerous import BadSignature, SignatureExpired, TimestampSigner, URLSafeTimedSerializer
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from sqlalchemy import select
 
 from portal import clock
@@ -19,21 +19,14 @@ from portal.audit.service import record
 from portal.db import db
 from portal.models.merchant import Merchant
 from portal.models.verification import MerchantLink
+from portal.signing import timed_serializer
 
 SALT = "portal.merchant-verification-link"
 LIFETIME = timedelta(hours=24)
 
 
-class _PortalClockSigner(TimestampSigner):
-    """Timestamps from the portal's clock, so tests move time instead of sleeping."""
-
-    def get_timestamp(self) -> int:
-        """Seconds since the epoch on the portal's clock."""
-        return int(clock.utcnow().timestamp())
-
-
 def _serializer(secret_key: str) -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(secret_key, salt=SALT, signer=_PortalClockSigner)
+    return timed_serializer(secret_key, SALT)
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from flask_login import current_user
 from portal import clock
 from portal.auth import public, roles_required
 from portal.config import current_settings
+from portal.merchant_mail.signatory import masked_email, signatory_of
 from portal.models.merchant import Merchant
 from portal.models.verification import MerchantLink
 from portal.onboarding import service as onboarding
@@ -33,11 +34,18 @@ bp = Blueprint("verification", __name__)
 @roles_required(*STAFF)
 def page(merchant_id: int) -> ResponseReturnValue:
     """The gate (what is still missing), the last link minted and the merchant links."""
-    merchant = load(merchant_id)
+    return render_page(load(merchant_id))
+
+
+def render_page(merchant: Merchant, new_link: str = "") -> str:
+    """The verification page, with a just-issued merchant link to copy if there is one."""
+    signatory = signatory_of(merchant)
     return render_template("verification/page.html", merchant=merchant,
                            stepper=onboarding.stepper(merchant, onboarding.drafts_of(merchant)),
                            gate=service.gate(merchant), latest=service.latest_link(merchant),
-                           merchant_links=links.links_of(merchant), now=clock.utcnow())
+                           merchant_links=links.links_of(merchant), now=clock.utcnow(),
+                           new_link=new_link,
+                           signatory_email=masked_email(signatory.email) if signatory else "")
 
 
 @bp.get("/merchants/<int:merchant_id>/verification/session")
@@ -60,13 +68,16 @@ def confirm(merchant_id: int) -> ResponseReturnValue:
 @bp.post("/merchants/<int:merchant_id>/verification/links")
 @roles_required(*STAFF)
 def issue_link(merchant_id: int) -> ResponseReturnValue:
-    """Issue a 24-hour link the sub-merchant can open without a portal account."""
+    """Issue a 24-hour link the sub-merchant can open without a portal account.
+
+    The page is rendered here rather than after a redirect, so the link is shown once and
+    never travels in the session cookie's flash messages.
+    """
     merchant = load(merchant_id)
     _link, token = links.issue(current_settings().secret_key, merchant, current_user.email)
     url = url_for("verification.merchant_page", merchant_id=merchant.id, token=token,
                   _external=True)
-    flash(f"Link for the merchant (valid 24 hours, shown only now): {url}", "success")
-    return redirect(url_for("verification.page", merchant_id=merchant.id))
+    return render_page(merchant, new_link=url)
 
 
 @bp.post("/merchants/<int:merchant_id>/verification/links/<int:link_id>/revoke")

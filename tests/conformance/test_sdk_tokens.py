@@ -74,7 +74,7 @@ def initiate_with(sdk, http: requests.Session, url: str, mid: str, kid: str,
 def status_with(sdk, http: requests.Session, url: str, gid: str, mid: str,
                 kid: str) -> requests.Response:
     """GET the status with the SDK's JWS over the path (its ``glocalMerchant.status.payload``)."""
-    path = OPERATIONS["status"].url_path(gid=gid)
+    path = OPERATIONS["status"].url_path(id=gid)
     return http.get(url + path, timeout=10, headers=_headers(sdk.jws(path), mid, kid, None))
 
 

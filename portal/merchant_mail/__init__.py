@@ -1,0 +1,1 @@
+"""Email to sub-merchants: their verification link on request, reminders, editable templates."""

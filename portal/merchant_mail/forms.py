@@ -1,0 +1,21 @@
+"""The form of merchant mail: a template's subject and body."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import StringField, SubmitField, TextAreaField
+from wtforms.validators import DataRequired, Length
+
+
+class TemplateForm(FlaskForm):
+    """An email's subject and body, placeholders included."""
+
+    subject = StringField("Subject", validators=[
+        DataRequired("Write a subject line."),
+        Length(max=200, message="Keep the subject under 200 characters.")])
+    body = TextAreaField("Body", validators=[
+        DataRequired("Write the text of the email."),
+        Length(max=5000, message="Keep the email under 5000 characters.")],
+        render_kw={"rows": 14})
+    submit = SubmitField("Save template")
+

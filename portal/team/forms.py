@@ -1,0 +1,71 @@
+"""The team's forms: a new member, a role change, a forgotten password, a new password."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, EmailField, PasswordField, SelectChoice, SelectField, SubmitField
+from wtforms.validators import DataRequired, EqualTo, Length, ValidationError
+
+from portal.auth.passwords import MIN_LENGTH
+from portal.gateway.rules import check_email
+from portal.team.service import ROLE_LABELS
+
+ROLE_CHOICES = [SelectChoice(value, label) for value, label in ROLE_LABELS.items()]
+
+
+def _email_syntax(_form: FlaskForm, field: EmailField) -> None:
+    try:
+        field.data = check_email(field.data or "")
+    except ValueError as exc:
+        raise ValidationError("Enter an email address like name@example.com.") from exc
+
+
+def _stripped(value: str | None) -> str | None:
+    return value.strip() if value else value
+
+
+def _email_field(label: str) -> EmailField:
+    return EmailField(label, filters=[_stripped], validators=[
+        DataRequired("Enter an email address."),
+        Length(max=254, message="An email address has at most 254 characters."), _email_syntax],
+        render_kw={"autocomplete": "email"})
+
+
+class NewMemberForm(FlaskForm):
+    """Who to add, with which role, and whether to email them an invitation."""
+
+    email = _email_field("Email")
+    role = SelectField("Role", choices=ROLE_CHOICES, default="ops",
+                       validators=[DataRequired("Choose a role.")])
+    invite = BooleanField("Email them a link to choose their own password (valid 3 days)",
+                          default=True)
+    submit = SubmitField("Add to the team")
+
+
+class RoleForm(FlaskForm):
+    """A member's new role."""
+
+    role = SelectField("Role", choices=ROLE_CHOICES, validators=[DataRequired("Choose a role.")])
+    submit = SubmitField("Change role")
+
+
+class ForgotPasswordForm(FlaskForm):
+    """The email of the account whose password was forgotten."""
+
+    email = _email_field("Email")
+    submit = SubmitField("Email me a reset link")
+
+
+class NewPasswordForm(FlaskForm):
+    """A new password, typed twice."""
+
+    password = PasswordField("New password", validators=[
+        DataRequired("Choose a password."),
+        Length(min=MIN_LENGTH, max=1024,
+               message=f"Passwords need at least {MIN_LENGTH} characters.")],
+        render_kw={"autocomplete": "new-password"})
+    confirm_password = PasswordField("New password again", validators=[
+        DataRequired("Type the password a second time."),
+        EqualTo("password", "The two passwords differ.")],
+        render_kw={"autocomplete": "new-password"})
+    submit = SubmitField("Save my password")

@@ -1,0 +1,171 @@
+"""The team page for admins, and the public pages that let a user choose a password.
+
+The app-wide CSRFProtect checks every POST's token before these views run."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_login import current_user
+
+from portal.auth import public, roles_required
+from portal.auth.passwords import MIN_LENGTH
+from portal.config import current_settings
+from portal.db import db
+from portal.mail import MailError
+from portal.models import Role, User
+from portal.team import reset, service, tokens
+from portal.team.forms import ForgotPasswordForm, NewMemberForm, NewPasswordForm, RoleForm
+
+bp = Blueprint("team", __name__)
+
+
+def _team_page(form: NewMemberForm) -> str:
+    users = service.members()
+    roles = {user.id: RoleForm(prefix=f"user-{user.id}", role=user.role) for user in users}
+    return render_template("team/index.html", form=form, users=users, roles=roles,
+                           labels=service.ROLE_LABELS)
+
+
+@bp.get("/admin/team")
+@roles_required(Role.ADMIN)
+def index() -> ResponseReturnValue:
+    """Every user with role, state and last sign-in, and the form to add one."""
+    return _team_page(NewMemberForm())
+
+
+@bp.post("/admin/team")
+@roles_required(Role.ADMIN)
+def add() -> ResponseReturnValue:
+    """Add a member; email an invitation, or show their one-time password once."""
+    form = NewMemberForm()
+    if not form.validate_on_submit():
+        return _team_page(form), 400
+    try:
+        user, password = service.add_member(form.email.data, Role(form.role.data),
+                                            _one_time_for())
+    except service.TeamError as exc:
+        form.email.errors.append(str(exc))
+        return _team_page(form), 400
+    db.session.commit()
+    if form.invite.data:
+        try:
+            reset.send_invitation(current_settings(), user, current_user.email)
+        except MailError:
+            flash("The invitation could not be emailed; hand over the one-time password "
+                  "below instead.", "warning")
+        else:
+            flash(f"{user.email} was added and invited by email.", "success")
+            return redirect(url_for("team.index"))
+    return _issued(user, password, created=True)
+
+
+def _one_time_for() -> timedelta:
+    return timedelta(hours=current_settings().one_time_password_hours)
+
+
+def _issued(user: User, password: str, *, created: bool) -> ResponseReturnValue:
+    """The one-time password page: shown once, never cached."""
+    html = render_template("team/issued.html", user=user, password=password, created=created,
+                           hours=current_settings().one_time_password_hours)
+    return html, 200, {"Cache-Control": "no-store"}
+
+
+def _member_or_404(user_id: int) -> User:
+    return service.member(user_id) or abort(404)
+
+
+def _set_active(user_id: int, change: str) -> ResponseReturnValue:
+    user = _member_or_404(user_id)
+    try:
+        service.set_active(user, change == "reactivate", current_user)
+    except service.TeamError as exc:
+        flash(str(exc), "error")
+        return redirect(url_for("team.index"))
+    db.session.commit()
+    flash(f"{user.email} was {change}d.", "success")
+    return redirect(url_for("team.index"))
+
+
+@bp.post("/admin/team/<int:user_id>/deactivate")
+@roles_required(Role.ADMIN)
+def deactivate(user_id: int) -> ResponseReturnValue:
+    """Stop a member's sign-ins; their session ends on its next request."""
+    return _set_active(user_id, "deactivate")
+
+
+@bp.post("/admin/team/<int:user_id>/reactivate")
+@roles_required(Role.ADMIN)
+def reactivate(user_id: int) -> ResponseReturnValue:
+    """Let a deactivated member sign in again."""
+    return _set_active(user_id, "reactivate")
+
+
+@bp.post("/admin/team/<int:user_id>/role")
+@roles_required(Role.ADMIN)
+def change_role(user_id: int) -> ResponseReturnValue:
+    """Make a member an operations user or an administrator."""
+    user = _member_or_404(user_id)
+    form = RoleForm(prefix=f"user-{user.id}")
+    if not form.validate_on_submit():
+        flash(f"Choose a role for {user.email} from the list.", "error")
+        return redirect(url_for("team.index"))
+    try:
+        service.change_role(user, Role(form.role.data), current_user)
+    except service.TeamError as exc:
+        flash(str(exc), "error")
+        return redirect(url_for("team.index"))
+    db.session.commit()
+    flash(f"{user.email} is now {service.ROLE_LABELS[user.role].lower()}.", "success")
+    return redirect(url_for("team.index"))
+
+
+@bp.post("/admin/team/<int:user_id>/one-time-password")
+@roles_required(Role.ADMIN)
+def one_time_password(user_id: int) -> ResponseReturnValue:
+    """Replace a member's password with a one-time password, shown once."""
+    user = _member_or_404(user_id)
+    password = service.issue_one_time_password(user, _one_time_for())
+    db.session.commit()
+    return _issued(user, password, created=False)
+
+
+@bp.route("/password/forgot", methods=["GET", "POST"])
+@public
+def forgot_password() -> ResponseReturnValue:
+    """Ask for a reset link; the answer is the same whether or not the email has an account."""
+    form = ForgotPasswordForm()
+    if form.validate_on_submit():
+        reset.request_reset(current_settings(), form.email.data, request.remote_addr or "unknown")
+        return render_template("team/forgot_sent.html", email=form.email.data,
+                               lasts=tokens.RESET.lasts)
+    return render_template("team/forgot.html", form=form)
+
+
+def _choose_password(purpose: tokens.Purpose, heading: str) -> ResponseReturnValue:
+    user = tokens.user_for(current_settings().secret_key, request.args.get("token", ""), purpose)
+    if user is None:
+        return render_template("team/link_refused.html", purpose=purpose), 410
+    form = NewPasswordForm()
+    if form.validate_on_submit():
+        reset.choose_password(user, form.password.data, purpose)
+        flash("Your password was saved. Sign in with it now.", "success")
+        return redirect(url_for("auth.login"))
+    return render_template("team/choose_password.html", form=form, user=user, heading=heading,
+                           min_length=MIN_LENGTH)
+
+
+@bp.route("/password/reset", methods=["GET", "POST"])
+@public
+def reset_password() -> ResponseReturnValue:
+    """The emailed reset link: choose a new password (once, within 30 minutes)."""
+    return _choose_password(tokens.RESET, "Choose a new password")
+
+
+@bp.route("/team/welcome", methods=["GET", "POST"])
+@public
+def accept_invitation() -> ResponseReturnValue:
+    """The emailed invitation: choose a first password (once, within 3 days)."""
+    return _choose_password(tokens.INVITE, "Welcome: choose your password")

@@ -1,0 +1,34 @@
+/* Copy buttons: <button data-copy="ID"> copies the value (or text) of the element with that id
+ * and says so in the nearest .copy-status. Without the clipboard API the text is selected so
+ * the user can press Ctrl+C. */
+(function () {
+  "use strict";
+
+  function announce(button, text) {
+    var status = button.parentElement.querySelector(".copy-status");
+    if (status) {
+      status.textContent = text;
+    }
+  }
+
+  document.querySelectorAll("button[data-copy]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      var source = document.getElementById(button.dataset.copy);
+      if (!source) {
+        return;
+      }
+      var text = source.value !== undefined ? source.value : source.textContent;
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(text).then(function () {
+          announce(button, "Copied.");
+        }, function () {
+          source.select();
+          announce(button, "Selected: press Ctrl+C to copy.");
+        });
+      } else {
+        source.select();
+        announce(button, "Selected: press Ctrl+C to copy.");
+      }
+    });
+  });
+})();

@@ -1,0 +1,3 @@
+from tests.support.mail import mail_sink
+
+__all__ = ["mail_sink"]

@@ -1,0 +1,40 @@
+"""The development mailbox page: admins only, sandbox only, newest message first."""
+
+from __future__ import annotations
+
+import pytest
+from bs4 import BeautifulSoup
+
+from portal.config import SETTINGS_EXTENSION
+from portal.mail import compose, send
+from tests.support.mail import mailing
+
+
+@pytest.fixture
+def sink_app(app, mail_sink):
+    """The portal reading the loopback sink's folder."""
+    app.extensions[SETTINGS_EXTENSION] = mailing(
+        app.extensions[SETTINGS_EXTENSION], mail_sink).with_changes(
+        mail_sink_folder=str(mail_sink.folder))
+    return app
+
+
+def test_admins_read_the_sent_mail_newest_first(sink_app, client, auth):
+    settings = sink_app.extensions[SETTINGS_EXTENSION]
+    for n in (1, 2):
+        send(settings, compose(settings, f"to{n}@example.com", f"Message {n}", f"Body {n}\n"))
+    auth.login("admin")
+    page = BeautifulSoup(client.get("/admin/mailbox").data, "html.parser")
+    assert [h.get_text() for h in page.select(".sent-mail h2")] == ["Message 2", "Message 1"]
+    assert page.select_one(".sent-mail pre").get_text() == "Body 2\n"
+    assert "to2@example.com" in page.select_one(".sent-mail .field__help").get_text()
+
+
+def test_ops_are_refused_and_outside_the_sandbox_there_is_no_mailbox(sink_app, client, auth):
+    auth.login("ops")
+    assert client.get("/admin/mailbox").status_code == 403
+    auth.logout()
+    auth.login("admin")
+    sink_app.extensions[SETTINGS_EXTENSION] = sink_app.extensions[
+        SETTINGS_EXTENSION].with_changes(gateway_is_sandbox=False)
+    assert client.get("/admin/mailbox").status_code == 404

@@ -1,0 +1,23 @@
+"""Merchant mail tests: a merchant waiting for its verification, email to a loopback server."""
+
+from __future__ import annotations
+
+import pytest
+
+from portal.config import Settings
+from tests.support.mail import mail_sink, mailing
+from tests.verification.conftest import onboard
+
+__all__ = ["mail_sink"]
+
+
+@pytest.fixture
+def settings(settings: Settings, mail_sink) -> Settings:
+    """The suite's settings, mailing to the loopback sink."""
+    return mailing(settings, mail_sink)
+
+
+@pytest.fixture
+def merchant_id(app, portal_clock) -> int:
+    """A merchant at PENDING_VERIFICATION since the frozen clock's 'now'."""
+    return onboard(app)

@@ -22,7 +22,7 @@ def upgrade() -> None:
         sa.Column("token_hash", sa.String(length=64), nullable=False),
         sa.Column("user_id", sa.Integer(), nullable=True),
         sa.Column("path", sa.String(length=500), nullable=False),
-        sa.Column("fields", sa.JSON(), nullable=False),
+        sa.Column("fields", sa.Text(), nullable=False),
         sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(["user_id"], ["users.id"],
                                 name=op.f("fk_held_forms_user_id_users"), ondelete="CASCADE"),

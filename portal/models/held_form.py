@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, String
+from sqlalchemy import ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from portal.db import Base
-from portal.models.types import UTCDateTime
+from portal.models.types import EncryptedJSON, UTCDateTime
 
 
 class HeldForm(Base):
@@ -24,6 +24,7 @@ class HeldForm(Base):
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"),
                                                 index=True)
     path: Mapped[str] = mapped_column(String(500))
-    #: The posted fields as [name, value] pairs, in order (the CSRF token left out).
-    fields: Mapped[list[Any]] = mapped_column(JSON)
+    #: The posted fields as [name, value] pairs, in order (the CSRF token left out); they hold
+    #: PANs and account numbers, so they are encrypted at rest like the drafts.
+    fields: Mapped[list[Any]] = mapped_column(EncryptedJSON)
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)

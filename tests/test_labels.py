@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
+from pathlib import Path
 
 import pytest
 
@@ -26,7 +28,9 @@ from portal.models.document import DocumentStatus
 from portal.models.merchant import CreateState
 from portal.models.status_change import StatusSource
 from portal.models.step import StepState
+from portal.onboarding import reconcile
 from portal.onboarding.steps import STEPS
+from portal.payments.services import CAPTURE, REFUND, REVERSE
 
 ENUMS: list[tuple[type[StrEnum], Kind]] = [
     (OnboardingStatus, Kind.STATUS), (ChecklistState, Kind.CHECKLIST_STATE),
@@ -103,3 +107,13 @@ def test_a_badge_escapes_what_it_shows():
 ])
 def test_an_audit_event_reads_as_a_sentence(args, sentence):
     assert audit_sentence(*args) == sentence
+
+
+def test_every_audited_action_has_words():
+    """Each action name the portal records (a literal, a step send or a payment action)."""
+    source = "\n".join(p.read_text() for p in Path(labels.__file__).parent.rglob("*.py")
+                       if "sandbox" not in p.parts)
+    recorded = set(re.findall(r'record\(\s*"([a-z_.]+)"', source))
+    recorded |= {reconcile.ACTION, *(f"payment.{a}" for a in (CAPTURE, REVERSE, REFUND))}
+    assert len(recorded) > 30
+    assert recorded - set(labels.TABLES[Kind.AUDIT_ACTION]) == set()

@@ -136,9 +136,9 @@ def penny_drop_outcome(merchant: Merchant) -> str:
     if merchant.penny_drop_status == PennyDropStatus.VERIFIED:
         name = f" The bank knows the account holder as '{merchant.name_at_bank}'." \
             if merchant.name_at_bank else ""
-        return ("Bank details sent to the gateway. Penny drop VERIFIED: the bank confirmed the "
-                f"account.{name}")
-    return ("Bank details sent to the gateway, but the penny drop FAILED: the bank could not "
+        return ("Bank details sent to the gateway. The penny drop verified the account: "
+                f"the bank confirmed it.{name}")
+    return ("Bank details sent to the gateway, but the penny drop failed: the bank could not "
             "verify the account, so a cancelled cheque is now needed. Upload it in step 6 "
             "(Documents), or correct the bank details and send them again.")
 

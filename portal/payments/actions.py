@@ -20,6 +20,7 @@ from portal.db import db
 from portal.gateway.errors import GatewayError
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.payments_shapes import PaymentStatus, check_amount
+from portal.labels import Kind, label
 from portal.models.payment import ActionState, Payment, PaymentRefund, RefundState
 from portal.payments.services import (
     CAPTURE,
@@ -151,7 +152,8 @@ def perform(client: PaymentsClient, payment: Payment, action: str, nonce: str,
     record(f"payment.{action}", merchant_id=payment.merchant_id, gid=payment.gid or "",
            detail={**detail, "status": payment.status})
     db.session.commit()
-    return Result(True, f"The {_NOUNS[action]} was sent; the payment is now {payment.status}.")
+    return Result(True, f"The {_NOUNS[action]} was sent; the payment is now "
+                          f"{label(payment.status, Kind.PAYMENT_STATUS).lower()}.")
 
 
 def _new_refund(payment: Payment, amount: str | None) -> PaymentRefund:

@@ -91,7 +91,7 @@ def test_ops_onboards_a_merchant_to_approved(page: Page, servers: Servers, axe: 
     frame.get_by_role("button", name="Give consent and continue").click()
     frame.get_by_role("button", name="Pass video KYC").click()
     expect(page.locator(".verification-result")).to_have_attribute("data-state", "confirmed")
-    expect(page.locator(".verification-result")).to_contain_text("PENDING_REVIEW")
+    expect(page.locator(".verification-result")).to_contain_text("Pending review")
 
     servers.onboarding.tick()  # the review decides; its webhook reaches the portal
     page.goto(f"{base}/status")

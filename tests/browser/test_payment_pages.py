@@ -59,7 +59,8 @@ def act(page: Page, action: str, amount: str | None = None, again: bool = False)
 def test_a_declined_payment_has_no_authorised_amount(page: Page, servers: Servers,
                                                      merchant_id: int, axe: Axe) -> None:
     hold_and_pay(page, servers, merchant_id, DECLINED_CARD)
-    expect(page.locator("[data-field='status']")).to_have_text("ISSUER_DECLINE")
+    expect(page.locator("[data-field='status']")).to_have_attribute(
+        "data-status", "ISSUER_DECLINE")
     expect(page.locator("dl.readonly")).not_to_contain_text("Authorised amount")
     expect(page.locator("dl.readonly")).to_contain_text("Amount asked (not authorised)")
     axe.check(page)

@@ -36,7 +36,7 @@ def test_a_failed_penny_drop_is_said_at_send_time(page: Page, merchant_page: str
     fill(page, scenarios.PENNY_DROP_FAILS)
     send(page)
     outcome = page.locator(".flash").first
-    expect(outcome).to_contain_text("penny drop FAILED")
+    expect(outcome).to_contain_text("penny drop failed")
     expect(outcome).to_contain_text("a cancelled cheque is now needed")
     expect(outcome).not_to_have_class("flash flash--success")
     expect(bank_state(page)).to_have_attribute("data-state", "needs_attention")
@@ -61,6 +61,6 @@ def test_a_verified_penny_drop_names_the_account_holder_at_the_bank(
     fill(page)
     send(page)
     outcome = page.locator(".flash--success").first
-    expect(outcome).to_contain_text("Penny drop VERIFIED")
+    expect(outcome).to_contain_text("penny drop verified the account")
     expect(outcome).to_contain_text("The bank knows the account holder as '")
     expect(bank_state(page)).to_have_attribute("data-state", "sent")

@@ -35,7 +35,7 @@ def test_steps_done_in_an_earlier_visit_are_not_shown_waiting(page: Page, server
     page.frame_locator("#verification-frame").get_by_role("button",
                                                           name="Pass video KYC").click()
     result = page.locator(".verification-result[data-state='confirmed']")
-    expect(result).to_contain_text("PENDING_REVIEW")
+    expect(result).to_contain_text("Pending review")
     assert progress(page) == {"TNC": "Done", "DIGILOCKER": "Done", "VKYC": "Done"}
     expect(page.locator(".verification-next")).to_contain_text(
         "compliance team now reviews the merchant")

@@ -34,7 +34,7 @@ def authorised(browser, merchant_id, credentials) -> int:
 def test_full_capture(app, browser, sandbox, authorised, monkeypatch):
     captures = counting(monkeypatch, sandbox, "capture")
     page = act(browser, authorised, "capture")
-    assert "The capture was sent; the payment is now SENT_FOR_CAPTURE" in flashes(page)
+    assert "The capture was sent; the payment is now captured" in flashes(page)
     assert page.soup.select_one("[data-field=captured]").get_text() == "1500.00 INR"
     assert page.soup.select_one("form.action--capture") is None
     assert len(captures) == 1
@@ -94,7 +94,7 @@ def test_refund_is_offered_only_after_capture(browser, authorised):
 
 def test_reversal_releases_the_hold(app, browser, sandbox, authorised):
     page = act(browser, authorised, "reverse")
-    assert "The reversal was sent; the payment is now REVERSED" in flashes(page)
+    assert "The reversal was sent; the payment is now released" in flashes(page)
     assert page.soup.select("form.action") == []
     assert backend(sandbox).get(payment_row(app, authorised).gid).status == "REVERSED"
 

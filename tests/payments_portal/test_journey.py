@@ -36,7 +36,7 @@ def test_approved_card_is_confirmed_authorised(app, browser, merchant_id, creden
 def test_capture_once_then_the_button_is_gone(app, browser, sandbox, merchant_id, credentials):
     payment_id, _ = authorised_payment(browser, merchant_id)
     page = act(browser, payment_id, "capture")
-    assert "now SENT_FOR_CAPTURE" in page.text()
+    assert "now captured" in page.text()
     assert payment_row(app, payment_id).captured_amount == "1500.00"
     assert page.soup.select_one("form.action--capture") is None
     assert page.soup.select_one("form.action--reverse") is None

@@ -104,7 +104,7 @@ def test_a_refund_answered_in_the_docs_shape_is_recorded(app, browser, sandbox, 
 
     monkeypatch.setattr(GatewayPayment, "refund_data", docs_shape)
     page = act(browser, captured, "refund", amount="250")
-    assert "The refund was sent; the payment is now SENT_FOR_REFUND" in flashes(page)
+    assert "The refund was sent; the payment is now refunded" in flashes(page)
     assert refund_rows(browser, captured) == [("250 INR", "sent")]
 
 

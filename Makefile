@@ -1,5 +1,9 @@
 # The two commands: `make run` and `make test`. Everything else hangs off them.
-PYTHON ?= $(shell command -v python3.11 || command -v python3)
+# The first of python3, python3.13, python3.12, python3.11 that is a CPython the project supports
+# (pyproject.toml's requires-python); `make install PYTHON=/path/to/python3.x` overrides it.
+SUPPORTED_PYTHON := import sys; sys.exit(not (3, 11) <= sys.version_info[:2] <= (3, 13))
+PYTHON ?= $(firstword $(foreach p,python3 python3.13 python3.12 python3.11,\
+	$(shell command -v $(p) >/dev/null && $(p) -c '$(SUPPORTED_PYTHON)' 2>/dev/null && command -v $(p))) python3)
 VENV := .venv
 BIN := $(VENV)/bin
 PORTAL_PORT ?= 5000

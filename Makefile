@@ -25,7 +25,6 @@ install: $(VENV)/.installed
 run: install
 	$(BIN)/python -m portal.devsetup --portal-port $(PORTAL_PORT) --sandbox-port $(SANDBOX_PORT)
 	$(BIN)/flask --app app db upgrade
-	$(BIN)/flask --app app users ensure-admin
 	PORTAL_PORT=$(PORTAL_PORT) SANDBOX_PORT=$(SANDBOX_PORT) BIN=$(BIN) bash scripts/run-dev.sh
 
 test: install

@@ -46,7 +46,7 @@ PY
 cat <<TXT
 
   Portal:  http://127.0.0.1:$PORTAL_PORT   (sign in as admin@localhost)
-$(sed 's/^/           /' <<<"$admin_note")
+$(sed -e 's/ (shown once)//' -e 's/^/           /' <<<"$admin_note")
            More users: $BIN/flask --app app users create EMAIL --role ops
   Sandbox: http://127.0.0.1:$SANDBOX_PORT  (gateway emulator; OpenAPI at /openapi.json)
   Mail:    instance/mail/*.eml  (what the portal emails; SMTP sink on 127.0.0.1:$MAIL_SINK_PORT)

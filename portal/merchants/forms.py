@@ -1,9 +1,10 @@
-"""The merchants list's search form (a GET form: no CSRF token)."""
+"""The merchants list's search form (a GET form: no CSRF token) and the delete confirmation."""
 
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import SearchField, SelectChoice, SelectField
+from wtforms import BooleanField, SearchField, SelectChoice, SelectField
+from wtforms.validators import DataRequired
 
 from portal.gateway.onboarding_shapes import OnboardingStatus
 from portal.merchants.service import NOT_CREATED
@@ -20,3 +21,11 @@ class SearchForm(FlaskForm):
         SelectChoice("", "Any status"), SelectChoice(NOT_CREATED, "Not created yet"),
         *(SelectChoice(s.value, s.value.replace("_", " ").capitalize())
           for s in OnboardingStatus)])
+
+
+class DeleteMerchantForm(FlaskForm):
+    """Delete an abandoned merchant: the box confirms that its drafts and documents go too."""
+
+    confirm = BooleanField(
+        "I understand that this merchant, its drafts and its uploaded documents are deleted "
+        "for good.", validators=[DataRequired(message="Tick the box to confirm the deletion.")])

@@ -25,6 +25,7 @@ from portal.extensions import register_extensions
 from portal.http import RowIdConverter, refuse_json_for_forms
 from portal.logging_filters import install_redaction
 from portal.security_headers import add_security_headers
+from portal.uploads import PortalRequest
 
 
 def create_app(settings: Settings | None = None) -> Flask:
@@ -35,6 +36,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     settings.check()
     app = Flask("portal", template_folder=str(ROOT / "templates"),
                 static_folder=str(ROOT / "static"), instance_path=str(INSTANCE))
+    app.request_class = PortalRequest
     app.extensions[SETTINGS_EXTENSION] = settings
     app.config.update(
         SECRET_KEY=settings.secret_key,

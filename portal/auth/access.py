@@ -6,15 +6,19 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar
 
-from flask import abort, current_app, flash, jsonify, redirect, request, url_for
+from flask import abort, current_app, flash, g, jsonify, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
+from portal.auth import held_forms
+from portal.config import current_settings
 from portal.http import wants_json
 
 View = TypeVar("View", bound=Callable[..., Any])
 
 PUBLIC_ATTRIBUTE = "portal_public"
+#: Where (in ``g``) the id of a user whose idle session was just ended is noted.
+ENDED_USER = "ended_user_id"
 
 
 def public(view: View) -> View:
@@ -37,8 +41,20 @@ def deny_anonymous() -> ResponseReturnValue:
     """401 for JSON clients, otherwise a redirect to the sign-in page that returns here."""
     if wants_json():
         return jsonify(error="unauthorized", message="Sign in first."), 401
+    if held_forms.holdable():
+        user_id = str(g.get(ENDED_USER) or "")
+        held_forms.hold(int(user_id) if user_id.isdigit() else None)
+        return session_ended()
     flash("Please sign in to continue.", "info")
     return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))
+
+
+def session_ended() -> ResponseReturnValue:
+    """To the sign-in page, saying that the post was held and where it will be shown."""
+    minutes = current_settings().session_idle_minutes
+    flash(f"Your session ended after {minutes} idle minutes, so nothing was saved. Sign in "
+          "again to get back to the page with what you typed.", "warning")
+    return redirect(url_for("auth.login", next=request.path))
 
 
 def require_login() -> ResponseReturnValue | None:

@@ -12,20 +12,24 @@ from __future__ import annotations
 from datetime import timedelta
 from enum import Enum
 
-from flask import Flask, redirect, request, session, url_for
+from flask import Flask, flash, g, redirect, request, session, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import LoginManager, current_user, login_user, logout_user
+from flask_wtf.csrf import CSRFError
 
 from portal import clock
 from portal.audit import record
-from portal.auth import mfa, session_records
-from portal.auth.access import deny_anonymous, require_login
+from portal.auth import held_forms, mfa, session_records
+from portal.auth.access import ENDED_USER, deny_anonymous, require_login, session_ended
 from portal.auth.accounts import authenticate, find_user, is_locked, note_sign_in, throttled
 from portal.config import current_settings
 from portal.db import db
+from portal.errors.handlers import http_error
 from portal.models import User
 
 LAST_SEEN_KEY = "last_seen"
+PAGE_EXPIRED = ("This page had been open too long for its form to be accepted, so nothing "
+                "was saved. What you typed is back below: check it and save again.")
 SESSION_ID_KEY = "session_id"
 #: The user who gave the right password and still owes a second factor, and since when.
 PENDING_KEY = "second_factor_due"
@@ -58,13 +62,22 @@ def load_user(user_id: str) -> User | None:
 
 
 def start_session(user: User) -> None:
-    """Sign ``user`` in on a brand-new session, so nothing planted before sign-in survives."""
-    session.clear()
+    """Sign ``user`` in on a brand-new session, so nothing planted before sign-in survives
+    (but the claim on a form held while signed out, see portal.auth.held_forms)."""
+    _clear_keeping_held_form()
     session.permanent = True
     login_user(user, fresh=True)
     now = clock.utcnow()
     session[SESSION_ID_KEY] = session_records.open_session(user.id, now, _max_age())
     session[LAST_SEEN_KEY] = now.timestamp()
+
+
+def _clear_keeping_held_form() -> None:
+    """Empty the session but for the claim on a form held while signed out (a random token)."""
+    held = held_forms.carried_token()
+    session.clear()
+    if held:
+        session[held_forms.SESSION_KEY] = held
 
 
 def end_session() -> None:
@@ -101,7 +114,7 @@ def sign_in(email: str, password: str, address: str) -> SignIn:
         _failed(email, address, "password")
         return SignIn.FAILED
     if user.has_totp:
-        session.clear()
+        _clear_keeping_held_form()
         session[PENDING_KEY] = {"user": user.id, "since": clock.utcnow().timestamp()}
         return SignIn.CODE_NEEDED
     return _complete(user)
@@ -141,17 +154,38 @@ def sign_out() -> None:
     end_session()
 
 
+def is_stale() -> bool:
+    """The session's user is idle past the timeout or no longer active."""
+    now = clock.utcnow().timestamp()
+    idle = timedelta(minutes=current_settings().session_idle_minutes).total_seconds()
+    last_seen = session.get(LAST_SEEN_KEY)
+    return not current_user.is_authenticated or last_seen is None or now - last_seen > idle
+
+
 def end_stale_session() -> None:
     """Before each request: sign out idle, ended or deactivated sessions, else note the visit."""
     if "_user_id" not in session:
         return
-    now = clock.utcnow().timestamp()
-    idle = timedelta(minutes=current_settings().session_idle_minutes).total_seconds()
-    last_seen = session.get(LAST_SEEN_KEY)
-    if not current_user.is_authenticated or last_seen is None or now - last_seen > idle:
+    if is_stale():
+        g.setdefault(ENDED_USER, session.get("_user_id"))  # whose typing a post may hold
         end_session()
         return
-    session[LAST_SEEN_KEY] = now
+    session[LAST_SEEN_KEY] = clock.utcnow().timestamp()
+
+
+def expired_form(error: CSRFError) -> ResponseReturnValue:
+    """A post whose CSRF token (or the session holding it) expired: on pages that keep typing,
+    hold what was posted and bring it back after sign-in; elsewhere the 400 page."""
+    if not held_forms.holdable():
+        return http_error(error)
+    if current_user.is_authenticated and not is_stale():
+        held_forms.hold(int(current_user.get_id()))
+        flash(PAGE_EXPIRED, "warning")
+        return redirect(request.path)
+    user_id = str(session.get("_user_id") or "")  # who the expired session was, if it says
+    end_session()
+    held_forms.hold(int(user_id) if user_id.isdigit() else None)
+    return session_ended()
 
 
 #: Endpoints a user with a one-time password, or owing an authenticator, may still reach.
@@ -182,3 +216,4 @@ def init_sessions(app: Flask) -> None:
     app.before_request(end_stale_session)
     app.before_request(require_login)
     app.before_request(require_own_password_and_authenticator)
+    app.register_error_handler(CSRFError, expired_form)

@@ -52,7 +52,7 @@ def step_errors(row: BulkRow) -> list[RowError]:
     for key in FORM_STEPS:
         step = BY_KEY[key]
         assert step.request is not None
-        _, found = validate_payload(step.shape, step.request(row.forms[key]))
+        _, found = validate_payload(step.shape, step.request(row.forms[key]), each_field=True)
         errors += [RowError(row.number, column_for(key, e.field), e.message) for e in found]
     return errors
 

@@ -18,7 +18,10 @@ class UploadForm(FlaskForm):
                      description="PDF, JPEG or PNG.")
 
     def offer(self, slot: Slot) -> UploadForm:
-        """Limit the type choices to what ``slot`` accepts."""
+        """Limit the type choices to what ``slot`` accepts; ids named after the slot."""
         self.slot.data = slot.key
         self.docType.choices = [SelectChoice(t, t.replace("_", " ")) for t in slot.types]
+        for field in self:  # one form per slot on the page: ids must differ, names stay
+            field.id = f"{slot.key.lower()}-{field.name}"
+            field.label.field_id = field.id
         return self

@@ -12,6 +12,7 @@ from portal.documents import service
 from portal.documents.forms import UploadForm
 from portal.models.merchant import Merchant
 from portal.onboarding import service as onboarding
+from portal.uploads import reads_oversize_uploads
 from portal.wizard.pages import STAFF, chosen_scenario, client
 
 bp = Blueprint("documents", __name__)
@@ -19,12 +20,13 @@ bp = Blueprint("documents", __name__)
 
 @bp.errorhandler(RequestEntityTooLarge)
 def _too_large(_error: RequestEntityTooLarge) -> ResponseReturnValue:
-    limit = service.size_text(current_settings().upload_max_bytes)
-    flash(f"The file is larger than the limit of {limit}.", "error")
+    """A body even over the discard limit (browsers with scripts never send one)."""
+    flash(service.too_large(current_settings().upload_max_bytes), "error")
     return redirect(request.path)
 
 
 @bp.route("/merchants/<int:merchant_id>/steps/documents", methods=["GET", "POST"])
+@reads_oversize_uploads
 @roles_required(*STAFF)
 def step(merchant_id: int) -> ResponseReturnValue:
     """Offer one upload per outstanding document; an upload is stored and sent at once."""
@@ -95,5 +97,6 @@ def render_page(merchant: Merchant, posted: UploadForm | None) -> str:
     status = next(s for s in stepper if s.step.key == "documents")
     return render_template("documents/step.html", merchant=merchant, step=status.step,
                            stepper=stepper, lock_reason=status.lock_reason, entries=entries,
-                           documents=documents,
-                           upload_limit=service.size_text(current_settings().upload_max_bytes))
+                           documents=documents, max_bytes=current_settings().upload_max_bytes,
+                           upload_limit=service.size_text(current_settings().upload_max_bytes),
+                           too_large=service.too_large(current_settings().upload_max_bytes))

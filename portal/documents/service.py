@@ -84,13 +84,18 @@ def read_upload(stream: BinaryIO, max_bytes: int) -> tuple[bytes, str, str]:
     if not content:
         return b"", "", "The file is empty."
     if len(content) > max_bytes:
-        return b"", "", (f"The file is larger than the limit of {size_text(max_bytes)}; "
-                         "scan it at a lower resolution or split it.")
+        return b"", "", too_large(max_bytes)
     kind = filetype.guess(content)
     if kind is None or kind.mime not in ACCEPTED:
         return b"", "", ("Only PDF, JPEG and PNG files are accepted, judged by their content: "
                          "this file is none of those, whatever its name says.")
     return content, kind.mime, ""
+
+
+def too_large(max_bytes: int) -> str:
+    """What the page says about a file over the limit (also checked in the browser first)."""
+    return (f"The file is larger than the limit of {size_text(max_bytes)}; "
+            "scan it at a lower resolution or split it.")
 
 
 def upload(client: OnboardingClient, settings: Settings, merchant: Merchant, doc_type: str,

@@ -198,19 +198,20 @@ def _check_base64(value: str) -> str:
 ExternalId = Annotated[
     str,
     AfterValidator(
-        rules.check_pattern(rules.EXTERNAL_ID_PATTERN, "Use 1 to 64 letters, digits, '_' or '-'")
+        rules.check_pattern(rules.EXTERNAL_ID_PATTERN, rules.EXTERNAL_ID_MESSAGE)
     ),
 ]
 PinCode = Annotated[
-    str, AfterValidator(rules.check_pattern(rules.PIN_CODE_PATTERN, "A PIN code has 6 digits"))
+    str, AfterValidator(rules.check_pattern(rules.PIN_CODE_PATTERN, rules.PIN_CODE_MESSAGE))
 ]
-StateCode = Annotated[str, Field(pattern=r"^[A-Z]{2}$", description="Two capital letters")]
-CategoryCode = Annotated[str, Field(pattern=r"^[A-Z]+\.[A-Z0-9_]+$", max_length=64)]
-WholeAmount = Annotated[str, Field(pattern=r"^[1-9][0-9]{0,14}$", description="Whole number")]
+StateCode = Annotated[str, Field(pattern=rules.STATE_CODE_PATTERN,
+                                 description="Two capital letters")]
+CategoryCode = Annotated[str, Field(pattern=rules.CATEGORY_CODE_PATTERN, max_length=64)]
+WholeAmount = Annotated[str, Field(pattern=rules.WHOLE_AMOUNT_PATTERN, description="Whole number")]
 AccountNumber = Annotated[
     str,
     AfterValidator(
-        rules.check_pattern(rules.ACCOUNT_NUMBER_PATTERN, "An account number has 9 to 18 digits")
+        rules.check_pattern(rules.ACCOUNT_NUMBER_PATTERN, rules.ACCOUNT_NUMBER_MESSAGE)
     ),
 ]
 
@@ -289,9 +290,9 @@ class BusinessDetailsRequest(RequestModel):
     registeredName: NonEmpty | None = None
     tradeName: NonEmpty | None = None
     gstNumber: Gstin | None = None
-    iec: Annotated[str, Field(pattern=r"^[A-Z0-9]{10}$")] | None = None
+    iec: Annotated[str, Field(pattern=rules.IEC_PATTERN)] | None = None
     websiteUrl: HttpUrl
-    purposeCode: Annotated[str, Field(pattern=r"^P[0-9]{4}$")]
+    purposeCode: Annotated[str, Field(pattern=rules.PURPOSE_CODE_PATTERN)]
     expectedMonthlyVolume: MonthlyVolume
     address: BusinessAddresses
     noPartnershipRegistrationCheck: bool | None = None

@@ -29,9 +29,11 @@ from pydantic.json_schema import SkipJsonSchema
 from portal.gateway import rules
 from portal.gateway.onboarding_shapes import Operation
 from portal.gateway.shapes import (
+    CallingCode,
     Email,
     Envelope,
     FieldError,
+    NationalPhone,
     NonEmpty,
     RequestModel,
     ResponseModel,
@@ -161,8 +163,8 @@ class BillingData(RequestModel):
     firstName: NonEmpty | None = None
     lastName: NonEmpty | None = None
     emailId: Email | None = None
-    callingCode: NonEmpty | None = None
-    phoneNumber: NonEmpty | None = None
+    callingCode: CallingCode | None = None
+    phoneNumber: NationalPhone | None = None
     addressStreet1: NonEmpty | None = None
     addressStreet2: NonEmpty | None = None
     addressCity: NonEmpty | None = None
@@ -187,8 +189,8 @@ class CustomerData(RequestModel):
     firstName: NonEmpty | None = None
     lastName: NonEmpty | None = None
     emailId: Email | None = None
-    callingCode: NonEmpty | None = None
-    mobileNumber: NonEmpty | None = None
+    callingCode: CallingCode | None = None
+    mobileNumber: NationalPhone | None = None
 
 
 class ShippingData(RequestModel):

@@ -9,9 +9,18 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Annotated, Any
+from types import UnionType
+from typing import Annotated, Any, Union, get_args, get_origin
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    RootModel,
+    TypeAdapter,
+    ValidationError,
+)
 
 from portal.gateway import rules
 
@@ -114,37 +123,125 @@ def field_path(loc: tuple[int | str, ...]) -> str:
     return path
 
 
+#: Messages of pydantic's error types, in words a person uses; ``{...}`` come from its context.
+_MESSAGES = {
+    "missing": "This field is required",
+    "extra_forbidden": "Unknown field",
+    "string_too_long": "At most {max_length} characters",
+    "too_long": "At most {max_length} entries",
+    "greater_than_equal": "Must be greater than or equal to {ge}",
+    "greater_than": "Must be greater than {gt}",
+    "less_than_equal": "Must be less than or equal to {le}",
+    "less_than": "Must be less than {lt}",
+    "decimal_max_places": "At most {decimal_places} decimals",
+    "decimal_max_digits": "At most {max_digits} digits in all",
+    "decimal_whole_digits": "At most {whole_digits} digits before the decimal point",
+    "decimal_parsing": "A decimal number, e.g. 51.5",
+    "decimal_type": "A decimal number, e.g. 51.5",
+    "float_parsing": "A decimal number, e.g. 51.5",
+    "int_parsing": "A whole number, e.g. 50000",
+    "enum": "Must be {expected}",
+    "literal_error": "Must be {expected}",
+    "bool_parsing": "Yes or no",
+    "bool_type": "Yes or no",
+    "string_type": "Text (a string) is expected here",
+    "model_type": "Fill in this group",
+    "dict_type": "Fill in this group",
+    "list_type": "A list is expected here",
+}
+#: The message of an error type not listed (never pydantic's own words).
+_UNLISTED = "This value is not in the expected form"
+
+
 def _message(error: dict[str, Any]) -> str:
-    if error["type"] == "missing":
-        return "This field is required"
-    if error["type"] == "extra_forbidden":
-        return "Unknown field"
-    message = str(error["msg"])
-    return message.removeprefix("Value error, ")
+    """What a pydantic error means, in words naming what is expected."""
+    kind, context = error["type"], error.get("ctx") or {}
+    if kind == "value_error":  # our own rules (portal.gateway.rules) wrote it for people
+        return str(error["msg"]).removeprefix("Value error, ")
+    if kind.startswith("url_"):
+        return rules.URL_MESSAGE
+    if kind == "string_pattern_mismatch":
+        return rules.PATTERN_MESSAGES.get(str(context.get("pattern")), _UNLISTED)
+    if kind in ("string_too_short", "too_short"):
+        least = int(context.get("min_length", 1))
+        if kind == "string_too_short":
+            return "This field is required" if least <= 1 else f"At least {least} characters"
+        return "Choose or add at least one" if least <= 1 else f"At least {least} entries"
+    try:
+        return _MESSAGES[kind].format(**context)
+    except (KeyError, IndexError):
+        return _UNLISTED
 
 
-def errors_from(exc: ValidationError) -> list[FieldError]:
-    """Convert a pydantic ValidationError into one FieldError per offending field."""
+def errors_from(exc: ValidationError, shape: Any = None) -> list[FieldError]:
+    """Convert a pydantic ValidationError into one FieldError per offending field; given the
+    ``shape``, a group missing whole gets one per required field in it instead (for forms,
+    where the group is a set of fields a person fills in)."""
     seen: dict[str, FieldError] = {}
     for error in exc.errors(include_url=False):
         loc = tuple(error["loc"])
-        # union/tagged errors repeat the same path; the first message is the useful one
-        path = field_path(loc)
-        seen.setdefault(path, FieldError(path, _message(error)))
+        group = _model_at(shape, loc) if error["type"] == "missing" else None
+        for inner in (_required_paths(group) if group is not None else []) or [()]:
+            # union/tagged errors repeat the same path; the first message is the useful one
+            path = field_path(loc + inner)
+            seen.setdefault(path, FieldError(path, _message(error)))
     return list(seen.values())
 
 
-def validate_payload(shape: Any, payload: Any) -> tuple[Any, list[FieldError]]:
+def _model_at(shape: Any, loc: tuple[int | str, ...]) -> type[BaseModel] | None:
+    """The model (a group of fields) that ``shape`` expects at ``loc``, if it is one."""
+    current = _unwrapped(shape)
+    for part in loc:
+        if isinstance(current, type) and issubclass(current, RootModel):
+            current = _unwrapped(current.model_fields["root"].annotation)
+        if isinstance(part, int):
+            items = get_args(current) if get_origin(current) is list else ()
+            current = _unwrapped(items[0]) if items else None
+        elif isinstance(current, type) and issubclass(current, BaseModel) \
+                and part in current.model_fields:
+            current = _unwrapped(current.model_fields[part].annotation)
+        else:
+            return None
+    return current if isinstance(current, type) and issubclass(current, BaseModel) else None
+
+
+def _unwrapped(annotation: Any) -> Any:
+    """``X`` from ``Annotated[X, ...]`` and ``X | None``."""
+    if get_origin(annotation) is Annotated:
+        return _unwrapped(get_args(annotation)[0])
+    if get_origin(annotation) in (Union, UnionType):
+        kept = [arg for arg in get_args(annotation) if arg is not type(None)]
+        return _unwrapped(kept[0]) if len(kept) == 1 else annotation
+    return annotation
+
+
+def _required_paths(model: type[BaseModel]) -> list[tuple[str, ...]]:
+    """The paths of every required field of ``model``, nested groups followed."""
+    paths: list[tuple[str, ...]] = []
+    for name, info in model.model_fields.items():
+        if info.is_required():
+            inner = _unwrapped(info.annotation)
+            nested = isinstance(inner, type) and issubclass(inner, BaseModel) \
+                and not issubclass(inner, RootModel)
+            paths += [(name, *rest) for rest in _required_paths(inner)] if nested \
+                else [(name,)]
+    return paths
+
+
+def validate_payload(shape: Any, payload: Any,
+                     each_field: bool = False) -> tuple[Any, list[FieldError]]:
     """Validate a decoded JSON payload against a request shape.
 
     Returns ``(value, [])`` when valid and ``(None, errors)`` otherwise. ``shape`` is a
     RequestModel subclass or any type pydantic understands (such as ``list[Owner]``).
+    ``each_field``: a missing group is reported on each of its required fields (forms and
+    files people fill in), not as one error on the group (the API's way).
     """
     adapter = TypeAdapter(shape)
     try:
         value = adapter.validate_python(payload, strict=False)
     except ValidationError as exc:
-        return None, errors_from(exc)
+        return None, errors_from(exc, shape if each_field else None)
     errors = cross_field_errors(value)
     return (None, errors) if errors else (value, [])
 
@@ -168,6 +265,8 @@ def dump(value: Any) -> Any:
 NonEmpty = Annotated[str, Field(min_length=1, max_length=200)]
 Email = Annotated[str, Field(max_length=254), AfterValidator(rules.check_email)]
 Phone = Annotated[str, Field(max_length=20), AfterValidator(rules.check_phone)]
+CallingCode = Annotated[str, AfterValidator(rules.check_calling_code)]
+NationalPhone = Annotated[str, AfterValidator(rules.check_national_phone)]
 Pan = Annotated[str, AfterValidator(rules.check_pan)]
 IndividualPan = Annotated[str, AfterValidator(rules.check_individual_pan)]
 Gstin = Annotated[str, AfterValidator(rules.check_gstin)]

@@ -22,7 +22,7 @@ from portal.db import db
 from portal.gateway import rules
 from portal.gateway.errors import GatewayError, GatewayUnavailable, ValidationFailed
 from portal.gateway.onboarding_client import OnboardingClient
-from portal.gateway.onboarding_shapes import ChecklistState, MerchantData
+from portal.gateway.onboarding_shapes import ChecklistState, MerchantData, PennyDropStatus
 from portal.gateway.retry import RetryPolicy
 from portal.gateway.shapes import FieldError, validate_payload
 from portal.gateway.transport import Timeouts
@@ -35,6 +35,8 @@ from portal.outbox import queue
 from portal.status.history import change_status
 
 EXTERNAL_ID_FIELD = "externalOnboardingId"
+#: The document the gateway asks for when the penny drop could not verify the bank account.
+CANCELLED_CHEQUE = "CANCELLED_CHEQUE"
 UNAVAILABLE = "unavailable"
 REFUSED = "refused"
 INVALID = "invalid"
@@ -53,6 +55,10 @@ class StepResult:
     queued_until: datetime | None = None
     #: When someone else saved the step first: their draft as now stored (nothing was saved).
     conflict: StepDraft | None = None
+    #: The draft version this save produced (a re-shown form must carry it); None if unsaved.
+    version: int | None = None
+    #: Sent, but the answer asks for something more (a failed penny drop: a cancelled cheque).
+    needs_follow_up: bool = False
 
 
 class DraftConflict(Exception):
@@ -113,8 +119,28 @@ def stepper(merchant: Merchant, drafts: dict[str, StepDraft]) -> list[StepStatus
             reason = reason or (draft.lock_reason if draft else None)
         else:
             state = draft.state if draft is not None else StepState.NOT_STARTED
+        if step.key == "bank" and state == StepState.SENT and cheque_needed(merchant):
+            state = StepState.NEEDS_ATTENTION
         entries.append(StepStatus(step, state, reason))
     return entries
+
+
+def cheque_needed(merchant: Merchant) -> bool:
+    """The penny drop failed and the cancelled cheque it calls for is not uploaded yet."""
+    return (merchant.penny_drop_status == PennyDropStatus.FAILED
+            and CANCELLED_CHEQUE in merchant.documents_outstanding)
+
+
+def penny_drop_outcome(merchant: Merchant) -> str:
+    """What a bank details send found out, in words: the name at the bank, or what is needed."""
+    if merchant.penny_drop_status == PennyDropStatus.VERIFIED:
+        name = f" The bank knows the account holder as '{merchant.name_at_bank}'." \
+            if merchant.name_at_bank else ""
+        return ("Bank details sent to the gateway. Penny drop VERIFIED: the bank confirmed the "
+                f"account.{name}")
+    return ("Bank details sent to the gateway, but the penny drop FAILED: the bank could not "
+            "verify the account, so a cancelled cheque is now needed. Upload it in step 6 "
+            "(Documents), or correct the bank details and send them again.")
 
 
 def save_draft(merchant: Merchant, step: Step, data: dict[str, Any],
@@ -175,12 +201,17 @@ def conflict_result(exc: DraftConflict) -> StepResult:
                       "to keep what you typed.", conflict=exc.stored)
 
 
-def start_merchant(data: dict[str, Any]) -> tuple[Merchant | None, list[FieldError]]:
-    """Create the local record for step 1 (nothing is sent); the external id must be free."""
+def start_merchant(data: dict[str, Any],
+                   sending: bool = False) -> tuple[Merchant | None, list[FieldError]]:
+    """Create the local record for step 1 (nothing is sent); the external id must be free.
+
+    When it is not and the user meant to send, every other field that could not be sent is
+    named too, so one round trip shows all that needs correcting.
+    """
     external_id = str(data.get(EXTERNAL_ID_FIELD) or "").strip()
     errors = _external_id_errors(external_id, None)
     if errors:
-        return None, errors
+        return None, with_send_errors(BY_KEY["create"], data, errors) if sending else errors
     merchant = Merchant(external_onboarding_id=external_id, pan="", checklist={},
                         documents_outstanding=[])
     db.session.add(merchant)
@@ -212,7 +243,8 @@ def send_step(client: OnboardingClient, merchant: Merchant, step: Step,
         if step.key == "create":
             errors = save_create_draft(merchant, data, version)
             if errors:
-                return StepResult(False, "The draft could not be saved.", errors)
+                return StepResult(False, "The draft could not be saved.",
+                                  with_send_errors(step, data, errors))
             return _send_create(client, merchant)
         reason = lock_reason(merchant, step)
         if reason:
@@ -221,6 +253,15 @@ def send_step(client: OnboardingClient, merchant: Merchant, step: Step,
     except DraftConflict as exc:
         return conflict_result(exc)
     return _send(client, merchant, step, draft)
+
+
+def with_send_errors(step: Step, data: dict[str, Any],
+                     errors: list[FieldError]) -> list[FieldError]:
+    """``errors`` plus what a send of ``data`` would refuse in the fields they do not name."""
+    assert step.request is not None
+    _, refused = validate_payload(step.shape, step.request(data), each_field=True)
+    named = {error.field for error in errors}
+    return [*errors, *(error for error in refused if error.field not in named)]
 
 
 def send_saved(client: OnboardingClient, merchant: Merchant, step: Step) -> StepResult:
@@ -335,7 +376,7 @@ def draft_for(merchant: Merchant, step: Step) -> StepDraft:
 
 def _external_id_errors(external_id: str, merchant: Merchant | None) -> list[FieldError]:
     if not rules.EXTERNAL_ID_PATTERN.fullmatch(external_id):
-        return [FieldError(EXTERNAL_ID_FIELD, "Use 1 to 64 letters, digits, '_' or '-'")]
+        return [FieldError(EXTERNAL_ID_FIELD, rules.EXTERNAL_ID_MESSAGE)]
     taken = db.session.scalar(select(Merchant.id).where(
         Merchant.external_onboarding_id == external_id))
     if taken is not None and (merchant is None or taken != merchant.id):
@@ -359,6 +400,7 @@ def _send_create(client: OnboardingClient, merchant: Merchant) -> StepResult:
     body = {EXTERNAL_ID_FIELD: merchant.external_onboarding_id,
             "panNumber": merchant.pan or draft.payload.get("panNumber", "")}
     result = call_gateway(client, merchant, step, draft, body)
+    result.version = draft.version
     if result.ok:
         merchant.create_state = CreateState.CREATED
     elif retrying and any(e.field == EXTERNAL_ID_FIELD for e in result.errors):
@@ -392,6 +434,10 @@ def _send(client: OnboardingClient, merchant: Merchant, step: Step,
     queue.supersede(merchant.id, step.key)
     body = step.request(draft.payload)
     result = call_gateway(client, merchant, step, draft, body)
+    result.version = draft.version
+    if result.ok and step.key == "bank" and merchant.penny_drop_status:
+        result.message = penny_drop_outcome(merchant)
+        result.needs_follow_up = cheque_needed(merchant)
     if result.unavailable:
         item = queue.enqueue(draft, body, result.message)
         result.queued_until = item.next_attempt_at
@@ -411,7 +457,7 @@ def call_gateway(client: OnboardingClient, merchant: Merchant, step: Step, draft
                  body: Any) -> StepResult:
     """Validate locally, send, store the answer or the failure, audit; no commit."""
     action = f"step.send.{step.key}"
-    value, errors = validate_payload(step.shape, body)
+    value, errors = validate_payload(step.shape, body, each_field=True)
     if errors:
         mark_failed(draft, INVALID, "Some fields need correcting.", errors)
         record(action, outcome=INVALID, merchant_id=merchant.id,

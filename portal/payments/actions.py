@@ -10,9 +10,11 @@ status read of that call's own merchantTxnId (``services.refresh``).
 
 from __future__ import annotations
 
+from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
+from portal import clock
 from portal.audit import record
 from portal.db import db
 from portal.gateway.errors import GatewayError
@@ -39,6 +41,8 @@ from portal.payments.services import (
 
 ACTIONS = (CAPTURE, REVERSE, REFUND)
 _NOUNS = {CAPTURE: "capture", REVERSE: "reversal", REFUND: "refund", "initiate": "hold"}
+#: A refund of the same amount within this time is sent only when the form says it is meant.
+REPEAT_WINDOW = timedelta(minutes=10)
 
 
 def _amount_problem(amount: str | None, limit: Decimal, currency: str, what: str) -> str | None:
@@ -87,18 +91,45 @@ def amount_refusal(payment: Payment, action: str, amount: str | None,
     return None
 
 
+def recent_refund(refunds: list[PaymentRefund], amount: str | None = None) -> PaymentRefund | None:
+    """The latest refund (of ``amount``, if given) not known to have failed, within
+    REPEAT_WINDOW."""
+    since = clock.utcnow() - REPEAT_WINDOW
+    return next((r for r in sorted(refunds, key=lambda r: r.created_at, reverse=True)
+                 if r.created_at >= since and r.state != RefundState.FAILED
+                 and (amount is None or Decimal(r.amount) == Decimal(amount))), None)
+
+
+def repeat_refusal(payment: Payment, amount: str | None,
+                   refunds: list[PaymentRefund]) -> str | None:
+    """Why a refund identical to one just sent is held back (a Back and resend), or None."""
+    earlier = recent_refund(refunds, amount) if amount is not None else None
+    if earlier is None:
+        return None
+    return (f"A refund of {earlier.amount} {payment.currency} was already sent at "
+            f"{earlier.created_at.strftime('%H:%M')} UTC, so nothing was sent now. If the "
+            "customer is owed a second refund of the same amount, tick \"This is a second "
+            "refund of the same amount\" and send again.")
+
+
 def offered(payment: Payment, refunds: list[PaymentRefund]) -> list[str]:
     """The actions the payment's page offers now."""
     return [action for action in ACTIONS if state_refusal(payment, action, refunds) is None]
 
 
 def perform(client: PaymentsClient, payment: Payment, action: str, nonce: str,
-            amount: str | None) -> Result:
-    """Take one confirmed action at most once: check, claim with ``nonce``, send, record."""
+            amount: str | None, again: bool = False) -> Result:
+    """Take one confirmed action at most once: check, claim with ``nonce``, send, record.
+
+    ``again``: a refund identical to one sent within REPEAT_WINDOW is meant, not a resend.
+    """
     detail: dict[str, Any] = {"merchantTxnId": payment.merchant_txn_id, "amount": amount}
     refunds = refunds_of(payment)
     problem = (state_refusal(payment, action, refunds)
-               or amount_refusal(payment, action, amount, refunds))
+               or amount_refusal(payment, action, amount, refunds)
+               or (repeat_refusal(payment, amount, refunds)  # a used form is said below
+                   if action == REFUND and not again and nonce == payment.action_nonce
+                   else None))
     if problem is None and not claim(payment, action, nonce):
         problem = ("This form was already used, so nothing was sent again. The page now shows "
                    "the payment as it stands.")
@@ -149,6 +180,9 @@ def _send(client: PaymentsClient, payment: Payment, action: str, amount: str | N
         answer = client.capture(gid, txn_id, None if full else amount)
     else:
         answer = client.reverse(gid, txn_id)
+    payment.reason_code = (answer.reasonCode or "")[:32]
+    payment.message = (answer.message or getattr(answer.data, "detailedMessage", None)
+                       or "")[:300]  # what the gateway said of this call, not of an earlier one
     data_status = getattr(answer.data, "status", None)
     return answer.status or data_status or _LEADS_TO[action]
 

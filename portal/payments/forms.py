@@ -120,7 +120,7 @@ class BillingForm(Form):
     lastName = _text("Last name")
     emailId = _text("Email")
     callingCode = _text("Calling code", "With the +, e.g. +91.")
-    phoneNumber = _text("Phone number")
+    phoneNumber = _text("Phone number", "Without the calling code, digits only, e.g. 9876543210.")
     addressStreet1 = _text("Street address, line 1")
     addressStreet2 = _text("Street address, line 2")
     addressCity = _text("City")
@@ -207,6 +207,7 @@ class ActionForm(FlaskForm):
     confirm = BooleanField("I confirm", validators=[
         InputRequired("Tick the confirmation box to go ahead.")])
     amount = StringField("Amount", validators=[Optional()])
+    again = BooleanField("This is a second refund of the same amount")
 
     def amount_or_none(self) -> str | None:
         """The amount typed, or None (the whole amount)."""

@@ -140,7 +140,8 @@ def detail(payment_id: int) -> ResponseReturnValue:
     return render_template(
         "payments/detail.html", payment=payment, merchant=merchant_of(payment), refunds=refunds,
         refundable=services.refundable(payment, refunds),
-        offered=actions.offered(payment, refunds))
+        offered=actions.offered(payment, refunds), recent_refund=actions.recent_refund(refunds),
+        authorised=payment.status in services.AUTHORISED)
 
 
 @bp.post("/payments/<int:payment_id>/capture", defaults={"action": actions.CAPTURE})
@@ -153,7 +154,7 @@ def act(payment_id: int, action: str) -> ResponseReturnValue:
     form = ActionForm()
     if form.validate_on_submit():
         result = actions.perform(client_for(merchant_of(payment)), payment, action,
-                                 form.nonce.data, form.amount_or_none())
+                                 form.nonce.data, form.amount_or_none(), bool(form.again.data))
         flash(result.message, "success" if result.ok else "error")
     else:
         for message in (m for errors in form.errors.values() for m in errors):

@@ -45,6 +45,8 @@ REFUND = "refund"
 STALE_SENDING = timedelta(minutes=5)
 #: Statuses a refund may follow.
 REFUNDABLE = (PaymentStatus.SENT_FOR_CAPTURE, PaymentStatus.SENT_FOR_REFUND)
+#: Statuses of a payment whose amount was authorised at some point (held, captured, released).
+AUTHORISED = (PaymentStatus.AUTHORIZED, *REFUNDABLE, PaymentStatus.REVERSED)
 #: The list's status filter: the gateway's statuses and ours before the gateway answered.
 STATUS_CHOICES = (PENDING, *(status.value for status in PaymentStatus))
 _ALPHANUMERIC = string.ascii_uppercase + string.digits

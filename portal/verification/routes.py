@@ -138,7 +138,7 @@ def embedded(template: str, merchant: Merchant, callback: str, confirm_url: str,
     gate = service.gate(merchant)
     minted = service.mint_link(client(), merchant, callback, via) if gate.open else None
     html = render_template(template, merchant=merchant, gate=gate, minted=minted,
-                           confirm_url=confirm_url,
+                           confirm_url=confirm_url, progress=service.progress(merchant),
                            gateway_origin=current_settings().verification_origin)
     return html, 200, {"Content-Security-Policy": content_security_policy(
         current_settings(), frame_from_gateway=True)}

@@ -18,7 +18,8 @@ from portal.audit.service import record
 from portal.db import db
 from portal.gateway.errors import GatewayError, ValidationFailed
 from portal.gateway.onboarding_client import OnboardingClient
-from portal.gateway.onboarding_shapes import ChecklistState
+from portal.gateway.onboarding_events import StepName
+from portal.gateway.onboarding_shapes import ChecklistState, OnboardingStatus
 from portal.models.merchant import Merchant
 from portal.models.status_change import StatusSource
 from portal.models.step import StepState
@@ -32,6 +33,25 @@ from portal.status.service import describe, read_status
 GATEWAY_LINK_LIFETIME = timedelta(hours=24)
 OPS = "ops"
 MERCHANT_LINK = "merchant link"
+#: The verification page's steps: the postMessage step name, its checklist key, its label.
+VERIFICATION_STEPS = (
+    (StepName.TNC, "tncAcknowledged", "Terms and conditions"),
+    (StepName.DIGILOCKER, "digiLocker", "DigiLocker"),
+    (StepName.VKYC, "vkyc", "Video KYC"),
+)
+#: What happens next, in words, once the gateway has said where the record stands.
+NEXT = {
+    OnboardingStatus.PENDING_VERIFICATION: "Some verification steps are still open: finish "
+    "them on the page below.",
+    OnboardingStatus.PENDING_REVIEW: "Verification is complete; nothing more is needed here. "
+    "The gateway's compliance team now reviews the merchant and decides: approved, more "
+    "information needed, or rejected. The decision arrives by itself; there is no need to "
+    "wait on this page.",
+    OnboardingStatus.RFI: "The review asks for more information; the partner is told what "
+    "to send.",
+    OnboardingStatus.APPROVED: "The merchant is approved and can take payments.",
+    OnboardingStatus.REJECTED: "The merchant was rejected; this onboarding cannot continue.",
+}
 
 
 @dataclass(frozen=True)
@@ -45,6 +65,23 @@ class Gate:
     def open(self) -> bool:
         """True when a link may be asked for now."""
         return not self.missing and not self.done
+
+
+@dataclass(frozen=True)
+class Progress:
+    """One verification step as the gateway's checklist says it stands."""
+
+    step: str
+    label: str
+    done: bool
+
+
+def progress(merchant: Merchant) -> list[Progress]:
+    """The verification steps' states from the stored checklist (all done once verified)."""
+    verified = verification_complete(merchant)
+    return [Progress(str(step), label,
+                     verified or merchant.checklist.get(key) == ChecklistState.COMPLETE)
+            for step, key, label in VERIFICATION_STEPS]
 
 
 @dataclass(frozen=True)
@@ -108,12 +145,14 @@ def confirm(client: OnboardingClient, merchant: Merchant) -> dict[str, object]:
     """The verification page said it is complete: read the status server-side; commits."""
     result = read_status(client, merchant, StatusSource.VERIFICATION_PAGE)
     db.session.commit()
+    steps = {p.step: p.done for p in progress(merchant)}
     if not result.ok:
-        return {"confirmed": False, "status": merchant.status or "",
+        return {"confirmed": False, "status": merchant.status or "", "steps": steps,
                 "message": "The gateway could not be asked for the outcome just now; "
-                           "it will be checked again shortly."}
-    return {"confirmed": True, "status": merchant.status or "",
-            "message": f"Confirmed by the gateway: {describe(merchant.status)}."}
+                           "it will be checked again shortly.", "next": ""}
+    return {"confirmed": True, "status": merchant.status or "", "steps": steps,
+            "message": f"Confirmed by the gateway: {describe(merchant.status)}.",
+            "next": NEXT.get(merchant.status or "", "")}
 
 
 def latest_link(merchant: Merchant) -> GatewayLink | None:

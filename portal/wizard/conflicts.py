@@ -32,9 +32,28 @@ def differences(form: StepForm, stored: dict[str, Any]) -> list[Difference]:
     mine = dict(leaves(form.payload()))
     theirs = dict(leaves(stored))
     paths = list(mine) + [path for path in theirs if path not in mine]
-    return [Difference(label(form, path), shown(str(path[-1]), theirs.get(path)),
-                       shown(str(path[-1]), mine.get(path)))
+    return [Difference(label(form, path), *contrasted(str(path[-1]), theirs.get(path),
+                                                       mine.get(path)))
             for path in paths if _blank(theirs.get(path)) != _blank(mine.get(path))]
+
+
+def contrasted(name: str, theirs: Any, mine: Any) -> tuple[str, str]:
+    """Two differing values as shown: masked, but never two identical texts.
+
+    A PAN whose hidden part changed (the 4th letter, say) would mask to the same text twice;
+    then the characters that differ are shown in both, the rest stays hidden.
+    """
+    shown_theirs, shown_mine = shown(name, theirs), shown(name, mine)
+    if (shown_theirs != shown_mine or not isinstance(theirs, str) or not isinstance(mine, str)
+            or len(theirs) != len(mine)):
+        return shown_theirs, shown_mine
+    return _reveal(shown_theirs, theirs, mine), _reveal(shown_mine, mine, theirs)
+
+
+def _reveal(masked: str, value: str, other: str) -> str:
+    """``masked`` with the characters where ``value`` differs from ``other`` unhidden."""
+    return "".join(plain if hidden == "*" and plain != differing else hidden
+                   for hidden, plain, differing in zip(masked, value, other, strict=True))
 
 
 def leaves(value: Any, path: Path = ()) -> Iterator[tuple[Path, Any]]:

@@ -71,8 +71,8 @@ def step_url(merchant: Merchant, step: Step) -> str:
 
 def after(merchant: Merchant, step: Step, result: StepResult, moved: bool = False) -> Response:
     """Flash the outcome; go to the next step after a send that went through, else stay."""
-    flash(result.message, "success" if result.ok else "warning" if result.queued_until
-          else "error")
+    flash(result.message, "warning" if result.queued_until or result.needs_follow_up
+          else "success" if result.ok else "error")
     following = next_step(step) if moved else step
     return redirect(step_url(merchant, following) if following
                     else url_for("merchants.detail", merchant_id=merchant.id))

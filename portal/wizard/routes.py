@@ -6,8 +6,10 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request
 from flask.typing import ResponseReturnValue
+from werkzeug.datastructures import MultiDict
 
 from portal.auth import roles_required
+from portal.auth.held_forms import claim, keeps_typing
 from portal.models.merchant import Merchant
 from portal.models.step import StepDraft, StepState
 from portal.onboarding import reconcile as reconciliation
@@ -36,14 +38,16 @@ CREATE = BY_KEY["create"]
 
 
 @bp.route("/merchants/new", methods=["GET", "POST"])
+@keeps_typing
 @roles_required(*STAFF)
 def new() -> ResponseReturnValue:
     """Step 1 for a merchant not yet in the portal: the record is stored, then maybe sent."""
-    form = CreateForm(data={"externalOnboardingId": service.new_external_id()})
+    form = CreateForm(**held_typing(), data={"externalOnboardingId": service.new_external_id()})
     mark_required(form, CREATE.shape)
     if form.validate_on_submit():
-        merchant, errors = service.start_merchant(form.payload())
-        if merchant is not None and request.form.get("action") == "send":
+        sending = request.form.get("action") == "send"
+        merchant, errors = service.start_merchant(form.payload(), sending)
+        if merchant is not None and sending:
             result = service.send_step(client(), merchant, CREATE, form.payload())
             return after(merchant, CREATE, result, moved=result.ok)
         if merchant is not None:
@@ -54,30 +58,41 @@ def new() -> ResponseReturnValue:
 
 
 @bp.route("/merchants/<int:merchant_id>/steps/<step_key>", methods=["GET", "POST"])
+@keeps_typing
 @roles_required(*STAFF)
 def step(merchant_id: int, step_key: str) -> ResponseReturnValue:
     """One step's page: Save draft stores, Save and send validates, sends and moves on."""
     merchant, step = load(merchant_id, step_key)
     draft = service.drafts_of(merchant).get(step.key)
-    form = FORMS[step.key](data=loaded(draft))
+    form = FORMS[step.key](**held_typing(), data=loaded(draft))
     form.prepare(categories)
     action = request.form.get("action", "")
     changes: list[Difference] = []
     if form.validate_on_submit() and not form.row_action(action):
-        version = form.loaded_version()
-        result = (service.send_step(client(), merchant, step, form.payload(), version)
-                  if action == "send"
-                  else service.save_step_draft(merchant, step, form.payload(), version))
+        result = save(merchant, step, form, action, form.loaded_version())
+        if result.conflict is not None and not differences(form, result.conflict.payload):
+            # The stored draft already holds these very values: no one's work is at stake.
+            result = save(merchant, step, form, action, result.conflict.version)
         if result.ok or result.queued_until:
             return after(merchant, step, result, moved=result.ok and action == "send")
         if result.conflict is not None:
             changes = differences(form, result.conflict.payload)
             form.draft_version.data = str(result.conflict.version)  # saving again is deliberate
+        elif result.version is not None:
+            form.draft_version.data = str(result.version)  # the draft this very save stored
         form.show_errors(page_errors(result.message, result.unavailable, result.errors),
                          step.root)
     elif request.method == "GET" and draft is not None and draft.state == StepState.NEEDS_ATTENTION:
         form.show_errors(stored_errors(draft.last_error), step.root)
     return render_step(merchant, step, form, changes)
+
+
+def save(merchant: Merchant, step: Step, form: StepForm, action: str,
+         version: int | None) -> StepResult:
+    """Save and send (``action`` 'send') or save the draft, from the form's data."""
+    if action == "send":
+        return service.send_step(client(), merchant, step, form.payload(), version)
+    return service.save_step_draft(merchant, step, form.payload(), version)
 
 
 @bp.post("/merchants/<int:merchant_id>/steps/<step_key>/retry")
@@ -122,6 +137,17 @@ def fill_new() -> ResponseReturnValue:
         abort(409, errors[0].message)
     flash(f"Filled with test data for '{scenarios.LABELS[scenario]}'.", "success")
     return redirect(step_url(merchant, CREATE))
+
+
+def held_typing() -> dict[str, MultiDict[str, Any]]:
+    """On a GET, a form's ``formdata``: what was typed here before a sign-out refused it (see
+    auth.held_forms); else nothing, so the form reads the post or its data as usual."""
+    typed = claim(request.path) if request.method == "GET" else None
+    if typed is None:
+        return {}
+    flash("This is what you typed before you were signed out. Nothing of it is saved yet: "
+          "check it and save again.", "warning")
+    return {"formdata": typed}
 
 
 def load(merchant_id: int, step_key: str) -> tuple[Merchant, Step]:

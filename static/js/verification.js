@@ -56,12 +56,26 @@
     return { eventName: data.eventName, eventData: eventData };
   }
 
+  function setStep(item, done) {
+    item.dataset.state = done ? "done" : "waiting";
+    item.querySelector(".verification-progress__state").textContent = done ? "Done" : "Waiting";
+  }
+
   function markStep(stepName) {
     var items = root.querySelectorAll(".verification-progress__step");
     Array.prototype.forEach.call(items, function (item) {
       if (item.dataset.step === stepName) {
-        item.dataset.state = "done";
-        item.querySelector(".verification-progress__state").textContent = "Done";
+        setStep(item, true);
+      }
+    });
+  }
+
+  /* The steps as the gateway's status read says (a message is only a hint). */
+  function showSteps(steps) {
+    var items = root.querySelectorAll(".verification-progress__step");
+    Array.prototype.forEach.call(items, function (item) {
+      if (steps && typeof steps[item.dataset.step] === "boolean") {
+        setStep(item, steps[item.dataset.step]);
       }
     });
   }
@@ -83,7 +97,9 @@
       return response.json();
     }).then(function (answer) {
       root.dataset.status = answer.status || "";
+      showSteps(answer.steps);
       show(answer.message, answer.confirmed ? "confirmed" : "unconfirmed");
+      root.querySelector("[data-role='next']").textContent = answer.next || "";
     }).catch(function () {
       show("The outcome could not be confirmed just now; it will be checked again shortly.",
            "unconfirmed");

@@ -3,6 +3,7 @@ and the sandbox served on loopback on two origins (portal 127.0.0.1, sandbox loc
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,10 @@ from tests.conftest import (
 from tests.servers import serve
 
 AXE = Path(__file__).resolve().parents[1] / "assets" / "vendor" / "axe.min.js"
+#: Where ``screenshot`` saves pages (1280 and 375 px wide); unset, it saves nothing.
+SCREENSHOTS = os.environ.get("PORTAL_SCREENSHOTS", "")
+#: The widths pages are looked at: a laptop and a small phone.
+SCREEN_WIDTHS = (1280, 375)
 #: Impacts that fail a page; minor and moderate findings are left to review.
 BLOCKING_IMPACTS = ("serious", "critical")
 #: Playwright's wait for any one element or navigation, in milliseconds.
@@ -143,10 +148,22 @@ class Axe:
         self._twin.clear_cookies()
         self._twin.add_cookies(page.context.cookies())
         self._tab.goto(url)
+        self._run(url)
+
+    def check_shown(self, page: Page) -> None:
+        """Audit the page as shown now (an error state after a POST, which a reload would lose)."""
+        self._twin.clear_cookies()
+        self._twin.add_cookies(page.context.cookies())
+        self._tab.goto(page.url)  # the same origin, so the page's styles load
+        self._tab.set_content(page.content())
+        self._run(f"{page.url} (as shown)")
+
+    def _run(self, where: str) -> None:
+        """Run axe on the twin's page and fail on serious/critical issues."""
         result: dict[str, Any] = self._tab.evaluate(
             "() => axe.run(document, {iframes: false, resultTypes: ['violations']})")
         blocking = [describe(v) for v in result["violations"] if v["impact"] in BLOCKING_IMPACTS]
-        assert not blocking, f"axe on {url}:\n" + "\n".join(blocking)
+        assert not blocking, f"axe on {where}:\n" + "\n".join(blocking)
 
     def close(self) -> None:
         """Close the twin profile."""
@@ -169,3 +186,18 @@ def axe(browser: Browser, servers: Servers) -> Iterator[Axe]:
         yield auditor
     finally:
         auditor.close()
+
+
+def screenshot(page: Page, name: str) -> None:
+    """Save the page as shown, whole, at each of SCREEN_WIDTHS into $PORTAL_SCREENSHOTS (for
+    people to look at; nothing is compared), then restore the viewport."""
+    if not SCREENSHOTS:
+        return
+    folder = Path(SCREENSHOTS)
+    folder.mkdir(parents=True, exist_ok=True)
+    viewport = page.viewport_size
+    for width in SCREEN_WIDTHS:
+        page.set_viewport_size({"width": width, "height": 800})
+        page.screenshot(path=str(folder / f"{name}-{width}.png"), full_page=True)
+    if viewport:
+        page.set_viewport_size(viewport)

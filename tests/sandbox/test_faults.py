@@ -129,8 +129,17 @@ def test_read_timeout_on_put_is_retried_and_succeeds(sandbox_server, sleeps, onb
     assert merchant.merchantInfo.onboardingStatus == "IN_PROGRESS"
     assert sandbox_server.state.faults.count() == 1
     assert len(sleeps.delays) >= 1
-    puts = [r for r in sandbox_server.backend.received_requests() if r.method == "PUT"]
-    assert len(puts) >= 2  # the held request was applied too: a timeout says nothing
+    # the held request is applied too (a timeout says nothing), in its own thread, once its
+    # delay is over: wait for that event rather than assume the retry arrived second
+    deadline = time.monotonic() + 30
+    while len(puts_received(sandbox_server)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(puts_received(sandbox_server)) >= 2
+
+
+def puts_received(sandbox: Sandbox) -> list:
+    """The PUT requests the sandbox has applied so far."""
+    return [r for r in sandbox.backend.received_requests() if r.method == "PUT"]
 
 
 def test_response_lost_after_create_leaves_the_record_for_reconciliation(sandbox_server,

@@ -8,10 +8,12 @@ from sqlalchemy import select
 
 from portal.config import current_settings
 from portal.db import db
+from portal.gateway.onboarding_shapes import OnboardingStatus
 from portal.models.status_change import StatusChange
 from portal.onboarding import scenarios
 from portal.onboarding.service import client_for
 from portal.sync import sync_once
+from portal.verification.service import NEXT
 from tests.verification.conftest import (
     backend_of,
     complete_on_sandbox_page,
@@ -54,7 +56,9 @@ def test_happy_path_ends_approved_learnt_by_webhook(app, client, auth, sandbox, 
     answer = _verify(client, merchant_id)
     assert answer == {"confirmed": True, "status": "PENDING_REVIEW",
                       "message": "Confirmed by the gateway: PENDING_REVIEW "
-                                 "(Verified, under compliance review)."}
+                                 "(Verified, under compliance review).",
+                      "steps": {"TNC": True, "DIGILOCKER": True, "VKYC": True},
+                      "next": NEXT[OnboardingStatus.PENDING_REVIEW]}
 
     backend_of(sandbox).tick()  # the review decides, then the webhooks go out to the portal
     merchant = stored(app, merchant_id)

@@ -170,5 +170,5 @@ def test_the_merchant_confirms_with_a_csrf_token_and_gets_only_its_status(
     assert csrf_client.post(url, headers={"Accept": "application/json"}).status_code == 400
     answer = csrf_client.post(url, headers={"Accept": "application/json", "X-CSRFToken": csrf})
     assert answer.status_code == 200
-    assert set(answer.json) == {"confirmed", "status", "message"}
+    assert set(answer.json) == {"confirmed", "status", "message", "steps", "next"}
     assert answer.json["status"] == "PENDING_VERIFICATION"

@@ -143,8 +143,21 @@ def test_a_sole_proprietor_chooses_which_business_proof_to_upload(browser, app, 
     assert merchant(app, new_merchant).documents_outstanding == ["SOLE_PROP_DOC_2_UPLOAD"]
 
 
-def test_a_request_over_the_size_cap_is_answered_with_the_limit(browser, app, needs_documents):
-    app.config["MAX_CONTENT_LENGTH"] = 3000
+def test_a_file_far_over_the_limit_is_read_and_refused_beside_its_field(browser, app,
+                                                                         needs_documents):
+    app.config["MAX_CONTENT_LENGTH"] = 3000  # the app-wide cap does not cut uploads short
+    app.extensions[SETTINGS_EXTENSION] = app.extensions[SETTINGS_EXTENSION].with_changes(
+        upload_max_bytes=2000)
+    page = upload(browser, documents_page(browser, needs_documents), OWNER_DOCS[0],
+                  scenarios.sample_pdf("x") + b"0" * 50_000, "big.pdf")
+    assert any("larger than the limit of 2,000 bytes" in e for e in page.errors_for("file"))
+    assert stored_documents(app) == []
+
+
+def test_a_request_over_the_discard_limit_is_answered_with_the_limit(browser, app,
+                                                                    needs_documents,
+                                                                    monkeypatch):
+    monkeypatch.setattr("portal.uploads.DISCARD_LIMIT", 3000)
     page = upload(browser, documents_page(browser, needs_documents), OWNER_DOCS[0],
                   scenarios.sample_pdf("x") + b"0" * 5000, "big.pdf")
     assert "larger than the limit of 5 MB" in page.text()

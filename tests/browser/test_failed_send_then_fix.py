@@ -1,0 +1,129 @@
+"""A failed Save and send, corrected and sent again in Chromium, is never taken for someone
+else's save: the re-shown form carries the version the user's own save stored."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from portal.onboarding import scenarios
+from tests.browser.conftest import Axe, Servers, log_in, screenshot
+from tests.browser.test_onboarding_journey import fill_and_send, merchant_id_of
+
+pytestmark = pytest.mark.browser
+
+CONFLICT = "Someone else saved this step"
+
+
+def send(page: Page) -> None:
+    """Press the step form's "Save and send"."""
+    page.locator("form.step-form").get_by_role("button", name="Save and send").click()
+    page.wait_for_load_state()
+
+
+def fill(page: Page, scenario: str = scenarios.HAPPY) -> None:
+    """Fill the step's form with a sandbox scenario's data (stored as a draft)."""
+    page.get_by_label("Sandbox scenario").select_option(scenario)
+    page.get_by_role("button", name="Fill with test data").click()
+    page.wait_for_load_state()
+
+
+def expect_sent(page: Page, step: str) -> None:
+    """No conflict was reported and the step is marked sent."""
+    expect(page.get_by_text(CONFLICT)).to_have_count(0)
+    expect(page.locator(f".stepper__step[data-step='{step}']")).to_have_attribute(
+        "data-state", "sent")
+
+
+@pytest.fixture
+def merchant_page(page: Page, servers: Servers, auth) -> str:
+    """Signed in as ops with a merchant created at the sandbox; its base URL."""
+    log_in(page, auth.create("ops"))
+    page.goto("/merchants/new")
+    fill_and_send(page)
+    return f"/merchants/{merchant_id_of(page)}"
+
+
+def test_an_owner_pan_corrected_after_an_error_is_sent(page: Page, merchant_page: str,
+                                                      axe: Axe) -> None:
+    page.goto(f"{merchant_page}/steps/owners")
+    fill(page)
+    pan = page.locator("[name='owners-0-pan']")
+    good = pan.input_value()
+    pan.fill(good[:3] + "C" + good[4:])  # a company's PAN where a person's is needed
+    send(page)
+    expect(page.locator(".field--invalid [name='owners-0-pan']")).to_be_visible()
+    axe.check_shown(page)
+    screenshot(page, "owners-error")
+    pan.fill(good)
+    send(page)
+    expect_sent(page, "owners")
+
+
+def test_a_bad_gstin_corrected_is_sent(page: Page, merchant_page: str) -> None:
+    page.goto(f"{merchant_page}/steps/business")
+    fill(page)
+    gstin = page.locator("[name='gstNumber']")
+    good = gstin.input_value()
+    gstin.fill(good[:-1] + ("A" if good[-1] != "A" else "B"))  # a wrong check digit
+    send(page)
+    expect(page.locator(".field--invalid [name='gstNumber']")).to_be_visible()
+    gstin.fill(good)
+    send(page)
+    expect_sent(page, "business")
+
+
+def test_a_pan_the_gateway_refused_corrected_is_sent(page: Page, servers: Servers,
+                                                    auth) -> None:
+    log_in(page, auth.create("ops"))
+    page.goto("/merchants/new")
+    fill(page)
+    url = page.url  # the new record's step 1, as a draft
+    pan = page.locator("[name='panNumber']")
+    good = pan.input_value()
+    pan.fill(good[:5] + "9999" + good[9:])  # the registry does not know it
+    send(page)
+    assert page.url == url
+    expect(page.locator(".form-errors")).to_contain_text("The gateway refused the request.")
+    pan.fill(good)
+    send(page)
+    expect(page.get_by_text(CONFLICT)).to_have_count(0)
+    expect(page.locator(".stepper__step[data-step='create']")).to_have_attribute(
+        "data-state", "sent")
+
+
+def test_a_real_conflict_on_a_pan_never_shows_two_identical_values(
+        page: Page, context, merchant_page: str, axe: Axe) -> None:
+    page.goto(f"{merchant_page}/steps/owners")
+    fill(page)
+    page.reload()
+    other = context.new_page()  # another tab of the same person: its save counts as another's
+    other.goto(f"{merchant_page}/steps/owners")
+    pan = other.locator("[name='owners-0-pan']")
+    good = pan.input_value()
+    pan.fill(good[:3] + "C" + good[4:])
+    other.locator("form.step-form").get_by_role("button", name="Save draft").click()
+    other.wait_for_load_state()
+    page.locator("[name='owners-0-name']").fill("Asha R. Rao")
+    page.locator("form.step-form").get_by_role("button", name="Save draft").click()
+    page.wait_for_load_state()
+    expect(page.locator(".form-errors")).to_contain_text(CONFLICT)
+    changes = page.locator(".draft-conflict li").all_inner_texts()
+    pan_change = next(c for c in changes if c.startswith("Beneficial owners 1 > PAN"))
+    theirs, yours = pan_change.split("theirs ")[1].split(" / yours ")
+    assert theirs != yours, pan_change
+    assert good[3] in yours and "C" in theirs
+    axe.check_shown(page)
+    screenshot(page, "owners-conflict")
+
+
+def test_saving_what_is_already_stored_is_no_conflict(page: Page, context,
+                                                      merchant_page: str) -> None:
+    page.goto(f"{merchant_page}/steps/owners")
+    fill(page)
+    other = context.new_page()
+    other.goto(f"{merchant_page}/steps/owners")
+    other.locator("form.step-form").get_by_role("button", name="Save draft").click()
+    other.wait_for_load_state()  # the same values saved again from another tab
+    send(page)
+    expect_sent(page, "owners")

@@ -1,0 +1,80 @@
+"""Uploads of any size over the limit end on the documents page with the limit named, in
+Chromium with scripts (checked before sending) and without (the server reads and refuses)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from portal.onboarding import scenarios
+from tests.browser.conftest import TIMEOUT_MS, Axe, Servers, log_in, screenshot
+from tests.browser.test_failed_send_then_fix import fill, send
+from tests.browser.test_onboarding_journey import merchant_id_of
+
+pytestmark = pytest.mark.browser
+
+MB = 1024 * 1024
+LIMIT_TEXT = "larger than the limit of 5 MB"
+
+
+@pytest.fixture(params=["with scripts", "without scripts"])
+def context(request: pytest.FixtureRequest, browser: Browser,
+            servers: Servers) -> Iterator[BrowserContext]:
+    """A fresh profile, once with scripts and once without (the server's own refusal)."""
+    ctx = browser.new_context(base_url=servers.portal,
+                              java_script_enabled=request.param == "with scripts")
+    ctx.set_default_timeout(TIMEOUT_MS)
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+@pytest.fixture
+def documents_page(page: Page, servers: Servers, auth) -> str:
+    """A merchant whose owners each owe an Aadhaar; the documents page's URL."""
+    log_in(page, auth.create("ops"))
+    page.goto("/merchants/new")
+    fill(page)
+    send(page)
+    base = f"/merchants/{merchant_id_of(page)}"
+    for step in ("business", "owners"):
+        page.goto(f"{base}/steps/{step}")
+        fill(page)
+        send(page)
+    return f"{base}/steps/documents"
+
+
+@pytest.mark.parametrize("size", [6 * MB, 50 * MB], ids=["6MB", "50MB"])
+def test_an_oversize_upload_is_refused_on_the_documents_page(
+        page: Page, documents_page: str, axe: Axe, tmp_path: Path, size: int) -> None:
+    big = tmp_path / "scan.pdf"
+    with big.open("wb") as out:
+        out.write(scenarios.sample_pdf("scan"))
+        out.truncate(size)
+    page.goto(documents_page)
+    form = page.locator("form.upload").nth(1)
+    slot = form.get_attribute("data-slot")
+    form.locator("input[type=file]").set_input_files(big)
+    form.get_by_role("button", name="Upload and send").click()
+    page.wait_for_load_state()
+    assert page.url.endswith(documents_page)
+    form = page.locator(f"form.upload[data-slot='{slot}']")
+    expect(form.locator(".field__errors")).to_contain_text(LIMIT_TEXT)
+    expect(form.locator("input[type=file]")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("table.documents")).to_have_count(0)  # nothing was stored
+    axe.check_shown(page)
+    screenshot(page, f"documents-too-large-{size // MB}mb")
+
+
+def test_every_upload_field_has_its_own_id_and_label(page: Page, documents_page: str,
+                                                    axe: Axe) -> None:
+    page.goto(documents_page)
+    ids = page.locator("[id]").evaluate_all("(all) => all.map(e => e.id)")
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+    for form in page.locator("form.upload").all():
+        expect(form.get_by_label("File")).to_have_count(1)
+    axe.check(page)

@@ -1,0 +1,107 @@
+"""The payment pages in Chromium say what happened: a declined payment has no authorised
+amount, a refund's message replaces the capture's, a refund repeated after Back is held back
+until meant, money-moving actions look destructive; the hold form checks the phone's parts."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import Axe, Servers, log_in, screenshot
+from tests.browser.test_payments_journey import fill_hold_form
+from tests.payments_portal.conftest import APPROVING_CARD, DECLINED_CARD, add_merchant
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def merchant_id(page: Page, servers: Servers, auth, app) -> int:
+    """An approved merchant with payment credentials, an admin signed in."""
+    merchant_id = add_merchant(app, "APPROVED")
+    log_in(page, auth.create("admin"), app=app)
+    page.goto(f"/merchants/{merchant_id}/payments/credentials")
+    page.get_by_role("button", name="Save credentials").click()
+    expect(page.locator(".current-credentials")).to_be_visible()
+    return merchant_id
+
+
+def hold_and_pay(page: Page, servers: Servers, merchant_id: int, card: str) -> None:
+    """Create the usual hold and pay it on the sandbox's page; ends on the payment's page."""
+    page.goto(f"/merchants/{merchant_id}/payments/new")
+    fill_hold_form(page)
+    page.get_by_role("button", name="Create hold and go to the checkout page").click()
+    page.wait_for_url(f"{servers.sandbox.url}/**")
+    page.get_by_label("Card number").fill(card)
+    page.get_by_label("Expiry date (MM/YY)").fill("12/39")
+    page.get_by_label("Security code (CVV)").fill("123")
+    page.get_by_label("Name on card").fill("Asha Rao")
+    page.get_by_role("button", name=re.compile(r"^Pay ")).click()
+    page.wait_for_url(f"{servers.portal}/payments/callback")
+    page.goto("/payments")
+    page.locator("table a[href^='/payments/']").first.click()
+    page.wait_for_load_state()
+
+
+def act(page: Page, action: str, amount: str | None = None, again: bool = False) -> None:
+    """Tick and press one action form of the payment's page."""
+    form = page.locator(f"form.action--{action}")
+    if amount is not None:
+        form.get_by_label(re.compile("^Amount")).fill(amount)
+    form.get_by_label(re.compile("^I confirm")).check()
+    if again:
+        form.get_by_label("This is a second refund of the same amount").check()
+    form.locator("button[type=submit]").click()
+    page.wait_for_load_state()
+
+
+def test_a_declined_payment_has_no_authorised_amount(page: Page, servers: Servers,
+                                                     merchant_id: int, axe: Axe) -> None:
+    hold_and_pay(page, servers, merchant_id, DECLINED_CARD)
+    expect(page.locator("[data-field='status']")).to_have_text("ISSUER_DECLINE")
+    expect(page.locator("dl.readonly")).not_to_contain_text("Authorised amount")
+    expect(page.locator("dl.readonly")).to_contain_text("Amount asked (not authorised)")
+    axe.check(page)
+
+
+def test_refunds_update_the_message_and_a_repeat_after_back_is_held(
+        page: Page, servers: Servers, merchant_id: int, axe: Axe) -> None:
+    hold_and_pay(page, servers, merchant_id, APPROVING_CARD)
+    reverse = page.locator("form.action--reverse button[type=submit]")
+    expect(reverse).to_have_class(re.compile(r"\bbutton--danger\b"))
+    screenshot(page, "payment-authorised")
+    act(page, "capture")
+    expect(page.locator("dl.readonly")).to_contain_text("Sent for capture")
+    detail = page.url
+    act(page, "refund", "100.00")
+    expect(page.locator(".flash--success")).to_contain_text("The refund was sent")
+    expect(page.locator("dl.readonly")).not_to_contain_text("Sent for capture")
+    page.go_back()
+    page.goto(detail)  # as the browser does when Back lands on the form's page
+    act(page, "refund", "100.00")
+    expect(page.locator(".flash--error")).to_contain_text("already sent")
+    expect(page.locator("table.refunds tbody tr")).to_have_count(1)
+    expect(page.locator("form.action--refund button[type=submit]")).to_have_class(
+        re.compile(r"\bbutton--danger\b"))
+    axe.check_shown(page)
+    screenshot(page, "payment-refund-repeat")
+    act(page, "refund", "100.00", again=True)
+    expect(page.locator(".flash--success")).to_contain_text("The refund was sent")
+    expect(page.locator("table.refunds tbody tr")).to_have_count(2)
+
+
+@pytest.mark.parametrize(("name", "value", "expected"), [
+    ("paymentData-billingData-callingCode", "91", "with its +"),
+    ("paymentData-billingData-phoneNumber", "98x", "4 to 14 digits"),
+])
+def test_the_hold_form_checks_the_phone_parts(page: Page, merchant_id: int, axe: Axe,
+                                             name: str, value: str, expected: str) -> None:
+    page.goto(f"/merchants/{merchant_id}/payments/new")
+    fill_hold_form(page)
+    page.locator(f"[name='{name}']").fill(value)
+    page.get_by_role("button", name="Create hold and go to the checkout page").click()
+    page.wait_for_load_state()
+    errors = page.locator(f".field:has([name='{name}']) .field__errors")
+    expect(errors).to_contain_text(expected)
+    axe.check_shown(page)

@@ -10,7 +10,7 @@ PORTAL_PORT ?= 5000
 SANDBOX_PORT ?= 8100
 export PORTAL_ENV_FILE ?= instance/portal.env
 
-.PHONY: run test lint bench install clean
+.PHONY: run test lint bench screenshots install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,15 @@ lint: install
 
 bench: install
 	$(BIN)/python -m bench
+
+# The main pages in headless Chromium at 1280 and 375 px, as PNGs in $(SCREENSHOTS_DIR)/ (for
+# people to look at; nothing is compared): tests/browser/test_screenshots.py, deselected unless
+# PORTAL_SCREENSHOTS names the folder.
+SCREENSHOTS_DIR ?= screenshots
+screenshots: install
+	PORTAL_SCREENSHOTS=$(abspath $(SCREENSHOTS_DIR)) $(BIN)/pytest -p no:cacheprovider -q \
+		-m screenshots tests/browser/test_screenshots.py
+	@echo "Screenshots in $(SCREENSHOTS_DIR)/"
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

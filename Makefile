@@ -1,12 +1,16 @@
 # The two commands: `make run` and `make test`. Everything else hangs off them.
-PYTHON ?= $(shell command -v python3.11 || command -v python3)
+# The first of python3, python3.13, python3.12, python3.11 that is a CPython the project supports
+# (pyproject.toml's requires-python); `make install PYTHON=/path/to/python3.x` overrides it.
+SUPPORTED_PYTHON := import sys; sys.exit(not (3, 11) <= sys.version_info[:2] <= (3, 13))
+PYTHON ?= $(firstword $(foreach p,python3 python3.13 python3.12 python3.11,\
+	$(shell command -v $(p) >/dev/null && $(p) -c '$(SUPPORTED_PYTHON)' 2>/dev/null && command -v $(p))) python3)
 VENV := .venv
 BIN := $(VENV)/bin
 PORTAL_PORT ?= 5000
 SANDBOX_PORT ?= 8100
 export PORTAL_ENV_FILE ?= instance/portal.env
 
-.PHONY: run test lint bench install clean
+.PHONY: run test lint bench screenshots install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,7 +25,6 @@ install: $(VENV)/.installed
 run: install
 	$(BIN)/python -m portal.devsetup --portal-port $(PORTAL_PORT) --sandbox-port $(SANDBOX_PORT)
 	$(BIN)/flask --app app db upgrade
-	$(BIN)/flask --app app users ensure-admin
 	PORTAL_PORT=$(PORTAL_PORT) SANDBOX_PORT=$(SANDBOX_PORT) BIN=$(BIN) bash scripts/run-dev.sh
 
 test: install
@@ -32,6 +35,15 @@ lint: install
 
 bench: install
 	$(BIN)/python -m bench
+
+# The main pages in headless Chromium at 1280 and 375 px, as PNGs in $(SCREENSHOTS_DIR)/ (for
+# people to look at; nothing is compared): tests/browser/test_screenshots.py, deselected unless
+# PORTAL_SCREENSHOTS names the folder.
+SCREENSHOTS_DIR ?= screenshots
+screenshots: install
+	PORTAL_SCREENSHOTS=$(abspath $(SCREENSHOTS_DIR)) $(BIN)/pytest -p no:cacheprovider -q \
+		-m screenshots tests/browser/test_screenshots.py
+	@echo "Screenshots in $(SCREENSHOTS_DIR)/"
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -185,11 +185,17 @@ def _flag(value: str) -> bool:
     return value.strip().lower() in ("1", "true", "yes")
 
 
+#: The env file ``make run`` writes; read when PORTAL_ENV_FILE names no other.
+DEV_ENV_FILE = INSTANCE / "portal.env"
+
+
 def load_environment() -> None:
-    """Read ``.env`` and the file named by PORTAL_ENV_FILE (never overriding real variables)."""
+    """Read ``.env`` and the file named by PORTAL_ENV_FILE, by default ``instance/portal.env``
+    when it exists (never overriding real variables), so ``flask --app app ...`` run by hand
+    after ``make run`` finds the same configuration."""
     load_dotenv(ROOT / ".env", override=False)
-    extra = os.environ.get("PORTAL_ENV_FILE")
-    if extra:
+    extra = os.environ.get("PORTAL_ENV_FILE") or DEV_ENV_FILE
+    if Path(extra).is_file():
         load_dotenv(extra, override=False)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,10 @@ def make_engine(url: str) -> Engine:
     engine = create_engine(url, **options)
     if url.startswith("sqlite"):
         event.listen(engine, "connect", _sqlite_pragmas)
+    # an engine dropped without dispose() (an app built and thrown away, as tests do) closes
+    # its pooled connections rather than leaving them to the garbage collector, which warns
+    # about each SQLite connection since Python 3.13
+    weakref.finalize(engine, engine.pool.dispose)
     return engine
 
 

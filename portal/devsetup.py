@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from dotenv import dotenv_values
 
-from portal.config import INSTANCE
+from portal.config import DEV_ENV_FILE, INSTANCE
 from portal.private_files import make_private, private_folder, write_private
 
 #: The development partner's MID: its id in the sandbox, GATEWAY_PARTNER_MID in the portal.
@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     created = write_dev_config(INSTANCE, args.portal_port, args.sandbox_port)
     state = "written with fresh secrets" if created else "kept (delete instance/ to start over)"
-    print(f"Development configuration {state}: {INSTANCE / 'portal.env'}")
+    print(f"Development configuration {state}: {DEV_ENV_FILE}")
 
 
 if __name__ == "__main__":

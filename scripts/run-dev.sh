@@ -3,6 +3,11 @@
 set -euo pipefail
 : "${BIN:=.venv/bin}" "${PORTAL_PORT:=5000}" "${SANDBOX_PORT:=8100}" "${MAIL_SINK_PORT:=8025}"
 
+# The first admin (first run only): its one-time password is shown now and again in the
+# summary at the end, below the servers' start-up lines. Kept in a shell variable, never exported.
+admin_note=$("$BIN/flask" --app app users ensure-admin)
+echo "$admin_note"
+
 pids=()
 cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; }
 trap cleanup EXIT INT TERM
@@ -40,8 +45,9 @@ PY
   "http://127.0.0.1:$PORTAL_PORT/webhooks/onboarding" || true
 cat <<TXT
 
-  Portal:  http://127.0.0.1:$PORTAL_PORT   (log in as admin@localhost; the password was
-           printed above on the first run and must be replaced at first sign-in; later: flask --app app users create EMAIL --role ops)
+  Portal:  http://127.0.0.1:$PORTAL_PORT   (sign in as admin@localhost)
+$(sed -e 's/ (shown once)//' -e 's/^/           /' <<<"$admin_note")
+           More users: $BIN/flask --app app users create EMAIL --role ops
   Sandbox: http://127.0.0.1:$SANDBOX_PORT  (gateway emulator; OpenAPI at /openapi.json)
   Mail:    instance/mail/*.eml  (what the portal emails; SMTP sink on 127.0.0.1:$MAIL_SINK_PORT)
   Logs:    instance/portal.log, instance/sandbox.log, instance/sync.log

@@ -24,7 +24,9 @@ PAN = "ABCDE1234F"
 OWNER_DOC = "ABCPR1234K_ASHA_RAO_AADHAR"
 ACCOUNT = "123456789012"
 EMAIL = "asha.rao@merchant.example.com"
-AT = datetime(2026, 1, 1, 9, 0)
+#: A timestamp as the raw INSERTs bind it: text, as sqlite3 stored datetimes (its default
+#: datetime adapter is deprecated since Python 3.12).
+AT = str(datetime(2026, 1, 1, 9, 0))
 
 
 def key_settings(database_url: str, keys: str, index_key: str = "index-key-1") -> Settings:

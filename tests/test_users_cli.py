@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 from sqlalchemy import select
 
 from portal.auth.accounts import DEFAULT_ADMIN_EMAIL, authenticate, find_user
+from portal.config import ROOT, VARIABLES
 from portal.db import db
+from portal.devsetup import write_dev_config
 from portal.models import AuditEvent
 from tests.conftest import TEST_PASSWORD
 
@@ -120,3 +126,50 @@ def test_db_upgrade_migrates_the_configured_database(runner):
     result = runner.invoke(args=["db", "upgrade"])
     assert result.exit_code == 0, result.output
     assert "Database migrated to head." in result.output
+
+
+# ------------------------------------------- `flask --app app ...` typed by hand, as a process
+
+ONE_OFF_FLASK = """
+import sys
+from pathlib import Path
+import portal.config
+portal.config.DEV_ENV_FILE = Path(sys.argv[1])  # stands in for instance/portal.env
+from flask.cli import main
+sys.argv = ["flask", *sys.argv[2:]]
+main()
+"""
+
+
+def _flask(env_file: Path, *args: str, **environment: str) -> subprocess.CompletedProcess:
+    """Run ``flask --app app ARGS`` from the repo root in a fresh process, with no configuration
+    variable in its environment but ``environment``, and ``env_file`` as instance/portal.env."""
+    names = {v.name for v in VARIABLES} | {"PORTAL_ENV_FILE"}
+    clean = {k: v for k, v in os.environ.items() if k not in names}
+    return subprocess.run(  # noqa: S603 (our own interpreter and arguments)
+        [sys.executable, "-c", ONE_OFF_FLASK, str(env_file), "--app", "app", *args],
+        cwd=ROOT, env={**clean, **environment}, capture_output=True, text=True, timeout=60)
+
+
+def test_users_create_by_hand_reads_instance_portal_env_without_variables(tmp_path):
+    write_dev_config(tmp_path, 5000, 8100)
+    with (tmp_path / "portal.env").open("a", encoding="utf-8") as env_file:
+        env_file.write(f"DATABASE_URL=sqlite:///{tmp_path / 'portal.db'}\n")
+    assert _flask(tmp_path / "portal.env", "db", "upgrade").returncode == 0
+    created = _flask(tmp_path / "portal.env", "users", "create", "ops@example.com", "--role", "ops")
+    assert created.returncode == 0, created.stderr
+    assert "Created ops ops@example.com." in created.stdout
+    assert len(PRINTED_PASSWORD.findall(created.stdout)) == 1
+
+
+def test_a_missing_secret_is_one_line_and_a_failure_not_a_traceback(tmp_path):
+    blanks = {name: "" for name in ("SECRET_KEY", "GATEWAY_API_KEY", "GATEWAY_API_SECRET",
+                                     "GATEWAY_ONBOARDING_URL", "CREDENTIALS_KEY",
+                                     "KYC_ENCRYPTION_KEYS", "PAN_INDEX_KEY")}
+    result = _flask(tmp_path / "absent.env", "users", "create", "ops@example.com", "--role",
+                    "ops", PORTAL_ENV="production", **blanks)
+    assert result.returncode != 0
+    assert "Traceback" not in result.stdout + result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("Configuration error: Missing configuration: SECRET_KEY")

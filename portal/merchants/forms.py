@@ -1,9 +1,10 @@
-"""The merchants list's search form (a GET form: no CSRF token)."""
+"""The merchants list's search form (a GET form: no CSRF token) and the delete confirmation."""
 
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import SearchField, SelectChoice, SelectField
+from wtforms import BooleanField, SearchField, SelectChoice, SelectField
+from wtforms.validators import DataRequired
 
 from portal.gateway.onboarding_shapes import OnboardingStatus
 from portal.labels import NOT_CREATED, label
@@ -19,3 +20,11 @@ class SearchForm(FlaskForm):
     status = SelectField("Onboarding status", validate_choice=False, choices=[
         SelectChoice("", "Any status"), SelectChoice(NOT_CREATED, label(NOT_CREATED)),
         *(SelectChoice(s.value, label(s)) for s in OnboardingStatus)])
+
+
+class DeleteMerchantForm(FlaskForm):
+    """Delete an abandoned merchant: the box confirms that its drafts and documents go too."""
+
+    confirm = BooleanField(
+        "I understand that this merchant, its drafts and its uploaded documents are deleted "
+        "for good.", validators=[DataRequired(message="Tick the box to confirm the deletion.")])

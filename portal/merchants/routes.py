@@ -1,13 +1,16 @@
-"""The merchants list and one merchant's summary."""
+"""The merchants list, one merchant's summary, and deleting an abandoned merchant."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from portal.auth import roles_required
-from portal.merchants.forms import SearchForm
+from portal.config import current_settings
+from portal.merchants.forms import DeleteMerchantForm, SearchForm
+from portal.merchants.removal import can_delete, delete_abandoned
 from portal.merchants.service import TOTAL_STEPS, search_merchants
+from portal.models.merchant import Merchant
 from portal.onboarding import service as onboarding
 from portal.wizard.pages import STAFF
 
@@ -30,5 +33,28 @@ def index() -> ResponseReturnValue:
 def detail(merchant_id: int) -> ResponseReturnValue:
     """One merchant: identifiers, status, checklist, outstanding documents, the stepper."""
     merchant = onboarding.get_merchant(merchant_id) or abort(404)
+    return render_detail(merchant, DeleteMerchantForm())
+
+
+@bp.post("/merchants/<int:merchant_id>/delete")
+@roles_required(*STAFF)
+def delete(merchant_id: int) -> ResponseReturnValue:
+    """Delete a merchant whose create never reached the gateway, once the box is ticked."""
+    merchant = onboarding.get_merchant(merchant_id) or abort(404)
+    form = DeleteMerchantForm()
+    if not form.validate_on_submit():
+        return render_detail(merchant, form), 400
+    name = merchant.name
+    if not delete_abandoned(current_settings(), merchant):
+        flash("This merchant may exist at the gateway, so it cannot be deleted: reconcile it "
+              "instead.", "error")
+        return redirect(url_for(".detail", merchant_id=merchant_id))
+    flash(f"Deleted {name}, with its drafts and documents.", "success")
+    return redirect(url_for(".index"))
+
+
+def render_detail(merchant: Merchant, delete_form: DeleteMerchantForm) -> str:
+    """The summary page, with the delete form when the merchant can be deleted."""
     stepper = onboarding.stepper(merchant, onboarding.drafts_of(merchant))
-    return render_template("merchants/detail.html", merchant=merchant, stepper=stepper)
+    return render_template("merchants/detail.html", merchant=merchant, stepper=stepper,
+                           delete_form=delete_form if can_delete(merchant) else None)

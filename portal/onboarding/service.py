@@ -465,20 +465,24 @@ def call_gateway(client: OnboardingClient, merchant: Merchant, step: Step, draft
         return StepResult(False, "Some fields need correcting.", errors)
     if step.key != "create" and not merchant.onboarding_id:
         return StepResult(False, "Create the merchant at the gateway first (step 1).")
+    create_state_before = merchant.create_state
+    if step.key == "create":  # until an answer says otherwise, also if this process dies now
+        merchant.create_state = CreateState.OUTCOME_UNKNOWN
     db.session.commit()  # what is sent is stored before it is sent
     try:
         method = getattr(client, step.operation or "")
         args = (value,) if step.key == "create" else (merchant.onboarding_id, value)
         answer: MerchantData = method(*args)
     except ValidationFailed as exc:
+        merchant.create_state = create_state_before  # answered: nothing was created
         message = "The gateway refused the request."
         mark_failed(draft, REFUSED, message, exc.field_errors, exc.gid)
         record(action, outcome=REFUSED, merchant_id=merchant.id, gid=exc.gid,
                detail={"fields": [e.field for e in exc.field_errors]})
         return StepResult(False, message, exc.field_errors, gid=exc.gid)
     except GatewayUnavailable as exc:
-        if exc.outcome_unknown and step.key == "create":
-            merchant.create_state = CreateState.OUTCOME_UNKNOWN
+        if not exc.outcome_unknown:  # never reached the gateway
+            merchant.create_state = create_state_before
         message = unavailable_message(exc)
         mark_failed(draft, UNAVAILABLE, message, [], exc.gid)
         record(action, outcome="unknown" if exc.outcome_unknown else UNAVAILABLE,
@@ -486,6 +490,7 @@ def call_gateway(client: OnboardingClient, merchant: Merchant, step: Step, draft
         merchant.touch()
         return StepResult(False, message, unavailable=True, gid=exc.gid)
     except GatewayError as exc:
+        merchant.create_state = create_state_before  # answered: nothing was created
         message = f"The gateway answered with an error: {exc}"
         mark_failed(draft, REFUSED, message, [], exc.gid)
         record(action, outcome="error", merchant_id=merchant.id, gid=exc.gid,

@@ -19,6 +19,7 @@ from portal.config import current_settings
 from portal.db import db
 from portal.extensions import csrf
 from portal.gateway.payments_client import PaymentsClient
+from portal.gateway.payments_shapes import InitiateRequest
 from portal.gateway.shapes import FieldError
 from portal.http import is_row_id
 from portal.models.merchant import Merchant
@@ -33,6 +34,7 @@ from portal.payments.forms import (
     HoldForm,
     PortfolioKeyForm,
 )
+from portal.required_fields import mark_required
 from portal.wizard.pages import STAFF
 
 bp = Blueprint("payments", __name__)
@@ -123,6 +125,7 @@ def new_hold(merchant_id: int) -> ResponseReturnValue:
         if result.ok and result.redirect_url:
             return redirect(result.redirect_url)
         form.show_errors([FieldError("", result.message), *result.errors])
+    mark_required(form, InitiateRequest)  # once its rows are final
     return render_template("payments/new.html", merchant=merchant, form=form, result=result,
                            reason=services.unavailable_reason(merchant),
                            credentials=creds.credentials_of(merchant))

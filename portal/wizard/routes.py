@@ -17,6 +17,7 @@ from portal.onboarding import scenarios, service
 from portal.onboarding.service import StepResult
 from portal.onboarding.steps import BY_KEY, Step
 from portal.outbox import queue
+from portal.required_fields import mark_required
 from portal.wizard.conflicts import Difference, differences
 from portal.wizard.forms import FORMS, CreateForm, ReconcileForm, StepForm
 from portal.wizard.pages import (
@@ -42,6 +43,7 @@ CREATE = BY_KEY["create"]
 def new() -> ResponseReturnValue:
     """Step 1 for a merchant not yet in the portal: the record is stored, then maybe sent."""
     form = CreateForm(**held_typing(), data={"externalOnboardingId": service.new_external_id()})
+    mark_required(form, CREATE.shape)
     if form.validate_on_submit():
         sending = request.form.get("action") == "send"
         merchant, errors = service.start_merchant(form.payload(), sending)
@@ -166,6 +168,7 @@ def loaded(draft: StepDraft | None) -> dict[str, Any]:
 def render_step(merchant: Merchant, step: Step, form: StepForm,
                 changes: list[Difference]) -> str:
     """The step page with its stepper, lock reason, outcome banners and save conflict."""
+    mark_required(form, step.shape, step.root)  # once its rows are final (added owners too)
     drafts = service.drafts_of(merchant)
     stepper = service.stepper(merchant, drafts)
     status = next(s for s in stepper if s.step.key == step.key)

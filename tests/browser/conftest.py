@@ -38,6 +38,17 @@ BLOCKING_IMPACTS = ("serious", "critical")
 TIMEOUT_MS = 15_000
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Deselect the screenshot tour (``make screenshots``) unless PORTAL_SCREENSHOTS names the
+    folder to save it in: it checks nothing and only costs time otherwise."""
+    if SCREENSHOTS:
+        return
+    tour = [item for item in items if item.get_closest_marker("screenshots")]
+    if tour:
+        config.hook.pytest_deselected(items=tour)
+        items[:] = [item for item in items if item not in tour]
+
+
 @pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
     """Debian's headless Chromium for these tests (scripts/system-deps.sh installs it); closed

@@ -15,6 +15,7 @@ ROUTES = [
     ("POST", "/merchants/new"),
     ("POST", "/merchants/new/fill"),
     ("GET", "/merchants/{id}"),
+    ("POST", "/merchants/{id}/delete"),
     ("GET", "/merchants/{id}/steps/create"),
     ("GET", "/merchants/{id}/steps/business"),
     ("POST", "/merchants/{id}/steps/owners"),

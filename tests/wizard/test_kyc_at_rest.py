@@ -4,6 +4,7 @@ in every table (drafts, queued sends, merchants, documents); search by full PAN 
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
 
 from sqlalchemy import make_url
 
@@ -15,7 +16,7 @@ from tests.wizard.conftest import merchant_id_from, point_gateway_at, typed, upl
 def raw_cells(database_url: str) -> list[str]:
     """Every value of every row of every table, as text, read with plain SQL."""
     path = make_url(database_url).database
-    with sqlite3.connect(str(path)) as conn:
+    with closing(sqlite3.connect(str(path))) as conn:  # a connection's with only commits
         tables = [name for (name,) in conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")]
         return [str(value) for table in tables

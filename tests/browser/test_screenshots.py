@@ -1,0 +1,48 @@
+"""The main pages in headless Chromium at 1280 and 375 px, saved into $PORTAL_SCREENSHOTS for
+people to look at (``make screenshots``); nothing is compared. Deselected unless
+PORTAL_SCREENSHOTS names a folder (tests/browser/conftest.py)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import Servers, log_in, screenshot
+from tests.browser.test_payment_pages import hold_and_pay
+from tests.payments_portal.conftest import APPROVING_CARD, add_merchant
+from tests.verification.conftest import onboard
+
+pytestmark = [pytest.mark.browser, pytest.mark.screenshots]
+
+#: The wizard's pages of one merchant, in the stepper's order, after its base URL.
+WIZARD_PAGES = ("steps/create", "steps/business", "steps/owners", "steps/bank",
+                "steps/signatory", "steps/documents", "steps/products", "verification",
+                "status")
+
+
+def shoot(page: Page, path: str, name: str) -> None:
+    """Open ``path`` and save it as ``name`` at both widths."""
+    page.goto(path)
+    page.wait_for_load_state()
+    screenshot(page, name)
+
+
+def test_the_main_pages(page: Page, servers: Servers, auth, csrf_app) -> None:
+    merchant_id = onboard(csrf_app)  # steps 1-7 sent: every page has something to show
+    approved = add_merchant(csrf_app, "APPROVED")
+    shoot(page, "/login", "01-sign-in")
+    log_in(page, auth.create("admin"), app=csrf_app)
+    shoot(page, "/admin/", "02-dashboard")
+    shoot(page, "/merchants", "03-merchants")
+    shoot(page, "/merchants/new", "04-new-merchant")
+    for number, path in enumerate(WIZARD_PAGES, start=1):
+        shoot(page, f"/merchants/{merchant_id}/{path}", f"05-wizard-{number}-{path.split('/')[-1]}")
+
+    page.goto(f"/merchants/{approved}/payments/credentials")
+    page.get_by_role("button", name="Save credentials").click()
+    expect(page.locator(".current-credentials")).to_be_visible()
+    shoot(page, f"/merchants/{approved}/payments/new", "06-new-hold")
+    hold_and_pay(page, servers, approved, APPROVING_CARD)  # ends on the payment's page
+    screenshot(page, "07-payment")
+    shoot(page, "/payments", "08-payments")
+    shoot(page, "/admin/audit", "09-audit")

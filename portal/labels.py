@@ -226,6 +226,7 @@ _AUDIT_ACTION = {
     "document.refused": "had a document refused",
     "merchant.start": "started onboarding",
     "merchant.reconcile": "reconciled the gateway record",
+    "merchant.delete": "deleted {merchant}",
     "status.change": "moved {merchant} to “{to}”",
     "status.read": "read the status",
     "verification.link": "issued a verification link",
@@ -332,7 +333,7 @@ def audit_sentence(actor: str, role: str | None, action: str, outcome: str,
     """An audit event as a sentence: 'asha@example.com (ops) sent bank details for Lotus
     Traders.', with the outcome after a dash when it was not ok."""
     detail = detail or {}
-    who = f"{actor} ({role})" if role else actor[:1].upper() + actor[1:]
+    who = f"{actor} ({role})" if role else actor if "@" in actor else actor.capitalize()
     verb = _AUDIT_ACTION.get(action, f"did {action}")
     step = BY_KEY.get(str(detail.get("step", "")))
     fills = {"merchant": merchant or "a merchant", "to": label(detail.get("to")),

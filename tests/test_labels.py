@@ -24,6 +24,7 @@ from portal.gateway.onboarding_shapes import (
 )
 from portal.gateway.payments_shapes import PaymentStatus
 from portal.labels import Kind, audit_sentence, badge, label, status_group
+from portal.merchants import removal
 from portal.models.document import DocumentStatus
 from portal.models.merchant import CreateState
 from portal.models.status_change import StatusSource
@@ -114,6 +115,7 @@ def test_every_audited_action_has_words():
     source = "\n".join(p.read_text() for p in Path(labels.__file__).parent.rglob("*.py")
                        if "sandbox" not in p.parts)
     recorded = set(re.findall(r'record\(\s*"([a-z_.]+)"', source))
-    recorded |= {reconcile.ACTION, *(f"payment.{a}" for a in (CAPTURE, REVERSE, REFUND))}
+    recorded |= {reconcile.ACTION, removal.ACTION,
+                 *(f"payment.{a}" for a in (CAPTURE, REVERSE, REFUND))}
     assert len(recorded) > 30
     assert recorded - set(labels.TABLES[Kind.AUDIT_ACTION]) == set()

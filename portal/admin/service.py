@@ -171,8 +171,15 @@ def event_sentences(events: list[AuditEvent]) -> dict[int, str]:
         select(Merchant).where(Merchant.id.in_(merchant_ids)))} if merchant_ids else {}
     return {e.id: audit_sentence(
         e.actor_label, roles.get(e.actor_id) if e.actor_id is not None else None, e.action,
-        e.outcome, names.get(e.merchant_id, f"merchant #{e.merchant_id}")
-        if e.merchant_id is not None else None, e.detail) for e in events}
+        e.outcome, _merchant_name(e, names), e.detail) for e in events}
+
+
+def _merchant_name(event: AuditEvent, names: dict[int, str]) -> str | None:
+    """The merchant's name now, or as its deletion recorded it, or its number."""
+    if event.merchant_id is None:
+        return None
+    return (names.get(event.merchant_id) or str((event.detail or {}).get("name") or "")
+            or f"merchant #{event.merchant_id}")
 
 
 def _day_start(day: date) -> datetime:

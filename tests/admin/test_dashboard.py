@@ -230,3 +230,13 @@ def test_an_audit_filter_out_of_range_is_a_400_beside_its_field(app, client, aut
                       for ref in described.split() if soup.select_one(f"#{ref}"))
     assert message in errors
     assert soup.select("tr[data-event]")  # the trail is still shown, unfiltered by that field
+
+
+def test_the_audit_trail_names_a_deleted_merchant_as_its_deletion_recorded_it(app, client, auth):
+    auth.login("admin")
+    _audit(app, 1, action="merchant.delete", merchant_id=999, actor_label="asha@example.com",
+           detail={"name": "Lotus Traders", "documents": 2})
+    soup = _soup(client.get("/admin/audit?action=merchant.delete"))
+    assert [td.get_text() for td in soup.select("td.sentence")] == [
+        "asha@example.com deleted Lotus Traders."]
+    assert '"documents": 2' in soup.select_one("details pre").get_text()

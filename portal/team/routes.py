@@ -4,6 +4,7 @@ The app-wide CSRFProtect checks every POST's token before these views run."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
@@ -77,16 +78,22 @@ def _member_or_404(user_id: int) -> User:
     return service.member(user_id) or abort(404)
 
 
-def _set_active(user_id: int, change: str) -> ResponseReturnValue:
-    user = _member_or_404(user_id)
+def _apply(change: Callable[[], None], done: Callable[[], str]) -> ResponseReturnValue:
+    """Run a team change; commit and say ``done()`` on success, else say why; back to the list."""
     try:
-        service.set_active(user, change == "reactivate", current_user)
+        change()
     except service.TeamError as exc:
         flash(str(exc), "error")
         return redirect(url_for("team.index"))
     db.session.commit()
-    flash(f"{user.email} was {change}d.", "success")
+    flash(done(), "success")
     return redirect(url_for("team.index"))
+
+
+def _set_active(user_id: int, change: str) -> ResponseReturnValue:
+    user = _member_or_404(user_id)
+    return _apply(lambda: service.set_active(user, change == "reactivate", current_user),
+                  lambda: f"{user.email} was {change}d.")
 
 
 @bp.post("/admin/team/<int:user_id>/deactivate")
@@ -112,14 +119,8 @@ def change_role(user_id: int) -> ResponseReturnValue:
     if not form.validate_on_submit():
         flash(f"Choose a role for {user.email} from the list.", "error")
         return redirect(url_for("team.index"))
-    try:
-        service.change_role(user, Role(form.role.data), current_user)
-    except service.TeamError as exc:
-        flash(str(exc), "error")
-        return redirect(url_for("team.index"))
-    db.session.commit()
-    flash(f"{user.email} is now {service.ROLE_LABELS[user.role].lower()}.", "success")
-    return redirect(url_for("team.index"))
+    return _apply(lambda: service.change_role(user, Role(form.role.data), current_user),
+                  lambda: f"{user.email} is now {service.ROLE_LABELS[user.role].lower()}.")
 
 
 @bp.post("/admin/team/<int:user_id>/one-time-password")

@@ -76,6 +76,8 @@ VARIABLES = (
              secret=True),
     Variable("STALE_AFTER_DAYS", "7", "Days without progress before the dashboard flags a "
              "merchant"),
+    Variable("DOCUMENT_RETENTION_DAYS", "0", "Days after a merchant's final status when its "
+             "stored document files are deleted (their records stay); 0 keeps them"),
     Variable("PORTAL_URL", "http://127.0.0.1:5000", "The portal's public address, used in the "
              "links it emails (never taken from the request's Host header)"),
     Variable("MAIL_HOST", "127.0.0.1", "SMTP server the portal sends email through (make run "
@@ -123,6 +125,7 @@ class Settings:
     kyc_encryption_keys: str = ""
     pan_index_key: str = ""
     stale_after_days: int = 7
+    document_retention_days: int = 0
     portal_url: str = "http://127.0.0.1:5000"
     mail_host: str = "127.0.0.1"
     mail_port: int = 8025
@@ -235,6 +238,7 @@ def settings_from_env(environ: Mapping[str, str] | None = None) -> Settings:
             kyc_encryption_keys=get("KYC_ENCRYPTION_KEYS"),
             pan_index_key=get("PAN_INDEX_KEY"),
             stale_after_days=int(get("STALE_AFTER_DAYS")),
+            document_retention_days=int(get("DOCUMENT_RETENTION_DAYS")),
             portal_url=get("PORTAL_URL").rstrip("/"),
             mail_host=get("MAIL_HOST"),
             mail_port=int(get("MAIL_PORT")),

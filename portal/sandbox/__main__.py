@@ -10,8 +10,8 @@ from werkzeug.serving import run_simple
 from portal.logging_filters import install_redaction
 from portal.sandbox.app import create_sandbox_app, state_of
 from portal.sandbox.config import load_config
-from portal.sandbox.install import BACKEND_NAME
-from portal.sandbox.verification_ticker import start_ticker
+from portal.sandbox.state import BACKEND_NAME
+from portal.sandbox.verification.ticker import start_ticker
 
 
 def main(argv: list[str] | None = None) -> None:

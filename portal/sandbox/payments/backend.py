@@ -18,6 +18,7 @@ from typing import Any
 
 from joserfc.jwk import RSAKey
 
+from portal.clock import Clock
 from portal.gateway.jwe import decrypt_body
 from portal.gateway.payments_shapes import (
     AMOUNT_MISMATCH,
@@ -47,7 +48,6 @@ from portal.gateway.signing import (
     sign_claims,
     verify_claims,
 )
-from portal.sandbox.clock import Clock
 from portal.sandbox.config import SandboxConfig
 from portal.sandbox.errors import ApiError, unauthorized, validation_error
 

@@ -2,7 +2,7 @@
 
 One lock guards everything, since the sandbox is served threaded. Operations take already
 validated shapes and plain arguments, so they are tested without HTTP; the blueprint in
-``onboarding_routes`` only parses requests and calls them.
+``portal.sandbox.onboarding.routes`` only parses requests and calls them.
 
 Status machine (CONTRACT.md): INITIATED -> IN_PROGRESS (first section or document saved) ->
 PENDING_VERIFICATION (every section in, nothing outstanding; a later change that leaves something
@@ -28,6 +28,7 @@ from urllib.parse import urlencode
 
 from pydantic import HttpUrl
 
+from portal.clock import Clock
 from portal.gateway.onboarding_events import WebhookEventName
 from portal.gateway.onboarding_shapes import (
     AuthSignatoryRequest,
@@ -46,21 +47,20 @@ from portal.gateway.onboarding_shapes import (
     WebhookRegistrationRequest,
 )
 from portal.gateway.shapes import FieldError
-from portal.sandbox.categories import SUBCATEGORY_CODES
-from portal.sandbox.clock import Clock
 from portal.sandbox.config import SandboxConfig
 from portal.sandbox.errors import ApiError, forbidden, not_found, validation_error
-from portal.sandbox.onboarding_present import checklist, merchant_data
-from portal.sandbox.onboarding_records import (
+from portal.sandbox.hmac_auth import PartnerKeyState
+from portal.sandbox.onboarding.categories import SUBCATEGORY_CODES
+from portal.sandbox.onboarding.present import checklist, merchant_data
+from portal.sandbox.onboarding.records import (
     OnboardingRecord,
-    PartnerKeyState,
     ReceivedRequest,
     StoredDocument,
     VerificationToken,
 )
-from portal.sandbox.status_names import status_name, with_status_names
-from portal.sandbox.webhook_events import STEP_KEYS, payload, review_event
-from portal.sandbox.webhooks import WebhookDispatcher
+from portal.sandbox.onboarding.status_names import status_name, with_status_names
+from portal.sandbox.webhooks.dispatcher import WebhookDispatcher
+from portal.sandbox.webhooks.events import STEP_KEYS, payload, review_event
 
 #: Bank account and IFSC that pass the sandbox's penny drop (CONTRACT.md test values).
 PENNY_DROP_ACCOUNT = "1234567890"

@@ -17,7 +17,7 @@ from flask import Blueprint, render_template, request, url_for
 from portal.gateway.payments_shapes import PaymentStatus
 from portal.gateway.rules import mask
 from portal.sandbox.errors import ApiError
-from portal.sandbox.payments_backend import (
+from portal.sandbox.payments.backend import (
     CHECKOUT_SCOPE,
     STATUS_SCOPE,
     TOKEN_PARAM,

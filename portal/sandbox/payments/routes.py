@@ -20,15 +20,10 @@ from portal.gateway.payments_auth import (
 from portal.gateway.payments_shapes import INITIATE_PATHS, OPERATIONS, error_envelope
 from portal.gateway.shapes import envelope, validate_payload
 from portal.sandbox.errors import ApiError, unauthorized, validation_error
-from portal.sandbox.payments.backend import (
-    CHECKOUT_SCOPE,
-    STATUS_SCOPE,
-    TOKEN_PARAM,
-    Caller,
-    Payment,
-    PaymentsBackend,
-)
+from portal.sandbox.payments.auth import CHECKOUT_SCOPE, STATUS_SCOPE, TOKEN_PARAM, Caller
+from portal.sandbox.payments.backend import PaymentsBackend
 from portal.sandbox.payments.checkout import checkout_blueprint, status_url
+from portal.sandbox.payments.records import Payment
 from portal.sandbox.state import PAYMENTS_NAME, SandboxState
 
 #: Where the sandbox publishes the gateway's public key (its kid goes in ``x-gl-kid``).

@@ -1,20 +1,60 @@
-"""The portal's clock: every "now" goes through here so tests can move time instead of sleeping."""
+"""The one clock design: a controllable :class:`Clock`, read by the portal and the sandbox alike.
+
+Every "now" in the portal goes through :func:`utcnow`, which reads the :data:`current` clock, so
+tests move time (freeze, advance, or put a clock of their own in its place) instead of sleeping.
+The sandbox gives each app its own ``Clock``, moved by ``POST /_sandbox/clock``.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import UTC, datetime
+import threading
+from datetime import UTC, datetime, timedelta
 
 
 def system_now() -> datetime:
-    """The wall-clock time in UTC."""
+    """The wall-clock time in UTC, whatever any clock says (for file names, not for rules)."""
     return datetime.now(UTC)
 
 
-#: Where ``utcnow`` reads the time; tests replace it (``monkeypatch``) to freeze or advance time.
-source: Callable[[], datetime] = system_now
+class Clock:
+    """Wall-clock time shifted by an adjustable offset; ``freeze`` stops it at one instant."""
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self._lock = threading.Lock()
+        self._offset = timedelta(0)
+        self._frozen: datetime | None = start
+
+    def now(self) -> datetime:
+        """The current time in UTC."""
+        with self._lock:
+            if self._frozen is not None:
+                return self._frozen
+            return system_now() + self._offset
+
+    def now_ms(self) -> int:
+        """The current time as epoch milliseconds."""
+        return int(self.now().timestamp() * 1000)
+
+    def advance(self, seconds: float) -> datetime:
+        """Move the clock forward and return the new time."""
+        with self._lock:
+            if self._frozen is not None:
+                self._frozen += timedelta(seconds=seconds)
+            else:
+                self._offset += timedelta(seconds=seconds)
+        return self.now()
+
+    def freeze(self, at: datetime | None = None) -> None:
+        """Stop the clock at ``at`` (default: now)."""
+        moment = at or self.now()
+        with self._lock:
+            self._frozen = moment
+
+
+#: The portal's clock: real time until a test freezes or advances it, or puts its own in place.
+current = Clock()
 
 
 def utcnow() -> datetime:
-    """The current time in UTC, as ``source`` tells it."""
-    return source()
+    """The current time in UTC on the portal's clock."""
+    return current.now()

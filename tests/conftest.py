@@ -19,15 +19,16 @@ from pyotp import TOTP
 
 from portal import clock
 from portal.auth.accounts import create_user, find_user
+from portal.clock import Clock
 from portal.config import Settings
 from portal.db import db
 from portal.factory import create_app
 from portal.migrate import upgrade
 from portal.models import Role
-from portal.sandbox.app import SandboxState, create_sandbox_app, state_of
-from portal.sandbox.clock import Clock
+from portal.sandbox.app import create_sandbox_app, state_of
 from portal.sandbox.config import config_from
-from portal.sandbox.payments_routes import GATEWAY_KEY_PATH
+from portal.sandbox.payments.routes import GATEWAY_KEY_PATH
+from portal.sandbox.state import SandboxState
 from tests.postgres import Cluster, find_bindir
 from tests.servers import serve
 
@@ -206,7 +207,7 @@ def csrf_client(csrf_app):
 def portal_clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     """Freeze the portal's clock (portal.clock); ``portal_clock.advance(seconds)`` moves it."""
     fake = Clock(datetime(2026, 1, 5, 9, 0, tzinfo=UTC))
-    monkeypatch.setattr("portal.clock.source", fake.now)
+    monkeypatch.setattr("portal.clock.current", fake)
     return fake
 
 

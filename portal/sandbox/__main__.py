@@ -9,9 +9,9 @@ from werkzeug.serving import run_simple
 
 from portal.logging_filters import install_redaction
 from portal.sandbox.app import create_sandbox_app, state_of
-from portal.sandbox.config import load_config
-from portal.sandbox.install import BACKEND_NAME
-from portal.sandbox.verification_ticker import start_ticker
+from portal.sandbox.config import ConfigError, load_config
+from portal.sandbox.state import BACKEND_NAME
+from portal.sandbox.verification.ticker import start_ticker
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -21,9 +21,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=8100)
     parser.add_argument("--config", required=True, help="JSON file of partners and keys")
     args = parser.parse_args(argv)
+    try:
+        config = load_config(args.config)
+    except ConfigError as error:
+        parser.error(str(error))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s sandbox %(message)s")
     install_redaction()  # request lines carry x-gl-token and verification tokens
-    app = create_sandbox_app(load_config(args.config))
+    app = create_sandbox_app(config)
     start_ticker(state_of(app).backends[BACKEND_NAME])  # reviews and webhooks fall due
     print(f"Gateway sandbox on http://{args.host}:{args.port}", flush=True)
     run_simple(args.host, args.port, app, threaded=True, use_reloader=False)

@@ -2,36 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
 from flask import Flask, jsonify
 
+from portal.clock import Clock
 from portal.gateway.shapes import envelope
-from portal.sandbox.clock import Clock
 from portal.sandbox.config import SandboxConfig
 from portal.sandbox.errors import ApiError
 from portal.sandbox.faults import FaultInjector
 from portal.sandbox.install import install_onboarding
-from portal.sandbox.payments_routes import install_payments
+from portal.sandbox.payments.routes import install_payments
+from portal.sandbox.state import SandboxState
 
 EXTENSION = "gateway_sandbox"
-
-
-@dataclass
-class SandboxState:
-    """Everything the sandbox holds: its config, its clock, its faults and one backend per API."""
-
-    config: SandboxConfig
-    clock: Clock
-    faults: FaultInjector
-    backends: dict[str, Any] = field(default_factory=dict)
-
-    def reset(self) -> None:
-        """Forget every record (keys and config stay); faults go back to the config's."""
-        for backend in self.backends.values():
-            backend.reset()
-        self.faults.reset()
 
 
 def state_of(app: Flask) -> SandboxState:

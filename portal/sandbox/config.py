@@ -15,6 +15,9 @@ Python SDK does with ``glocalMerchant.parentMid``, for each MID listed (CONTRACT
 ``POST /gcc/v2/partner/{mid}/webhook``, and to ``webhookUrl`` when a partner registered none.
 
 ``faults`` is a :class:`~portal.sandbox.faults.FaultPlan`, armed at start and after every reset.
+
+Unknown keys are refused, so a typo (``apiSecrt``) is an error naming the key, never a setting
+silently left at its default.
 """
 
 from __future__ import annotations
@@ -23,13 +26,17 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from portal.sandbox.faults import FaultPlan
 
 
 class _Config(BaseModel):
-    model_config = ConfigDict(extra="allow", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class ConfigError(ValueError):
+    """A sandbox config file that cannot be used; the message names every wrong key."""
 
 
 class PartnerKey(_Config):
@@ -90,9 +97,28 @@ class SandboxConfig(_Config):
     faults: FaultPlan = Field(default_factory=FaultPlan)
 
 
+#: How pydantic reports a key nobody declared (models, and dataclasses such as the fault plan).
+UNKNOWN_KEY_ERRORS = frozenset({"extra_forbidden", "unexpected_keyword_argument"})
+
+
+def _where(location: tuple[str | int, ...]) -> str:
+    """A key's place in the file, as ``partners[0].keys[0].apiKey``."""
+    return "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in location
+                   ).lstrip(".")
+
+
+def _problems(error: ValidationError) -> list[str]:
+    """One line per problem, each naming its key."""
+    return [f"unknown key {_where(e['loc'])}" if e["type"] in UNKNOWN_KEY_ERRORS
+            else f"{_where(e['loc'])}: {e['msg']}" for e in error.errors()]
+
+
 def load_config(path: str | Path) -> SandboxConfig:
-    """Read and validate a config file."""
-    return SandboxConfig.model_validate(json.loads(Path(path).read_text(encoding="utf-8")))
+    """Read and validate a config file; :class:`ConfigError` names each key that is wrong."""
+    try:
+        return SandboxConfig.model_validate(json.loads(Path(path).read_text(encoding="utf-8")))
+    except ValidationError as error:
+        raise ConfigError(f"{path}: " + "; ".join(_problems(error))) from None
 
 
 def config_from(data: dict[str, Any]) -> SandboxConfig:

@@ -15,7 +15,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 from flask import Blueprint, Response, jsonify, request
 from pydantic import Field
@@ -24,9 +24,7 @@ from portal.gateway.shapes import RequestModel, envelope, validate_payload
 from portal.sandbox.errors import ApiError, validation_error
 from portal.sandbox.faults import FaultPlan
 from portal.sandbox.json_body import read_json
-
-if TYPE_CHECKING:  # the state is defined by the app factory, which installs this blueprint
-    from portal.sandbox.app import SandboxState
+from portal.sandbox.state import PAYMENTS_NAME, SandboxState
 
 #: The furthest one call may move the clock: ten years.
 MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600
@@ -88,7 +86,7 @@ def control_blueprint(state: SandboxState) -> Blueprint:
         value, errors = validate_payload(MerchantKeyRegistration, read_json(request))
         if errors:
             raise validation_error(errors)
-        state.backends["payments"].register_key(value.mid, value.kid, value.publicKeyPem,
+        state.backends[PAYMENTS_NAME].register_key(value.mid, value.kid, value.publicKeyPem,
                                                 value.subMerchants)
         return answer({"mid": value.mid, "kid": value.kid, "subMerchants": value.subMerchants})
 

@@ -41,9 +41,9 @@ from pydantic import AfterValidator, ConfigDict, Field
 from pydantic.dataclasses import dataclass as model
 from werkzeug.wrappers import Response
 
+from portal.clock import Clock
 from portal.gateway import onboarding_shapes, payments_shapes
 from portal.gateway.shapes import envelope
-from portal.sandbox.clock import Clock
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment

@@ -7,6 +7,7 @@ request path plus ``?query`` as written on the request line (percent-encoding un
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -14,12 +15,20 @@ from flask import Request
 
 from portal.gateway.signing import AUTH_HEADER, DIGEST_HEADER, matching_secret
 from portal.sandbox.errors import unauthorized
-from portal.sandbox.onboarding_records import PartnerKeyState
 
 #: Methods whose digest covers the path and query instead of the body.
 PATH_SIGNED_METHODS = frozenset({"GET", "HEAD", "DELETE"})
 #: Characters a client leaves unescaped in a path (as ``requests`` does), for the fallback.
 _PATH_SAFE = "/!$&'()*+,;=:@~"
+
+
+@dataclass
+class PartnerKeyState:
+    """One API key as the sandbox holds it; ``active`` can change at runtime."""
+
+    partner_id: str
+    secret: str
+    active: bool
 
 
 def raw_request_path(environ: dict[str, Any]) -> str:

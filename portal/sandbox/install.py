@@ -3,26 +3,17 @@ the 500 failsafe in."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from flask import Flask
 
 from portal.sandbox.control import control_blueprint
 from portal.sandbox.failsafe import install_failsafe
-from portal.sandbox.onboarding_backend import OnboardingBackend
-from portal.sandbox.onboarding_routes import onboarding_blueprint
-from portal.sandbox.openapi import openapi_bp
-from portal.sandbox.verification_routes import verification_blueprint
-from portal.sandbox.verification_sessions import VerificationSessions
-from portal.sandbox.webhook_controls import webhook_controls_blueprint
-
-if TYPE_CHECKING:  # the state is defined by the app factory, which calls this module
-    from portal.sandbox.app import SandboxState
-
-#: Key of the onboarding backend in ``SandboxState.backends``.
-BACKEND_NAME = "onboarding"
-#: Key of the verification page's sessions in ``SandboxState.backends``.
-SESSIONS_NAME = "verification"
+from portal.sandbox.onboarding.backend import OnboardingBackend
+from portal.sandbox.onboarding.openapi import openapi_bp
+from portal.sandbox.onboarding.routes import onboarding_blueprint
+from portal.sandbox.state import BACKEND_NAME, SESSIONS_NAME, SandboxState
+from portal.sandbox.verification.routes import verification_blueprint
+from portal.sandbox.verification.sessions import VerificationSessions
+from portal.sandbox.webhooks.controls import webhook_controls_blueprint
 
 
 def install_onboarding(app: Flask, state: SandboxState) -> OnboardingBackend:

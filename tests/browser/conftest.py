@@ -15,8 +15,8 @@ from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from portal.config import Settings
-from portal.sandbox.install import BACKEND_NAME
-from portal.sandbox.onboarding_backend import OnboardingBackend
+from portal.sandbox.onboarding.backend import OnboardingBackend
+from portal.sandbox.state import BACKEND_NAME
 from tests.chromium import headless_chromium, missing
 from tests.conftest import (
     TEST_PASSWORD,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from portal.sandbox.onboarding_records import ReceivedRequest
+from portal.sandbox.onboarding.records import ReceivedRequest
 
 DATA = Path(__file__).parent / "data"
 EXAMPLE = DATA / "example.csv"

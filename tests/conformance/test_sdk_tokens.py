@@ -16,7 +16,7 @@ import requests
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.payments_shapes import INITIATE_PATH, OPERATIONS
 from portal.gateway.signing import load_private_key, sign_claims
-from portal.sandbox.payments_routes import GATEWAY_KEY_PATH
+from portal.sandbox.payments.routes import GATEWAY_KEY_PATH
 from tests.conformance.conftest import SdkConfig
 from tests.payments.conftest import (
     KID,

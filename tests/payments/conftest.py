@@ -15,15 +15,16 @@ from bs4 import BeautifulSoup
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
+from portal.clock import Clock
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.payments_shapes import INITIATE_PATH
 from portal.gateway.retry import RetryPolicy
 from portal.gateway.signing import load_private_key, sign_claims, sign_digest_token
 from portal.gateway.transport import Timeouts, json_bytes
-from portal.sandbox.app import SandboxState, create_sandbox_app, state_of
-from portal.sandbox.clock import Clock
+from portal.sandbox.app import create_sandbox_app, state_of
 from portal.sandbox.config import config_from
-from portal.sandbox.payments_backend import PaymentsBackend
+from portal.sandbox.payments.backend import PaymentsBackend
+from portal.sandbox.state import SandboxState
 from tests.servers import serve
 
 MID = "MID0000001"

@@ -7,7 +7,7 @@ from datetime import date
 import pytest
 
 from portal.gateway.payments_shapes import PaymentStatus
-from portal.sandbox.checkout_routes import (
+from portal.sandbox.payments.checkout import (
     Card,
     apple_pay_outcome,
     brand_of,

@@ -17,7 +17,7 @@ from portal.config import Settings
 from portal.db import db
 from portal.models.merchant import CreateState, Merchant
 from portal.models.payment import Payment, PaymentCredentials
-from portal.sandbox.payments_backend import PaymentsBackend
+from portal.sandbox.payments.backend import PaymentsBackend
 from tests.conftest import with_payments
 from tests.wizard.browser import Browser, Page, flatten, form_values
 

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from portal.gateway.payments_shapes import PaymentStatus
-from portal.sandbox.payments_backend import GatewayKey
+from portal.sandbox.payments.auth import GatewayKey
 from tests.payments_portal.conftest import (
     APPROVING_CARD,
     backend,

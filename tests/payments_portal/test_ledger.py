@@ -13,8 +13,8 @@ from portal.db import db
 from portal.gateway.payments_shapes import AuthReversalRequest
 from portal.models.payment import Payment
 from portal.sandbox.faults import Fault, FaultKind
-from portal.sandbox.payments_backend import CHECKOUT_SCOPE, TOKEN_PARAM
-from portal.sandbox.payments_backend import Payment as GatewayPayment
+from portal.sandbox.payments.auth import CHECKOUT_SCOPE, TOKEN_PARAM
+from portal.sandbox.payments.records import Payment as GatewayPayment
 from tests.payments_portal.conftest import (
     act,
     authorised_payment,

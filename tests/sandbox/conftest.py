@@ -8,13 +8,13 @@ from datetime import UTC, datetime
 
 import pytest
 
+from portal.clock import Clock
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.retry import NO_RETRY
-from portal.sandbox.app import SandboxState, create_sandbox_app, state_of
-from portal.sandbox.clock import Clock
+from portal.sandbox.app import create_sandbox_app, state_of
 from portal.sandbox.config import config_from
-from portal.sandbox.install import BACKEND_NAME
-from portal.sandbox.onboarding_backend import OnboardingBackend
+from portal.sandbox.onboarding.backend import OnboardingBackend
+from portal.sandbox.state import BACKEND_NAME, SandboxState
 from tests.sandbox.payloads import create_body
 from tests.servers import serve
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from portal.gateway.onboarding_shapes import AADHAR_DOC_PATTERN
-from portal.sandbox.onboarding_documents import aadhar_doc_type
+from portal.sandbox.onboarding.documents import aadhar_doc_type
 
 
 @pytest.mark.parametrize(("name", "expected"), [

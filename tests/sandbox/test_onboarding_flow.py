@@ -9,7 +9,7 @@ import pytest
 
 from portal.gateway.errors import ValidationFailed
 from portal.sandbox.errors import ApiError
-from portal.sandbox.onboarding_backend import TOKEN_LIFETIME
+from portal.sandbox.onboarding.backend import TOKEN_LIFETIME
 from tests.sandbox.payloads import (
     CALLBACK,
     OWNER_PAN,

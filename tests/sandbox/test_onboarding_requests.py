@@ -11,7 +11,7 @@ from portal.gateway.errors import Forbidden, NotFound, ValidationFailed
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_shapes import OPERATIONS
 from portal.gateway.signing import HmacAuth
-from portal.sandbox.categories import SUBCATEGORY_CODES
+from portal.sandbox.onboarding.categories import SUBCATEGORY_CODES
 from tests.sandbox.conftest import KEY, SECRET
 from tests.sandbox.payloads import (
     BODIES,

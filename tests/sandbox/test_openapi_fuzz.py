@@ -21,7 +21,7 @@ from schemathesis.checks import (
 from schemathesis.core.parameters import ParameterLocation
 
 from portal.gateway.signing import HmacAuth
-from portal.sandbox.openapi import onboarding_openapi
+from portal.sandbox.onboarding.openapi import onboarding_openapi
 from tests.sandbox.conftest import KEY, SECRET
 
 CHECKS = [

@@ -14,7 +14,7 @@ from bs4 import BeautifulSoup, Tag
 from portal.gateway.errors import ValidationFailed
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_events import origin_of
-from portal.sandbox.onboarding_backend import TOKEN_LIFETIME
+from portal.sandbox.onboarding.backend import TOKEN_LIFETIME
 from tests.sandbox.payloads import (
     CALLBACK,
     bank,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from portal.sandbox.verification_ticker import start_ticker
+from portal.sandbox.verification.ticker import start_ticker
 
 
 class FlakyTarget:

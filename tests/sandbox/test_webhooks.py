@@ -14,7 +14,7 @@ from flask import Flask, request
 
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.signing import hmac_digest
-from portal.sandbox import webhooks
+from portal.sandbox.webhooks import dispatcher as webhooks
 from tests.sandbox.conftest import KEY, SECOND_SECRET, SECRET, START, Sandbox
 from tests.sandbox.payloads import business, document, fill_every_step
 from tests.servers import serve

@@ -17,8 +17,8 @@ from portal.documents import service as documents
 from portal.models.merchant import Merchant
 from portal.onboarding import scenarios, service
 from portal.onboarding.steps import BY_KEY
-from portal.sandbox.install import BACKEND_NAME
-from portal.sandbox.onboarding_backend import OnboardingBackend
+from portal.sandbox.onboarding.backend import OnboardingBackend
+from portal.sandbox.state import BACKEND_NAME
 from tests.servers import serve
 from tests.wizard.conftest import closed_port
 

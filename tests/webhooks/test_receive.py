@@ -216,7 +216,7 @@ def test_a_stale_read_after_a_webhook_never_moves_the_status_back(app, merchant_
 
 def test_webhooks_repeated_and_in_reverse_order_end_at_the_right_status(
         app, client, auth, sandbox, merchant_id, portal_server):
-    from portal.sandbox.webhooks import WebhookFaults
+    from portal.sandbox.webhooks.dispatcher import WebhookFaults
 
     backend = backend_of(sandbox)
     backend.webhooks.set_faults(WebhookFaults(duplicate=True, reverse_order=True))

@@ -18,7 +18,7 @@ from portal.gateway.onboarding_client import OnboardingClient
 from portal.models.webhook_event import WebhookEvent
 from portal.sandbox.app import create_sandbox_app, state_of
 from portal.sandbox.config import load_config
-from portal.sandbox.install import BACKEND_NAME
+from portal.sandbox.state import BACKEND_NAME
 from tests.conftest import API_KEY, API_SECRET, PARTNER_ID
 from tests.sandbox.payloads import create_body, fill_every_step
 from tests.servers import serve

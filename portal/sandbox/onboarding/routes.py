@@ -11,15 +11,15 @@ from typing import Any
 
 from flask import Blueprint, Response, g, jsonify, request
 
+from portal.clock import Clock
 from portal.gateway.onboarding_shapes import OPERATIONS, PREFIX, Operation
 from portal.gateway.shapes import envelope, validate_payload
-from portal.sandbox.categories import categories_data
-from portal.sandbox.clock import Clock
 from portal.sandbox.errors import forbidden, not_found, validation_error
 from portal.sandbox.hmac_auth import authenticate, raw_request_path
 from portal.sandbox.json_body import read_json
-from portal.sandbox.onboarding_backend import OnboardingBackend
-from portal.sandbox.onboarding_records import ReceivedRequest
+from portal.sandbox.onboarding.backend import OnboardingBackend
+from portal.sandbox.onboarding.categories import categories_data
+from portal.sandbox.onboarding.records import ReceivedRequest
 
 #: Operations that answer 201 Created; the rest answer 200.
 CREATED = frozenset({"create_onboarding", "register_webhook"})

@@ -6,10 +6,11 @@ from the shared ``OPERATIONS`` table.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flask import Blueprint, Flask, Response, jsonify, request, url_for
 
+from portal.clock import Clock
 from portal.gateway.payments_auth import (
     KEY_MID_HEADER,
     KID_HEADER,
@@ -18,20 +19,12 @@ from portal.gateway.payments_auth import (
 )
 from portal.gateway.payments_shapes import INITIATE_PATHS, OPERATIONS, error_envelope
 from portal.gateway.shapes import envelope, validate_payload
-from portal.sandbox.checkout_routes import checkout_blueprint, status_url
-from portal.sandbox.clock import Clock
 from portal.sandbox.errors import ApiError, unauthorized, validation_error
-from portal.sandbox.payments_backend import (
-    CHECKOUT_SCOPE,
-    STATUS_SCOPE,
-    TOKEN_PARAM,
-    Caller,
-    Payment,
-    PaymentsBackend,
-)
-
-if TYPE_CHECKING:  # the state is defined by the app factory, which calls install_payments
-    from portal.sandbox.app import SandboxState
+from portal.sandbox.payments.auth import CHECKOUT_SCOPE, STATUS_SCOPE, TOKEN_PARAM, Caller
+from portal.sandbox.payments.backend import PaymentsBackend
+from portal.sandbox.payments.checkout import checkout_blueprint, status_url
+from portal.sandbox.payments.records import Payment
+from portal.sandbox.state import PAYMENTS_NAME, SandboxState
 
 #: Where the sandbox publishes the gateway's public key (its kid goes in ``x-gl-kid``).
 GATEWAY_KEY_PATH = "/gl/v1/gateway-key.pem"
@@ -40,7 +33,7 @@ GATEWAY_KEY_PATH = "/gl/v1/gateway-key.pem"
 def install_payments(app: Flask, state: SandboxState) -> None:
     """Give the sandbox its payments backend, API and hosted checkout page."""
     backend = PaymentsBackend(state.config, state.clock)
-    state.backends["payments"] = backend
+    state.backends[PAYMENTS_NAME] = backend
     app.register_blueprint(payments_blueprint(backend, state.clock))
     app.register_blueprint(checkout_blueprint(backend))
 

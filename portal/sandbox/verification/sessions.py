@@ -14,9 +14,9 @@ import threading
 from dataclasses import dataclass
 from datetime import datetime
 
+from portal.clock import Clock
 from portal.gateway.onboarding_events import origin_of
-from portal.sandbox.clock import Clock
-from portal.sandbox.onboarding_backend import OnboardingBackend
+from portal.sandbox.onboarding.backend import OnboardingBackend
 
 ASK_AGAIN = "Ask the partner for a new verification link."
 

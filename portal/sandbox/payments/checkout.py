@@ -17,14 +17,9 @@ from flask import Blueprint, render_template, request, url_for
 from portal.gateway.payments_shapes import PaymentStatus
 from portal.gateway.rules import mask
 from portal.sandbox.errors import ApiError
-from portal.sandbox.payments_backend import (
-    CHECKOUT_SCOPE,
-    STATUS_SCOPE,
-    TOKEN_PARAM,
-    Outcome,
-    Payment,
-    PaymentsBackend,
-)
+from portal.sandbox.payments.auth import CHECKOUT_SCOPE, STATUS_SCOPE, TOKEN_PARAM
+from portal.sandbox.payments.backend import PaymentsBackend
+from portal.sandbox.payments.records import Outcome, Payment
 
 log = logging.getLogger("portal.sandbox.checkout")
 

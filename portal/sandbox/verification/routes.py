@@ -8,11 +8,11 @@ in ``data-target-origin``; ``static/verification.js`` posts them on load.
 Every answer forbids inline script (``script-src 'self'``; the one inline style block has a
 nonce) and may be framed only by the callBackUrl's origin (``frame-ancestors``).
 
-For records in the iframe docs' dialect (``verification_flow``), the DigiLocker step is a page of
-its own, ``/verification/digilocker?session=…``, opened top-level by the partner on the frame's
-REDIRECT message; it may not be framed at all, and after the consent it sends the person back
-to the callBackUrl (registered with the link, never taken from the request), where the
-partner's page asks for a fresh link and the frame resumes at video KYC.
+For records in the iframe docs' dialect (``portal.sandbox.verification.flow``), the DigiLocker
+step is a page of its own, ``/verification/digilocker?session=…``, opened top-level by the
+partner on the frame's REDIRECT message; it may not be framed at all, and after the consent it
+sends the person back to the callBackUrl (registered with the link, never taken from the
+request), where the partner's page asks for a fresh link and the frame resumes at video KYC.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from flask import Blueprint, Response, redirect, render_template, request, url_f
 
 from portal.gateway.onboarding_events import MessageName, origin_of, redirect_message
 from portal.gateway.onboarding_events import verification_message as message
-from portal.sandbox.onboarding_backend import OnboardingBackend
-from portal.sandbox.verification_flow import (
+from portal.sandbox.onboarding.backend import OnboardingBackend
+from portal.sandbox.verification.flow import (
     CONFIRMATIONS,
     TICKED,
     Action,
@@ -34,7 +34,7 @@ from portal.sandbox.verification_flow import (
     page_state,
     perform,
 )
-from portal.sandbox.verification_sessions import (
+from portal.sandbox.verification.sessions import (
     PageRefused,
     VerificationSession,
     VerificationSessions,

@@ -16,8 +16,8 @@ from portal.gateway.onboarding_shapes import (
     SettlementInfo,
     SignatoryInfo,
 )
-from portal.sandbox.onboarding_documents import pending_documents
-from portal.sandbox.onboarding_records import OnboardingRecord
+from portal.sandbox.onboarding.documents import pending_documents
+from portal.sandbox.onboarding.records import OnboardingRecord
 
 #: Sections whose content decides which documents are needed.
 _DOCUMENT_SECTIONS = ("businessDetails", "beneficialOwners", "bankDetails", "authorisedSignatory")

@@ -14,7 +14,7 @@ import re
 import unicodedata
 
 from portal.gateway.onboarding_shapes import SOLE_PROP_DOCS, EntityType, PennyDropStatus
-from portal.sandbox.onboarding_records import OnboardingRecord
+from portal.sandbox.onboarding.records import OnboardingRecord
 
 OPERATING_ADDRESS_PROOF = "OPERATING_ADDRESS_PROOF"
 SOLE_PROP_KEYS = ("SOLE_PROP_DOC_1_UPLOAD", "SOLE_PROP_DOC_2_UPLOAD")

@@ -1,4 +1,4 @@
-"""What the onboarding backend stores: records, uploaded documents, keys and verification tokens."""
+"""What the onboarding backend stores: records, uploaded documents and verification tokens."""
 
 from __future__ import annotations
 
@@ -15,15 +15,6 @@ from portal.gateway.onboarding_shapes import (
     OnboardingStatus,
     PennyDropStatus,
 )
-
-
-@dataclass
-class PartnerKeyState:
-    """One API key as the sandbox holds it; ``active`` can change at runtime."""
-
-    partner_id: str
-    secret: str
-    active: bool
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from pydantic.json_schema import models_json_schema
 
 from portal.gateway.onboarding_shapes import OPERATIONS, Operation
 from portal.gateway.signing import AUTH_HEADER, DIGEST_HEADER
-from portal.sandbox.onboarding_routes import CREATED
+from portal.sandbox.onboarding.routes import CREATED
 
 REF = "#/components/schemas/{model}"
 ERROR_ENVELOPE = "ErrorEnvelope"

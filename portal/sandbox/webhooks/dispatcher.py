@@ -33,10 +33,10 @@ from typing import Any
 
 import requests
 
+from portal.clock import Clock
 from portal.gateway.onboarding_shapes import Webhook
 from portal.gateway.shapes import FieldError
 from portal.gateway.signing import DIGEST_HEADER, hmac_digest
-from portal.sandbox.clock import Clock
 from portal.sandbox.config import SandboxConfig
 from portal.sandbox.errors import not_found, validation_error
 

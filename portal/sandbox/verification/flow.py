@@ -21,7 +21,7 @@ from portal.gateway.onboarding_events import MessageName, StepName
 from portal.gateway.onboarding_events import verification_message as message
 from portal.gateway.onboarding_shapes import ChecklistState
 from portal.sandbox.errors import ApiError
-from portal.sandbox.onboarding_backend import OnboardingBackend
+from portal.sandbox.onboarding.backend import OnboardingBackend
 
 
 class Step(StrEnum):

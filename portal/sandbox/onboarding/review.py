@@ -1,0 +1,113 @@
+"""What the verification page and the compliance review do to a record, and the work the
+sandbox clock makes due (reviews, then webhook deliveries)."""
+
+from __future__ import annotations
+
+from portal.gateway.onboarding_events import WebhookEventName
+from portal.gateway.onboarding_shapes import Checklist, ChecklistState, OnboardingStatus
+from portal.gateway.shapes import FieldError
+from portal.sandbox.errors import validation_error
+from portal.sandbox.onboarding.present import checklist
+from portal.sandbox.onboarding.records import VerificationToken
+from portal.sandbox.onboarding.store import OnboardingStore
+from portal.sandbox.webhooks.events import review_event
+
+#: What the review asks for when it ends in RFI.
+RFI_DOCUMENT = "BANK_STATEMENT"
+
+
+class VerificationSteps(OnboardingStore):
+    """The verification page's hooks (tokens, T&C, DigiLocker, video KYC), the review and the
+    tick, over the onboarding store."""
+
+    def lookup_token(self, token: str) -> VerificationToken | None:
+        """A verification token that is still usable, or None."""
+        with self._lock:
+            found = self._tokens.get(token)
+            return found if found is not None and found.usable(self._clock.now()) else None
+
+    def consume_token(self, token: str) -> VerificationToken | None:
+        """Use a token up; None if it is unknown, used or expired."""
+        with self._lock:
+            found = self.lookup_token(token)
+            if found is not None:
+                found.used = True
+            return found
+
+    def find_token(self, token: str) -> VerificationToken | None:
+        """A verification token whatever its state (used, expired), or None if never issued."""
+        with self._lock:
+            return self._tokens.get(token)
+
+    def business_name(self, onboarding_id: str) -> str:
+        """The record's registeredName, else its tradeName ('' before business details)."""
+        with self._lock:
+            business = self._get(onboarding_id).business
+            return business.business_name if business else ""
+
+    def verification_checklist(self, onboarding_id: str) -> Checklist:
+        """The record's checklist, for the verification page (which knows no partner)."""
+        with self._lock:
+            return checklist(self._get(onboarding_id))
+
+    def acknowledge_tnc(self, onboarding_id: str) -> None:
+        """The merchant accepted the T&C: business details and signatory are locked from now."""
+        with self._lock:
+            self._acknowledge(self._expecting(onboarding_id,
+                                              OnboardingStatus.PENDING_VERIFICATION))
+
+    def complete_digilocker(self, onboarding_id: str) -> None:
+        """The merchant gave DigiLocker consent (after the T&C)."""
+        with self._lock:
+            record = self._expecting(onboarding_id, OnboardingStatus.PENDING_VERIFICATION)
+            if not record.tnc_acknowledged:
+                raise validation_error([FieldError("tncAcknowledged", "Acknowledge the T&C first")])
+            self._digilocker_done(record)
+
+    def fail_vkyc(self, onboarding_id: str) -> None:
+        """Video KYC failed: vkyc FAILED, the status stays and the merchant may try again."""
+        with self._lock:
+            record = self._expecting(onboarding_id, OnboardingStatus.PENDING_VERIFICATION)
+            if record.digilocker is not ChecklistState.COMPLETE:
+                raise validation_error([FieldError("digiLocker", "Complete DigiLocker first")])
+            record.vkyc = ChecklistState.FAILED
+
+    def complete_verification(self, onboarding_id: str) -> None:
+        """VKYC passed: PENDING_REVIEW, owners, bank and documents lock, the review is scheduled."""
+        with self._lock:
+            record = self._expecting(onboarding_id, OnboardingStatus.PENDING_VERIFICATION)
+            # steps not done yet are marked done too, so tests can take this as a shortcut
+            self._acknowledge(record)
+            self._digilocker_done(record)
+            record.vkyc = ChecklistState.COMPLETE
+            record.status = OnboardingStatus.PENDING_REVIEW
+            self._emit_step(record, WebhookEventName.VKYC_COMPLETED)
+            self._schedule_review(record)
+
+    def finish_review(self, onboarding_id: str) -> OnboardingStatus:
+        """Decide by registeredName (else tradeName): REJECT -> REJECTED, RFI -> RFI (once),
+        else APPROVED."""
+        with self._lock:
+            record = self._expecting(onboarding_id, OnboardingStatus.PENDING_REVIEW)
+            self._reviews_due.pop(onboarding_id, None)
+            name = (record.business.business_name if record.business else "").upper()
+            if "REJECT" in name:
+                record.status = OnboardingStatus.REJECTED
+            elif "RFI" in name and not record.rfi_raised:
+                record.status = OnboardingStatus.RFI
+                record.rfi_raised = True
+                record.requested_documents.append(RFI_DOCUMENT)
+            else:
+                record.status = OnboardingStatus.APPROVED
+            self._emit(record, *review_event(record.status, record.requested_documents,
+                                             self._clock.now_ms()))
+            return record.status
+
+    def tick(self) -> None:
+        """Do what is due on the sandbox clock: reviews first, then webhook deliveries."""
+        with self._lock:
+            now = self._clock.now()
+            due = sorted((at, oid) for oid, at in self._reviews_due.items() if at <= now)
+            for _at, onboarding_id in due:
+                self.finish_review(onboarding_id)
+        self.webhooks.tick()  # outside the lock: a receiver may call the API back

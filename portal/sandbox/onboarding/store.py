@@ -1,0 +1,157 @@
+"""The onboarding API's state and the internals every operation shares: keys, records, the
+request log, and how a record's status follows from what was submitted."""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from portal.clock import Clock
+from portal.gateway.onboarding_events import WebhookEventName
+from portal.gateway.onboarding_shapes import ChecklistState, OnboardingStatus
+from portal.gateway.shapes import FieldError
+from portal.sandbox.config import SandboxConfig
+from portal.sandbox.errors import forbidden, not_found, validation_error
+from portal.sandbox.hmac_auth import PartnerKeyState
+from portal.sandbox.onboarding.present import checklist, merchant_data
+from portal.sandbox.onboarding.records import OnboardingRecord, ReceivedRequest, VerificationToken
+from portal.sandbox.onboarding.status_names import status_name, with_status_names
+from portal.sandbox.webhooks.dispatcher import WebhookDispatcher
+from portal.sandbox.webhooks.events import STEP_KEYS, payload
+
+#: Statuses in which the record's status follows from what has been submitted.
+_OPEN_STATUSES = frozenset(
+    {OnboardingStatus.INITIATED, OnboardingStatus.IN_PROGRESS,
+     OnboardingStatus.PENDING_VERIFICATION}
+)
+
+
+class OnboardingStore:
+    """Resettable, thread-safe records, keys and request log of the onboarding API; one lock
+    guards everything, since the sandbox is served threaded."""
+
+    def __init__(self, config: SandboxConfig, clock: Clock, log_size: int = 200) -> None:
+        self._config = config
+        self._clock = clock
+        self._lock = threading.RLock()
+        self._keys: dict[str, PartnerKeyState] = {}
+        self._records: dict[str, OnboardingRecord] = {}
+        self._tokens: dict[str, VerificationToken] = {}
+        self._requests: deque[ReceivedRequest] = deque(maxlen=log_size)
+        self._reviews_due: dict[str, datetime] = {}
+        #: The webhook outbox; its log and faults are the tests' view of deliveries.
+        self.webhooks = WebhookDispatcher(config, clock)
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget every record, token and logged request; keys return to the config's state."""
+        with self._lock:
+            self._keys = {
+                key.apiKey: PartnerKeyState(partner.partnerId, key.apiSecret, key.active)
+                for partner in self._config.partners
+                for key in partner.keys
+            }
+            self._records.clear()
+            self._tokens.clear()
+            self._requests.clear()
+            self._reviews_due.clear()
+            self.webhooks.reset()
+
+    # ------------------------------------------------------------ keys and request log
+
+    def active_key(self, api_key: str) -> PartnerKeyState | None:
+        """The key's partner and secret if the key is known and active."""
+        with self._lock:
+            key = self._keys.get(api_key)
+            return key if key is not None and key.active else None
+
+    def set_key_active(self, api_key: str, active: bool) -> None:
+        """Activate or deactivate a key; the next request sees the change."""
+        with self._lock:
+            self._keys[api_key].active = active
+
+    def log_request(self, entry: ReceivedRequest) -> None:
+        """Remember a request as received (bounded: the oldest are dropped)."""
+        with self._lock:
+            self._requests.append(entry)
+
+    def received_requests(self) -> list[ReceivedRequest]:
+        """The logged requests, oldest first."""
+        with self._lock:
+            return list(self._requests)
+
+    @staticmethod
+    def missing_items(record: OnboardingRecord) -> list[FieldError]:
+        """One entry per section not submitted and per document outstanding."""
+        missing = [FieldError(key, "This step is not complete")
+                   for key, done in record.sections().items() if not done]
+        missing += [FieldError(f"documentsToBeUploaded.{doc}", "This document is outstanding")
+                    for doc in checklist(record).documentsToBeUploaded]
+        return missing
+
+    # ------------------------------------------------------------ internals
+
+    def _update(self, partner_id: str, onboarding_id: str,
+                apply: Callable[[OnboardingRecord], None]) -> dict:
+        with self._lock:
+            record = self._owned(partner_id, onboarding_id)
+            apply(record)
+            self._refresh_status(record)
+            return self._data(record)
+
+    def _data(self, record: OnboardingRecord) -> dict:
+        return with_status_names(merchant_data(record), self._config)
+
+    def _acknowledge(self, record: OnboardingRecord) -> None:
+        if not record.tnc_acknowledged:
+            record.tnc_acknowledged = True
+            self._emit_step(record, WebhookEventName.TNC_ACKNOWLEDGED)
+
+    def _digilocker_done(self, record: OnboardingRecord) -> None:
+        if record.digilocker is not ChecklistState.COMPLETE:
+            record.digilocker = ChecklistState.COMPLETE
+            self._emit_step(record, WebhookEventName.DIGILOCKER_COMPLETED)
+
+    def _schedule_review(self, record: OnboardingRecord) -> None:
+        due = self._clock.now() + timedelta(seconds=self._config.reviewSeconds)
+        self._reviews_due[record.onboarding_id] = due
+
+    def _emit(self, record: OnboardingRecord, event: WebhookEventName,
+              extra: dict[str, str]) -> None:
+        secret = next((key.secret for key in self._keys.values()
+                       if key.partner_id == record.partner_id and key.active), None)
+        self.webhooks.emit(payload(event, record.onboarding_id,
+                                   status_name(record.status, self._config),
+                                   self._clock.now_ms(), extra), secret, record.partner_id)
+
+    def _emit_step(self, record: OnboardingRecord, event: WebhookEventName) -> None:
+        self._emit(record, event, STEP_KEYS[event])
+
+    def _refresh_status(self, record: OnboardingRecord) -> None:
+        if record.status not in _OPEN_STATUSES:
+            return
+        if not self.missing_items(record):
+            record.status = OnboardingStatus.PENDING_VERIFICATION
+        else:
+            record.status = OnboardingStatus.IN_PROGRESS
+
+    def _get(self, onboarding_id: str) -> OnboardingRecord:
+        record = self._records.get(onboarding_id)
+        if record is None:
+            raise not_found("No onboarding record with this onboardingId")
+        return record
+
+    def _owned(self, partner_id: str, onboarding_id: str) -> OnboardingRecord:
+        record = self._get(onboarding_id)
+        if record.partner_id != partner_id:
+            raise forbidden()
+        return record
+
+    def _expecting(self, onboarding_id: str, status: OnboardingStatus) -> OnboardingRecord:
+        record = self._get(onboarding_id)
+        if record.status is not status:
+            raise validation_error([FieldError(
+                "onboardingStatus", f"The record is {record.status}, not {status}")])
+        return record

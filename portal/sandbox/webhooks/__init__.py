@@ -1,0 +1,1 @@
+"""Onboarding webhooks: the events, the signed deliveries with retries, and their test controls."""

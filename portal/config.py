@@ -92,7 +92,13 @@ VARIABLES = (
     Variable("REMINDER_MAX", "3", "Most verification reminders emailed to one merchant"),
     Variable("TRUSTED_PROXIES", "0", "Number of reverse proxies in front of the portal whose "
              "X-Forwarded-For and X-Forwarded-Proto are believed (0: none)"),
+    Variable("LOG_FORMAT", "text", "text, or json: one JSON object per log line (time, level, "
+             "logger, request id, user id, merchant id, message)"),
+    Variable("METRICS_TOKEN", "", "Bearer token that opens /metrics to addresses other than "
+             "loopback (empty: loopback only)", secret=True),
+    Variable("READY_GATEWAY_TIMEOUT", "2", "Seconds /readyz waits for the gateway to answer"),
 )
+LOG_FORMATS = ("text", "json")
 
 
 @dataclass(frozen=True)
@@ -134,6 +140,9 @@ class Settings:
     mail_sink_folder: str = ""
     reminder_max: int = 3
     trusted_proxies: int = 0
+    log_format: str = "text"
+    metrics_token: str = ""
+    ready_gateway_timeout: float = 2.0
     extra: Mapping[str, object] = field(default_factory=dict)
 
     @property
@@ -165,6 +174,8 @@ class Settings:
         }
         if self.mail_security not in MAIL_SECURITIES:
             raise ConfigError("MAIL_SECURITY must be one of: " + ", ".join(MAIL_SECURITIES) + ".")
+        if self.log_format not in LOG_FORMATS:
+            raise ConfigError("LOG_FORMAT must be one of: " + ", ".join(LOG_FORMATS) + ".")
         missing = [name for name, value in required.items() if not value]
         if missing:
             raise ConfigError(
@@ -246,6 +257,9 @@ def settings_from_env(environ: Mapping[str, str] | None = None) -> Settings:
             mail_sink_folder=str(ROOT / get("MAIL_SINK_FOLDER")),
             reminder_max=int(get("REMINDER_MAX")),
             trusted_proxies=int(get("TRUSTED_PROXIES")),
+            log_format=get("LOG_FORMAT").strip().lower(),
+            metrics_token=get("METRICS_TOKEN"),
+            ready_gateway_timeout=float(get("READY_GATEWAY_TIMEOUT")),
         )
     except ValueError as exc:
         raise ConfigError(f"A numeric configuration variable is not a number: {exc}") from exc

@@ -53,8 +53,9 @@ def may_read_metrics() -> bool:
     if is_loopback(request.remote_addr):
         return True
     token = current_settings().metrics_token
-    offered = request.headers.get("Authorization", "").removeprefix("Bearer ")
-    return bool(token) and hmac.compare_digest(offered.encode(), token.encode())
+    scheme, _, offered = request.headers.get("Authorization", "").partition(" ")
+    return (bool(token) and scheme.lower() == "bearer"
+            and hmac.compare_digest(offered.strip().encode(), token.encode()))
 
 
 @bp.get("/metrics")

@@ -7,6 +7,7 @@ it does not exist (404), so a scan learns nothing.
 from __future__ import annotations
 
 import hmac
+import logging
 from ipaddress import ip_address
 
 from flask import Blueprint, Flask, abort, jsonify, request
@@ -21,6 +22,7 @@ from portal.ops.queues import QueueCollector
 from portal.ops.readiness import OK, readiness
 
 bp = Blueprint("ops", __name__)
+log = logging.getLogger("portal.ops")
 
 
 @bp.get("/healthz")
@@ -37,6 +39,8 @@ def readyz() -> ResponseReturnValue:
     checks = readiness(current_settings())
     failed = [name for name, outcome in checks.items() if outcome != OK]
     body = {"status": "not ready" if failed else "ready", "checks": checks, "failed": failed}
+    if failed:
+        log.warning("Not ready: %s", " ".join(checks[name] for name in failed))
     return jsonify(body), 503 if failed else 200
 
 

@@ -1,0 +1,86 @@
+"""Request ids: one per request, returned in X-Request-ID, on error pages and bodies, and in
+each log line; a client's own id is believed only from a trusted proxy."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import re
+
+import pytest
+from bs4 import BeautifulSoup
+from flask import g
+
+from portal.factory import create_app
+from portal.ops.logs import install_log_format
+
+GENERATED = re.compile(r"[0-9a-f]{32}")
+
+
+def test_every_request_gets_its_own_id(client):
+    first = client.get("/healthz").headers["X-Request-ID"]
+    second = client.get("/healthz").headers["X-Request-ID"]
+    assert GENERATED.fullmatch(first) and GENERATED.fullmatch(second)
+    assert first != second
+
+
+def test_a_clients_id_is_ignored_without_a_trusted_proxy(client):
+    answer = client.get("/healthz", headers={"X-Request-ID": "chosen-by-client"})
+    assert GENERATED.fullmatch(answer.headers["X-Request-ID"])
+
+
+@pytest.mark.parametrize(("offered", "kept"), [
+    ("lb-7f3a-0001", True),
+    ("a" * 129, False),
+    ("two words", False),
+    ('forged"} {"level":"ERROR', False),
+])
+def test_a_trusted_proxys_id_is_kept_when_well_formed(settings, offered, kept):
+    client = create_app(settings.with_changes(trusted_proxies=1)).test_client()
+    answered = client.get("/healthz", headers={"X-Request-ID": offered}).headers["X-Request-ID"]
+    assert (answered == offered) == kept
+    if not kept:
+        assert GENERATED.fullmatch(answered)
+
+
+def test_an_error_page_asks_to_quote_the_reference(client, auth):
+    auth.login("ops")
+    answer = client.get("/no/such/page")
+    assert answer.status_code == 404
+    reference = BeautifulSoup(answer.data, "html.parser").select_one(".error-reference")
+    assert reference is not None
+    assert "quote this reference" in reference.get_text()
+    assert reference.code.get_text() == answer.headers["X-Request-ID"]
+
+
+def test_a_json_error_carries_the_reference(client):
+    answer = client.get("/no/such/page", headers={"Accept": "application/json"})
+    assert answer.status_code == 404
+    assert answer.get_json()["reference"] == answer.headers["X-Request-ID"]
+
+
+def test_json_log_lines_carry_the_request_merchant_and_user_redacted(app):
+    stream = io.StringIO()
+    logger = logging.getLogger("tests.ops.json")
+    logger.handlers = [logging.StreamHandler(stream)]
+    logger.propagate = False
+    install_log_format(logger, "json")
+
+    class SignedIn:
+        id = 7
+        is_authenticated = True
+
+    with app.test_request_context("/merchants/42/verification"):
+        app.preprocess_request()  # the before-request hooks choose the id
+        g._login_user = SignedIn()
+        logger.warning("looked up PAN ABCPE1234F with token=abc123secret")
+        request_id = g.request_id
+    entry = json.loads(stream.getvalue())
+    assert set(entry) == {"time", "level", "logger", "request_id", "user_id", "merchant_id",
+                          "message"}
+    assert entry["request_id"] == request_id
+    assert (entry["level"], entry["logger"]) == ("WARNING", "tests.ops.json")
+    assert (entry["user_id"], entry["merchant_id"]) == (7, 42)
+    assert "ABCPE1234F" not in entry["message"] and "abc123secret" not in entry["message"]
+    assert "[REDACTED]" in entry["message"]

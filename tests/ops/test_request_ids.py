@@ -13,7 +13,10 @@ from bs4 import BeautifulSoup
 from flask import g
 
 from portal.factory import create_app
+from portal.gateway.signing import hmac_digest
 from portal.ops.logs import install_log_format
+from tests.conftest import API_SECRET
+from tests.verification.conftest import backend_of, onboard, stored
 
 GENERATED = re.compile(r"[0-9a-f]{32}")
 
@@ -84,3 +87,22 @@ def test_json_log_lines_carry_the_request_merchant_and_user_redacted(app):
     assert (entry["user_id"], entry["merchant_id"]) == (7, 42)
     assert "ABCPE1234F" not in entry["message"] and "abc123secret" not in entry["message"]
     assert "[REDACTED]" in entry["message"]
+
+
+def test_the_gateway_calls_of_a_request_carry_its_id(app, client, sandbox):
+    onboarding_id = stored(app, onboard(app)).onboarding_id  # calls made outside a request
+    received = backend_of(sandbox).received_requests
+    before = len(received())
+    body = json.dumps({"onboarding_id": onboarding_id, "event_id": "evt_ops_1",
+                       "onboarding_status": "APPROVED"}).encode()
+    answer = client.post("/webhooks/onboarding", data=body, headers={
+        "Content-Type": "application/json", "x-gl-digest": hmac_digest(API_SECRET, body)})
+    assert answer.status_code == 200
+    setup, during = received()[:before], received()[before:]
+    assert [r.method for r in during] == ["GET"]  # the webhook's status re-read
+
+    def has_id(names: tuple[str, ...]) -> bool:
+        return "x-request-id" in {name.lower() for name in names}
+
+    assert has_id(during[0].header_names)
+    assert not any(has_id(r.header_names) for r in setup)

@@ -12,7 +12,7 @@ from portal.factory import create_app
 from portal.models import Merchant
 from portal.models.outbox import OutboxItem, OutboxState
 from portal.models.webhook_event import WebhookEvent
-from tests.conftest import AuthActions
+from tests.conftest import AuthActions, settings_for
 from tests.ops.support import sample
 
 TOKEN = "metrics-token-7c1e"
@@ -107,3 +107,13 @@ def test_empty_queues_report_zero(client):
     text = scrape(client)
     assert sample(text, "portal_queue_depth", queue="outbox") == 0
     assert sample(text, "portal_queue_oldest_age_seconds", queue="outbox") == 0
+
+
+def test_without_a_database_the_process_metrics_are_still_served(sandbox, tmp_path):
+    missing = f"sqlite:///{tmp_path / 'no-such-folder' / 'portal.db'}"
+    client = create_app(settings_for(missing, sandbox.url, tmp_path)).test_client()
+    client.get("/healthz")
+    text = scrape(client)
+    assert sample(text, "portal_http_requests_total", route="/healthz", method="GET",
+                  status="200") >= 1
+    assert "portal_queue_depth" not in text

@@ -12,6 +12,7 @@ import logging
 from datetime import UTC, datetime
 
 from flask import g, has_request_context, request
+from sqlalchemy import inspect
 
 from portal.config import Settings
 from portal.gateway.tracing import request_id
@@ -28,12 +29,16 @@ class RequestContextFilter(logging.Filter):
         record.request_id = request_id.get() or None
         record.user_id = record.merchant_id = None
         if has_request_context():
-            # only a user already loaded for this request: logging never queries the database
-            user = g.get("_login_user")
-            if user is not None and getattr(user, "is_authenticated", False):
-                record.user_id = user.id
+            record.user_id = _signed_in_user_id()
             record.merchant_id = (request.view_args or {}).get("merchant_id")
         return True
+
+
+def _signed_in_user_id() -> int | None:
+    """The id of the user flask-login loaded for this request, read from the row's identity:
+    logging never touches the database (a record may be logged from a failed transaction)."""
+    state = inspect(g.get("_login_user"), raiseerr=False)
+    return state.identity[0] if state is not None and state.identity else None
 
 
 class JsonFormatter(logging.Formatter):

@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 INSTANCE = ROOT / "instance"
 DEV_ENVS = ("development", "testing")
 MAIL_SECURITIES = ("none", "starttls", "ssl")
+LOG_FORMATS = ("text", "json")
 SETTINGS_EXTENSION = "portal_settings"
 #: The env file ``make run`` writes; read when PORTAL_ENV_FILE names no other.
 DEV_ENV_FILE = INSTANCE / "portal.env"
@@ -166,6 +167,14 @@ class Settings(BaseSettings):
         "TRUSTED_PROXIES", 0, "Number of reverse proxies in front of the portal whose "
         "`X-Forwarded-For` and `X-Forwarded-Proto` are believed; 0: none (see \"Behind a "
         "TLS-terminating proxy\")")
+    log_format: Lowercase = variable(
+        "LOG_FORMAT", "text", "`text`, or `json`: one JSON object per log line (time, level, "
+        "logger, request id, user id, merchant id, message), redacted like the text lines")
+    metrics_token: str = variable(
+        "METRICS_TOKEN", "", "Bearer token that opens `/metrics` to addresses other than "
+        "loopback; empty: loopback only (see \"Operating the portal\")", secret=True)
+    ready_gateway_timeout: float = variable("READY_GATEWAY_TIMEOUT", 2.0,
+                                            "Seconds `/readyz` waits for the gateway to answer")
 
     @field_validator("payments_url")
     @classmethod
@@ -202,6 +211,8 @@ class Settings(BaseSettings):
             return self
         if self.mail_security not in MAIL_SECURITIES:
             raise ConfigError("MAIL_SECURITY must be one of: " + ", ".join(MAIL_SECURITIES) + ".")
+        if self.log_format not in LOG_FORMATS:
+            raise ConfigError("LOG_FORMAT must be one of: " + ", ".join(LOG_FORMATS) + ".")
         missing = [env_name(info) for name, info in Settings.model_fields.items()
                    if field_options(info)["required"] and not getattr(self, name)]
         if missing:

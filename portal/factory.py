@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import logging
 from datetime import timedelta
 
-from flask import Flask, jsonify
+from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from portal import encryption, labels
-from portal.auth import public
 from portal.blueprints import register_blueprints
 from portal.cli import register_commands
 from portal.config import (
@@ -22,7 +20,8 @@ from portal.config import (
 from portal.db import db
 from portal.extensions import register_extensions
 from portal.http import RowIdConverter, refuse_json_for_forms
-from portal.logging_filters import install_redaction
+from portal.ops.logs import configure_logging
+from portal.ops.routes import init_ops
 from portal.security_headers import add_security_headers
 from portal.uploads import PortalRequest
 
@@ -48,26 +47,19 @@ def create_app(settings: Settings | None = None) -> Flask:
         SESSION_REFRESH_EACH_REQUEST=True,
         TESTING=settings.env == "testing",
     )
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    install_redaction()
+    configure_logging(settings)
     encryption.install(app, settings)
     db.init_app(app, settings.database_url)
     if settings.trusted_proxies > 0:  # forwarded client address and scheme, from them only
         proxies = settings.trusted_proxies
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
     app.url_map.converters["int"] = RowIdConverter
+    init_ops(app)  # first: the request id exists for every later hook and log line
     register_extensions(app)
     register_blueprints(app)
     labels.register(app)
     register_commands(app)
     app.before_request(refuse_json_for_forms)
     app.after_request(add_security_headers)
-
-    @app.get("/healthz")
-    @public
-    def healthz():
-        """Liveness probe for process managers."""
-        return jsonify(status="ok")
-
     return app
 

@@ -19,8 +19,9 @@ pids+=($!)
 "$BIN/python" -m portal.mail.sink --port "$MAIL_SINK_PORT" --folder instance/mail \
   > instance/mail.log 2>&1 &
 pids+=($!)
-# gunicorn.conf.py: 2 workers, the access log on stdout, every log line redacted
-"$BIN/gunicorn" --config gunicorn.conf.py --bind "127.0.0.1:$PORTAL_PORT" app:app \
+# gunicorn.conf.py: 2 workers, the access log on stdout, every log line redacted; the workers'
+# Prometheus metrics in instance/metrics, added up by /metrics
+PROMETHEUS_MULTIPROC_DIR=instance/metrics "$BIN/gunicorn" --config gunicorn.conf.py --bind "127.0.0.1:$PORTAL_PORT" app:app \
   > instance/portal.log 2>&1 &
 pids+=($!)
 if "$BIN/flask" --app app --help 2>/dev/null | grep -q '^  sync'; then

@@ -79,7 +79,9 @@ def portal_environment(settings: Settings) -> dict[str, str]:
             "MAIL_FROM": settings.mail_from, "MAIL_TIMEOUT": str(settings.mail_timeout),
             "MAIL_SINK_FOLDER": settings.mail_sink_folder,
             "REMINDER_MAX": str(settings.reminder_max),
-            "TRUSTED_PROXIES": str(settings.trusted_proxies)}
+            "TRUSTED_PROXIES": str(settings.trusted_proxies),
+            "LOG_FORMAT": settings.log_format, "METRICS_TOKEN": settings.metrics_token,
+            "READY_GATEWAY_TIMEOUT": str(settings.ready_gateway_timeout)}
 
 
 @contextmanager

@@ -202,7 +202,9 @@ def test_error_pages_reveal_nothing(failing_app, settings, accept, method, path,
     text = response.get_data(as_text=True)
     assert leaked(settings, text) == []
     if accept == "application/json":
-        assert set(response.json) == {"error", "message"}
+        assert set(response.json) == {"error", "message", "reference"}
+        assert response.json["reference"] == response.headers["X-Request-ID"]
     else:
         assert "<h1" in text
+        assert response.headers["X-Request-ID"] in text  # "quote this reference"
     assert_hardened(response)

@@ -22,6 +22,7 @@ from portal.audit import record
 from portal.auth import held_forms, mfa, session_records
 from portal.auth.access import ENDED_USER, deny_anonymous, require_login, session_ended
 from portal.auth.accounts import authenticate, find_user, is_locked, note_sign_in, throttled
+from portal.auth.metrics import SIGN_IN_FAILURES
 from portal.config import current_settings
 from portal.db import db
 from portal.errors.handlers import http_error
@@ -95,6 +96,7 @@ def _failed(email: str, address: str, step: str) -> None:
     if known is not None:
         detail["email"] = known.email
     record("user.login", outcome="failed", actor_label="anonymous", detail=detail)
+    SIGN_IN_FAILURES.labels(step).inc()
 
 
 def _complete(user: User, factor: mfa.SecondFactor | None = None) -> SignIn:

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import case, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
+from portal.auth.metrics import LOCKOUTS
 from portal.db import db
 from portal.models import LoginThrottle, User
 
@@ -58,6 +59,7 @@ def lock_account(user_id: int, now: datetime) -> None:
         update(User).where(User.id == user_id)
         .values(locked_until=now + LOCK_DURATION, failed_logins=0)
         .execution_options(synchronize_session=False))
+    LOCKOUTS.inc()
 
 
 def account_locked(user_id: int, now: datetime) -> bool:

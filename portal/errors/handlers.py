@@ -7,6 +7,7 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from portal.db import db
+from portal.gateway.tracing import request_id
 from portal.http import wants_json
 
 bp = Blueprint("errors", __name__)
@@ -15,7 +16,8 @@ bp = Blueprint("errors", __name__)
 def _answer(error: HTTPException) -> ResponseReturnValue:
     code = error.code or 500
     if wants_json():
-        return jsonify(error=error.name.lower().replace(" ", "_"), message=error.description), code
+        return jsonify(error=error.name.lower().replace(" ", "_"), message=error.description,
+                       reference=request_id.get()), code
     return render_template([f"errors/{code}.html", "errors/default.html"], error=error), code
 
 

@@ -15,6 +15,8 @@ from urllib3.exceptions import NewConnectionError
 
 from portal.gateway.errors import GatewayError, GatewayUnavailable, error_for_response
 from portal.gateway.retry import RetryPolicy
+from portal.gateway.telemetry import observe_call
+from portal.gateway.tracing import REQUEST_ID_HEADER, request_id
 
 log = logging.getLogger("portal.gateway")
 
@@ -80,8 +82,11 @@ class Transport:
         headers: Mapping[str, str] | None = None,
         auth: requests.auth.AuthBase | None = None,
     ) -> requests.PreparedRequest:
-        """Build the request exactly as it will go on the wire, auth applied last."""
+        """Build the request exactly as it will go on the wire, auth applied last; it carries
+        the id of the portal request it is made for, when there is one."""
         all_headers = {"Accept": "application/json", **(headers or {})}
+        if request_id.get():
+            all_headers[REQUEST_ID_HEADER] = request_id.get()
         if body is not None:
             all_headers["Content-Type"] = content_type
         request = requests.Request(method, self.base_url + path, data=body, headers=all_headers,
@@ -89,7 +94,19 @@ class Transport:
         return self._session.prepare_request(request)
 
     def send(self, prepared: requests.PreparedRequest, operation: str) -> Reply:
-        """Send with retries as the policy allows; return the 2xx reply or raise GatewayError."""
+        """Send with retries as the policy allows; return the 2xx reply or raise GatewayError.
+
+        Each call is counted in the gateway metrics with its outcome and time."""
+        started = time.monotonic()
+        try:
+            reply = self._send(prepared, operation)
+        except Exception as error:
+            observe_call(operation, error, time.monotonic() - started)
+            raise
+        observe_call(operation, None, time.monotonic() - started)
+        return reply
+
+    def _send(self, prepared: requests.PreparedRequest, operation: str) -> Reply:
         attempt = 0
         while True:
             attempt += 1

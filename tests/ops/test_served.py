@@ -1,0 +1,119 @@
+"""The operator's view of a served portal: gunicorn with 2 worker processes on PostgreSQL, as
+scripts/run-dev.sh starts it. /metrics adds up both workers (Prometheus' multiprocess mode), and
+with LOG_FORMAT=json every line gunicorn and the portal write is a JSON object with the request
+id the client was given, and no PAN or token."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+from prometheus_client.multiprocess import MultiProcessCollector
+
+from portal.config import Settings
+from portal.migrate import upgrade
+from tests.ops.support import sample
+from tests.servers import free_port, gunicorn_portal
+
+pytestmark = pytest.mark.postgres
+
+PAN = "ABCPE1234F"
+TOKEN = "abc123secret"
+
+
+@pytest.fixture
+def database_url(postgres_url: str) -> str:
+    """PostgreSQL: two worker processes share the database."""
+    upgrade(postgres_url)
+    return postgres_url
+
+
+@pytest.fixture
+def metrics_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The folder the workers write their metrics to (PROMETHEUS_MULTIPROC_DIR)."""
+    folder = tmp_path / "metrics"
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(folder))
+    return folder
+
+
+@pytest.fixture
+def silent_gateway() -> Iterator[str]:
+    """A gateway that accepts connections and never answers."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(16)
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+
+
+def healthz_count(url: str) -> float:
+    """The /healthz requests all workers have counted, as one scrape reports them."""
+    text = requests.get(url + "/metrics", timeout=10).text
+    return sample(text, "portal_http_requests_total", route="/healthz", method="GET",
+                  status="200")
+
+
+def requests_by_worker(folder: Path) -> dict[str, float]:
+    """Each worker's own count of HTTP requests, read from its file alone."""
+    counts = {}
+    for path in folder.glob("counter_*.db"):
+        metrics = MultiProcessCollector.merge([str(path)], accumulate=True)
+        counts[path.stem] = sum(s.value for m in metrics for s in m.samples
+                                if s.name == "portal_http_requests_total")
+    return counts
+
+
+def test_metrics_add_up_both_worker_processes(settings: Settings, metrics_folder: Path,
+                                              silent_gateway: str, tmp_path: Path):
+    # one worker is held on /readyz (the gateway never answers): meanwhile the other answers
+    served = settings.with_changes(onboarding_url=silent_gateway, ready_gateway_timeout=2.0)
+    with gunicorn_portal(served, tmp_path / "portal.log") as url:
+        before = healthz_count(url)
+        readyz: list[requests.Response] = []
+        held = threading.Thread(target=lambda: readyz.append(
+            requests.get(url + "/readyz", timeout=30)))
+        held.start()
+        sent = 0
+        while held.is_alive():
+            assert requests.get(url + "/healthz", timeout=10).ok
+            sent += 1
+        held.join()
+        [answer] = readyz
+        assert answer.status_code == 503 and answer.json()["failed"] == ["gateway"]
+        assert healthz_count(url) - before == sent
+        by_worker = requests_by_worker(metrics_folder)
+    assert len(by_worker) == 2 and all(count > 0 for count in by_worker.values())
+
+
+def log_lines(path: Path) -> list[dict]:
+    """Every line of the log, each parsed as JSON (a line that is not JSON fails the test)."""
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def test_json_log_lines_of_a_served_request(settings: Settings, metrics_folder: Path,
+                                            tmp_path: Path):
+    served = settings.with_changes(log_format="json",
+                                   onboarding_url=f"http://127.0.0.1:{free_port()}")
+    log = tmp_path / "portal.log"
+    with gunicorn_portal(served, log) as url:
+        page = requests.get(f"{url}/login?next=/merchants%3Fq%3D{PAN}&token={TOKEN}", timeout=10)
+        not_ready = requests.get(url + "/readyz", timeout=10)
+    assert page.status_code == 200 and not_ready.status_code == 503
+    lines = log_lines(log)
+    assert {"time", "level", "logger", "request_id", "user_id", "merchant_id",
+            "message"} <= set(lines[0])
+    assert PAN not in log.read_text() and TOKEN not in log.read_text()
+
+    def of(answer: requests.Response) -> list[dict]:
+        return [line for line in lines if line["request_id"] == answer.headers["X-Request-ID"]]
+
+    [access] = of(page)
+    assert access["logger"] == "gunicorn.access" and "GET /login?next=" in access["message"]
+    readiness = {line["logger"]: line for line in of(not_ready)}
+    assert set(readiness) == {"portal.ops", "gunicorn.access"}
+    assert readiness["portal.ops"]["level"] == "WARNING"
+    assert "The gateway did not answer" in readiness["portal.ops"]["message"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from pathlib import Path
 
 from dotenv import load_dotenv
@@ -90,6 +91,9 @@ VARIABLES = (
     Variable("MAIL_SINK_FOLDER", "instance/mail", "Where the development SMTP sink keeps "
              "messages; admins read them at /admin/mailbox when GATEWAY_IS_SANDBOX"),
     Variable("REMINDER_MAX", "3", "Most verification reminders emailed to one merchant"),
+    Variable("FOUR_EYES_REFUND_ABOVE", "10000", "A refund of more than this amount (in the "
+             "payment's currency, major units as typed, e.g. 10000.00) waits for a second "
+             "admin's approval; empty: no refund does"),
     Variable("TRUSTED_PROXIES", "0", "Number of reverse proxies in front of the portal whose "
              "X-Forwarded-For and X-Forwarded-Proto are believed (0: none)"),
 )
@@ -134,6 +138,7 @@ class Settings:
     mail_sink_folder: str = ""
     reminder_max: int = 3
     trusted_proxies: int = 0
+    four_eyes_refund_above: Decimal | None = Decimal(10000)
     extra: Mapping[str, object] = field(default_factory=dict)
 
     @property
@@ -179,6 +184,11 @@ def _sqlite_under_root(url: str) -> str:
     if url.startswith(prefix) and not url.startswith(prefix + "/") and url != prefix + ":memory:":
         return prefix + str(ROOT / url[len(prefix):])
     return url
+
+
+def _amount(value: str) -> Decimal | None:
+    """A decimal amount, or None when empty (the setting is off)."""
+    return Decimal(value.strip()) if value.strip() else None
 
 
 def _flag(value: str) -> bool:
@@ -246,8 +256,9 @@ def settings_from_env(environ: Mapping[str, str] | None = None) -> Settings:
             mail_sink_folder=str(ROOT / get("MAIL_SINK_FOLDER")),
             reminder_max=int(get("REMINDER_MAX")),
             trusted_proxies=int(get("TRUSTED_PROXIES")),
+            four_eyes_refund_above=_amount(get("FOUR_EYES_REFUND_ABOVE")),
         )
-    except ValueError as exc:
+    except (ValueError, ArithmeticError) as exc:
         raise ConfigError(f"A numeric configuration variable is not a number: {exc}") from exc
 
 

@@ -252,7 +252,7 @@ _AUDIT_ACTION = {
     "approval.approved": "approved a change another admin asked for",
     "approval.carried_out": "carried out an approved change",
     "approval.rejected": "rejected a change another admin asked for",
-    "approval.expired": "let a change lapse unapproved after 24 hours",
+    "approval.expired": "marked a change expired (24 hours without a second admin)",
     "user.create": "added a user",
     "user.activate": "changed whether a user is active",
     "user.login": "signed in",

@@ -14,6 +14,7 @@ from sqlalchemy import or_, select, update
 
 from portal import clock
 from portal.approvals import runners
+from portal.approvals.queries import STATE_WORDS
 from portal.audit import record
 from portal.config import Settings
 from portal.db import db
@@ -72,12 +73,13 @@ def expire_overdue(now: datetime | None = None) -> int:
 
 def _why_not(request: ApprovalRequest, user_id: int, now: datetime) -> str:
     """Why ``user_id`` could not claim the request: the words for the person at the screen."""
+    if request.state == ApprovalState.EXPIRED or request.expires_at <= now:
+        return ("This request expired after 24 hours without a second admin, so nothing was "
+                "run; ask again if it is still needed.")
     if request.state != ApprovalState.PENDING:
-        who = request.decided_by.email if request.decided_by else "the portal"
-        return f"This request was already decided ({request.state}, by {who}); nothing was run " \
-               "again."
-    if request.expires_at <= now:
-        return "This request expired after 24 hours without a second admin; ask again."
+        who = request.decided_by.email if request.decided_by else "another admin"
+        state = STATE_WORDS[ApprovalState(request.state)].lower()
+        return f"This request was already decided ({state}, by {who}); nothing was run again."
     if request.requested_by_id == user_id:
         return "You asked for this yourself: another admin must approve it."
     return "This request cannot be approved now."

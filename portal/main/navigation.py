@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from flask import request, url_for
 from flask_login import current_user
+from sqlalchemy.exc import SQLAlchemyError
 
 from portal.approvals.queries import waiting_for
 from portal.models import Role
@@ -25,7 +26,12 @@ class Section:
 
 
 def _approvals_waiting() -> int:
-    return waiting_for(current_user.id)
+    """The admin's count of approvals waiting; 0 when the database cannot say, so that a
+    count never breaks a page (an error page among them)."""
+    try:
+        return waiting_for(current_user.id)
+    except SQLAlchemyError:
+        return 0
 
 
 SECTIONS = (

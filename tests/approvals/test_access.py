@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from portal.approvals.queries import KIND_WORDS, STATE_WORDS
+from portal.models import ApprovalKind, ApprovalState
 from tests.conftest import AuthActions
 
 ROUTES = [("get", "/approvals/"), ("post", "/approvals/1")]
@@ -42,3 +44,9 @@ def test_a_decision_needs_a_csrf_token(csrf_app):
     AuthActions(csrf_app, signed_in).login("admin")
     response = signed_in.post("/approvals/1", data={"decision": "approve"})
     assert response.status_code == 400
+
+
+def test_every_state_and_kind_has_words():
+    assert set(STATE_WORDS) == set(ApprovalState) and set(KIND_WORDS) == set(ApprovalKind)
+    assert all("_" not in words and words[0].isupper()
+               for words in [*STATE_WORDS.values(), *KIND_WORDS.values()])

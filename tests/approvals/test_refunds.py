@@ -63,10 +63,15 @@ def test_a_large_refund_waits_then_a_second_admin_sends_it_once(app, browser, sa
     assert len(refunds) == 1
     assert backend(sandbox).get(payment_row(app, captured).gid).refunded == Decimal("1200.00")
     assert requests_of(app)[0].state == "done"
+    late = second_admin(app, "third-admin@example.com").post(
+        f"/approvals/{request.id}", data={"decision": "approve"}, follow_redirects=True)
+    assert ("already decided (approved and done, by second-admin@example.com)"
+            in late.get_data(as_text=True))
     again = decide_all(app)  # nothing is left to approve
     assert again == [] and len(refunds) == 1
     assert [a for a, _, _ in actions_audited(app)] == [
-        "approval.requested", "approval.approved", "approval.carried_out"]
+        "approval.requested", "approval.approved", "approval.carried_out",
+        "approval.approve"]  # the late press, refused
     assert actions_audited(app, "payment.refund")[0][2] == SECOND_ADMIN
 
 
@@ -149,7 +154,7 @@ def test_a_request_expires_after_24_hours(app, browser, sandbox, captured, porta
     [request] = requests_of(app)
     answer = client.post(f"/approvals/{request.id}", data={"decision": "approve"},
                          follow_redirects=True)
-    assert "already decided (expired" in answer.get_data(as_text=True)
+    assert "expired after 24 hours without a second admin" in answer.get_data(as_text=True)
     assert refunds == []
     assert ("approval.expired", "ok", "third-admin@example.com") in actions_audited(app)
 

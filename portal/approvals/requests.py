@@ -11,7 +11,7 @@ from datetime import timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from portal import clock
 from portal.audit import record
@@ -21,7 +21,7 @@ from portal.models.merchant import Merchant
 from portal.models.payment import ActionState, Payment
 from portal.payments import actions
 from portal.payments import credentials as creds
-from portal.payments.services import new_nonce, refunds_of, unavailable_reason
+from portal.payments.services import new_nonce, refundable, refunds_of, unavailable_reason
 
 #: How long a request waits for a second admin before it lapses.
 LIFETIME = timedelta(hours=24)
@@ -103,6 +103,20 @@ def _use_form(payment: Payment, nonce: str) -> bool:
     return used.rowcount == 1
 
 
+def _awaiting_refusal(payment: Payment, amount: str, left: Decimal) -> str | None:
+    """Why ``amount`` cannot also be asked for while other refunds of the payment await a
+    second admin (together they would exceed what is left), or None."""
+    awaiting = sum((Decimal(r.payload["amount"]) for r in db.session.scalars(
+        select(ApprovalRequest).where(ApprovalRequest.payment_id == payment.id,
+                                      ApprovalRequest.state == ApprovalState.PENDING,
+                                      ApprovalRequest.expires_at > clock.utcnow()))),
+                   Decimal(0))
+    if awaiting and awaiting + Decimal(amount) > left:
+        return (f"Refunds of {awaiting} {payment.currency} already await a second admin; at "
+                f"most {left - awaiting} {payment.currency} more can be asked for now.")
+    return None
+
+
 def request_refund(payment: Payment, amount: str | None, again: bool, reason: str | None,
                    nonce: str, user_id: int | None) -> ApprovalRequest:
     """Store a large refund for a second admin, once the refund would be accepted as it stands."""
@@ -110,7 +124,8 @@ def request_refund(payment: Payment, amount: str | None, again: bool, reason: st
     problem = actions.state_refusal(payment, actions.REFUND, refunds)
     if problem:
         raise RequestRefused(problem)
-    problem = actions.amount_refusal(payment, actions.REFUND, amount, refunds)
+    problem = (actions.amount_refusal(payment, actions.REFUND, amount, refunds)
+               or _awaiting_refusal(payment, amount or "0", refundable(payment, refunds)))
     if problem:
         raise RequestRefused(problem, "amount")
     text = _checked_reason(reason)

@@ -191,3 +191,12 @@ def test_the_navigation_counts_what_waits_for_the_admin(app, browser, captured):
     other = BeautifulSoup(second_admin(app).get("/payments").data, "html.parser")
     link = other.select_one(".site-nav a[href='/approvals/']")
     assert link.select_one(".nav-count").get_text(" ", strip=True) == "1 waiting"
+
+
+def test_refunds_awaiting_approval_count_against_what_is_left(app, browser, captured):
+    refund(browser, captured, "1200.00", reason=REASON)
+    page = refund(browser, captured, "1100.00", reason="A second ticket")
+    assert page.response.status_code == 400
+    assert ("Refunds of 1200.00 INR already await a second admin; at most 300.00 INR more"
+            in " ".join(page.errors_for("amount")))
+    assert len(requests_of(app)) == 1

@@ -67,6 +67,8 @@ def test_a_large_refund_is_sent_once_a_second_admin_approves(
     expect(page.locator(".flash--success")).to_contain_text("needs a second admin's approval")
     expect(page.locator("section.approvals-of")).to_contain_text("Waiting for a second admin")
     expect(page.locator("table.refunds")).to_have_count(0)  # nothing sent yet
+    axe.check(page)
+    screenshot(page, "payment-awaiting-approval")
 
     second = browser.new_context(base_url=servers.portal)
     other = second.new_page()

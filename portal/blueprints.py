@@ -17,6 +17,7 @@ from portal import (
     webhooks,
     wizard,
 )
+from portal.approvals.routes import bp as approvals_bp
 from portal.bulk.routes import bp as bulk_bp
 from portal.mail.routes import bp as mail_bp
 from portal.merchant_mail.routes import bp as merchant_mail_bp
@@ -34,3 +35,4 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(team.bp)
     app.register_blueprint(merchant_mail_bp)
     app.register_blueprint(mail_bp)
+    app.register_blueprint(approvals_bp)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -64,6 +65,9 @@ Address = Annotated[str, AfterValidator(lambda url: url.rstrip("/"))]
 Folder = Annotated[str, AfterValidator(lambda path: str(ROOT / path))]
 DatabaseUrl = Annotated[str, AfterValidator(_sqlite_under_root)]
 Lowercase = Annotated[str, AfterValidator(str.lower)]
+#: An amount, or None when the variable is empty.
+OptionalAmount = Annotated[Decimal | None, BeforeValidator(
+    lambda value: None if isinstance(value, str) and not value.strip() else value)]
 
 
 def variable(name: str, default: object, meaning: str, *, required: bool = False,
@@ -163,6 +167,10 @@ class Settings(BaseSettings):
         "admins read them at `/admin/mailbox` when `GATEWAY_IS_SANDBOX`")
     reminder_max: int = variable("REMINDER_MAX", 3,
                                  "Most verification reminders emailed to one merchant")
+    four_eyes_refund_above: OptionalAmount = variable(
+        "FOUR_EYES_REFUND_ABOVE", Decimal(10000), "A refund of more than this amount (in the "
+        "payment's currency, major units as typed, e.g. `10000.00`) waits for a second admin's "
+        "approval on the Approvals page; empty: no refund does")
     trusted_proxies: int = variable(
         "TRUSTED_PROXIES", 0, "Number of reverse proxies in front of the portal whose "
         "`X-Forwarded-For` and `X-Forwarded-Proto` are believed; 0: none (see \"Behind a "

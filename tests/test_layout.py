@@ -136,7 +136,8 @@ def test_server_error_rolls_back_so_the_page_still_renders(app, auth, client):
 
 @pytest.mark.parametrize(("role", "labels"), [
     ("ops", ["Merchants", "Payments"]),
-    ("admin", ["Merchants", "Payments", "Dashboard", "Bulk import", "Team", "Emails"]),
+    ("admin", ["Merchants", "Payments", "Dashboard", "Bulk import", "Team", "Emails",
+               "Approvals"]),
 ])
 def test_navigation_shows_the_sections_of_the_role(client, auth, role, labels):
     auth.login(role=role)

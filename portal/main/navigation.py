@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from flask import request, url_for
 from flask_login import current_user
+from sqlalchemy.exc import SQLAlchemyError
 
+from portal.approvals.queries import waiting_for
 from portal.models import Role
 
 
@@ -18,6 +21,17 @@ class Section:
     endpoint: str
     prefix: str
     roles: tuple[str, ...] = (Role.OPS, Role.ADMIN)
+    #: How many things wait for the user there, shown beside the label (None: no count).
+    count: Callable[[], int] | None = None
+
+
+def _approvals_waiting() -> int:
+    """The admin's count of approvals waiting; 0 when the database cannot say, so that a
+    count never breaks a page (an error page among them)."""
+    try:
+        return waiting_for(current_user.id)
+    except SQLAlchemyError:
+        return 0
 
 
 SECTIONS = (
@@ -27,6 +41,7 @@ SECTIONS = (
     Section("Bulk import", "bulk.index", "/admin/bulk", (Role.ADMIN,)),
     Section("Team", "team.index", "/admin/team", (Role.ADMIN,)),
     Section("Emails", "merchant_mail.index", "/admin/emails", (Role.ADMIN,)),
+    Section("Approvals", "approvals.index", "/approvals", (Role.ADMIN,), _approvals_waiting),
 )
 
 
@@ -37,6 +52,7 @@ class NavLink:
     label: str
     url: str
     current: bool
+    count: int = 0
 
 
 def nav_links() -> list[NavLink]:
@@ -46,4 +62,5 @@ def nav_links() -> list[NavLink]:
     # the longest matching prefix wins, so /admin/bulk is not also "Dashboard"
     current = max((s for s in visible if path.startswith(s.prefix)),
                   key=lambda s: len(s.prefix), default=None)
-    return [NavLink(s.label, url_for(s.endpoint), s is current) for s in visible]
+    return [NavLink(s.label, url_for(s.endpoint), s is current, s.count() if s.count else 0)
+            for s in visible]

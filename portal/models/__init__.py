@@ -1,6 +1,7 @@
 """The portal's models; importing this package registers every table on ``Base.metadata``."""
 
 from portal.db import Base
+from portal.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
 from portal.models.audit import AuditEvent
 from portal.models.bulk import BulkImport
 from portal.models.communication import MailTemplate, PasswordResetRequest, VerificationReminder
@@ -19,7 +20,8 @@ from portal.models.verification import GatewayLink, MerchantLink
 from portal.models.webhook_event import WebhookEvent
 
 __all__ = [
-    "AuditEvent", "Base", "BulkImport", "GatewayLink", "HeldForm", "LoginThrottle",
+    "ApprovalKind", "ApprovalRequest", "ApprovalState", "AuditEvent", "Base", "BulkImport",
+    "GatewayLink", "HeldForm", "LoginThrottle",
     "MailTemplate", "Merchant", "MerchantLink", "OutboxItem", "OutboxState",
     "PasswordResetRequest", "Payment", "PaymentCredentials", "PaymentRefund", "PortfolioKey",
     "RecoveryCode", "Role", "StatusChange", "StatusSource", "StepDraft", "StoredDocument", "User",

@@ -81,6 +81,10 @@ class KeyPairForm(FlaskForm):
         "Private key to import (PEM)", validators=[_own_key_only, Optional(), Length(max=20_000)],
         description="Only to import an existing key: an unencrypted RSA key of at least 2048 "
                     "bits. Leave empty to generate a new key pair here.")
+    reason = TextAreaField(
+        "Reason, for the second admin", validators=[Optional(), Length(max=1000)],
+        description="Needed to import a key or replace one: another admin approves it on the "
+                    "Approvals page before it takes effect.")
 
     def imported_pem(self) -> str | None:
         """The PEM to import, or None to generate a key pair."""
@@ -209,6 +213,8 @@ class ActionForm(FlaskForm):
         InputRequired("Tick the confirmation box to go ahead.")])
     amount = StringField("Amount", validators=[Optional()])
     again = BooleanField("This is a second refund of the same amount")
+    reason = TextAreaField("Reason, for the second admin", validators=[
+        Optional(), Length(max=1000, message="Keep the reason under 1000 characters.")])
 
     def amount_or_none(self) -> str | None:
         """The amount typed, or None (the whole amount)."""

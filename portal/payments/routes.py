@@ -14,6 +14,12 @@ from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
 from portal import clock
+from portal.approvals import asking, queries
+from portal.approvals.requests import (
+    merchant_key_needs_approval,
+    portfolio_key_needs_approval,
+    refund_needs_approval,
+)
 from portal.auth import public, roles_required
 from portal.config import current_settings
 from portal.db import db
@@ -52,7 +58,8 @@ def index(merchant_id: int | None = None) -> ResponseReturnValue:
     return render_template(
         "payments/index.html", merchant=merchant, form=form, page=page,
         reason=services.unavailable_reason(merchant) if merchant else None,
-        credentials=creds.credentials_of(merchant) if merchant else None)
+        credentials=creds.credentials_of(merchant) if merchant else None,
+        requests=queries.of_merchant(merchant.id) if merchant else [], queries=queries)
 
 
 @bp.get("/merchants/<int:merchant_id>/payments/credentials")
@@ -73,6 +80,10 @@ def save_credentials(merchant_id: int) -> ResponseReturnValue:
     form = CredentialsForm()
     if form.validate_on_submit():
         try:
+            if merchant_key_needs_approval(merchant, asking.own_pem(form), form.replace.data):
+                if asking.ask_for_merchant_key(merchant, form, current_user.id):
+                    return redirect(url_for(".credentials", merchant_id=merchant.id))
+                return credentials_page(merchant, creds.credentials_of(merchant), form), 400
             saved = creds.save_credentials(
                 current_settings(), merchant, form.mid.data, form.kid.data, form.imported_pem(),
                 current_user.id, replace=form.replace.data,
@@ -101,6 +112,10 @@ def save_portfolio_key() -> ResponseReturnValue:
     form = PortfolioKeyForm()
     if form.validate_on_submit():
         try:
+            if portfolio_key_needs_approval(form.imported_pem(), form.replace.data):
+                if asking.ask_for_portfolio_key(form, current_user.id):
+                    return redirect(url_for(".portfolio_key"))
+                return portfolio_page(creds.portfolio_key(), form), 400
             saved = portfolio.save_portfolio_key(current_settings(), form.parent_mid.data,
                                                  form.kid.data, form.imported_pem(),
                                                  current_user.id, replace=form.replace.data)
@@ -135,13 +150,7 @@ def new_hold(merchant_id: int) -> ResponseReturnValue:
 @roles_required(*STAFF)
 def detail(payment_id: int) -> ResponseReturnValue:
     """One payment: amounts, status, refunds and the actions it allows now."""
-    payment = load_payment(payment_id)
-    refunds = services.refunds_of(payment)
-    return render_template(
-        "payments/detail.html", payment=payment, merchant=merchant_of(payment), refunds=refunds,
-        refundable=services.refundable(payment, refunds),
-        offered=actions.offered(payment, refunds), recent_refund=actions.recent_refund(refunds),
-        authorised=payment.status in services.AUTHORISED)
+    return detail_page(load_payment(payment_id))
 
 
 @bp.post("/payments/<int:payment_id>/capture", defaults={"action": actions.CAPTURE})
@@ -153,6 +162,11 @@ def act(payment_id: int, action: str) -> ResponseReturnValue:
     payment = load_payment(payment_id)
     form = ActionForm()
     if form.validate_on_submit():
+        if action == actions.REFUND and refund_needs_approval(
+                current_settings().four_eyes_refund_above, form.amount_or_none()):
+            if asking.ask_for_refund(payment, form, current_user.id):
+                return redirect(url_for(".detail", payment_id=payment.id))
+            return detail_page(payment, form), 400
         result = actions.perform(client_for(merchant_of(payment)), payment, action,
                                  form.nonce.data, form.amount_or_none(), bool(form.again.data))
         flash(result.message, "success" if result.ok else "error")
@@ -227,6 +241,18 @@ def hold_prefill(merchant: Merchant, resume: str | None) -> dict[str, Any]:
             return payment.request_payload
     return {"merchantTxnId": services.new_merchant_txn_id(),
             "merchantUniqueId": services.new_merchant_unique_id()}
+
+
+def detail_page(payment: Payment, refund_form: ActionForm | None = None) -> str:
+    """A payment's page; ``refund_form`` is a refund form refused with errors beside fields."""
+    refunds = services.refunds_of(payment)
+    return render_template(
+        "payments/detail.html", payment=payment, merchant=merchant_of(payment), refunds=refunds,
+        refundable=services.refundable(payment, refunds),
+        offered=actions.offered(payment, refunds), recent_refund=actions.recent_refund(refunds),
+        authorised=payment.status in services.AUTHORISED, refund_form=refund_form,
+        four_eyes_above=current_settings().four_eyes_refund_above,
+        requests=queries.of_payment(payment.id), queries=queries)
 
 
 def credentials_page(merchant: Merchant, current: PaymentCredentials | None,

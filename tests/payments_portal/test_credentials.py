@@ -9,8 +9,9 @@ from cryptography.hazmat.primitives.asymmetric import ec, rsa
 
 from portal.config import SETTINGS_EXTENSION
 from portal.db import db
-from portal.models import AuditEvent
+from portal.models import AuditEvent, PaymentCredentials
 from tests.payments_portal.conftest import add_merchant, credentials_row, submit
+from tests.support.approvals import decide_all
 
 GOOD_KID = "kid-imported-1"
 
@@ -63,10 +64,19 @@ def test_saving_is_audited(app, merchant_id, credentials):
         assert event.detail["origin"] == "generated"
 
 
-def test_import_of_an_rsa_2048_key(app, browser, merchant_id):
-    page = save(browser, merchant_id, kid=GOOD_KID,
-                private_key_pem=pem(rsa.generate_private_key(65537, 2048)))
-    assert "Key imported" in page.text()
+def test_import_of_an_rsa_2048_key_waits_for_a_second_admin(app, browser, merchant_id):
+    key = pem(rsa.generate_private_key(65537, 2048))
+    refused = save(browser, merchant_id, kid=GOOD_KID, private_key_pem=key)
+    assert refused.response.status_code == 400
+    assert "another admin reads it" in " ".join(refused.errors_for("reason"))
+    assert "BEGIN PRIVATE KEY" in refused.text()  # what was typed is kept
+    page = save(browser, merchant_id, kid=GOOD_KID, private_key_pem=key,
+                reason="The merchant moves its existing key from its old provider")
+    assert "waits for another admin" in page.text()
+    with app.app_context():
+        assert db.session.query(PaymentCredentials).count() == 0
+    [approved] = decide_all(app)
+    assert "Key imported" in approved.get_data(as_text=True)
     assert credentials_row(app, merchant_id).origin == "imported"
 
 
@@ -115,7 +125,9 @@ def test_replacing_needs_the_box_ticked(app, browser, merchant_id, credentials):
     before = credentials_row(app, merchant_id)
     page = save(browser, merchant_id, kid="kid-second")
     assert any("Tick the box" in error for error in page.top_errors())
-    page = save(browser, merchant_id, kid="kid-second", replace="y")
+    page = save(browser, merchant_id, kid="kid-second", replace="y", reason="Key leaked")
+    assert credentials_row(app, merchant_id).kid == before.kid  # not before a second admin
+    decide_all(app)
     after = credentials_row(app, merchant_id)
     assert after.kid == "kid-second" and after.public_key_pem != before.public_key_pem
 

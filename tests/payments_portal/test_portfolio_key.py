@@ -18,6 +18,7 @@ from tests.payments_portal.conftest import (
     post_hold,
     submit,
 )
+from tests.support.approvals import decide_all
 
 PARENT = "PARENTMID01"
 PORTFOLIO_KID = "kid-portfolio-1"
@@ -112,7 +113,9 @@ def test_replacing_the_portfolio_key_moves_every_merchant(app, browser, sandbox,
     refused = set_up_portfolio(browser, kid="kid-portfolio-2")
     assert refused.response.status_code == 400
     assert "Tick the box to replace the portfolio key" in refused.text()
-    set_up_portfolio(browser, kid="kid-portfolio-2", replace="y")
+    set_up_portfolio(browser, kid="kid-portfolio-2", replace="y", reason="Yearly rotation")
+    assert portfolio_row(app).kid == PORTFOLIO_KID  # not before a second admin approves
+    decide_all(app)
     assert portfolio_row(app).kid == "kid-portfolio-2"
     assert backend(sandbox)._keys["kid-portfolio-2"].mid == PARENT
     assert post_hold(browser, merchant_id).status_code == 302  # signed with the new key
@@ -122,7 +125,8 @@ def test_a_merchant_may_go_back_to_its_own_key(app, browser, sandbox, portfolio,
     use_portfolio(browser, merchant_id, "SUBMID0001")
     page = browser.get(f"/merchants/{merchant_id}/payments/credentials")
     submit(browser, page, "form.credentials-form",
-           {"key_source": "own", "kid": "kid-own-1", "replace": "y"})
+           {"key_source": "own", "kid": "kid-own-1", "replace": "y", "reason": "Own key now"})
+    decide_all(app)
     row = credentials_row(app, merchant_id)
     assert (row.portfolio_key_id, row.kid, row.origin) == (None, "kid-own-1", "generated")
     assert post_hold(browser, merchant_id).status_code == 302

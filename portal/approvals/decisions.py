@@ -1,0 +1,151 @@
+"""Deciding a request: approve (claimed by one conditional UPDATE, so its action runs exactly
+once however many admins press Approve at once), reject, or let it lapse after 24 hours.
+
+The requester never approves their own request; they may reject (withdraw) it. Every step is
+audited. Functions take plain arguments and commit their own unit of work.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import or_, select, update
+
+from portal import clock
+from portal.approvals import runners
+from portal.approvals.queries import STATE_WORDS
+from portal.audit import record
+from portal.config import Settings
+from portal.db import db
+from portal.models.approval import ApprovalRequest, ApprovalState
+
+NOTE_MAX = 1000
+#: The audit trail's outcome for each way carrying a request out can end.
+_AUDIT_OUTCOME = {ApprovalState.DONE: "ok", ApprovalState.FAILED: "failed",
+                  ApprovalState.UNKNOWN: "unknown"}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """How a decision went, in words for the admin at the screen; ``field`` names the form
+    field a refusal belongs to."""
+
+    ok: bool
+    message: str
+    field: str = ""
+
+
+def _audit(request: ApprovalRequest, action: str, outcome: str = "ok",
+           actor_label: str | None = None, **detail: str) -> None:
+    record(action, outcome=outcome, merchant_id=request.merchant_id, actor_label=actor_label,
+           detail={"request": request.id, "kind": request.kind, "summary": request.summary,
+                   **detail})
+
+
+def _scrub(request: ApprovalRequest) -> None:
+    """A decided request keeps no key: the credentials hold it now, or it was never used."""
+    if request.payload.get("private_key_pem"):
+        request.payload = {**request.payload, "private_key_pem": None}
+
+
+def expire_overdue(now: datetime | None = None) -> int:
+    """Mark pending requests older than their 24 hours expired, auditing each; how many."""
+    now = now or clock.utcnow()
+    overdue = db.session.scalars(select(ApprovalRequest).where(
+        ApprovalRequest.state == ApprovalState.PENDING, ApprovalRequest.expires_at <= now)).all()
+    expired = 0
+    for request in overdue:
+        lapsed = db.session.execute(
+            update(ApprovalRequest)
+            .where(ApprovalRequest.id == request.id,
+                   ApprovalRequest.state == ApprovalState.PENDING)
+            .values(state=ApprovalState.EXPIRED, decided_at=now)
+            .execution_options(synchronize_session=False))
+        if lapsed.rowcount == 1:
+            db.session.refresh(request)
+            _scrub(request)
+            _audit(request, "approval.expired")  # by whoever's page load noticed it
+            expired += 1
+    db.session.commit()
+    return expired
+
+
+def _why_not(request: ApprovalRequest, user_id: int, now: datetime) -> str:
+    """Why ``user_id`` could not claim the request: the words for the person at the screen."""
+    if request.state == ApprovalState.EXPIRED or request.expires_at <= now:
+        return ("This request expired after 24 hours without a second admin, so nothing was "
+                "run; ask again if it is still needed.")
+    if request.state != ApprovalState.PENDING:
+        who = request.decided_by.email if request.decided_by else "another admin"
+        state = STATE_WORDS[ApprovalState(request.state)].lower()
+        return f"This request was already decided ({state}, by {who}); nothing was run again."
+    if request.requested_by_id == user_id:
+        return "You asked for this yourself: another admin must approve it."
+    return "This request cannot be approved now."
+
+
+def approve(settings: Settings, request_id: int, user_id: int, note: str = "") -> Decision:
+    """Claim the pending request for ``user_id`` and carry its action out, exactly once."""
+    expire_overdue()
+    now = clock.utcnow()
+    claimed = db.session.execute(
+        update(ApprovalRequest)
+        .where(ApprovalRequest.id == request_id,
+               ApprovalRequest.state == ApprovalState.PENDING,
+               ApprovalRequest.expires_at > now,
+               or_(ApprovalRequest.requested_by_id.is_(None),
+                   ApprovalRequest.requested_by_id != user_id))
+        .values(state=ApprovalState.RUNNING, decided_by_id=user_id, decided_at=now,
+                decision_reason=note.strip()[:NOTE_MAX])
+        .execution_options(synchronize_session=False))
+    db.session.commit()
+    request = db.session.get(ApprovalRequest, request_id)
+    if request is None:
+        return Decision(False, "There is no such request.")
+    db.session.refresh(request)
+    if claimed.rowcount != 1:
+        message = _why_not(request, user_id, now)
+        _audit(request, "approval.approve", outcome="refused", reason=message)
+        db.session.commit()
+        return Decision(False, message)
+    _audit(request, "approval.approved", note=request.decision_reason)
+    db.session.commit()
+    outcome = runners.run(settings, request)
+    db.session.refresh(request)
+    request.state = outcome.state
+    request.outcome = outcome.message[:500]
+    _scrub(request)
+    _audit(request, "approval.carried_out", outcome=_AUDIT_OUTCOME[outcome.state],
+           result=outcome.message)
+    db.session.commit()
+    prefix = "Approved and carried out: " if outcome.state == ApprovalState.DONE else \
+        "Approved, but not carried out: "
+    return Decision(outcome.state == ApprovalState.DONE, prefix + outcome.message)
+
+
+def reject(request_id: int, user_id: int, reason: str) -> Decision:
+    """Refuse the pending request, with the reason the requester will read."""
+    text = reason.strip()
+    if not text:
+        return Decision(False, "Say why you reject it: the admin who asked reads this.",
+                        "reason")
+    expire_overdue()
+    now = clock.utcnow()
+    refused = db.session.execute(
+        update(ApprovalRequest)
+        .where(ApprovalRequest.id == request_id, ApprovalRequest.state == ApprovalState.PENDING)
+        .values(state=ApprovalState.REJECTED, decided_by_id=user_id, decided_at=now,
+                decision_reason=text[:NOTE_MAX])
+        .execution_options(synchronize_session=False))
+    db.session.commit()
+    request = db.session.get(ApprovalRequest, request_id)
+    if request is None:
+        return Decision(False, "There is no such request.")
+    db.session.refresh(request)
+    if refused.rowcount != 1:
+        return Decision(False, _why_not(request, user_id, now))
+    _scrub(request)
+    _audit(request, "approval.rejected", reason=text)
+    db.session.commit()
+    return Decision(True, "Request rejected; nothing was run.")

@@ -1,0 +1,23 @@
+"""The Approvals page's form: one per request, its reason and the button pressed."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import SelectChoice, SelectField, TextAreaField
+from wtforms.validators import DataRequired, Length
+
+from portal.approvals.decisions import NOTE_MAX
+
+APPROVE = "approve"
+REJECT = "reject"
+
+
+class DecisionForm(FlaskForm):
+    """Approve or reject one request; a rejection says why (an approval may)."""
+
+    reason = TextAreaField("Reason for your decision", validators=[
+        Length(max=NOTE_MAX, message=f"Keep the reason under {NOTE_MAX} characters.")],
+        description="Needed to reject: the admin who asked reads it. Optional to approve.")
+    decision = SelectField(choices=[SelectChoice(APPROVE, "Approve"),
+                                    SelectChoice(REJECT, "Reject")],
+                           validators=[DataRequired("Press Approve or Reject.")])

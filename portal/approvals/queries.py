@@ -1,0 +1,78 @@
+"""Reading requests for the pages: the Approvals page's lists, the navigation's count, a
+merchant's and a payment's requests, and each state in words."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import ColumnElement, and_, func, or_, select
+
+from portal import clock
+from portal.db import db
+from portal.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
+
+RECENT = 50
+
+STATE_WORDS = {
+    ApprovalState.PENDING: "Waiting for a second admin",
+    ApprovalState.RUNNING: "Approved, being carried out",
+    ApprovalState.DONE: "Approved and done",
+    ApprovalState.FAILED: "Approved, not carried out",
+    ApprovalState.UNKNOWN: "Approved, outcome unknown",
+    ApprovalState.REJECTED: "Rejected",
+    ApprovalState.EXPIRED: "Expired unapproved",
+}
+
+KIND_WORDS = {
+    ApprovalKind.REFUND: "Large refund",
+    ApprovalKind.MERCHANT_KEY: "Merchant payment key",
+    ApprovalKind.PORTFOLIO_KEY: "Portfolio key",
+}
+
+
+def state_now(request: ApprovalRequest, now: datetime | None = None) -> ApprovalState:
+    """The request's state as it stands now: a pending one past its 24 hours reads expired
+    even before the sweep marks it."""
+    if request.state == ApprovalState.PENDING and request.expires_at <= (now or clock.utcnow()):
+        return ApprovalState.EXPIRED
+    return ApprovalState(request.state)
+
+
+def _open(now: datetime) -> ColumnElement[bool]:
+    return and_(ApprovalRequest.state == ApprovalState.PENDING, ApprovalRequest.expires_at > now)
+
+
+def pending() -> list[ApprovalRequest]:
+    """Requests still waiting, oldest first (the first to lapse on top)."""
+    return list(db.session.scalars(select(ApprovalRequest).where(_open(clock.utcnow()))
+                                   .order_by(ApprovalRequest.requested_at, ApprovalRequest.id)))
+
+
+def decided(limit: int = RECENT) -> list[ApprovalRequest]:
+    """The latest requests no longer waiting, newest first."""
+    return list(db.session.scalars(
+        select(ApprovalRequest).where(~_open(clock.utcnow()))
+        .order_by(ApprovalRequest.requested_at.desc(), ApprovalRequest.id.desc()).limit(limit)))
+
+
+def waiting_for(user_id: int) -> int:
+    """How many pending requests ``user_id`` may decide (their own are not counted)."""
+    return db.session.scalar(
+        select(func.count(ApprovalRequest.id)).where(
+            _open(clock.utcnow()),
+            or_(ApprovalRequest.requested_by_id.is_(None),
+                ApprovalRequest.requested_by_id != user_id))) or 0
+
+
+def of_merchant(merchant_id: int, limit: int = RECENT) -> list[ApprovalRequest]:
+    """A merchant's requests, newest first: what ops see on its payments page."""
+    return list(db.session.scalars(
+        select(ApprovalRequest).where(ApprovalRequest.merchant_id == merchant_id)
+        .order_by(ApprovalRequest.requested_at.desc(), ApprovalRequest.id.desc()).limit(limit)))
+
+
+def of_payment(payment_id: int) -> list[ApprovalRequest]:
+    """A payment's refund requests, newest first."""
+    return list(db.session.scalars(
+        select(ApprovalRequest).where(ApprovalRequest.payment_id == payment_id)
+        .order_by(ApprovalRequest.requested_at.desc(), ApprovalRequest.id.desc())))

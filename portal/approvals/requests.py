@@ -1,0 +1,178 @@
+"""Asking for a second admin: which changes need one, and storing the request, checked now so
+the asker hears of a problem at once (the action checks again when it runs).
+
+A refund above FOUR_EYES_REFUND_ABOVE, importing a key, and replacing a merchant's credentials
+or the portfolio key wait for another admin. Functions take plain arguments and commit.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from sqlalchemy import select, update
+
+from portal import clock
+from portal.audit import record
+from portal.db import db
+from portal.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
+from portal.models.merchant import Merchant
+from portal.models.payment import ActionState, Payment
+from portal.payments import actions
+from portal.payments import credentials as creds
+from portal.payments.services import new_nonce, refundable, refunds_of, unavailable_reason
+
+#: How long a request waits for a second admin before it lapses.
+LIFETIME = timedelta(hours=24)
+REASON_MAX = 1000
+REASON_MISSING = ("Say why, in a sentence: another admin reads it before approving "
+                  "(for example the support ticket and what the customer was promised).")
+
+
+class RequestRefused(Exception):
+    """The request cannot be stored; ``field`` names the form field the message belongs to."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+def refund_needs_approval(threshold: Decimal | None, amount: str | None) -> bool:
+    """Whether a refund of ``amount`` (as typed) is above ``threshold`` (None: never)."""
+    if threshold is None or amount is None:
+        return False
+    try:
+        return Decimal(amount) > threshold
+    except InvalidOperation:
+        return False  # the refund's own check says what is wrong with it
+
+
+def merchant_key_needs_approval(merchant: Merchant, imported_pem: str | None,
+                                replace: bool) -> bool:
+    """Importing a key, or replacing the merchant's current credentials, needs a second admin."""
+    return imported_pem is not None or (replace and creds.credentials_of(merchant) is not None)
+
+
+def portfolio_key_needs_approval(imported_pem: str | None, replace: bool) -> bool:
+    """Importing a portfolio key, or replacing the current one, needs a second admin."""
+    return imported_pem is not None or (replace and creds.portfolio_key() is not None)
+
+
+def _checked_reason(reason: str | None) -> str:
+    text = (reason or "").strip()
+    if not text:
+        raise RequestRefused(REASON_MISSING, "reason")
+    if len(text) > REASON_MAX:
+        raise RequestRefused(f"Keep the reason under {REASON_MAX} characters.", "reason")
+    return text
+
+
+def _store(kind: ApprovalKind, summary: str, payload: dict[str, Any], reason: str,
+           user_id: int | None, merchant_id: int | None = None,
+           payment: Payment | None = None) -> ApprovalRequest:
+    """Store the pending request and audit it, in one commit."""
+    now = clock.utcnow()
+    request = ApprovalRequest(kind=kind, state=ApprovalState.PENDING, summary=summary[:300],
+                              merchant_id=merchant_id, payment_id=payment.id if payment else None,
+                              payload=payload, reason=reason, requested_by_id=user_id,
+                              requested_at=now, expires_at=now + LIFETIME)
+    db.session.add(request)
+    db.session.flush()
+    record("approval.requested", merchant_id=merchant_id,
+           gid=(payment.gid or "") if payment else "",
+           detail={"request": request.id, "kind": kind.value, "summary": request.summary,
+                   "reason": reason})
+    db.session.commit()
+    return request
+
+
+def _use_form(payment: Payment, nonce: str) -> bool:
+    """Spend the payment's action form (its one-time nonce) without sending anything, so the
+    same form posted twice stores one request; False when it was used already."""
+    db.session.commit()
+    used = db.session.execute(
+        update(Payment)
+        .where(Payment.id == payment.id, Payment.action_nonce == nonce,
+               Payment.action_state == ActionState.IDLE)
+        .values(action_nonce=new_nonce())
+        .execution_options(synchronize_session=False))
+    db.session.commit()
+    db.session.refresh(payment)
+    return used.rowcount == 1
+
+
+def _awaiting_refusal(payment: Payment, amount: str, left: Decimal) -> str | None:
+    """Why ``amount`` cannot also be asked for while other refunds of the payment await a
+    second admin (together they would exceed what is left), or None."""
+    awaiting = sum((Decimal(r.payload["amount"]) for r in db.session.scalars(
+        select(ApprovalRequest).where(ApprovalRequest.payment_id == payment.id,
+                                      ApprovalRequest.state == ApprovalState.PENDING,
+                                      ApprovalRequest.expires_at > clock.utcnow()))),
+                   Decimal(0))
+    if awaiting and awaiting + Decimal(amount) > left:
+        return (f"Refunds of {awaiting} {payment.currency} already await a second admin; at "
+                f"most {left - awaiting} {payment.currency} more can be asked for now.")
+    return None
+
+
+def request_refund(payment: Payment, amount: str | None, again: bool, reason: str | None,
+                   nonce: str, user_id: int | None) -> ApprovalRequest:
+    """Store a large refund for a second admin, once the refund would be accepted as it stands."""
+    refunds = refunds_of(payment)
+    problem = actions.state_refusal(payment, actions.REFUND, refunds)
+    if problem:
+        raise RequestRefused(problem)
+    problem = (actions.amount_refusal(payment, actions.REFUND, amount, refunds)
+               or _awaiting_refusal(payment, amount or "0", refundable(payment, refunds)))
+    if problem:
+        raise RequestRefused(problem, "amount")
+    text = _checked_reason(reason)
+    if not _use_form(payment, nonce):
+        raise RequestRefused("This form was already used, so no second request was stored. "
+                             "The page now shows the payment as it stands.")
+    summary = (f"Refund {amount} {payment.currency} of payment {payment.merchant_txn_id}")
+    return _store(ApprovalKind.REFUND, summary, {"amount": amount, "again": again}, text,
+                  user_id, payment.merchant_id, payment)
+
+
+def request_merchant_key(merchant: Merchant, mid: str, kid: str | None, imported_pem: str | None,
+                         replace: bool, use_portfolio: bool, reason: str | None,
+                         user_id: int | None) -> ApprovalRequest:
+    """Store a key import or a credentials replacement for a second admin; the key being
+    imported is checked now (``creds.CredentialsError``) and kept encrypted until it runs."""
+    refusal = unavailable_reason(merchant)
+    if refusal:
+        raise creds.CredentialsError(refusal)
+    if creds.credentials_of(merchant) is not None and not replace:
+        raise creds.CredentialsError("Tick the box to replace the current credentials.")
+    if use_portfolio and creds.portfolio_key() is None:
+        raise creds.CredentialsError("No portfolio key is set up yet: an admin sets it up on "
+                                     "the portfolio key page first.")
+    if imported_pem and not use_portfolio:
+        creds.read_private_key(imported_pem)
+    text = _checked_reason(reason)
+    what = ("sign with the portfolio key" if use_portfolio
+            else f"import key {kid}" if imported_pem else f"generate a new key {kid}")
+    summary = f"Replace the payment credentials of {merchant.name} (MID {mid}): {what}" \
+        if replace else f"Set up the payment credentials of {merchant.name} (MID {mid}): {what}"
+    payload = {"mid": mid, "kid": kid, "private_key_pem": None if use_portfolio else imported_pem,
+               "replace": replace, "use_portfolio": use_portfolio}
+    return _store(ApprovalKind.MERCHANT_KEY, summary, payload, text, user_id, merchant.id)
+
+
+def request_portfolio_key(parent_mid: str, kid: str, imported_pem: str | None, replace: bool,
+                          reason: str | None, user_id: int | None) -> ApprovalRequest:
+    """Store a portfolio key import or replacement for a second admin."""
+    if creds.portfolio_key() is not None and not replace:
+        raise creds.CredentialsError("Tick the box to replace the portfolio key.")
+    if imported_pem:
+        creds.read_private_key(imported_pem)
+    text = _checked_reason(reason)
+    how = f"import key {kid}" if imported_pem else f"generate a new key {kid}"
+    verb = "Replace" if replace else "Set up"
+    summary = f"{verb} the portfolio key (parent MID {parent_mid}): {how}"
+    payload = {"parent_mid": parent_mid, "kid": kid, "private_key_pem": imported_pem,
+               "replace": replace}
+    return _store(ApprovalKind.PORTFOLIO_KEY, summary, payload, text, user_id)

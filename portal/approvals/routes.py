@@ -1,0 +1,52 @@
+"""The Approvals page: admins see what waits for a second admin and approve or reject it."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask.typing import ResponseReturnValue
+from flask_login import current_user
+
+from portal.approvals import decisions, queries
+from portal.approvals.forms import APPROVE, DecisionForm
+from portal.auth import roles_required
+from portal.config import current_settings
+from portal.db import db
+from portal.models.approval import ApprovalRequest
+from portal.models.user import Role
+
+bp = Blueprint("approvals", __name__, url_prefix="/approvals")
+
+
+@bp.get("/")
+@roles_required(Role.ADMIN)
+def index() -> ResponseReturnValue:
+    """Requests waiting (oldest first) and the latest decided ones."""
+    decisions.expire_overdue()
+    return page()
+
+
+@bp.post("/<int:request_id>")
+@roles_required(Role.ADMIN)
+def decide(request_id: int) -> ResponseReturnValue:
+    """Approve (runs the action once) or reject one request; a refusal is shown beside its
+    reason field with what was typed kept."""
+    if db.session.get(ApprovalRequest, request_id) is None:
+        abort(404)
+    form = DecisionForm()
+    if form.validate_on_submit():
+        reason = form.reason.data or ""
+        result = (decisions.approve(current_settings(), request_id, current_user.id, reason)
+                  if form.decision.data == APPROVE
+                  else decisions.reject(request_id, current_user.id, reason))
+        if result.ok or not result.field:
+            flash(result.message, "success" if result.ok else "error")
+            return redirect(url_for(".index"))
+        form.reason.errors = [result.message]
+    return page(request_id, form), 400
+
+
+def page(failed_id: int | None = None, failed: DecisionForm | None = None) -> str:
+    """The Approvals page; ``failed`` is the form of request ``failed_id`` that was refused."""
+    return render_template("approvals/index.html", waiting=queries.pending(),
+                           decided=queries.decided(), failed_id=failed_id, failed=failed,
+                           form=DecisionForm(), queries=queries)

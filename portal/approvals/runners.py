@@ -1,0 +1,71 @@
+"""What an approved request does: the refund or key change it was asked for, through the same
+payments functions the pages call, so every check they make is made again now."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from portal.config import Settings
+from portal.db import db
+from portal.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
+from portal.models.merchant import Merchant
+from portal.models.payment import Payment
+from portal.payments import actions, portfolio
+from portal.payments import credentials as creds
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How carrying a request out went: its final state and what to tell the admins."""
+
+    state: ApprovalState
+    message: str
+
+
+def run(settings: Settings, request: ApprovalRequest) -> Outcome:
+    """Carry out the approved ``request`` (claimed already, so this runs once)."""
+    try:
+        if request.kind == ApprovalKind.REFUND:
+            return _refund(settings, request)
+        if request.kind == ApprovalKind.MERCHANT_KEY:
+            return _merchant_key(settings, request)
+        return _portfolio_key(settings, request)
+    except creds.CredentialsError as exc:
+        db.session.rollback()
+        return Outcome(ApprovalState.FAILED, str(exc))
+
+
+def _refund(settings: Settings, request: ApprovalRequest) -> Outcome:
+    payment = db.session.get(Payment, request.payment_id)
+    merchant = db.session.get(Merchant, request.merchant_id)
+    current = creds.credentials_of(merchant) if merchant else None
+    if payment is None or current is None:
+        return Outcome(ApprovalState.FAILED, "The payment or its merchant's credentials are gone; "
+                                             "nothing was sent.")
+    db.session.refresh(payment)
+    result = actions.perform(creds.client_for(settings, current), payment, actions.REFUND,
+                             payment.action_nonce, request.payload["amount"],
+                             bool(request.payload.get("again")))
+    if result.ok:
+        return Outcome(ApprovalState.DONE, result.message)
+    return Outcome(ApprovalState.UNKNOWN if result.outcome_unknown else ApprovalState.FAILED,
+                   result.message)
+
+
+def _merchant_key(settings: Settings, request: ApprovalRequest) -> Outcome:
+    merchant = db.session.get(Merchant, request.merchant_id)
+    if merchant is None:
+        return Outcome(ApprovalState.FAILED, "The merchant is gone; nothing was changed.")
+    data = request.payload
+    saved = creds.save_credentials(settings, merchant, data["mid"], data["kid"],
+                                   data["private_key_pem"], request.requested_by_id,
+                                   replace=data["replace"], use_portfolio=data["use_portfolio"])
+    return Outcome(ApprovalState.DONE, saved.message)
+
+
+def _portfolio_key(settings: Settings, request: ApprovalRequest) -> Outcome:
+    data = request.payload
+    saved = portfolio.save_portfolio_key(settings, data["parent_mid"], data["kid"],
+                                         data["private_key_pem"], request.requested_by_id,
+                                         replace=data["replace"])
+    return Outcome(ApprovalState.DONE, saved.message)

@@ -1,0 +1,74 @@
+"""Importing or replacing a key waits for a second admin; the key waiting is encrypted at rest
+and dropped from the request once decided. Generating a first key does not wait."""
+
+from __future__ import annotations
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+from sqlalchemy import text
+
+from portal.db import db
+from portal.models import ApprovalRequest, PaymentCredentials, PortfolioKey
+from tests.payments_portal.conftest import credentials_row, submit
+from tests.support.approvals import decide_all
+
+KID = "kid-imported-7"
+
+
+def a_pem() -> str:
+    return rsa.generate_private_key(65537, 2048).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption()).decode()
+
+
+def import_key(browser, merchant_id: int, pem: str):
+    page = browser.get(f"/merchants/{merchant_id}/payments/credentials")
+    return submit(browser, page, "form.credentials-form",
+                  {"kid": KID, "private_key_pem": pem, "reason": "Moving from the old portal"})
+
+
+def stored(app) -> tuple[str, dict]:
+    """The only request's payload column as stored, and as the model reads it."""
+    with app.app_context():
+        raw = db.session.execute(text("SELECT payload FROM approval_requests")).scalar_one()
+        return raw, db.session.query(ApprovalRequest).one().payload
+
+
+def test_a_key_waiting_is_encrypted_and_dropped_once_approved(app, browser, merchant_id):
+    pem = a_pem()
+    import_key(browser, merchant_id, pem)
+    raw, payload = stored(app)
+    assert "PRIVATE KEY" not in raw and KID not in raw
+    assert payload["private_key_pem"] == pem.strip()
+    decide_all(app)
+    assert credentials_row(app, merchant_id).kid == KID
+    raw, payload = stored(app)
+    assert payload["private_key_pem"] is None
+
+
+def test_a_rejected_key_is_dropped_and_never_stored(app, browser, merchant_id):
+    import_key(browser, merchant_id, a_pem())
+    decide_all(app, "reject", "We generate keys here, never import them")
+    with app.app_context():
+        assert db.session.query(PaymentCredentials).count() == 0
+    assert stored(app)[1]["private_key_pem"] is None
+
+
+def test_a_first_generated_key_needs_no_second_admin(app, browser, merchant_id, credentials):
+    assert "Credentials saved" in credentials.text()
+    with app.app_context():
+        assert db.session.query(ApprovalRequest).count() == 0
+
+
+def test_importing_a_portfolio_key_waits_for_a_second_admin(app, browser):
+    page = browser.get("/payments/portfolio-key")
+    waiting = submit(browser, page, "form.portfolio-form", {
+        "parent_mid": "PARENT9", "kid": "kid-portfolio-9", "private_key_pem": a_pem(),
+        "reason": "The partner's existing portfolio key"})
+    assert "The portfolio key was not changed yet" in waiting.text()
+    with app.app_context():
+        assert db.session.query(PortfolioKey).count() == 0
+    [approved] = decide_all(app)
+    assert "Key imported" in approved.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.query(PortfolioKey).one().origin == "imported"

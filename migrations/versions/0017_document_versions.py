@@ -1,7 +1,7 @@
 """Document versions: who uploaded each, the gateway's answer, when retention removed the file.
 
 Revision ID: 0017
-Revises: 0013
+Revises: 0015
 Create Date: 2026-11-23
 """
 from collections.abc import Sequence
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0017"
-down_revision: str | None = "0013"
+down_revision: str | None = "0015"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

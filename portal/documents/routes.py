@@ -7,13 +7,14 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from portal.auth import roles_required
+from portal.auth.roles import STAFF
 from portal.config import current_settings
 from portal.documents import service
 from portal.documents.forms import UploadForm
 from portal.models.merchant import Merchant
 from portal.onboarding import service as onboarding
 from portal.uploads import reads_oversize_uploads
-from portal.wizard.pages import STAFF, chosen_scenario, client
+from portal.wizard.pages import chosen_scenario, client
 
 bp = Blueprint("documents", __name__)
 

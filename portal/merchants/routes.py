@@ -6,13 +6,13 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask.typing import ResponseReturnValue
 
 from portal.auth import roles_required
+from portal.auth.roles import STAFF
 from portal.config import current_settings
 from portal.merchants.forms import DeleteMerchantForm, SearchForm
 from portal.merchants.removal import can_delete, delete_abandoned
 from portal.merchants.service import TOTAL_STEPS, search_merchants
 from portal.models.merchant import Merchant
 from portal.onboarding import service as onboarding
-from portal.wizard.pages import STAFF
 
 bp = Blueprint("merchants", __name__)
 

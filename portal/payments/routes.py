@@ -15,6 +15,7 @@ from flask_login import current_user
 
 from portal import clock
 from portal.auth import public, roles_required
+from portal.auth.roles import STAFF
 from portal.config import current_settings
 from portal.db import db
 from portal.extensions import csrf
@@ -35,7 +36,6 @@ from portal.payments.forms import (
     PortfolioKeyForm,
 )
 from portal.required_fields import mark_required
-from portal.wizard.pages import STAFF
 
 bp = Blueprint("payments", __name__)
 

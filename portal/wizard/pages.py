@@ -14,7 +14,6 @@ from portal.gateway.rules import mask
 from portal.gateway.shapes import FieldError
 from portal.labels import TABLES, Kind
 from portal.models.merchant import Merchant
-from portal.models.user import Role
 from portal.onboarding import scenarios, service
 from portal.onboarding.categories import CategoryCache, grouped_choices
 from portal.onboarding.service import StepResult
@@ -22,8 +21,6 @@ from portal.onboarding.steps import STEPS, Step, next_step
 from portal.redaction import is_secret_key
 from portal.wizard.forms import EXAMPLES
 
-#: Who may onboard merchants.
-STAFF = (Role.OPS, Role.ADMIN)
 CATEGORY_CACHE = "portal_category_cache"
 #: Steps whose page is not the wizard's form page.
 PAGE_ENDPOINTS = {"documents": "documents.step", "verification": "verification.page",

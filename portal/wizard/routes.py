@@ -10,6 +10,7 @@ from werkzeug.datastructures import MultiDict
 
 from portal.auth import roles_required
 from portal.auth.held_forms import claim, keeps_typing
+from portal.auth.roles import STAFF
 from portal.models.merchant import Merchant
 from portal.models.step import StepDraft, StepState
 from portal.onboarding import reconcile as reconciliation
@@ -21,7 +22,6 @@ from portal.required_fields import mark_required
 from portal.wizard.conflicts import Difference, differences
 from portal.wizard.forms import FORMS, CreateForm, ReconcileForm, StepForm
 from portal.wizard.pages import (
-    STAFF,
     after,
     categories,
     chosen_scenario,

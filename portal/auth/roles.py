@@ -6,5 +6,3 @@ from portal.models.user import Role
 
 #: Who may onboard merchants and take payments.
 STAFF = (Role.OPS, Role.ADMIN)
-#: Who may administer the portal (team, bulk import, emails, dashboard).
-ADMINS = (Role.ADMIN,)

@@ -31,7 +31,7 @@ from portal.models.status_change import StatusSource
 from portal.models.step import StepState
 from portal.onboarding import reconcile
 from portal.onboarding.steps import STEPS
-from portal.payments.services import CAPTURE, REFUND, REVERSE
+from portal.payments.service import CAPTURE, REFUND, REVERSE
 
 ENUMS: list[tuple[type[StrEnum], Kind]] = [
     (OnboardingStatus, Kind.STATUS), (ChecklistState, Kind.CHECKLIST_STATE),

@@ -34,7 +34,7 @@ from wtforms.validators import (
 from portal.body_forms import PLEASE_CHOOSE, BodyForm, text_field
 from portal.labels import Kind, label
 from portal.payments.credentials import KID_PATTERN, MID_PATTERN, OWN_KEY, PORTFOLIO
-from portal.payments.services import STATUS_CHOICES
+from portal.payments.service import STATUS_CHOICES
 
 DEFAULT_CURRENCY = "INR"
 DEFAULT_COUNTRY = "IND"

@@ -13,9 +13,11 @@ from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import load_only
 
 from portal import clock
+from portal.audit.sentences import audit_sentence
 from portal.db import db
 from portal.gateway.onboarding_shapes import Checklist, OnboardingStatus
-from portal.labels import NOT_CREATED, Kind, audit_sentence, label
+from portal.label_tables import NOT_CREATED
+from portal.labels import Kind, label
 from portal.models.audit import AuditEvent
 from portal.models.merchant import Merchant
 from portal.models.step import DONE_STATES, StepDraft

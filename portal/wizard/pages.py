@@ -12,7 +12,7 @@ from portal.gateway.errors import GatewayError
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.rules import mask
 from portal.gateway.shapes import FieldError
-from portal.labels import TABLES, Kind
+from portal.label_tables import TABLES, Kind
 from portal.models.merchant import Merchant
 from portal.onboarding import scenarios, service
 from portal.onboarding.categories import CategoryCache, grouped_choices

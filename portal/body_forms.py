@@ -11,11 +11,32 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from flask import Flask
 from flask_wtf import FlaskForm
 from wtforms import Field, FieldList, Form, FormField, SelectChoice, StringField
 
+from portal.gateway import rules
 from portal.gateway.shapes import FieldError
 
+#: Examples shown under every field with a format, by field name.
+EXAMPLES = {
+    "externalOnboardingId": "pop-3f2a9c0d",
+    "panNumber": "ABCCE1234F (company) or ABCPE1234F (person)",
+    "pan": rules.PAN_EXAMPLE,
+    "authSignatoryPan": rules.PAN_EXAMPLE,
+    "gstNumber": rules.GSTIN_EXAMPLE,
+    "bankIfscCode": rules.IFSC_EXAMPLE,
+    "bankAccountNumber": "1234567890",
+    "phone": rules.PHONE_EXAMPLE,
+    "email": "owner@merchant.example",
+    "zipcode": "400001",
+    "stateCode": "MH",
+    "purposeCode": "P0802",
+    "websiteUrl": "https://merchant.example",
+    "iec": "0123456789",
+    "amount": "50000",
+    "percentageOwnership": "51.5",
+}
 #: The empty first choice of a select that must be chosen.
 PLEASE_CHOOSE = SelectChoice("", "Choose…")
 
@@ -23,6 +44,16 @@ PLEASE_CHOOSE = SelectChoice("", "Choose…")
 def text_field(label: str, help_text: str = "") -> StringField:
     """A text field with its help line (the field's description)."""
     return StringField(label, description=help_text)
+
+
+def field_example(field: Field) -> str | None:
+    """The example shown under ``field``, found by its name; None when it has none."""
+    return EXAMPLES.get(field.short_name)
+
+
+def register(app: Flask) -> None:
+    """Make ``field_example`` a global of every template (the field macros show it)."""
+    app.add_template_global(field_example, "field_example")
 
 
 def form_path(path: str, root: str | None = None) -> list[str]:

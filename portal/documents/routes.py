@@ -13,8 +13,9 @@ from portal.documents import service
 from portal.documents.forms import UploadForm
 from portal.models.merchant import Merchant
 from portal.onboarding import service as onboarding
+from portal.step_pages import chosen_scenario
 from portal.uploads import reads_oversize_uploads
-from portal.wizard.pages import chosen_scenario, client
+from portal.wizard.pages import client
 
 bp = Blueprint("documents", __name__)
 

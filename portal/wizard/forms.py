@@ -22,7 +22,6 @@ from wtforms import (
 )
 
 from portal.body_forms import PLEASE_CHOOSE, BodyForm, text_field
-from portal.gateway import rules
 from portal.gateway.onboarding_shapes import AccountType, EntityType, Product
 from portal.labels import Kind, label
 from portal.wizard.form_parts import (
@@ -34,26 +33,6 @@ from portal.wizard.form_parts import (
     VolumeForm,
     labelled_select,
 )
-
-#: Examples shown under every field with a format, by field name.
-EXAMPLES = {
-    "externalOnboardingId": "pop-3f2a9c0d",
-    "panNumber": "ABCCE1234F (company) or ABCPE1234F (person)",
-    "pan": rules.PAN_EXAMPLE,
-    "authSignatoryPan": rules.PAN_EXAMPLE,
-    "gstNumber": rules.GSTIN_EXAMPLE,
-    "bankIfscCode": rules.IFSC_EXAMPLE,
-    "bankAccountNumber": "1234567890",
-    "phone": rules.PHONE_EXAMPLE,
-    "email": "owner@merchant.example",
-    "zipcode": "400001",
-    "stateCode": "MH",
-    "purposeCode": "P0802",
-    "websiteUrl": "https://merchant.example",
-    "iec": "0123456789",
-    "amount": "50000",
-    "percentageOwnership": "51.5",
-}
 
 
 class VersionField(HiddenField):

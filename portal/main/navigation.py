@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from flask import request, url_for
 from flask_login import current_user
 
+from portal.auth.roles import STAFF
 from portal.models import Role
 
 
@@ -17,7 +18,7 @@ class Section:
     label: str
     endpoint: str
     prefix: str
-    roles: tuple[str, ...] = (Role.OPS, Role.ADMIN)
+    roles: tuple[str, ...] = STAFF
 
 
 SECTIONS = (

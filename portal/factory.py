@@ -7,7 +7,7 @@ from datetime import timedelta
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from portal import encryption, labels
+from portal import body_forms, encryption, labels, step_pages
 from portal.blueprints import register_blueprints
 from portal.cli import register_commands
 from portal.config import (
@@ -58,6 +58,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     register_extensions(app)
     register_blueprints(app)
     labels.register(app)
+    body_forms.register(app)
+    step_pages.register(app)
     register_commands(app)
     app.before_request(refuse_json_for_forms)
     app.after_request(add_security_headers)

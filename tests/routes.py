@@ -26,7 +26,7 @@ from tests.verification.conftest import onboard
 #: A CSV the bulk import refuses: it leaves an import row with its problems behind.
 REFUSED_CSV = b"not,a,merchant,file\n1,2,3,4\n"
 #: A real file for each static route.
-STATIC_FILES = {"static": "css/wizard.css", "bulk.static": "progress.js"}
+STATIC_FILES = {"static": "css/wizard.css"}
 
 
 def refused_import(client) -> int:

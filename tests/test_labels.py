@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from portal import labels
+from portal import label_tables, labels
+from portal.audit.sentences import audit_sentence
 from portal.gateway.onboarding_shapes import (
     DOCUMENT_TYPES,
     STATUS_ALIASES,
@@ -23,7 +24,7 @@ from portal.gateway.onboarding_shapes import (
     Product,
 )
 from portal.gateway.payments_shapes import PaymentStatus
-from portal.labels import Kind, audit_sentence, badge, label, status_group
+from portal.labels import Kind, badge, label, status_group
 from portal.merchants import removal
 from portal.models.document import DocumentStatus
 from portal.models.merchant import CreateState
@@ -31,7 +32,7 @@ from portal.models.status_change import StatusSource
 from portal.models.step import StepState
 from portal.onboarding import reconcile
 from portal.onboarding.steps import STEPS
-from portal.payments.services import CAPTURE, REFUND, REVERSE
+from portal.payments.service import CAPTURE, REFUND, REVERSE
 
 ENUMS: list[tuple[type[StrEnum], Kind]] = [
     (OnboardingStatus, Kind.STATUS), (ChecklistState, Kind.CHECKLIST_STATE),
@@ -47,15 +48,15 @@ ENUMS: list[tuple[type[StrEnum], Kind]] = [
 def test_every_enum_member_has_a_label_in_words(enum, kind):
     for member in enum:
         words = label(member, kind)
-        assert member.value in labels.TABLES[kind], member
+        assert member.value in label_tables.TABLES[kind], member
         assert "_" not in words, member
         assert words[0].isupper(), words
 
 
 def test_every_checklist_item_document_type_and_status_name_has_a_label():
-    assert set(Checklist.model_fields) <= set(labels.TABLES[Kind.CHECKLIST_ITEM])
-    assert set(DOCUMENT_TYPES) <= set(labels.TABLES[Kind.DOCUMENT])
-    assert set(STATUS_ALIASES) <= set(labels.TABLES[Kind.STATUS])
+    assert set(Checklist.model_fields) <= set(label_tables.TABLES[Kind.CHECKLIST_ITEM])
+    assert set(DOCUMENT_TYPES) <= set(label_tables.TABLES[Kind.DOCUMENT])
+    assert set(STATUS_ALIASES) <= set(label_tables.TABLES[Kind.STATUS])
     assert label("tncAcknowledged", Kind.CHECKLIST_ITEM) == "Terms and conditions"
     assert label("PENDING_VERIFICATION") == "Pending verification"
     assert label("DOMESTIC_CARDS_UPI_AND_INB", Kind.PRODUCT) == (
@@ -65,7 +66,7 @@ def test_every_checklist_item_document_type_and_status_name_has_a_label():
 def test_every_step_send_is_an_audit_action_in_words():
     for step in STEPS:
         if step.available:
-            assert f"step.send.{step.key}" in labels.TABLES[Kind.AUDIT_ACTION]
+            assert f"step.send.{step.key}" in label_tables.TABLES[Kind.AUDIT_ACTION]
 
 
 def test_an_owners_aadhaar_names_the_owner_and_masks_the_pan():
@@ -118,4 +119,4 @@ def test_every_audited_action_has_words():
     recorded |= {reconcile.ACTION, removal.ACTION,
                  *(f"payment.{a}" for a in (CAPTURE, REVERSE, REFUND))}
     assert len(recorded) > 30
-    assert recorded - set(labels.TABLES[Kind.AUDIT_ACTION]) == set()
+    assert recorded - set(label_tables.TABLES[Kind.AUDIT_ACTION]) == set()

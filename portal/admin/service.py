@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import io
 import math
-import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
@@ -14,15 +13,18 @@ from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import load_only
 
 from portal import clock
+from portal.audit.sentences import audit_sentence
 from portal.db import db
 from portal.gateway.onboarding_shapes import Checklist, OnboardingStatus
-from portal.labels import NOT_CREATED, Kind, audit_sentence, label
+from portal.label_tables import NOT_CREATED
+from portal.labels import Kind, label
 from portal.models.audit import AuditEvent
 from portal.models.merchant import Merchant
 from portal.models.step import DONE_STATES, StepDraft
 from portal.models.user import User
 from portal.onboarding.service import stepper
 from portal.pagination import Page
+from portal.spreadsheet_cells import safe_cell
 from portal.status.history import is_final
 
 #: The chart's bars, in the order a record moves through them.
@@ -30,9 +32,6 @@ STATUS_ORDER = [NOT_CREATED, *(s.value for s in OnboardingStatus)]
 AUDIT_PAGE_SIZE = 50
 #: The checklist's items, as the gateway names them (documentsToBeUploaded is its own column).
 CHECKLIST_ITEMS = [name for name in Checklist.model_fields if name != "documentsToBeUploaded"]
-#: A formula starter (= + - @ tab CR) at the start of a cell, or after a separator a spreadsheet
-#: may split on (comma, semicolon, tab) and any spaces: where a quote must go to defuse it.
-_FORMULA_START = re.compile(r"(?:^|(?<=[,;\t]))( *)(?=[=+\-@\t\r])")
 
 
 @dataclass(frozen=True)
@@ -81,14 +80,6 @@ def dashboard(stale_after_days: int) -> Dashboard:
     counted = Counter(m.status or NOT_CREATED for m in merchants)
     order = STATUS_ORDER + sorted(set(counted) - set(STATUS_ORDER))
     return Dashboard(rows, [(status, counted[status]) for status in order], stale_after_days)
-
-
-def safe_cell(value: object) -> str:
-    """A CSV cell a spreadsheet will not run as a formula, whichever of comma, semicolon or tab
-    it splits on: a quote before each formula starter that could begin a cell
-    (``Acme;=2*3`` becomes ``Acme;'=2*3``)."""
-    text = "" if value is None else str(value)
-    return _FORMULA_START.sub(lambda m: m.group(1) + "'", text)
 
 
 def checklist_csv(rows: list[MerchantProgress]) -> str:

@@ -21,7 +21,7 @@ from portal.models.merchant import Merchant
 from portal.models.payment import ActionState, Payment
 from portal.payments import actions
 from portal.payments import credentials as creds
-from portal.payments.services import new_nonce, refundable, refunds_of, unavailable_reason
+from portal.payments.service import new_nonce, refundable, refunds_of, unavailable_reason
 
 #: How long a request waits for a second admin before it lapses.
 LIFETIME = timedelta(hours=24)

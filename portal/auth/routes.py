@@ -24,7 +24,7 @@ from portal.auth.sessions import (
 )
 from portal.auth.throttle import LOCK_DURATION
 from portal.db import db
-from portal.main.routes import home_url
+from portal.main.home import home_url
 
 bp = Blueprint("auth", __name__)
 

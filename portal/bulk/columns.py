@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from portal.body_forms import form_path
 from portal.gateway.onboarding_shapes import (
     ADDRESS_FIELD,
     DOCUMENT_TYPES,
@@ -33,7 +34,6 @@ from portal.gateway.onboarding_shapes import (
     ProductFees,
 )
 from portal.onboarding.steps import BY_KEY
-from portal.wizard.forms import form_path
 
 #: Owner column groups: owner1_* .. owner4_*.
 MAX_OWNERS = 4

@@ -24,7 +24,7 @@ from portal.bulk.report import RowError, errors_csv
 from portal.models.bulk import BulkImport, ImportState
 from portal.models.user import Role
 
-bp = Blueprint("bulk", __name__, url_prefix="/admin/bulk", static_folder="static")
+bp = Blueprint("bulk", __name__, url_prefix="/admin/bulk")
 
 
 @bp.errorhandler(RequestEntityTooLarge)

@@ -9,6 +9,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from portal.audit.service import record
 from portal.auth import roles_required
+from portal.auth.roles import STAFF
 from portal.config import current_settings
 from portal.db import db
 from portal.documents import service
@@ -16,8 +17,9 @@ from portal.documents.forms import UploadForm
 from portal.documents.versions import versions_of
 from portal.models.merchant import Merchant
 from portal.onboarding import service as onboarding
+from portal.step_pages import chosen_scenario
 from portal.uploads import reads_oversize_uploads
-from portal.wizard.pages import STAFF, chosen_scenario, client
+from portal.wizard.pages import client
 
 bp = Blueprint("documents", __name__)
 

@@ -1,5 +1,1 @@
 """Error pages and JSON error bodies."""
-
-from portal.errors.handlers import bp
-
-__all__ = ["bp"]

@@ -10,6 +10,7 @@ from flask_login import current_user
 from sqlalchemy.exc import SQLAlchemyError
 
 from portal.approvals.queries import waiting_for
+from portal.auth.roles import STAFF
 from portal.models import Role
 
 
@@ -20,7 +21,7 @@ class Section:
     label: str
     endpoint: str
     prefix: str
-    roles: tuple[str, ...] = (Role.OPS, Role.ADMIN)
+    roles: tuple[str, ...] = STAFF
     #: How many things wait for the user there, shown beside the label (None: no count).
     count: Callable[[], int] | None = None
 

@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, redirect, url_for
+from flask import Blueprint, redirect
 from flask.typing import ResponseReturnValue
 
+from portal.main.home import home_url
 from portal.main.navigation import nav_links
 
 bp = Blueprint("main", __name__)
 bp.add_app_template_global(nav_links)
-
-HOME_ENDPOINT = "merchants.index"
-HOME_PATH = "/merchants"
-
-
-@bp.app_template_global()
-def home_url() -> str:
-    """The merchants list, the portal's home (its path until that blueprint is registered)."""
-    if HOME_ENDPOINT in current_app.view_functions:
-        return url_for(HOME_ENDPOINT)
-    return HOME_PATH
+bp.add_app_template_global(home_url)
 
 
 @bp.get("/")

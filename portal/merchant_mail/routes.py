@@ -9,6 +9,7 @@ from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
 from portal.auth import roles_required
+from portal.auth.roles import STAFF
 from portal.config import current_settings
 from portal.db import db
 from portal.merchant_mail import templates
@@ -16,7 +17,6 @@ from portal.merchant_mail.delivery import DeliveryError, email_link
 from portal.merchant_mail.forms import TemplateForm
 from portal.models.user import Role
 from portal.onboarding.service import get_merchant
-from portal.wizard.pages import STAFF
 
 bp = Blueprint("merchant_mail", __name__)
 

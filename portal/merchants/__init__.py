@@ -1,5 +1,1 @@
 """The merchants list: search, filter by status, pagination; and one merchant's summary."""
-
-from portal.merchants.routes import bp
-
-__all__ = ["bp"]

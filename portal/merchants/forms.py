@@ -7,7 +7,8 @@ from wtforms import BooleanField, SearchField, SelectChoice, SelectField
 from wtforms.validators import DataRequired
 
 from portal.gateway.onboarding_shapes import OnboardingStatus
-from portal.labels import NOT_CREATED, label
+from portal.label_tables import NOT_CREATED
+from portal.labels import label
 
 
 class SearchForm(FlaskForm):

@@ -7,6 +7,7 @@ from flask.typing import ResponseReturnValue
 
 from portal.audit.service import record
 from portal.auth import roles_required
+from portal.auth.roles import STAFF
 from portal.config import current_settings
 from portal.db import db
 from portal.documents.service import documents_of
@@ -18,7 +19,6 @@ from portal.merchants.service import TOTAL_STEPS, search_merchants
 from portal.models import Role
 from portal.models.merchant import Merchant
 from portal.onboarding import service as onboarding
-from portal.wizard.pages import STAFF
 
 bp = Blueprint("merchants", __name__)
 

@@ -9,7 +9,7 @@ from sqlalchemy import ColumnElement, func, or_, select
 
 from portal.db import db
 from portal.encryption import current_cipher
-from portal.labels import NOT_CREATED
+from portal.label_tables import NOT_CREATED
 from portal.models.merchant import Merchant
 from portal.models.step import DONE_STATES, StepDraft
 from portal.onboarding.steps import STEPS

@@ -5,7 +5,7 @@ Each call has a merchantTxnId of its own, kept with its amount before it is sent
 ledger: the gateway's answers and status carry no running totals we rely on). A call whose
 answer is lost, or comes back in a shape we cannot read, leaves the payment 'outcome unknown';
 nothing more is sent for it until Refresh status has read the gateway's view, including a
-status read of that call's own merchantTxnId (``services.refresh``).
+status read of that call's own merchantTxnId (``status_read.refresh``).
 """
 
 from __future__ import annotations
@@ -22,22 +22,18 @@ from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.payments_shapes import PaymentStatus, check_amount
 from portal.labels import Kind, label
 from portal.models.payment import ActionState, Payment, PaymentRefund, RefundState
-from portal.payments.services import (
+from portal.payments.in_flight import claim, mark_unknown, record_sending, release, took_effect
+from portal.payments.service import (
     CAPTURE,
     OUTCOME_UNKNOWN,
     REFUND,
     REFUNDABLE,
     REVERSE,
     Result,
-    claim,
     failure_message,
-    mark_unknown,
     new_merchant_txn_id,
-    record_sending,
     refundable,
     refunds_of,
-    release,
-    took_effect,
 )
 
 ACTIONS = (CAPTURE, REVERSE, REFUND)

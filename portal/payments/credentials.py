@@ -29,7 +29,7 @@ from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.transport import Timeouts
 from portal.models.merchant import Merchant
 from portal.models.payment import PaymentCredentials, PortfolioKey
-from portal.payments.services import unavailable_reason
+from portal.payments.service import unavailable_reason
 
 log = logging.getLogger("portal.payments")
 

@@ -31,10 +31,10 @@ from wtforms.validators import (
     StopValidation,
 )
 
+from portal.body_forms import PLEASE_CHOOSE, BodyForm, text_field
 from portal.labels import Kind, label
 from portal.payments.credentials import KID_PATTERN, MID_PATTERN, OWN_KEY, PORTFOLIO
-from portal.payments.services import STATUS_CHOICES
-from portal.wizard.forms import StepForm
+from portal.payments.service import STATUS_CHOICES
 
 DEFAULT_CURRENCY = "INR"
 DEFAULT_COUNTRY = "IND"
@@ -48,13 +48,9 @@ def _currencies() -> list[SelectChoice]:
 
 
 def _countries() -> list[SelectChoice]:
-    return [SelectChoice("", "Choose…"),
+    return [PLEASE_CHOOSE,
             *(SelectChoice(c.alpha_3, f"{c.name} ({c.alpha_3})")
               for c in sorted(pycountry.countries, key=lambda c: c.name))]
-
-
-def _text(label: str, help_text: str = "") -> StringField:
-    return StringField(label, description=help_text)
 
 
 # ---------------------------------------------------------------- credentials
@@ -121,17 +117,18 @@ class PortfolioKeyForm(KeyPairForm):
 class BillingForm(Form):
     """The payer's billing details (spec 2.3)."""
 
-    firstName = _text("First name")
-    lastName = _text("Last name")
-    emailId = _text("Email")
-    callingCode = _text("Calling code", "With the +, e.g. +91.")
-    phoneNumber = _text("Phone number", "Without the calling code, digits only, e.g. 9876543210.")
-    addressStreet1 = _text("Street address, line 1")
-    addressStreet2 = _text("Street address, line 2")
-    addressCity = _text("City")
-    addressState = _text("State")
-    addressStateCode = _text("State code")
-    addressPostalCode = _text("Postal code")
+    firstName = text_field("First name")
+    lastName = text_field("Last name")
+    emailId = text_field("Email")
+    callingCode = text_field("Calling code", "With the +, e.g. +91.")
+    phoneNumber = text_field("Phone number",
+                             "Without the calling code, digits only, e.g. 9876543210.")
+    addressStreet1 = text_field("Street address, line 1")
+    addressStreet2 = text_field("Street address, line 2")
+    addressCity = text_field("City")
+    addressState = text_field("State")
+    addressStateCode = text_field("State code")
+    addressPostalCode = text_field("Postal code")
     addressCountry = SelectField("Country", choices=_countries(), default=DEFAULT_COUNTRY,
                                  validate_choice=False)
 
@@ -139,7 +136,7 @@ class BillingForm(Form):
 class PaymentDataForm(Form):
     """What is to be authorised."""
 
-    totalAmount = _text("Amount", "Up to 4 decimal places, e.g. 1250.50.")
+    totalAmount = text_field("Amount", "Up to 4 decimal places, e.g. 1250.50.")
     txnCurrency = SelectField("Currency", choices=_currencies(), default=DEFAULT_CURRENCY,
                               validate_choice=False)
     billingData = FormField(BillingForm, "Customer billing details")
@@ -148,11 +145,11 @@ class PaymentDataForm(Form):
 class OrderItemForm(Form):
     """One line of the order."""
 
-    itemId = _text("Item id")
-    itemName = _text("Item name")
-    itemQuantity = _text("Quantity", "A whole number.")
-    itemPrice = _text("Unit price", "Up to 4 decimal places.")
-    itemCategory = _text("Category")
+    itemId = text_field("Item id")
+    itemName = text_field("Item name")
+    itemQuantity = text_field("Quantity", "A whole number.")
+    itemPrice = text_field("Unit price", "Up to 4 decimal places.")
+    itemCategory = text_field("Category")
 
 
 class RiskDataForm(Form):
@@ -171,7 +168,7 @@ def _compact(value: Any) -> Any:
     return value.strip() if isinstance(value, str) else value
 
 
-class HoldForm(StepForm):
+class HoldForm(BodyForm):
     """A new hold: amount, currency, billing details and optional order items."""
 
     merchantTxnId = HiddenField()

@@ -26,19 +26,17 @@ from portal.gateway.signing import TokenError
 from portal.models.merchant import Merchant
 from portal.models.payment import ActionState, Payment
 from portal.payments import credentials as creds
-from portal.payments.services import (
+from portal.payments.in_flight import claim, mark_unknown, release
+from portal.payments.service import (
     OUTCOME_UNKNOWN,
     Result,
-    claim,
     failure_message,
-    mark_unknown,
     new_merchant_unique_id,
     new_nonce,
     payment_by_gid,
-    refresh,
-    release,
     unavailable_reason,
 )
+from portal.payments.status_read import refresh
 
 log = logging.getLogger("portal.payments")
 

@@ -21,6 +21,7 @@ from portal.approvals.requests import (
     refund_needs_approval,
 )
 from portal.auth import public, roles_required
+from portal.auth.roles import STAFF
 from portal.config import current_settings
 from portal.db import db
 from portal.extensions import csrf
@@ -31,7 +32,7 @@ from portal.http import is_row_id
 from portal.models.merchant import Merchant
 from portal.models.payment import Payment, PaymentCredentials, PortfolioKey
 from portal.models.user import Role
-from portal.payments import actions, holds, portfolio, services
+from portal.payments import actions, holds, portfolio, service, status_read
 from portal.payments import credentials as creds
 from portal.payments.forms import (
     ActionForm,
@@ -41,7 +42,6 @@ from portal.payments.forms import (
     PortfolioKeyForm,
 )
 from portal.required_fields import mark_required
-from portal.wizard.pages import STAFF
 
 bp = Blueprint("payments", __name__)
 
@@ -53,11 +53,11 @@ def index(merchant_id: int | None = None) -> ResponseReturnValue:
     """Payments newest first, of every merchant or of one; filtered by status."""
     merchant = load_merchant(merchant_id) if merchant_id is not None else None
     form = FilterForm(request.args)
-    page = services.list_payments(merchant_id, form.status.data or "",
+    page = service.list_payments(merchant_id, form.status.data or "",
                                   request.args.get("page", 1, type=int))
     return render_template(
         "payments/index.html", merchant=merchant, form=form, page=page,
-        reason=services.unavailable_reason(merchant) if merchant else None,
+        reason=service.unavailable_reason(merchant) if merchant else None,
         credentials=creds.credentials_of(merchant) if merchant else None,
         requests=queries.of_merchant(merchant.id) if merchant else [], queries=queries)
 
@@ -133,7 +133,7 @@ def new_hold(merchant_id: int) -> ResponseReturnValue:
     """A new hold: validated, stored, sent; the browser then goes to the hosted page."""
     merchant = load_merchant(merchant_id)
     form = HoldForm(data=hold_prefill(merchant, request.args.get("resume")))
-    result = services.Result(True)
+    result = service.Result(True)
     if form.validate_on_submit() and not form.row_action(request.form.get("action", "")):
         body = holds.hold_body(form.payload(), url_for(".callback", _external=True))
         result = holds.start_hold(client_for(merchant), merchant, body, current_user.id)
@@ -142,7 +142,7 @@ def new_hold(merchant_id: int) -> ResponseReturnValue:
         form.show_errors([FieldError("", result.message), *result.errors])
     mark_required(form, InitiateRequest)  # once its rows are final
     return render_template("payments/new.html", merchant=merchant, form=form, result=result,
-                           reason=services.unavailable_reason(merchant),
+                           reason=service.unavailable_reason(merchant),
                            credentials=creds.credentials_of(merchant))
 
 
@@ -181,7 +181,7 @@ def act(payment_id: int, action: str) -> ResponseReturnValue:
 def refresh(payment_id: int) -> ResponseReturnValue:
     """Read the gateway's status (and settle a call whose answer was lost)."""
     payment = load_payment(payment_id)
-    result = services.refresh(client_for(merchant_of(payment)), payment)
+    result = status_read.refresh(client_for(merchant_of(payment)), payment)
     flash(result.message, "success" if result.ok else "error")
     return redirect(url_for(".detail", payment_id=payment.id))
 
@@ -211,7 +211,7 @@ def load_merchant(merchant_id: int) -> Merchant:
 
 def load_payment(payment_id: int) -> Payment:
     """The payment, or 404."""
-    return services.get_payment(payment_id) or abort(404)
+    return service.get_payment(payment_id) or abort(404)
 
 
 def merchant_of(payment: Payment) -> Merchant:
@@ -234,23 +234,23 @@ def hold_prefill(merchant: Merchant, resume: str | None) -> dict[str, Any]:
     """Fresh identifiers, or the stored data of the hold ``resume`` names if the gateway never
     created it; 404 when ``resume`` names none of this merchant's payments."""
     if resume is not None:
-        payment = services.get_payment(int(resume)) if is_row_id(resume) else None
+        payment = service.get_payment(int(resume)) if is_row_id(resume) else None
         if payment is None or payment.merchant_id != merchant.id:
             abort(404, "This merchant has no payment with that number to send again.")
         if payment.gid is None:
             return payment.request_payload
-    return {"merchantTxnId": services.new_merchant_txn_id(),
-            "merchantUniqueId": services.new_merchant_unique_id()}
+    return {"merchantTxnId": service.new_merchant_txn_id(),
+            "merchantUniqueId": service.new_merchant_unique_id()}
 
 
 def detail_page(payment: Payment, refund_form: ActionForm | None = None) -> str:
     """A payment's page; ``refund_form`` is a refund form refused with errors beside fields."""
-    refunds = services.refunds_of(payment)
+    refunds = service.refunds_of(payment)
     return render_template(
         "payments/detail.html", payment=payment, merchant=merchant_of(payment), refunds=refunds,
-        refundable=services.refundable(payment, refunds),
+        refundable=service.refundable(payment, refunds),
         offered=actions.offered(payment, refunds), recent_refund=actions.recent_refund(refunds),
-        authorised=payment.status in services.AUTHORISED, refund_form=refund_form,
+        authorised=payment.status in service.AUTHORISED, refund_form=refund_form,
         four_eyes_above=current_settings().four_eyes_refund_above,
         requests=queries.of_payment(payment.id), queries=queries)
 
@@ -259,7 +259,7 @@ def credentials_page(merchant: Merchant, current: PaymentCredentials | None,
                      form: CredentialsForm) -> str:
     """The credentials page for ``merchant``."""
     return render_template("payments/credentials.html", merchant=merchant, current=current,
-                           form=form, reason=services.unavailable_reason(merchant),
+                           form=form, reason=service.unavailable_reason(merchant),
                            sandbox=current_settings().gateway_is_sandbox,
                            portfolio=creds.portfolio_key())
 

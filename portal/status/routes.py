@@ -6,12 +6,13 @@ from flask import Blueprint, abort, render_template
 from flask.typing import ResponseReturnValue
 
 from portal.auth import roles_required
+from portal.auth.roles import STAFF
 from portal.db import db
 from portal.models.status_change import StatusSource
 from portal.onboarding import service as onboarding
 from portal.status.history import timeline
 from portal.status.service import describe, gateway_name, read_status
-from portal.wizard.pages import STAFF, client
+from portal.wizard.pages import client
 
 bp = Blueprint("status", __name__)
 

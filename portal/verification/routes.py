@@ -18,6 +18,7 @@ from flask_login import current_user
 
 from portal import clock
 from portal.auth import public, roles_required
+from portal.auth.roles import STAFF
 from portal.config import current_settings
 from portal.merchant_mail.signatory import masked_email, signatory_of
 from portal.models.merchant import Merchant
@@ -25,7 +26,7 @@ from portal.models.verification import MerchantLink
 from portal.onboarding import service as onboarding
 from portal.security_headers import content_security_policy
 from portal.verification import links, service
-from portal.wizard.pages import STAFF, client
+from portal.wizard.pages import client
 
 bp = Blueprint("verification", __name__)
 

@@ -1,10 +1,10 @@
-"""What the wizard, documents and merchants pages share: access, the client, page helpers."""
+"""The wizard's page helpers: the client, categories, what a send's outcome shows, masked values."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, current_app, flash, redirect, request, url_for
+from flask import current_app, flash, redirect, url_for
 from werkzeug.wrappers import Response
 
 from portal.config import current_settings
@@ -12,23 +12,15 @@ from portal.gateway.errors import GatewayError
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.rules import mask
 from portal.gateway.shapes import FieldError
-from portal.labels import TABLES, Kind
 from portal.models.merchant import Merchant
-from portal.models.user import Role
-from portal.onboarding import scenarios, service
+from portal.onboarding import service
 from portal.onboarding.categories import CategoryCache, grouped_choices
 from portal.onboarding.service import StepResult
-from portal.onboarding.steps import STEPS, Step, next_step
+from portal.onboarding.steps import Step, next_step
 from portal.redaction import is_secret_key
-from portal.wizard.forms import EXAMPLES
+from portal.step_pages import step_url
 
-#: Who may onboard merchants.
-STAFF = (Role.OPS, Role.ADMIN)
 CATEGORY_CACHE = "portal_category_cache"
-#: Steps whose page is not the wizard's form page.
-PAGE_ENDPOINTS = {"documents": "documents.step", "verification": "verification.page",
-                  "status": "status.page"}
-STATE_LABELS = TABLES[Kind.STEP_STATE]
 
 
 def client() -> OnboardingClient:
@@ -45,21 +37,6 @@ def categories() -> dict[str, list[tuple[str, str]]]:
         flash("The business categories could not be loaded from the gateway; try again later.",
               "warning")
         return {}
-
-
-def chosen_scenario() -> str:
-    """The scenario picked in the form; 404 when this is not a sandbox."""
-    scenario = request.form.get("scenario", "")
-    if not current_settings().gateway_is_sandbox or scenario not in scenarios.LABELS:
-        abort(404)
-    return scenario
-
-
-def step_url(merchant: Merchant, step: Step) -> str:
-    """The page of ``step`` for ``merchant``."""
-    if step.key in PAGE_ENDPOINTS:
-        return url_for(PAGE_ENDPOINTS[step.key], merchant_id=merchant.id)
-    return url_for("wizard.step", merchant_id=merchant.id, step_key=step.key)
 
 
 def after(merchant: Merchant, step: Step, result: StepResult, moved: bool = False) -> Response:
@@ -102,14 +79,5 @@ def shown(name: str, value: Any) -> str:
 
 
 def template_helpers() -> dict[str, Any]:
-    """Names the wizard's templates use."""
-    return {
-        "all_steps": STEPS,
-        "state_labels": STATE_LABELS,
-        "step_url": step_url,
-        "next_step": next_step,
-        "display_value": display_value,
-        "field_example": lambda field: EXAMPLES.get(field.short_name),
-        "scenario_choices": scenarios.CHOICES if current_settings().gateway_is_sandbox
-        else None,
-    }
+    """Names the wizard's templates use (its read-only view of a step)."""
+    return {"display_value": display_value}

@@ -10,6 +10,7 @@ from werkzeug.datastructures import MultiDict
 
 from portal.auth import roles_required
 from portal.auth.held_forms import claim, keeps_typing
+from portal.auth.roles import STAFF
 from portal.models.merchant import Merchant
 from portal.models.step import StepDraft, StepState
 from portal.onboarding import reconcile as reconciliation
@@ -18,22 +19,20 @@ from portal.onboarding.service import StepResult
 from portal.onboarding.steps import BY_KEY, Step
 from portal.outbox import queue
 from portal.required_fields import mark_required
+from portal.step_pages import chosen_scenario, step_url
 from portal.wizard.conflicts import Difference, differences
 from portal.wizard.forms import FORMS, CreateForm, ReconcileForm, StepForm
 from portal.wizard.pages import (
-    STAFF,
     after,
     categories,
-    chosen_scenario,
     client,
     page_errors,
-    step_url,
     stored_errors,
     template_helpers,
 )
 
 bp = Blueprint("wizard", __name__)
-bp.app_context_processor(template_helpers)
+bp.context_processor(template_helpers)
 CREATE = BY_KEY["create"]
 
 

@@ -87,7 +87,7 @@ def test_a_running_import_refreshes_itself_with_or_without_script(admin, app):
     page = soup(admin.get("/admin/bulk/1"))
     assert page.select_one("noscript meta[http-equiv='refresh']") is not None
     script = page.select_one("script")
-    assert script["src"] == "/admin/bulk/static/progress.js" and not script.string
+    assert script["src"] == "/static/js/progress.js" and not script.string
     with admin.get(script["src"]) as served:
         assert served.status_code == 200
     assert page.select_one("#bulk-progress-bar")["value"] == "1"

@@ -21,7 +21,7 @@ from flask import Flask, jsonify
 from portal.gateway.errors import GatewayError, ValidationFailed
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.payments_shapes import OPERATIONS, PaymentStatus
-from portal.payments.services import failure_message
+from portal.payments.service import failure_message
 from tests.payments.conftest import (  # noqa: F401  # fixtures this module uses
     KID,
     MID,

@@ -9,7 +9,8 @@ from sqlalchemy import event
 
 from portal.db import db
 from portal.models.payment import Payment
-from portal.payments.services import claim, new_nonce
+from portal.payments.in_flight import claim
+from portal.payments.service import new_nonce
 from tests.payments_portal.conftest import add_merchant
 
 

@@ -1,0 +1,29 @@
+"""How an audit event reads: one sentence per event, for the audit page and exports."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from portal.label_tables import TABLES, Kind
+from portal.labels import label
+from portal.onboarding.steps import BY_KEY
+
+
+def audit_sentence(actor: str, role: str | None, action: str, outcome: str,
+                   merchant: str | None, detail: Mapping[str, Any] | None = None) -> str:
+    """An audit event as a sentence: 'asha@example.com (ops) sent bank details for Lotus
+    Traders.', with the outcome after a dash when it was not ok."""
+    detail = detail or {}
+    who = f"{actor} ({role})" if role else actor if "@" in actor else actor.capitalize()
+    verb = TABLES[Kind.AUDIT_ACTION].get(action, f"did {action}")
+    step = BY_KEY.get(str(detail.get("step", "")))
+    fills = {"merchant": merchant or "a merchant", "to": label(detail.get("to")),
+             "step": step.title.lower() if step else "a step"}
+    named = "{merchant}" in verb
+    for name, words in fills.items():
+        verb = verb.replace("{" + name + "}", words)
+    if merchant and not named:
+        verb = f"{verb} for {merchant}"
+    ending = "" if outcome == "ok" else f" — {label(outcome, Kind.OUTCOME)}"
+    return f"{who} {verb}{ending}."

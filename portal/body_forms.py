@@ -1,0 +1,110 @@
+"""Forms whose data is a gateway request body (the wizard's steps, the payments hold).
+
+Their fields are named after the body's JSON fields, so a form's data is the body and a gateway
+error path (``[1].pan``, ``address.businessRegisteredAddress.zipcode``) names the field the error
+is shown beside. The rules themselves are the shared shapes', checked when the body is sent.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from flask import Flask
+from flask_wtf import FlaskForm
+from wtforms import Field, FieldList, Form, FormField, SelectChoice, StringField
+
+from portal.gateway import rules
+from portal.gateway.shapes import FieldError
+
+#: Examples shown under every field with a format, by field name.
+EXAMPLES = {
+    "externalOnboardingId": "pop-3f2a9c0d",
+    "panNumber": "ABCCE1234F (company) or ABCPE1234F (person)",
+    "pan": rules.PAN_EXAMPLE,
+    "authSignatoryPan": rules.PAN_EXAMPLE,
+    "gstNumber": rules.GSTIN_EXAMPLE,
+    "bankIfscCode": rules.IFSC_EXAMPLE,
+    "bankAccountNumber": "1234567890",
+    "phone": rules.PHONE_EXAMPLE,
+    "email": "owner@merchant.example",
+    "zipcode": "400001",
+    "stateCode": "MH",
+    "purposeCode": "P0802",
+    "websiteUrl": "https://merchant.example",
+    "iec": "0123456789",
+    "amount": "50000",
+    "percentageOwnership": "51.5",
+}
+#: The empty first choice of a select that must be chosen.
+PLEASE_CHOOSE = SelectChoice("", "Choose…")
+
+
+def text_field(label: str, help_text: str = "") -> StringField:
+    """A text field with its help line (the field's description)."""
+    return StringField(label, description=help_text)
+
+
+def field_example(field: Field) -> str | None:
+    """The example shown under ``field``, found by its name; None when it has none."""
+    return EXAMPLES.get(field.short_name)
+
+
+def register(app: Flask) -> None:
+    """Make ``field_example`` a global of every template (the field macros show it)."""
+    app.add_template_global(field_example, "field_example")
+
+
+def form_path(path: str, root: str | None = None) -> list[str]:
+    """A gateway field path as form field names: ``[1].pan`` -> ``owners, 1, pan``."""
+    parts = [part for part in re.split(r"[.\[\]]+", path) if part]
+    return [root, *parts] if root and parts else parts
+
+
+class BodyForm(FlaskForm):
+    """Common machinery: the payload, and errors placed next to the field they name."""
+
+    #: Form fields that are not body data.
+    not_data: frozenset[str] = frozenset({"csrf_token"})
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.top_errors: list[str] = []
+        self.nested_errors: dict[str, list[str]] = {}
+
+    def payload(self) -> dict[str, Any]:
+        """The form's data as the body's fields (no CSRF token)."""
+        return {key: value for key, value in self.data.items() if key not in self.not_data}
+
+    def show_errors(self, errors: Iterable[FieldError], root: str | None = None) -> None:
+        """Put each error beside its field; a list or group gets it at its top, else the page."""
+        for error in errors:
+            target = self._locate(form_path(error.field, root))
+            if target is None:
+                self.top_errors.append(error.message)
+            elif isinstance(target, FormField | FieldList):
+                self.nested_errors.setdefault(target.name, []).append(error.message)
+            else:
+                target.errors = [*target.errors, error.message]
+
+    def _locate(self, parts: list[str]) -> Field | None:
+        """The deepest field the path reaches (None when not even its first part matches)."""
+        found: Field | None = None
+        container: Any = self
+        for part in parts:
+            if isinstance(container, FieldList):
+                if not part.isdigit() or int(part) >= len(container.entries):
+                    break
+                field = container.entries[int(part)]
+            elif isinstance(container, Form | FlaskForm) and part in container:
+                field = container[part]
+            else:
+                break
+            found = field
+            container = field.form if isinstance(field, FormField) else field
+        return found
+
+    def row_action(self, action: str) -> bool:
+        """Handle an add/remove row button; forms without rows have none."""
+        return False

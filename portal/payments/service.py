@@ -1,0 +1,155 @@
+"""What every payments page shares: who may take payments, how a call went, new ids, and
+finding payments and their refunds.
+
+Functions take plain arguments and commit their own unit of work; nothing here knows about
+requests or forms.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+import string
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from sqlalchemy import func, select
+
+from portal.db import db
+from portal.gateway.errors import (
+    GatewayError,
+    GatewayUnavailable,
+    Unauthorized,
+    ValidationFailed,
+)
+from portal.gateway.payments_shapes import PaymentStatus
+from portal.gateway.shapes import FieldError
+from portal.models.merchant import Merchant
+from portal.models.payment import PENDING, Payment, PaymentRefund, RefundState
+from portal.pagination import Page
+
+APPROVED = "APPROVED"
+#: The audit outcome of a call whose answer was lost.
+OUTCOME_UNKNOWN = "unknown"
+PAGE_SIZE = 50
+#: The follow-up calls, as ``Payment.action_name`` names them.
+CAPTURE = "capture"
+REVERSE = "reverse"
+REFUND = "refund"
+#: Statuses a refund may follow.
+REFUNDABLE = (PaymentStatus.SENT_FOR_CAPTURE, PaymentStatus.SENT_FOR_REFUND)
+#: Statuses of a payment whose amount was authorised at some point (held, captured, released).
+AUTHORISED = (PaymentStatus.AUTHORIZED, *REFUNDABLE, PaymentStatus.REVERSED)
+#: The list's status filter: the gateway's statuses and ours before the gateway answered.
+STATUS_CHOICES = (PENDING, *(status.value for status in PaymentStatus))
+_ALPHANUMERIC = string.ascii_uppercase + string.digits
+
+
+@dataclass
+class Result:
+    """How a payments operation went; ``errors`` use the gateway's field paths."""
+
+    ok: bool
+    message: str = ""
+    errors: list[FieldError] = field(default_factory=list)
+    redirect_url: str | None = None
+    #: The call was sent and its answer lost.
+    outcome_unknown: bool = False
+
+
+@dataclass(frozen=True)
+class PaymentRow:
+    """One list row: the payment and its merchant's name."""
+
+    payment: Payment
+    merchant_name: str
+
+
+PaymentPage = Page[PaymentRow]
+
+
+def failure_message(exc: GatewayError, what: str) -> str:
+    """What to tell ops about a gateway call that certainly did not go through."""
+    if isinstance(exc, GatewayUnavailable):
+        return f"The gateway could not be reached, so the {what} was not sent; try again."
+    if isinstance(exc, Unauthorized):
+        return ("The gateway refused the merchant's credentials: check that the public key and "
+                "kid are registered with the gateway for this MID.")
+    if isinstance(exc, ValidationFailed) and exc.field_errors:
+        return f"The gateway refused the {what}: " + "; ".join(
+            e.message for e in exc.field_errors)
+    if exc.display_message:  # no field to attach it to: the gateway's words for a person
+        return f"The gateway refused the {what}: {exc.display_message}"
+    return f"The gateway refused the {what} ({exc.message})."
+
+
+def unavailable_reason(merchant: Merchant) -> str | None:
+    """Why the merchant cannot take payments, or None when it can."""
+    if merchant.status == APPROVED:
+        return None
+    state = merchant.status or "not created at the gateway yet"
+    return (f"Payments are available once the gateway has APPROVED the merchant; this merchant "
+            f"is {state}.")
+
+
+def _token(prefix: str, length: int) -> str:
+    return prefix + "".join(secrets.choice(_ALPHANUMERIC) for _ in range(length - len(prefix)))
+
+
+def new_merchant_txn_id() -> str:
+    """A fresh merchantTxnId: 24 letters and digits."""
+    return _token("PT", 24)
+
+
+def new_merchant_unique_id() -> str:
+    """A fresh merchantUniqueId: 32 letters and digits (the gateway takes 15 to 40)."""
+    return _token("PU", 32)
+
+
+def new_nonce() -> str:
+    """A one-time token for the next action form of a payment."""
+    return secrets.token_urlsafe(32)
+
+
+def get_payment(payment_id: int) -> Payment | None:
+    """The payment with this id, or None."""
+    return db.session.get(Payment, payment_id)
+
+
+def payment_by_gid(gid: str) -> Payment | None:
+    """The payment the gateway knows as ``gid``, or None."""
+    return db.session.scalar(select(Payment).where(Payment.gid == gid))
+
+
+def refunds_of(payment: Payment) -> list[PaymentRefund]:
+    """The payment's refunds, oldest first."""
+    return list(db.session.scalars(
+        select(PaymentRefund).where(PaymentRefund.payment_id == payment.id)
+        .order_by(PaymentRefund.id)))
+
+
+def refundable(payment: Payment, refunds: list[PaymentRefund]) -> Decimal:
+    """What may still be refunded: the capture less every refund not known to have failed."""
+    if payment.captured_amount is None:
+        return Decimal(0)
+    taken = sum((Decimal(r.amount) for r in refunds if r.state != RefundState.FAILED), Decimal(0))
+    return Decimal(payment.captured_amount) - taken
+
+
+def list_payments(merchant_id: int | None = None, status: str = "", page: int = 1,
+                  per_page: int = PAGE_SIZE) -> PaymentPage:
+    """Payments newest first, of one merchant or all, optionally of one status: two queries."""
+    filters = []
+    if merchant_id is not None:
+        filters.append(Payment.merchant_id == merchant_id)
+    if status:
+        filters.append(Payment.status == status)
+    total = db.session.scalar(select(func.count(Payment.id)).where(*filters)) or 0
+    page = min(max(page, 1), max(1, math.ceil(total / per_page)))
+    rows = db.session.execute(
+        select(Payment, Merchant)
+        .join(Merchant, Merchant.id == Payment.merchant_id)
+        .where(*filters)
+        .order_by(Payment.created_at.desc(), Payment.id.desc())
+        .limit(per_page).offset((page - 1) * per_page))
+    return PaymentPage([PaymentRow(p, m.name) for p, m in rows], total, page, per_page)

@@ -21,9 +21,9 @@ from portal.models.audit import AuditEvent
 from portal.models.merchant import Merchant
 from portal.models.step import DONE_STATES, StepDraft
 from portal.models.user import User
-from portal.onboarding.service import stepper
+from portal.onboarding.progress import stepper
+from portal.onboarding.status_history import is_final
 from portal.pagination import Page
-from portal.status.history import is_final
 
 #: The chart's bars, in the order a record moves through them.
 STATUS_ORDER = [NOT_CREATED, *(s.value for s in OnboardingStatus)]

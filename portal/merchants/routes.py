@@ -11,7 +11,8 @@ from portal.merchants.forms import DeleteMerchantForm, SearchForm
 from portal.merchants.removal import can_delete, delete_abandoned
 from portal.merchants.service import TOTAL_STEPS, search_merchants
 from portal.models.merchant import Merchant
-from portal.onboarding import service as onboarding
+from portal.onboarding import progress
+from portal.onboarding.drafts import drafts_of, get_merchant
 from portal.wizard.pages import STAFF
 
 bp = Blueprint("merchants", __name__)
@@ -32,7 +33,7 @@ def index() -> ResponseReturnValue:
 @roles_required(*STAFF)
 def detail(merchant_id: int) -> ResponseReturnValue:
     """One merchant: identifiers, status, checklist, outstanding documents, the stepper."""
-    merchant = onboarding.get_merchant(merchant_id) or abort(404)
+    merchant = get_merchant(merchant_id) or abort(404)
     return render_detail(merchant, DeleteMerchantForm())
 
 
@@ -40,7 +41,7 @@ def detail(merchant_id: int) -> ResponseReturnValue:
 @roles_required(*STAFF)
 def delete(merchant_id: int) -> ResponseReturnValue:
     """Delete a merchant whose create never reached the gateway, once the box is ticked."""
-    merchant = onboarding.get_merchant(merchant_id) or abort(404)
+    merchant = get_merchant(merchant_id) or abort(404)
     form = DeleteMerchantForm()
     if not form.validate_on_submit():
         return render_detail(merchant, form), 400
@@ -55,6 +56,6 @@ def delete(merchant_id: int) -> ResponseReturnValue:
 
 def render_detail(merchant: Merchant, delete_form: DeleteMerchantForm) -> str:
     """The summary page, with the delete form when the merchant can be deleted."""
-    stepper = onboarding.stepper(merchant, onboarding.drafts_of(merchant))
+    stepper = progress.stepper(merchant, drafts_of(merchant))
     return render_template("merchants/detail.html", merchant=merchant, stepper=stepper,
                            delete_form=delete_form if can_delete(merchant) else None)

@@ -7,17 +7,18 @@ from typing import Any
 from flask import abort, current_app, flash, redirect, request, url_for
 from werkzeug.wrappers import Response
 
+from portal.clients import current_onboarding_client
 from portal.config import current_settings
 from portal.gateway.errors import GatewayError
-from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.rules import mask
 from portal.gateway.shapes import FieldError
 from portal.labels import TABLES, Kind
 from portal.models.merchant import Merchant
 from portal.models.user import Role
-from portal.onboarding import scenarios, service
+from portal.onboarding import scenarios
 from portal.onboarding.categories import CategoryCache, grouped_choices
-from portal.onboarding.service import StepResult
+from portal.onboarding.result import StepResult
+from portal.onboarding.sending import UNAVAILABLE
 from portal.onboarding.steps import STEPS, Step, next_step
 from portal.redaction import is_secret_key
 from portal.wizard.forms import EXAMPLES
@@ -31,16 +32,12 @@ PAGE_ENDPOINTS = {"documents": "documents.step", "verification": "verification.p
 STATE_LABELS = TABLES[Kind.STEP_STATE]
 
 
-def client() -> OnboardingClient:
-    """The onboarding client for this app's settings."""
-    return service.client_for(current_settings())
-
-
 def categories() -> dict[str, list[tuple[str, str]]]:
     """natureOfBusiness choices grouped by category, cached per app for an hour."""
     cache = current_app.extensions.setdefault(CATEGORY_CACHE, CategoryCache())
     try:
-        return grouped_choices(cache.get(lambda: client().get_business_categories().categories))
+        return grouped_choices(cache.get(
+            lambda: current_onboarding_client().get_business_categories().categories))
     except GatewayError:
         flash("The business categories could not be loaded from the gateway; try again later.",
               "warning")
@@ -81,7 +78,7 @@ def stored_errors(last_error: dict[str, Any]) -> list[FieldError]:
     fields = [FieldError(e.get("field", ""), e.get("message", ""))
               for e in last_error.get("fields", [])]
     return page_errors(last_error.get("message", ""),
-                       last_error.get("kind") == service.UNAVAILABLE, fields)
+                       last_error.get("kind") == UNAVAILABLE, fields)
 
 
 def display_value(field: Any) -> str:

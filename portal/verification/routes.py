@@ -20,11 +20,11 @@ from portal import clock
 from portal.auth import public, roles_required
 from portal.clients import current_onboarding_client
 from portal.config import current_settings
-from portal.merchant_mail.signatory import masked_email, signatory_of
 from portal.models.merchant import Merchant
 from portal.models.verification import MerchantLink
 from portal.onboarding import progress
 from portal.onboarding.drafts import drafts_of, get_merchant
+from portal.onboarding.signatory import masked_email, signatory_of
 from portal.security_headers import content_security_policy
 from portal.verification import links, service
 from portal.wizard.pages import STAFF

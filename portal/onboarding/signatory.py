@@ -1,4 +1,5 @@
-"""Who receives a merchant's emails: the authorised signatory saved in step 5."""
+"""Who receives a merchant's emails: the authorised signatory saved in step 5 (used by the
+merchant emails and the verification page)."""
 
 from __future__ import annotations
 

@@ -139,7 +139,7 @@ def store(settings: Settings, merchant: Merchant, doc_type: str, filename: str,
 
 def send(client: OnboardingClient, settings: Settings, merchant: Merchant,
          document: StoredDocument) -> StepResult:
-    """Send a stored document in its own call; its status follows the outcome."""
+    """Send a stored document in its own call; its status follows the outcome; commits."""
     content = path_of(settings, document).read_bytes()
     body = {"merchantDocType": document.doc_type, "fileName": document.original_filename,
             "documentContent": base64.b64encode(content).decode("ascii")}

@@ -1,4 +1,5 @@
-"""Sending what the outbox holds: claim due items atomically, send each through the service.
+"""Sending what the outbox holds: claim due items atomically, send each as a step send goes
+(:func:`portal.onboarding.sending.call_gateway`).
 
 A claim is exclusive across processes: on PostgreSQL ``SELECT ... FOR UPDATE SKIP LOCKED``
 (concurrent drains skip each other's rows), elsewhere a conditional ``UPDATE`` per item that

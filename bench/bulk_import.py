@@ -58,7 +58,9 @@ def raw_row(client: OnboardingClient, row: BulkRow, folder: Path) -> None:
     answer = client.create_onboarding(_body("create", row))
     onboarding_id = answer.merchantInfo.onboardingId
     for key in ("business", "owners", "bank", "signatory"):
-        answer = getattr(client, str(BY_KEY[key].operation))(onboarding_id, _body(key, row))
+        send = BY_KEY[key].send
+        assert send is not None
+        answer = send(client, onboarding_id, _body(key, row))
     for cell in row.documents:
         pending = answer.merchantOnboardingCheckListStatus.documentsToBeUploaded
         doc_type = next(k for k in pending if cell.owner is not None

@@ -16,13 +16,13 @@ from sqlalchemy import select
 
 from portal.bulk.runner import run_rows
 from portal.bulk.validation import Files, check_file
+from portal.clients import onboarding_client
 from portal.config import current_settings
 from portal.db import db
 from portal.documents import service as documents
 from portal.factory import create_app
 from portal.models.merchant import Merchant
 from portal.onboarding import scenarios
-from portal.onboarding.service import client_for
 
 #: ru_maxrss is in kilobytes on Linux.
 KB = 1024
@@ -77,7 +77,7 @@ def upload(csv_file: Path, size: int) -> dict[str, object]:
         checked = check_file(csv_file.read_bytes(), None)
         run_rows(app, checked.rows[:1], concurrency=1)  # steps 1-7, the Aadhaars outstanding
         settings = current_settings()
-        client = client_for(settings)
+        client = onboarding_client(settings)
         merchant = db.session.scalars(select(Merchant)).one()
         first, second = merchant.documents_outstanding
         sample = csv_file.parent / "warm-up.pdf"

@@ -15,6 +15,7 @@ from flask import current_app
 from flask.cli import with_appcontext
 from sqlalchemy import or_, select
 
+from portal.clients import onboarding_client
 from portal.config import current_settings
 from portal.db import db
 from portal.gateway.onboarding_client import OnboardingClient
@@ -22,7 +23,6 @@ from portal.gateway.onboarding_shapes import FINAL_STATUSES
 from portal.merchant_mail.reminders import send_reminders
 from portal.models.merchant import Merchant
 from portal.models.status_change import StatusSource
-from portal.onboarding.service import client_for
 from portal.outbox.worker import catch_up
 from portal.status.service import read_status
 from portal.webhooks.service import pending_events, process
@@ -85,7 +85,7 @@ def sync_command(every: float | None) -> None:
     while True:
         try:
             with app.app_context():
-                click.echo(sync_once(client_for(current_settings())).summary())
+                click.echo(sync_once(onboarding_client(current_settings())).summary())
                 click.echo(send_reminders(current_settings()).summary())
         except Exception:
             if every is None:

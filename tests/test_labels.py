@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from portal import label_tables, labels
-from portal.audit.sentences import audit_sentence
+from portal.admin.sentences import audit_sentence
 from portal.gateway.onboarding_shapes import (
     DOCUMENT_TYPES,
     STATUS_ALIASES,

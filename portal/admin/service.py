@@ -13,7 +13,7 @@ from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import load_only
 
 from portal import clock
-from portal.audit.sentences import audit_sentence
+from portal.admin.sentences import audit_sentence
 from portal.db import db
 from portal.gateway.onboarding_shapes import Checklist, OnboardingStatus
 from portal.label_tables import NOT_CREATED
@@ -22,10 +22,10 @@ from portal.models.audit import AuditEvent
 from portal.models.merchant import Merchant
 from portal.models.step import DONE_STATES, StepDraft
 from portal.models.user import User
-from portal.onboarding.service import stepper
+from portal.onboarding.progress import stepper
+from portal.onboarding.status_history import is_final
 from portal.pagination import Page
 from portal.spreadsheet_cells import safe_cell
-from portal.status.history import is_final
 
 #: The chart's bars, in the order a record moves through them.
 STATUS_ORDER = [NOT_CREATED, *(s.value for s in OnboardingStatus)]

@@ -12,6 +12,7 @@ from portal.audit import record
 from portal.auth.access import public
 from portal.auth.accounts import PasswordRefused, change_password, is_locked
 from portal.auth.forms import LoginForm, PasswordChangeForm, SecondFactorForm
+from portal.auth.home import home_url
 from portal.auth.passwords import MIN_LENGTH
 from portal.auth.sessions import (
     SignIn,
@@ -24,7 +25,6 @@ from portal.auth.sessions import (
 )
 from portal.auth.throttle import LOCK_DURATION
 from portal.db import db
-from portal.main.home import home_url
 
 bp = Blueprint("auth", __name__)
 

@@ -23,8 +23,10 @@ from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_shapes import AADHAR_DOC_PATTERN, ChecklistState, OnboardingStatus
 from portal.models.merchant import CreateState, Merchant
 from portal.models.step import DONE_STATES
-from portal.onboarding import service
-from portal.onboarding.service import StepResult
+from portal.onboarding.create import outcome_unknown_message, reconcile_message, start_merchant
+from portal.onboarding.drafts import drafts_of
+from portal.onboarding.result import StepResult
+from portal.onboarding.service import send_step
 from portal.onboarding.steps import BY_KEY, STEPS
 
 #: Steps sent after the create and before the documents; products come last.
@@ -69,7 +71,7 @@ def onboard_row(client: OnboardingClient, settings: Settings, row: BulkRow,
         Merchant.external_onboarding_id == row.external_id))
     outcome = RowOutcome(row.number, row.external_id, resumed=merchant is not None)
     if merchant is None:
-        merchant, errors = service.start_merchant(row.forms["create"])
+        merchant, errors = start_merchant(row.forms["create"])
         if merchant is None:
             outcome.reason = "; ".join(e.message for e in errors)
             return outcome
@@ -87,22 +89,22 @@ def _create(client: OnboardingClient, merchant: Merchant, row: BulkRow,
     if merchant.create_state == CreateState.CREATED:
         return ""
     if merchant.create_state == CreateState.OUTCOME_UNKNOWN:
-        return service.outcome_unknown_message(merchant)
+        return outcome_unknown_message(merchant)
     if merchant.create_state == CreateState.NEEDS_RECONCILE:
-        return service.reconcile_message(merchant)
-    result = service.send_step(client, merchant, BY_KEY["create"], row.forms["create"])
+        return reconcile_message(merchant)
+    result = send_step(client, merchant, BY_KEY["create"], row.forms["create"])
     outcome.created = result.ok
     return "" if result.ok else describe("create", result)
 
 
 def _steps(client: OnboardingClient, merchant: Merchant, row: BulkRow,
            keys: tuple[str, ...]) -> str:
-    drafts = service.drafts_of(merchant)
+    drafts = drafts_of(merchant)
     for key in keys:
         draft = drafts.get(key)
         if draft is not None and draft.state in DONE_STATES:
             continue
-        result = service.send_step(client, merchant, BY_KEY[key], row.forms[key])
+        result = send_step(client, merchant, BY_KEY[key], row.forms[key])
         if not result.ok:
             return describe(key, result)
     return ""

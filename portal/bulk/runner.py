@@ -1,10 +1,10 @@
-"""Running valid rows with bounded concurrency: one thread per slot, each with its own app
-context (so its own database session) and its own gateway client."""
+"""Running valid rows with bounded concurrency: one thread per slot, each row in its own app
+context (so its own database session); all threads share one gateway client (it keeps no
+state between calls, and its transport gives each thread its own HTTP session)."""
 
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -14,19 +14,17 @@ from flask import Flask
 
 from portal.bulk.onboard import RowOutcome, RowState, onboard_row
 from portal.bulk.parsing import BulkRow
+from portal.clients import onboarding_client
 from portal.config import current_settings
 from portal.db import db
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.retry import RetryPolicy
-from portal.onboarding.service import client_for
 
 log = logging.getLogger("portal.bulk")
 
 DEFAULT_CONCURRENCY = 4
 #: A batch meets 429s and 5xx more than a person does: more, still capped, backoff on PUT/GET.
 BULK_RETRY = RetryPolicy(attempts=5, base_delay=0.25, max_delay=4.0)
-
-ClientFactory = Callable[[], OnboardingClient]
 
 
 @dataclass
@@ -63,17 +61,18 @@ class Summary:
 
 
 def run_rows(app: Flask, rows: list[BulkRow], *, concurrency: int = DEFAULT_CONCURRENCY,
-             files: Path | None = None, client_factory: ClientFactory | None = None,
+             files: Path | None = None, client: OnboardingClient | None = None,
              on_row: Callable[[RowOutcome], None] | None = None) -> Summary:
     """Onboard ``rows`` with at most ``concurrency`` at a time; ``on_row`` hears each end."""
-    local = threading.local()
+    if client is None:
+        with app.app_context():
+            client = onboarding_client(current_settings(), retry=BULK_RETRY)
+    shared: OnboardingClient = client
 
     def work(row: BulkRow) -> RowOutcome:
         with app.app_context():
-            if not hasattr(local, "client"):
-                local.client = (client_factory or _default_client)()
             try:
-                return onboard_row(local.client, current_settings(), row, files)
+                return onboard_row(shared, current_settings(), row, files)
             except Exception as exc:  # one broken row must not stop the others
                 log.exception("bulk import: row %d failed unexpectedly", row.number)
                 db.session.rollback()
@@ -89,7 +88,3 @@ def run_rows(app: Flask, rows: list[BulkRow], *, concurrency: int = DEFAULT_CONC
             if on_row is not None:
                 on_row(outcome)
     return Summary(sorted(outcomes, key=lambda o: o.row))
-
-
-def _default_client() -> OnboardingClient:
-    return client_for(current_settings(), retry=BULK_RETRY)

@@ -10,16 +10,17 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from portal.audit.service import record
 from portal.auth import roles_required
 from portal.auth.roles import STAFF
+from portal.clients import current_onboarding_client
 from portal.config import current_settings
 from portal.db import db
 from portal.documents import service
 from portal.documents.forms import UploadForm
 from portal.documents.versions import versions_of
 from portal.models.merchant import Merchant
-from portal.onboarding import service as onboarding
+from portal.onboarding import progress
+from portal.onboarding.drafts import drafts_of, get_merchant
 from portal.step_pages import chosen_scenario
 from portal.uploads import reads_oversize_uploads
-from portal.wizard.pages import client
 
 bp = Blueprint("documents", __name__)
 
@@ -42,8 +43,9 @@ def step(merchant_id: int) -> ResponseReturnValue:
                  if s.key == posted.slot.data), None)
     if slot is not None and posted.offer(slot).validate_on_submit():
         upload = posted.file.data
-        result = service.upload(client(), current_settings(), merchant, posted.docType.data,
-                                upload.filename or "", upload.stream, current_user.id)
+        result = service.upload(current_onboarding_client(), current_settings(), merchant,
+                                posted.docType.data, upload.filename or "", upload.stream,
+                                current_user.id)
         if result.ok:
             flash(result.message, "success")
             return redirect(url_for("documents.step", merchant_id=merchant.id))
@@ -60,7 +62,7 @@ def resend(merchant_id: int, document_id: int) -> ResponseReturnValue:
     """Send a stored document again (after the gateway was unreachable)."""
     merchant = load(merchant_id)
     document = service.get_document(merchant, document_id) or abort(404)
-    result = service.send(client(), current_settings(), merchant, document)
+    result = service.send(current_onboarding_client(), current_settings(), merchant, document)
     flash(result.message, "success" if result.ok else "error")
     return redirect(url_for("documents.step", merchant_id=merchant.id))
 
@@ -70,7 +72,7 @@ def resend(merchant_id: int, document_id: int) -> ResponseReturnValue:
 def fill(merchant_id: int) -> ResponseReturnValue:
     """Sandbox only: upload a sample PDF for every outstanding document."""
     merchant, _ = load(merchant_id), chosen_scenario()
-    for result in service.upload_samples(client(), current_settings(), merchant):
+    for result in service.upload_samples(current_onboarding_client(), current_settings(), merchant):
         flash(result.message, "success" if result.ok else "error")
     return redirect(url_for("documents.step", merchant_id=merchant.id))
 
@@ -102,7 +104,7 @@ def download(merchant_id: int, document_id: int) -> ResponseReturnValue:
 
 def load(merchant_id: int) -> Merchant:
     """The merchant, or 404."""
-    return onboarding.get_merchant(merchant_id) or abort(404)
+    return get_merchant(merchant_id) or abort(404)
 
 
 def render_page(merchant: Merchant, posted: UploadForm | None) -> str:
@@ -111,7 +113,7 @@ def render_page(merchant: Merchant, posted: UploadForm | None) -> str:
     entries = [(slot, posted if posted is not None and posted.slot.data == slot.key
                 else UploadForm(formdata=None).offer(slot))
                for slot in service.slots(merchant, documents)]
-    stepper = onboarding.stepper(merchant, onboarding.drafts_of(merchant))
+    stepper = progress.stepper(merchant, drafts_of(merchant))
     status = next(s for s in stepper if s.step.key == "documents")
     return render_template("documents/step.html", merchant=merchant, step=status.step,
                            stepper=stepper, lock_reason=status.lock_reason, entries=entries,

@@ -27,10 +27,11 @@ from portal.gateway.shapes import FieldError
 from portal.labels import Kind, label
 from portal.models.document import DocumentStatus, StoredDocument
 from portal.models.merchant import Merchant
-from portal.onboarding import service as onboarding
+from portal.onboarding.drafts import draft_for
 from portal.onboarding.locks import lock_reason
+from portal.onboarding.result import StepResult
 from portal.onboarding.scenarios import sample_pdf
-from portal.onboarding.service import StepResult
+from portal.onboarding.sending import call_gateway
 from portal.onboarding.steps import BY_KEY
 from portal.private_files import private_folder, write_private
 
@@ -142,12 +143,12 @@ def store(settings: Settings, merchant: Merchant, doc_type: str, filename: str,
 
 def send(client: OnboardingClient, settings: Settings, merchant: Merchant,
          document: StoredDocument) -> StepResult:
-    """Send a stored document in its own call; its status follows the outcome."""
+    """Send a stored document in its own call; its status follows the outcome; commits."""
     content = path_of(settings, document).read_bytes()
     body = {"merchantDocType": document.doc_type, "fileName": document.original_filename,
             "documentContent": base64.b64encode(content).decode("ascii")}
-    draft = onboarding.draft_for(merchant, STEP)
-    result = onboarding.call_gateway(client, merchant, STEP, draft, body)
+    draft = draft_for(merchant, STEP)
+    result = call_gateway(client, merchant, STEP, draft, body)
     if result.ok:
         document.status, document.sent_gid = DocumentStatus.SENT, result.gid
         result.message = f"{label(document.doc_type, Kind.DOCUMENT)} sent to the gateway."

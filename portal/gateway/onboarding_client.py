@@ -1,4 +1,8 @@
-"""OnboardingClient: one method per partner onboarding operation (CONTRACT.md)."""
+"""OnboardingClient: one method per partner onboarding operation (CONTRACT.md).
+
+Each answer carries its own gid (``answer.answer_gid``); the client keeps no state between
+calls, so threads may share one (its transport keeps a connection pool per thread).
+"""
 
 from __future__ import annotations
 
@@ -50,8 +54,6 @@ class OnboardingClient:
         extra = {"sleep": sleep} if sleep is not None else {}
         self.transport = Transport(base_url, auth=HmacAuth(api_key, api_secret),
                                    timeouts=timeouts, retry=retry, session=session, **extra)
-        #: The gid of the last successful answer, for the audit trail.
-        self.last_gid = ""
 
     def create_onboarding(self, request: CreateOnboardingRequest | dict) -> MerchantData:
         """Step 1: create the record. Never retried; a lost answer raises outcome unknown."""
@@ -137,9 +139,7 @@ class OnboardingClient:
         prepared = self.prepare(name, request, **params)
         reply = self.transport.send(prepared, name)
         body = reply.body if isinstance(reply.body, dict) else {}
-        self.last_gid = str(body.get("gid") or "")
-        data = body.get("data")
-        return shape.model_validate(data or {})
+        return shape.from_answer(body.get("data") or {}, str(body.get("gid") or ""))
 
 
 def _plain(request: Any) -> Any:

@@ -10,13 +10,14 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime
 from types import UnionType
-from typing import Annotated, Any, Union, get_args, get_origin
+from typing import Annotated, Any, Self, Union, get_args, get_origin
 
 from pydantic import (
     AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     RootModel,
     TypeAdapter,
     ValidationError,
@@ -38,9 +39,26 @@ class RequestModel(BaseModel):
 
 
 class ResponseModel(BaseModel):
-    """A response body: unknown fields are kept, so a gateway that adds fields still parses."""
+    """A response body: unknown fields are kept, so a gateway that adds fields still parses.
+
+    A body parsed from a gateway answer carries that answer's gid (``answer_gid``), as
+    stripe's objects carry the request id of the response they came in.
+    """
 
     model_config = ConfigDict(extra="allow")
+    _answer_gid: str = PrivateAttr(default="")
+
+    @classmethod
+    def from_answer(cls, data: Any, gid: str) -> Self:
+        """Parse ``data`` and keep the gid of the answer it came in."""
+        parsed = cls.model_validate(data)
+        parsed._answer_gid = gid
+        return parsed
+
+    @property
+    def answer_gid(self) -> str:
+        """The gid of the gateway answer this body came in ('' when not parsed from one)."""
+        return self._answer_gid
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -51,7 +52,11 @@ def _parse(response: requests.Response) -> Any:
 
 
 class Transport:
-    """Sends prepared, signed requests to one base URL with timeouts and a retry policy."""
+    """Sends prepared, signed requests to one base URL with timeouts and a retry policy.
+
+    Threads may share a transport: unless one ``session`` is given, each thread gets its own
+    ``requests.Session`` (a session's cookie jar and pool are not documented thread-safe).
+    """
 
     def __init__(
         self,
@@ -68,7 +73,8 @@ class Transport:
         self._auth = auth
         self._timeouts = timeouts
         self._retry = retry
-        self._session = session or requests.Session()
+        self._shared_session = session
+        self._local = threading.local()
         self._sleep = sleep
         self._rng = rng or random.Random()  # noqa: S311  # nosec B311  # retry jitter only
 
@@ -91,7 +97,7 @@ class Transport:
             all_headers["Content-Type"] = content_type
         request = requests.Request(method, self.base_url + path, data=body, headers=all_headers,
                                    auth=auth or self._auth)
-        return self._session.prepare_request(request)
+        return self._session().prepare_request(request)
 
     def send(self, prepared: requests.PreparedRequest, operation: str) -> Reply:
         """Send with retries as the policy allows; return the 2xx reply or raise GatewayError.
@@ -112,7 +118,7 @@ class Transport:
             attempt += 1
             started = time.monotonic()
             try:
-                response = self._session.send(
+                response = self._session().send(
                     prepared, timeout=(self._timeouts.connect, self._timeouts.read),
                     allow_redirects=False,
                 )
@@ -142,6 +148,15 @@ class Transport:
             if isinstance(error, GatewayUnavailable):
                 error.outcome_unknown = not self._is_safe(prepared)
             raise error
+
+    def _session(self) -> requests.Session:
+        """The given session, or this thread's own."""
+        if self._shared_session is not None:
+            return self._shared_session
+        session: requests.Session | None = getattr(self._local, "session", None)
+        if session is None:
+            session = self._local.session = requests.Session()
+        return session
 
     @staticmethod
     def _is_safe(prepared: requests.PreparedRequest) -> bool:

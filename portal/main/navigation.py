@@ -9,9 +9,9 @@ from flask import request, url_for
 from flask_login import current_user
 from sqlalchemy.exc import SQLAlchemyError
 
-from portal.approvals.queries import waiting_for
 from portal.auth.roles import STAFF
 from portal.models import Role
+from portal.payments.approvals.queries import waiting_for
 
 
 @dataclass(frozen=True)

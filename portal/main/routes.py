@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, redirect
 from flask.typing import ResponseReturnValue
 
-from portal.main.home import home_url
+from portal.auth.home import home_url
 from portal.main.navigation import nav_links
 
 bp = Blueprint("main", __name__)

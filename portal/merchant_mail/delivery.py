@@ -8,8 +8,8 @@ from portal.db import db
 from portal.mail import MailError, compose, send
 from portal.mail.urls import absolute_url
 from portal.merchant_mail import templates
-from portal.merchant_mail.signatory import masked_email, signatory_of
 from portal.models.merchant import Merchant
+from portal.onboarding.signatory import masked_email, signatory_of
 from portal.verification import links
 
 

@@ -17,8 +17,8 @@ from portal.config import Settings
 from portal.db import db
 from portal.gateway.onboarding_shapes import OnboardingStatus
 from portal.merchant_mail.delivery import DeliveryError, email_link
-from portal.merchant_mail.signatory import signatory_of
 from portal.models import Merchant, StatusChange, VerificationReminder
+from portal.onboarding.signatory import signatory_of
 
 WAITING = OnboardingStatus.PENDING_VERIFICATION.value
 #: How long a merchant waits before the first reminder, and between two reminders.

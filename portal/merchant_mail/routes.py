@@ -16,7 +16,7 @@ from portal.merchant_mail import templates
 from portal.merchant_mail.delivery import DeliveryError, email_link
 from portal.merchant_mail.forms import TemplateForm
 from portal.models.user import Role
-from portal.onboarding.service import get_merchant
+from portal.onboarding.drafts import get_merchant
 
 bp = Blueprint("merchant_mail", __name__)
 

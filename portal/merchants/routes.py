@@ -18,7 +18,8 @@ from portal.merchants.removal import can_delete, delete_abandoned
 from portal.merchants.service import TOTAL_STEPS, search_merchants
 from portal.models import Role
 from portal.models.merchant import Merchant
-from portal.onboarding import service as onboarding
+from portal.onboarding import progress
+from portal.onboarding.drafts import drafts_of, get_merchant
 
 bp = Blueprint("merchants", __name__)
 
@@ -38,7 +39,7 @@ def index() -> ResponseReturnValue:
 @roles_required(*STAFF)
 def detail(merchant_id: int) -> ResponseReturnValue:
     """One merchant: identifiers, status, checklist, outstanding documents, the stepper."""
-    merchant = onboarding.get_merchant(merchant_id) or abort(404)
+    merchant = get_merchant(merchant_id) or abort(404)
     return render_detail(merchant, DeleteMerchantForm())
 
 
@@ -46,7 +47,7 @@ def detail(merchant_id: int) -> ResponseReturnValue:
 @roles_required(*STAFF)
 def delete(merchant_id: int) -> ResponseReturnValue:
     """Delete a merchant whose create never reached the gateway, once the box is ticked."""
-    merchant = onboarding.get_merchant(merchant_id) or abort(404)
+    merchant = get_merchant(merchant_id) or abort(404)
     form = DeleteMerchantForm()
     if not form.validate_on_submit():
         return render_detail(merchant, form), 400
@@ -63,7 +64,7 @@ def delete(merchant_id: int) -> ResponseReturnValue:
 @roles_required(Role.ADMIN)
 def export(merchant_id: int) -> ResponseReturnValue:
     """Everything the portal holds about the merchant as a ZIP (a data-access request)."""
-    merchant = onboarding.get_merchant(merchant_id) or abort(404)
+    merchant = get_merchant(merchant_id) or abort(404)
     archive = export_zip(merchant, documents_of(merchant), current_settings().upload_folder)
     record("merchant.export", merchant_id=merchant.id)
     db.session.commit()
@@ -73,7 +74,7 @@ def export(merchant_id: int) -> ResponseReturnValue:
 
 def render_detail(merchant: Merchant, delete_form: DeleteMerchantForm) -> str:
     """The summary page, with the delete form when the merchant can be deleted."""
-    stepper = onboarding.stepper(merchant, onboarding.drafts_of(merchant))
+    stepper = progress.stepper(merchant, drafts_of(merchant))
     return render_template("merchants/detail.html", merchant=merchant, stepper=stepper,
                            versions=versions_of(documents_of(merchant)),
                            delete_form=delete_form if can_delete(merchant) else None)

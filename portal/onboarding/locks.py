@@ -35,7 +35,7 @@ def lock_reason(merchant: Merchant, step: Step) -> str | None:
     """Why ``step`` is read-only for ``merchant`` now, or None if it can still change."""
     if merchant.status in FINAL_STATUSES:
         return f"The onboarding is {merchant.status}: nothing can change any more."
-    if step.key == "create" and merchant.create_state == CreateState.CREATED:
+    if step.creates_record and merchant.create_state == CreateState.CREATED:
         return (f"Created at the gateway as {merchant.onboarding_id}: the external id and the "
                 "PAN are fixed.")
     if step.lock == Lock.TNC and tnc_acknowledged(merchant):

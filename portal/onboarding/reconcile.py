@@ -19,7 +19,10 @@ from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_shapes import MerchantData
 from portal.models.merchant import CreateState, Merchant
 from portal.models.webhook_event import WebhookEvent
-from portal.onboarding.service import StepResult, apply_answer, draft_for, mark_sent
+from portal.onboarding.drafts import draft_for
+from portal.onboarding.gateway_record import apply_answer
+from portal.onboarding.result import StepResult
+from portal.onboarding.sending import mark_sent
 from portal.onboarding.steps import BY_KEY
 
 #: Create states in which the record may exist at the gateway without the portal knowing it.
@@ -40,7 +43,7 @@ def reconcile(client: OnboardingClient, merchant: Merchant, onboarding_id: str) 
         except GatewayError:
             problem = f"The gateway has no record {onboarding_id} for this partner."
         else:
-            return link(merchant, onboarding_id, data, client.last_gid, "ops")
+            return link(merchant, onboarding_id, data, "ops")
     return _refuse(merchant, onboarding_id, problem, "ops")
 
 
@@ -67,15 +70,14 @@ def reconcile_from_webhooks(client: OnboardingClient) -> int:
         except GatewayError:
             continue  # read again on the next pass
         merchant = awaiting.pop(data.merchantInfo.partnerOnboardingId or "", None)
-        if merchant is not None and link(merchant, onboarding_id, data, client.last_gid,
-                                         "webhook").ok:
+        if merchant is not None and link(merchant, onboarding_id, data, "webhook").ok:
             linked += 1
     return linked
 
 
-def link(merchant: Merchant, onboarding_id: str, data: MerchantData, gid: str,
-         via: str) -> StepResult:
+def link(merchant: Merchant, onboarding_id: str, data: MerchantData, via: str) -> StepResult:
     """Link when the read record is ours (partnerOnboardingId = our id); audits; commits."""
+    gid = data.answer_gid
     owner = data.merchantInfo.partnerOnboardingId or ""
     if owner != merchant.external_onboarding_id:
         return _refuse(merchant, onboarding_id,
@@ -92,7 +94,7 @@ def link(merchant: Merchant, onboarding_id: str, data: MerchantData, gid: str,
         return StepResult(False, "This merchant was reconciled already.")
     db.session.refresh(merchant)
     mark_sent(draft_for(merchant, BY_KEY["create"]), gid)
-    apply_answer(merchant, data, gid)
+    apply_answer(merchant, data)
     record(ACTION, merchant_id=merchant.id, gid=gid, actor_label=via,
            detail={"onboardingId": onboarding_id, "via": via})
     db.session.commit()

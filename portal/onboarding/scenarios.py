@@ -12,7 +12,7 @@ from typing import Any
 
 from portal.gateway.onboarding_shapes import CardNetwork, Product
 from portal.gateway.rules import GSTIN_EXAMPLE, PHONE_EXAMPLE
-from portal.onboarding.service import new_external_id
+from portal.onboarding.create import new_external_id
 
 HAPPY = "happy"
 PENNY_DROP_FAILS = "penny_drop_fails"

@@ -1,4 +1,4 @@
-"""The table of the nine onboarding steps: what each one sends and what locks it."""
+"""The table of the nine onboarding steps: what each one sends, how, and what locks it."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_shapes import (
     ADDRESS_FIELD,
     OPERATING_ADDRESS_FIELD,
@@ -16,8 +17,12 @@ from portal.gateway.onboarding_shapes import (
     ConfigureProductsRequest,
     CreateOnboardingRequest,
     DocumentUploadRequest,
+    MerchantData,
     Product,
 )
+
+#: A step's call to the gateway: (client, the merchant's onboardingId, validated body).
+SendCall = Callable[[OnboardingClient, str, Any], MerchantData]
 
 
 class Lock:
@@ -68,18 +73,24 @@ def _products(data: dict[str, Any]) -> Any:
             "productFees": clean({p: fees.get(p) for p in chosen}) or {}}
 
 
+def _create(client: OnboardingClient, onboarding_id: str, body: Any) -> MerchantData:
+    """Step 1's call: there is no onboardingId yet, the answer brings it."""
+    return client.create_onboarding(body)
+
+
 @dataclass(frozen=True)
 class Step:
     """One wizard step.
 
-    ``request`` turns the stored form data into the operation's body; ``root`` is the form
-    field that holds a body which is a bare array (the owners), for mapping ``[1].pan``.
+    ``send`` is the step's gateway call; ``request`` turns the stored form data into its
+    body; ``root`` is the form field that holds a body which is a bare array (the owners), for
+    mapping ``[1].pan``.
     """
 
     key: str
     number: int
     title: str
-    operation: str | None = None
+    send: SendCall | None = None
     shape: Any = None
     request: Callable[[dict[str, Any]], Any] | None = None
     checklist_key: str | None = None
@@ -88,25 +99,29 @@ class Step:
     #: False for the steps without a form to send (verification, status): the wizard's
     #: form pages, locks and "next step" skip them; they have pages of their own.
     available: bool = True
+    #: Step 1: its send creates the gateway's record (every other step needs that record).
+    creates_record: bool = False
+    #: Step 4: its answer carries the penny drop's verdict on the bank account.
+    checks_account: bool = False
 
 
 STEPS: tuple[Step, ...] = (
-    Step("create", 1, "Create", "create_onboarding", CreateOnboardingRequest,
-         _fields("externalOnboardingId", "panNumber")),
-    Step("business", 2, "Business details", "update_business_details", BusinessDetailsRequest,
-         _business, "businessDetails", Lock.TNC),
-    Step("owners", 3, "Beneficial owners", "add_beneficial_owners", BeneficialOwnersRequest,
-         _owners, "beneficialOwners", Lock.VERIFICATION, root="owners"),
-    Step("bank", 4, "Bank details", "update_bank_details", BankDetailsRequest,
+    Step("create", 1, "Create", _create, CreateOnboardingRequest,
+         _fields("externalOnboardingId", "panNumber"), creates_record=True),
+    Step("business", 2, "Business details", OnboardingClient.update_business_details,
+         BusinessDetailsRequest, _business, "businessDetails", Lock.TNC),
+    Step("owners", 3, "Beneficial owners", OnboardingClient.add_beneficial_owners,
+         BeneficialOwnersRequest, _owners, "beneficialOwners", Lock.VERIFICATION, root="owners"),
+    Step("bank", 4, "Bank details", OnboardingClient.update_bank_details, BankDetailsRequest,
          _fields("bankAccountNumber", "bankIfscCode", "accountHolderName", "accountType"),
-         "bankDetails", Lock.VERIFICATION),
-    Step("signatory", 5, "Authorised signatory", "update_auth_signatory", AuthSignatoryRequest,
-         _fields("authSignatoryName", "authSignatoryPan", "contact"), "authorisedSignatory",
-         Lock.TNC),
-    Step("documents", 6, "Documents", "upload_document", DocumentUploadRequest,
+         "bankDetails", Lock.VERIFICATION, checks_account=True),
+    Step("signatory", 5, "Authorised signatory", OnboardingClient.update_auth_signatory,
+         AuthSignatoryRequest, _fields("authSignatoryName", "authSignatoryPan", "contact"),
+         "authorisedSignatory", Lock.TNC),
+    Step("documents", 6, "Documents", OnboardingClient.upload_document, DocumentUploadRequest,
          checklist_key="documents", lock=Lock.VERIFICATION),
-    Step("products", 7, "Products", "configure_products", ConfigureProductsRequest, _products,
-         "products"),
+    Step("products", 7, "Products", OnboardingClient.configure_products,
+         ConfigureProductsRequest, _products, "products"),
     Step("verification", 8, "Verification", available=False),
     Step("status", 9, "Status", available=False),
 )

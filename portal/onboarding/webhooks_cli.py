@@ -6,10 +6,10 @@ from __future__ import annotations
 import click
 from flask.cli import AppGroup
 
+from portal.clients import onboarding_client
 from portal.config import current_settings
 from portal.gateway.errors import GatewayError, ValidationFailed
 from portal.gateway.onboarding_client import OnboardingClient
-from portal.onboarding.service import client_for
 
 gateway_cli = AppGroup("gateway", help="Talk to the gateway's partner API.")
 webhooks_cli = AppGroup("webhooks", help="Where the gateway sends onboarding events.")
@@ -25,7 +25,7 @@ def _partner(mid: str | None) -> tuple[OnboardingClient, str]:
     mid = mid or settings.partner_mid
     if not mid:
         raise click.UsageError("Give --mid or set GATEWAY_PARTNER_MID to the partner's MID.")
-    return client_for(settings), mid
+    return onboarding_client(settings), mid
 
 
 def _failed(exc: GatewayError) -> click.ClickException:

@@ -1,5 +1,6 @@
 """The outbox: step sends queued while the gateway is unavailable, sent later exactly once.
 
-``queue`` stores and supersedes items (the onboarding service uses it); ``drain`` claims and
-sends them through the same service; ``worker`` is the background pass the sync runs.
+The queue itself (:mod:`portal.onboarding.queue`) belongs to the step sends that fill it;
+``drain`` claims due items and sends each the way a step send goes; ``worker`` is the
+background pass the sync runs.
 """

@@ -1,4 +1,5 @@
-"""Sending what the outbox holds: claim due items atomically, send each through the service.
+"""Sending what the outbox holds: claim due items atomically, send each as a step send goes
+(:func:`portal.onboarding.sending.call_gateway`).
 
 A claim is exclusive across processes: on PostgreSQL ``SELECT ... FOR UPDATE SKIP LOCKED``
 (concurrent drains skip each other's rows), elsewhere a conditional ``UPDATE`` per item that
@@ -21,9 +22,9 @@ from portal.gateway.onboarding_client import OnboardingClient
 from portal.models.merchant import Merchant
 from portal.models.outbox import OutboxItem, OutboxState
 from portal.models.step import StepDraft, StepState
-from portal.onboarding import service
+from portal.onboarding.queue import backoff
+from portal.onboarding.sending import call_gateway
 from portal.onboarding.steps import BY_KEY
-from portal.outbox.queue import backoff
 
 #: How long a claim protects an item: far beyond a send's timeouts and retries.
 CLAIM_LEASE = timedelta(minutes=10)
@@ -116,7 +117,7 @@ def deliver(client: OnboardingClient, item_id: int) -> Outcome:
     if merchant is None or draft is None or draft.version != item.draft_version:
         outcome = _finish(item, Outcome.SUPERSEDED, "a newer save of the step came first")
     else:
-        result = service.call_gateway(client, merchant, BY_KEY[item.step], draft, item.payload)
+        result = call_gateway(client, merchant, BY_KEY[item.step], draft, item.payload)
         if result.ok:
             outcome = _finish(item, Outcome.SENT)
         elif result.unavailable:

@@ -21,12 +21,12 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from sqlalchemy import select
 
+from portal import clients
 from portal.audit import record
 from portal.config import Settings
 from portal.db import db
 from portal.encryption import CREDENTIALS_VARIABLE, KeyConfigError, multi_fernet
 from portal.gateway.payments_client import PaymentsClient
-from portal.gateway.transport import Timeouts
 from portal.models.merchant import Merchant
 from portal.models.payment import PaymentCredentials, PortfolioKey
 from portal.payments.service import unavailable_reason
@@ -236,7 +236,7 @@ def register_key(settings: Settings, mid: str, kid: str, public_key_pem: str,
 
 def client_for(settings: Settings, credentials: PaymentCredentials) -> PaymentsClient:
     """A payments client signing as the merchant (with its own key or the portfolio key), the
-    private key decrypted for the call."""
+    private key decrypted for the call; built by :mod:`portal.clients`."""
     signer = signer_of(credentials)
     try:
         private = _fernet(settings).decrypt(signer.private_key_encrypted.encode("ascii"))
@@ -244,6 +244,5 @@ def client_for(settings: Settings, credentials: PaymentCredentials) -> PaymentsC
         raise CredentialsError("The stored private key cannot be decrypted with this "
                                "CREDENTIALS_KEY; an admin must set up the credentials again."
                                ) from None
-    return PaymentsClient(settings.payments_url, merchant_id=credentials.mid, kid=signer.kid,
-                          private_key_pem=private, parent_mid=signer.parent_mid,
-                          timeouts=Timeouts(settings.connect_timeout, settings.read_timeout))
+    return clients.payments_client(settings, mid=credentials.mid, kid=signer.kid,
+                                   private_key_pem=private, parent_mid=signer.parent_mid)

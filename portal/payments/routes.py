@@ -14,12 +14,6 @@ from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
 from portal import clock
-from portal.approvals import asking, queries
-from portal.approvals.requests import (
-    merchant_key_needs_approval,
-    portfolio_key_needs_approval,
-    refund_needs_approval,
-)
 from portal.auth import public, roles_required
 from portal.auth.roles import STAFF
 from portal.config import current_settings
@@ -34,6 +28,13 @@ from portal.models.payment import Payment, PaymentCredentials, PortfolioKey
 from portal.models.user import Role
 from portal.payments import actions, holds, portfolio, service, status_read
 from portal.payments import credentials as creds
+from portal.payments.approvals import pages as approval_pages
+from portal.payments.approvals import queries
+from portal.payments.approvals.requests import (
+    merchant_key_needs_approval,
+    portfolio_key_needs_approval,
+    refund_needs_approval,
+)
 from portal.payments.forms import (
     ActionForm,
     CredentialsForm,
@@ -80,8 +81,9 @@ def save_credentials(merchant_id: int) -> ResponseReturnValue:
     form = CredentialsForm()
     if form.validate_on_submit():
         try:
-            if merchant_key_needs_approval(merchant, asking.own_pem(form), form.replace.data):
-                if asking.ask_for_merchant_key(merchant, form, current_user.id):
+            own_pem = approval_pages.own_pem(form)
+            if merchant_key_needs_approval(merchant, own_pem, form.replace.data):
+                if approval_pages.ask_for_merchant_key(merchant, form, current_user.id):
                     return redirect(url_for(".credentials", merchant_id=merchant.id))
                 return credentials_page(merchant, creds.credentials_of(merchant), form), 400
             saved = creds.save_credentials(
@@ -113,7 +115,7 @@ def save_portfolio_key() -> ResponseReturnValue:
     if form.validate_on_submit():
         try:
             if portfolio_key_needs_approval(form.imported_pem(), form.replace.data):
-                if asking.ask_for_portfolio_key(form, current_user.id):
+                if approval_pages.ask_for_portfolio_key(form, current_user.id):
                     return redirect(url_for(".portfolio_key"))
                 return portfolio_page(creds.portfolio_key(), form), 400
             saved = portfolio.save_portfolio_key(current_settings(), form.parent_mid.data,
@@ -164,7 +166,7 @@ def act(payment_id: int, action: str) -> ResponseReturnValue:
     if form.validate_on_submit():
         if action == actions.REFUND and refund_needs_approval(
                 current_settings().four_eyes_refund_above, form.amount_or_none()):
-            if asking.ask_for_refund(payment, form, current_user.id):
+            if approval_pages.ask_for_refund(payment, form, current_user.id):
                 return redirect(url_for(".detail", payment_id=payment.id))
             return detail_page(payment, form), 400
         result = actions.perform(client_for(merchant_of(payment)), payment, action,

@@ -1,5 +1,4 @@
-"""Step 9: the onboarding status, read from the gateway, and the timeline of its changes.
+"""Step 9: the onboarding status, read from the gateway, and its page with the timeline.
 
-The package itself imports nothing, so the onboarding service can use ``history`` without a
-cycle through the blueprint (``portal.status.routes``).
+How the status may move and its history live in :mod:`portal.onboarding.status_history`.
 """

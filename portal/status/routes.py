@@ -7,12 +7,13 @@ from flask.typing import ResponseReturnValue
 
 from portal.auth import roles_required
 from portal.auth.roles import STAFF
+from portal.clients import current_onboarding_client
 from portal.db import db
 from portal.models.status_change import StatusSource
-from portal.onboarding import service as onboarding
-from portal.status.history import timeline
+from portal.onboarding import progress
+from portal.onboarding.drafts import drafts_of, get_merchant
+from portal.onboarding.status_history import timeline
 from portal.status.service import describe, gateway_name, read_status
-from portal.wizard.pages import client
 
 bp = Blueprint("status", __name__)
 
@@ -21,10 +22,10 @@ bp = Blueprint("status", __name__)
 @roles_required(*STAFF)
 def page(merchant_id: int) -> ResponseReturnValue:
     """Read the status now; show it with the checklist, outstanding documents and timeline."""
-    merchant = onboarding.get_merchant(merchant_id) or abort(404)
-    read = read_status(client(), merchant, StatusSource.POLL)
+    merchant = get_merchant(merchant_id) or abort(404)
+    read = read_status(current_onboarding_client(), merchant, StatusSource.POLL)
     db.session.commit()
     return render_template("status/page.html", merchant=merchant, read=read,
                            describe=describe, gateway_name=gateway_name(merchant),
                            timeline=timeline(merchant),
-                           stepper=onboarding.stepper(merchant, onboarding.drafts_of(merchant)))
+                           stepper=progress.stepper(merchant, drafts_of(merchant)))

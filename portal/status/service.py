@@ -1,8 +1,8 @@
-"""Reading the status from the gateway and applying it: only forward, always recorded.
+"""Reading the status from the gateway, and the status in words for the pages.
 
 Every way the portal learns of a status (the status page, the periodic sync, a webhook, the
 verification page's completion message) ends here: a server-side ``get_status``, then
-:func:`apply_status_read`. Nothing else ever moves the status from outside a step's send.
+:func:`portal.onboarding.gateway_record.apply_status_read` (only forward, always recorded).
 """
 
 from __future__ import annotations
@@ -15,11 +15,7 @@ from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_shapes import MerchantData, OnboardingStatus, known_status
 from portal.labels import label
 from portal.models.merchant import Merchant
-from portal.models.step import StepState
-from portal.onboarding import service as onboarding
-from portal.onboarding.locks import verification_complete
-from portal.onboarding.steps import BY_KEY
-from portal.status.history import RANK, change_status, is_final, may_move
+from portal.onboarding.gateway_record import apply_status_read
 
 #: What each status means, where its label alone does not say it.
 MEANINGS = {
@@ -72,51 +68,5 @@ def read_status(client: OnboardingClient, merchant: Merchant, source: str) -> St
         record("status.read", outcome="unavailable", merchant_id=merchant.id, gid=exc.gid,
                detail={"source": source, "error": exc.message})
         return StatusRead(None, error=str(exc.message))
-    moved = apply_status_read(merchant, data, source, client.last_gid)
+    moved = apply_status_read(merchant, data, source)
     return StatusRead(data, moved)
-
-
-def apply_status_read(merchant: Merchant, data: MerchantData, source: str,
-                      gid: str = "") -> bool:
-    """Apply a read unless it is behind what the portal knows; True if the status moved.
-
-    A read at the same status still refreshes the checklist (T&C, DigiLocker, documents).
-    Status names of the gateway's other pages (UNDER_REVIEW, ACCEPTED, ...) count as the
-    contract's status they stand for; a name the portal does not know is stored and shown,
-    and the status stays where it was.
-    """
-    info = data.merchantInfo
-    new = info.status
-    if new is None:
-        record("status.read", outcome="unknown status", merchant_id=merchant.id, gid=gid,
-               detail={"source": source, "known": merchant.status or "",
-                       "read": info.reported_status})
-    elif new != merchant.status and not may_move(merchant.status, new):
-        record("status.read", outcome="stale", merchant_id=merchant.id, gid=gid,
-               detail={"source": source, "known": merchant.status or "",
-                       "read": info.reported_status})
-        return False
-    before = (merchant.checklist, merchant.documents_outstanding)
-    onboarding.store_record(merchant, data)
-    moved = change_status(merchant, new, source, gid) if new is not None else False
-    if (merchant.checklist, merchant.documents_outstanding) != before:
-        merchant.touch()
-    _mark_late_steps(merchant)
-    return moved
-
-
-def _mark_late_steps(merchant: Merchant) -> None:
-    """Steps 8 and 9 in the stepper follow the status: verified, needs attention, final."""
-    if verification_complete(merchant):
-        _set_step(merchant, "verification", StepState.SENT)
-    if is_final(merchant.status):
-        _set_step(merchant, "status", StepState.SENT)
-    elif merchant.status == OnboardingStatus.RFI:
-        _set_step(merchant, "status", StepState.NEEDS_ATTENTION)
-    elif RANK.get(merchant.status or "", 0) >= RANK[OnboardingStatus.PENDING_REVIEW]:
-        _set_step(merchant, "status", StepState.DRAFT)
-
-
-def _set_step(merchant: Merchant, key: str, state: StepState) -> None:
-    draft = onboarding.draft_for(merchant, BY_KEY[key])
-    draft.state = state

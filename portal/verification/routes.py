@@ -19,14 +19,15 @@ from flask_login import current_user
 from portal import clock
 from portal.auth import public, roles_required
 from portal.auth.roles import STAFF
+from portal.clients import current_onboarding_client
 from portal.config import current_settings
-from portal.merchant_mail.signatory import masked_email, signatory_of
 from portal.models.merchant import Merchant
 from portal.models.verification import MerchantLink
-from portal.onboarding import service as onboarding
+from portal.onboarding import progress
+from portal.onboarding.drafts import drafts_of, get_merchant
+from portal.onboarding.signatory import masked_email, signatory_of
 from portal.security_headers import content_security_policy
 from portal.verification import links, service
-from portal.wizard.pages import client
 
 bp = Blueprint("verification", __name__)
 
@@ -42,7 +43,7 @@ def render_page(merchant: Merchant, new_link: str = "") -> str:
     """The verification page, with a just-issued merchant link to copy if there is one."""
     signatory = signatory_of(merchant)
     return render_template("verification/page.html", merchant=merchant,
-                           stepper=onboarding.stepper(merchant, onboarding.drafts_of(merchant)),
+                           stepper=progress.stepper(merchant, drafts_of(merchant)),
                            gate=service.gate(merchant), latest=service.latest_link(merchant),
                            merchant_links=links.links_of(merchant), now=clock.utcnow(),
                            new_link=new_link,
@@ -63,7 +64,7 @@ def session(merchant_id: int) -> ResponseReturnValue:
 @roles_required(*STAFF)
 def confirm(merchant_id: int) -> ResponseReturnValue:
     """The page reported completion: read the status server-side and answer what it says."""
-    return jsonify(service.confirm(client(), load(merchant_id)))
+    return jsonify(service.confirm(current_onboarding_client(), load(merchant_id)))
 
 
 @bp.post("/merchants/<int:merchant_id>/verification/links")
@@ -114,18 +115,18 @@ def merchant_page(merchant_id: int) -> ResponseReturnValue:
 def merchant_confirm(merchant_id: int) -> ResponseReturnValue:
     """The merchant's page reported completion: read the status server-side."""
     merchant, _link = opened(merchant_id, request.args.get("token", ""))
-    return jsonify(service.confirm(client(), merchant))
+    return jsonify(service.confirm(current_onboarding_client(), merchant))
 
 
 def load(merchant_id: int) -> Merchant:
     """The merchant, or 404."""
-    return onboarding.get_merchant(merchant_id) or abort(404)
+    return get_merchant(merchant_id) or abort(404)
 
 
 def opened(merchant_id: int, token: str) -> tuple[Merchant, MerchantLink]:
     """The merchant and live link a token opens, or a refusal page (403/410) with no data."""
     checked = links.check(current_settings().secret_key, merchant_id, token)
-    merchant = onboarding.get_merchant(merchant_id) if checked.link else None
+    merchant = get_merchant(merchant_id) if checked.link else None
     if checked.link is None or merchant is None:
         abort(make_response(render_template("verification/refused.html", status=checked.status,
                                             reason=checked.reason or "This link is not valid."),
@@ -137,7 +138,8 @@ def embedded(template: str, merchant: Merchant, callback: str, confirm_url: str,
              via: str) -> ResponseReturnValue:
     """Mint a link for this view (if the gate is open) and render it framed, CSP allowing it."""
     gate = service.gate(merchant)
-    minted = service.mint_link(client(), merchant, callback, via) if gate.open else None
+    minted = (service.mint_link(current_onboarding_client(), merchant, callback, via)
+              if gate.open else None)
     html = render_template(template, merchant=merchant, gate=gate, minted=minted,
                            confirm_url=confirm_url, progress=service.progress(merchant),
                            gateway_origin=current_settings().verification_origin)

@@ -24,7 +24,7 @@ from portal.models.merchant import Merchant
 from portal.models.status_change import StatusSource
 from portal.models.step import StepState
 from portal.models.verification import GatewayLink
-from portal.onboarding import service as onboarding
+from portal.onboarding.drafts import draft_for
 from portal.onboarding.locks import verification_complete
 from portal.onboarding.steps import BY_KEY, STEPS
 from portal.status.service import describe, read_status
@@ -123,12 +123,12 @@ def mint_link(client: OnboardingClient, merchant: Merchant, callback_url: str,
         return Minted(error=f"The gateway could not give a verification link ({exc.message}).")
     now = clock.utcnow()
     link = GatewayLink(merchant_id=merchant.id, minted_at=now,
-                       expires_at=now + GATEWAY_LINK_LIFETIME, via=via, gid=client.last_gid)
+                       expires_at=now + GATEWAY_LINK_LIFETIME, via=via, gid=data.answer_gid)
     db.session.add(link)
-    draft = onboarding.draft_for(merchant, BY_KEY["verification"])
+    draft = draft_for(merchant, BY_KEY["verification"])
     if draft.state != StepState.SENT:
         draft.state = StepState.DRAFT
-    record("verification.link", merchant_id=merchant.id, gid=client.last_gid,
+    record("verification.link", merchant_id=merchant.id, gid=data.answer_gid,
            detail={"via": via, "expiresAt": link.expires_at.isoformat()})
     db.session.commit()
     return Minted(url=data.redirectLink, link=link)

@@ -16,6 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from portal import clock
+from portal.clients import onboarding_client
 from portal.config import Settings
 from portal.db import db
 from portal.gateway.onboarding_client import OnboardingClient
@@ -27,8 +28,7 @@ from portal.gateway.transport import Timeouts
 from portal.models.merchant import Merchant
 from portal.models.status_change import StatusSource
 from portal.models.webhook_event import WebhookEvent
-from portal.onboarding.service import client_for
-from portal.status.history import is_final
+from portal.onboarding.status_history import is_final
 from portal.status.service import read_status
 
 #: Connect and read timeouts of the re-read: well inside the gateway's 10 seconds.
@@ -47,7 +47,7 @@ class Receipt:
 
 def webhook_client(settings: Settings) -> OnboardingClient:
     """An onboarding client that answers or gives up within a few seconds."""
-    return client_for(settings, TIMEOUTS, NO_RETRY)
+    return onboarding_client(settings, timeouts=TIMEOUTS, retry=NO_RETRY)
 
 
 def receive(raw: bytes, digest: str | None, settings: Settings,

@@ -7,15 +7,14 @@ from typing import Any
 from flask import current_app, flash, redirect, url_for
 from werkzeug.wrappers import Response
 
-from portal.config import current_settings
+from portal.clients import current_onboarding_client
 from portal.gateway.errors import GatewayError
-from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.rules import mask
 from portal.gateway.shapes import FieldError
 from portal.models.merchant import Merchant
-from portal.onboarding import service
 from portal.onboarding.categories import CategoryCache, grouped_choices
-from portal.onboarding.service import StepResult
+from portal.onboarding.result import StepResult
+from portal.onboarding.sending import UNAVAILABLE
 from portal.onboarding.steps import Step, next_step
 from portal.redaction import is_secret_key
 from portal.step_pages import step_url
@@ -23,16 +22,12 @@ from portal.step_pages import step_url
 CATEGORY_CACHE = "portal_category_cache"
 
 
-def client() -> OnboardingClient:
-    """The onboarding client for this app's settings."""
-    return service.client_for(current_settings())
-
-
 def categories() -> dict[str, list[tuple[str, str]]]:
     """natureOfBusiness choices grouped by category, cached per app for an hour."""
     cache = current_app.extensions.setdefault(CATEGORY_CACHE, CategoryCache())
     try:
-        return grouped_choices(cache.get(lambda: client().get_business_categories().categories))
+        return grouped_choices(cache.get(
+            lambda: current_onboarding_client().get_business_categories().categories))
     except GatewayError:
         flash("The business categories could not be loaded from the gateway; try again later.",
               "warning")
@@ -58,7 +53,7 @@ def stored_errors(last_error: dict[str, Any]) -> list[FieldError]:
     fields = [FieldError(e.get("field", ""), e.get("message", ""))
               for e in last_error.get("fields", [])]
     return page_errors(last_error.get("message", ""),
-                       last_error.get("kind") == service.UNAVAILABLE, fields)
+                       last_error.get("kind") == UNAVAILABLE, fields)
 
 
 def display_value(field: Any) -> str:

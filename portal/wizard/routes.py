@@ -11,13 +11,16 @@ from werkzeug.datastructures import MultiDict
 from portal.auth import roles_required
 from portal.auth.held_forms import claim, keeps_typing
 from portal.auth.roles import STAFF
+from portal.clients import current_onboarding_client
 from portal.models.merchant import Merchant
 from portal.models.step import StepDraft, StepState
+from portal.onboarding import progress, queue, scenarios
 from portal.onboarding import reconcile as reconciliation
-from portal.onboarding import scenarios, service
-from portal.onboarding.service import StepResult
+from portal.onboarding.create import new_external_id, start_merchant
+from portal.onboarding.drafts import draft_saved, drafts_of, get_merchant
+from portal.onboarding.result import StepResult
+from portal.onboarding.service import save_step_draft, send_saved, send_step
 from portal.onboarding.steps import BY_KEY, Step
-from portal.outbox import queue
 from portal.required_fields import mark_required
 from portal.step_pages import chosen_scenario, step_url
 from portal.wizard.conflicts import Difference, differences
@@ -25,7 +28,6 @@ from portal.wizard.forms import FORMS, CreateForm, ReconcileForm, StepForm
 from portal.wizard.pages import (
     after,
     categories,
-    client,
     page_errors,
     stored_errors,
     template_helpers,
@@ -41,16 +43,16 @@ CREATE = BY_KEY["create"]
 @roles_required(*STAFF)
 def new() -> ResponseReturnValue:
     """Step 1 for a merchant not yet in the portal: the record is stored, then maybe sent."""
-    form = CreateForm(**held_typing(), data={"externalOnboardingId": service.new_external_id()})
+    form = CreateForm(**held_typing(), data={"externalOnboardingId": new_external_id()})
     mark_required(form, CREATE.shape)
     if form.validate_on_submit():
         sending = request.form.get("action") == "send"
-        merchant, errors = service.start_merchant(form.payload(), sending)
+        merchant, errors = start_merchant(form.payload(), sending)
         if merchant is not None and sending:
-            result = service.send_step(client(), merchant, CREATE, form.payload())
+            result = send_step(current_onboarding_client(), merchant, CREATE, form.payload())
             return after(merchant, CREATE, result, moved=result.ok)
         if merchant is not None:
-            return after(merchant, CREATE, service.draft_saved())
+            return after(merchant, CREATE, draft_saved())
         form.show_errors(errors)
     return render_template("wizard/step.html", merchant=None, step=CREATE, form=form,
                            stepper=None, draft=None, lock_reason=None)
@@ -62,7 +64,7 @@ def new() -> ResponseReturnValue:
 def step(merchant_id: int, step_key: str) -> ResponseReturnValue:
     """One step's page: Save draft stores, Save and send validates, sends and moves on."""
     merchant, step = load(merchant_id, step_key)
-    draft = service.drafts_of(merchant).get(step.key)
+    draft = drafts_of(merchant).get(step.key)
     form = FORMS[step.key](**held_typing(), data=loaded(draft))
     form.prepare(categories)
     action = request.form.get("action", "")
@@ -90,8 +92,8 @@ def save(merchant: Merchant, step: Step, form: StepForm, action: str,
          version: int | None) -> StepResult:
     """Save and send (``action`` 'send') or save the draft, from the form's data."""
     if action == "send":
-        return service.send_step(client(), merchant, step, form.payload(), version)
-    return service.save_step_draft(merchant, step, form.payload(), version)
+        return send_step(current_onboarding_client(), merchant, step, form.payload(), version)
+    return save_step_draft(merchant, step, form.payload(), version)
 
 
 @bp.post("/merchants/<int:merchant_id>/steps/<step_key>/retry")
@@ -99,7 +101,7 @@ def save(merchant: Merchant, step: Step, form: StepForm, action: str,
 def retry(merchant_id: int, step_key: str) -> ResponseReturnValue:
     """Send the stored draft again (after the gateway was unreachable or the outcome unknown)."""
     merchant, step = load(merchant_id, step_key)
-    result = service.send_saved(client(), merchant, step)
+    result = send_saved(current_onboarding_client(), merchant, step)
     return after(merchant, step, result, moved=result.ok)
 
 
@@ -109,7 +111,8 @@ def reconcile(merchant_id: int) -> ResponseReturnValue:
     """Link a lost create to the onboardingId ops typed, once the status read proves it ours."""
     merchant, _step = load(merchant_id, CREATE.key)
     form = ReconcileForm()
-    result = (reconciliation.reconcile(client(), merchant, form.onboardingId.data or "")
+    result = (reconciliation.reconcile(current_onboarding_client(), merchant,
+                                       form.onboardingId.data or "")
               if form.validate_on_submit() else StepResult(False, "The form expired; try again."))
     return after(merchant, CREATE, result, moved=result.ok)
 
@@ -120,7 +123,7 @@ def fill(merchant_id: int, step_key: str) -> ResponseReturnValue:
     """Sandbox only: store a scenario's test data as the step's draft."""
     merchant, step = load(merchant_id, step_key)
     scenario = chosen_scenario()
-    result = service.save_step_draft(merchant, step, scenarios.form_data(scenario, step.key))
+    result = save_step_draft(merchant, step, scenarios.form_data(scenario, step.key))
     if result.ok:
         result.message = f"Filled with test data for '{scenarios.LABELS[scenario]}'."
     return after(merchant, step, result)
@@ -131,7 +134,7 @@ def fill(merchant_id: int, step_key: str) -> ResponseReturnValue:
 def fill_new() -> ResponseReturnValue:
     """Sandbox only: start a merchant with a scenario's step 1 data."""
     scenario = chosen_scenario()
-    merchant, errors = service.start_merchant(scenarios.form_data(scenario, "create"))
+    merchant, errors = start_merchant(scenarios.form_data(scenario, "create"))
     if merchant is None:
         abort(409, errors[0].message)
     flash(f"Filled with test data for '{scenarios.LABELS[scenario]}'.", "success")
@@ -151,7 +154,7 @@ def held_typing() -> dict[str, MultiDict[str, Any]]:
 
 def load(merchant_id: int, step_key: str) -> tuple[Merchant, Step]:
     """The merchant and a step the wizard edits with a form, or 404."""
-    merchant = service.get_merchant(merchant_id)
+    merchant = get_merchant(merchant_id)
     if merchant is None or step_key not in FORMS:
         abort(404)
     return merchant, BY_KEY[step_key]
@@ -168,8 +171,8 @@ def render_step(merchant: Merchant, step: Step, form: StepForm,
                 changes: list[Difference]) -> str:
     """The step page with its stepper, lock reason, outcome banners and save conflict."""
     mark_required(form, step.shape, step.root)  # once its rows are final (added owners too)
-    drafts = service.drafts_of(merchant)
-    stepper = service.stepper(merchant, drafts)
+    drafts = drafts_of(merchant)
+    stepper = progress.stepper(merchant, drafts)
     status = next(s for s in stepper if s.step.key == step.key)
     draft = drafts.get(step.key)
     queued = queue.live_item(merchant.id, step.key) if draft and draft.state == StepState.QUEUED \

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from portal.approvals.queries import KIND_WORDS, STATE_WORDS
 from portal.models import ApprovalKind, ApprovalState
+from portal.payments.approvals.queries import KIND_WORDS, STATE_WORDS
 from tests.conftest import AuthActions
 
 ROUTES = [("get", "/approvals/"), ("post", "/approvals/1")]

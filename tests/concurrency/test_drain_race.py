@@ -9,13 +9,15 @@ from collections.abc import Iterator
 import pytest
 from flask import Flask
 
+from portal.clients import onboarding_client
 from portal.config import Settings, current_settings
 from portal.db import db
 from portal.factory import create_app
 from portal.gateway.retry import NO_RETRY
 from portal.models.outbox import OutboxState
-from portal.onboarding import scenarios, service
-from portal.onboarding.service import client_for
+from portal.onboarding import scenarios
+from portal.onboarding.create import start_merchant
+from portal.onboarding.service import send_step
 from portal.onboarding.steps import BY_KEY
 from portal.outbox.drain import claim, drain
 from portal.sandbox.faults import Fault, FaultKind
@@ -28,14 +30,14 @@ DRAINS = 3
 def queue_business_steps(app: Flask, sandbox, count: int) -> None:
     """``count`` merchants created at the sandbox whose business step was queued (503)."""
     with app.app_context():
-        client = client_for(current_settings(), retry=NO_RETRY)
+        client = onboarding_client(current_settings(), retry=NO_RETRY)
         for _ in range(count):
             data = scenarios.form_data(scenarios.HAPPY, "create")
-            merchant, _errors = service.start_merchant(data)
+            merchant, _errors = start_merchant(data)
             assert merchant is not None
-            assert service.send_step(client, merchant, BY_KEY["create"], data).ok
+            assert send_step(client, merchant, BY_KEY["create"], data).ok
             sandbox.state.faults.set(Fault(FaultKind.ERROR, operation="update_business_details"))
-            result = service.send_step(client, merchant, BY_KEY["business"],
+            result = send_step(client, merchant, BY_KEY["business"],
                                        scenarios.form_data(scenarios.HAPPY, "business"))
             assert result.queued_until is not None
             sandbox.state.faults.clear()
@@ -70,7 +72,7 @@ def test_racing_drains_send_each_item_exactly_once(portal_clock, app, engines, s
         try:
             start.wait()
             with each.app_context():
-                client = client_for(current_settings())
+                client = onboarding_client(current_settings())
                 while (report := drain(client, limit=2)).sent:
                     sent.append(report.sent)
         except BaseException as exc:  # reported below, in the test's thread

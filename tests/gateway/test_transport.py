@@ -206,7 +206,7 @@ class _NoDnsAdapter(HTTPAdapter):
 
 def test_dns_failure_on_post_is_a_known_failure(make_client, sleeper) -> None:
     client = make_client("http://gateway.invalid")
-    client.transport._session.mount("http://", _NoDnsAdapter())
+    client.transport._session().mount("http://", _NoDnsAdapter())
     with pytest.raises(GatewayUnavailable) as caught:
         client.create_onboarding(CREATE)
     assert caught.value.outcome_unknown is False

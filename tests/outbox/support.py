@@ -12,11 +12,11 @@ import pytest
 from flask import Flask
 from sqlalchemy import select
 
+from portal.clients import onboarding_client
 from portal.config import current_settings
 from portal.db import db
 from portal.migrate import upgrade
 from portal.models.outbox import OutboxItem
-from portal.onboarding.service import client_for
 from portal.outbox.drain import DrainReport, drain
 from tests.postgres import Cluster
 
@@ -76,7 +76,7 @@ def app(app: Flask) -> Iterator[Flask]:
 def run_drain(app: Flask) -> DrainReport:
     """One drain of the outbox in its own app context, as the sync runs it."""
     with app.app_context():
-        return drain(client_for(current_settings()))
+        return drain(onboarding_client(current_settings()))
 
 
 def items(app: Flask) -> list[OutboxItem]:

@@ -8,7 +8,7 @@ import pytest
 
 from portal.models.outbox import OutboxState
 from portal.onboarding import scenarios
-from portal.outbox.queue import FIRST_DELAY, MAX_DELAY, backoff
+from portal.onboarding.queue import FIRST_DELAY, MAX_DELAY, backoff
 from portal.sandbox.faults import Fault, FaultKind
 from tests.outbox.support import items, run_drain, sent_to_sandbox
 from tests.wizard.browser import Browser, Page

@@ -7,6 +7,7 @@ from bs4 import BeautifulSoup
 from sqlalchemy import select
 
 from portal import clock
+from portal.clients import onboarding_client
 from portal.config import current_settings
 from portal.db import db
 from portal.gateway.onboarding_client import OnboardingClient
@@ -14,7 +15,6 @@ from portal.models.audit import AuditEvent
 from portal.models.merchant import CreateState
 from portal.models.webhook_event import WebhookEvent
 from portal.onboarding import scenarios
-from portal.onboarding.service import client_for
 from portal.sandbox.faults import Fault, FaultKind
 from portal.sync import sync_once
 from tests.conftest import API_KEY, API_SECRET
@@ -109,7 +109,7 @@ def test_a_webhook_naming_the_record_reconciles_it_at_the_next_sync(browser, app
                                         onboarding_id=named, body="{}",
                                         received_at=clock.utcnow()))
         db.session.commit()
-        report = sync_once(client_for(current_settings()))
+        report = sync_once(onboarding_client(current_settings()))
     assert "1 lost creates reconciled" in report.summary()
     linked = merchant(app, needs_reconcile)
     assert (linked.onboarding_id, linked.create_state) == (onboarding_id, CreateState.CREATED)

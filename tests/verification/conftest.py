@@ -11,11 +11,14 @@ import pytest
 import requests
 from bs4 import BeautifulSoup
 
+from portal.clients import onboarding_client
 from portal.config import current_settings
 from portal.db import db
 from portal.documents import service as documents
 from portal.models.merchant import Merchant
-from portal.onboarding import scenarios, service
+from portal.onboarding import scenarios
+from portal.onboarding.create import start_merchant
+from portal.onboarding.service import send_step
 from portal.onboarding.steps import BY_KEY
 from portal.sandbox.onboarding.backend import OnboardingBackend
 from portal.sandbox.state import BACKEND_NAME
@@ -31,17 +34,17 @@ PAGE_STEPS = [("tnc", {"accept": "yes"}), ("digilocker", {"consent": "yes"}), ("
 def onboard(app, scenario: str = scenarios.HAPPY, until: str = "products") -> int:
     """Send steps 1 to ``until`` (documents included) through the services; the merchant id."""
     with app.app_context():
-        client = service.client_for(current_settings())
+        client = onboarding_client(current_settings())
         data = scenarios.form_data(scenario, "create")
-        merchant, errors = service.start_merchant(data)
+        merchant, errors = start_merchant(data)
         assert merchant is not None, errors
-        assert service.send_step(client, merchant, BY_KEY["create"], data).ok
+        assert send_step(client, merchant, BY_KEY["create"], data).ok
         for key in ("business", "owners", "bank", "signatory", "documents", "products"):
             if key == "documents":
                 assert all(r.ok for r in documents.upload_samples(
                     client, current_settings(), merchant))
             else:
-                result = service.send_step(client, merchant, BY_KEY[key],
+                result = send_step(client, merchant, BY_KEY[key],
                                            scenarios.form_data(scenario, key))
                 assert result.ok, (key, result.message, result.errors)
             if key == until:

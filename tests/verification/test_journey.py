@@ -6,12 +6,12 @@ from __future__ import annotations
 from bs4 import BeautifulSoup
 from sqlalchemy import select
 
+from portal.clients import onboarding_client
 from portal.config import current_settings
 from portal.db import db
 from portal.gateway.onboarding_shapes import OnboardingStatus
 from portal.models.status_change import StatusChange
 from portal.onboarding import scenarios
-from portal.onboarding.service import client_for
 from portal.sync import sync_once
 from portal.verification.service import NEXT
 from tests.verification.conftest import (
@@ -88,12 +88,12 @@ def test_rejected_is_learnt_by_the_sync(app, client, auth, sandbox):
     backend_of(sandbox).tick()  # no webhook URL configured: only the poll can tell
     assert stored(app, merchant_id).status == "PENDING_REVIEW"
     with app.app_context():
-        report = sync_once(client_for(current_settings()))
+        report = sync_once(onboarding_client(current_settings()))
     assert (report.read, report.moved, report.failed) == (1, 1, 0)
     assert stored(app, merchant_id).status == "REJECTED"
     assert _timeline(app, merchant_id)[-1] == ("PENDING_REVIEW", "REJECTED", "poll")
     with app.app_context():  # final: the next pass does not read it again
-        assert sync_once(client_for(current_settings())).read == 0
+        assert sync_once(onboarding_client(current_settings())).read == 0
 
 
 def test_rfi_sends_ops_to_the_documents_step_and_ends_approved(

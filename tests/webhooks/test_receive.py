@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import select, text
 
+from portal.clients import onboarding_client
 from portal.config import SETTINGS_EXTENSION, current_settings
 from portal.db import db
 from portal.factory import create_app
@@ -19,8 +20,7 @@ from portal.models.audit import AuditEvent
 from portal.models.merchant import Merchant
 from portal.models.status_change import StatusChange, StatusSource
 from portal.models.webhook_event import WebhookEvent
-from portal.onboarding.service import client_for
-from portal.status.history import change_status, may_move
+from portal.onboarding.status_history import change_status, may_move
 from portal.sync import sync_once
 from portal.webhooks import service
 from tests.conftest import API_SECRET
@@ -186,11 +186,9 @@ def test_status_moves_only_forward(current, new, allowed):
 class StaleGateway:
     """A client whose status read lags behind (a slow replica, an old answer)."""
 
-    last_gid = "gid-stale"
-
     def __init__(self, onboarding_id: str, status: str) -> None:
-        self.answer = MerchantData.model_validate({"merchantInfo": {
-            "onboardingId": onboarding_id, "onboardingStatus": status}})
+        self.answer = MerchantData.from_answer({"merchantInfo": {
+            "onboardingId": onboarding_id, "onboardingStatus": status}}, "gid-stale")
 
     def get_status(self, _onboarding_id: str) -> MerchantData:
         """The stale answer."""
@@ -271,7 +269,7 @@ def test_answered_well_within_10_seconds_when_the_gateway_hangs_then_the_sync_fi
 
     app.extensions[SETTINGS_EXTENSION] = settings  # the gateway is back
     with app.app_context():
-        report = sync_once(client_for(current_settings()))
+        report = sync_once(onboarding_client(current_settings()))
     assert (report.read, report.moved, report.events) == (1, 1, 1)
     event = _events(app)[0]
     assert event.processed_at is not None and event.outcome == "status read by the sync"

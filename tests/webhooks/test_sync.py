@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from portal.clients import onboarding_client
 from portal.config import current_settings
 from portal.db import db
 from portal.models.merchant import Merchant
-from portal.onboarding.service import client_for
-from portal.status.history import change_status
+from portal.onboarding.status_history import change_status
 from portal.sync import sync_once
 from tests.verification.conftest import backend_of, onboard, stored
 
@@ -25,7 +25,7 @@ def test_a_pass_reads_every_open_record_and_skips_final_ones(app, sandbox):
         change_status(db.session.get(Merchant, final_id), "REJECTED", "poll")
         db.session.get(Merchant, not_created).onboarding_id = None
         db.session.commit()
-        report = sync_once(client_for(current_settings()))
+        report = sync_once(onboarding_client(current_settings()))
     assert (report.read, report.moved, report.failed) == (1, 0, 0)
     assert _status_reads(sandbox) == [
         f"/gcc/v2/partner/merchant/onboard/{stored(app, open_id).onboarding_id}/status"]
@@ -34,7 +34,7 @@ def test_a_pass_reads_every_open_record_and_skips_final_ones(app, sandbox):
 def test_a_pass_counts_failed_reads_and_changes_nothing(app, sandbox, settings, closed_port):
     merchant_id = onboard(app, until="business")
     with app.app_context():
-        report = sync_once(client_for(settings.with_changes(onboarding_url=closed_port)))
+        report = sync_once(onboarding_client(settings.with_changes(onboarding_url=closed_port)))
     assert (report.read, report.failed) == (1, 1)
     assert stored(app, merchant_id).status == "IN_PROGRESS"
 

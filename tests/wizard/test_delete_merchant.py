@@ -16,7 +16,9 @@ from portal.models.audit import AuditEvent
 from portal.models.document import StoredDocument
 from portal.models.merchant import CreateState, Merchant
 from portal.models.step import StepDraft
-from portal.onboarding import scenarios, service
+from portal.onboarding import scenarios
+from portal.onboarding.create import start_merchant
+from portal.onboarding.service import send_step
 from portal.onboarding.steps import BY_KEY
 from tests.conftest import AuthActions
 from tests.wizard.browser import Browser, Page
@@ -117,8 +119,6 @@ class RefusedAfterALook:
     """A gateway that, while the create is on the wire, notes the merchant's committed create
     state as another process would read it, then refuses the create."""
 
-    last_gid = ""
-
     def __init__(self, merchant_id: int) -> None:
         self.merchant_id = merchant_id
         self.states_seen: list[str] = []
@@ -133,9 +133,9 @@ class RefusedAfterALook:
 def test_a_create_in_flight_cannot_be_deleted_and_a_refused_one_can(app):
     data = scenarios.form_data(scenarios.HAPPY, "create")
     with app.app_context():
-        merchant, _errors = service.start_merchant(data)
+        merchant, _errors = start_merchant(data)
         gateway = RefusedAfterALook(merchant.id)
-        result = service.send_step(gateway, merchant, BY_KEY["create"], data)
+        result = send_step(gateway, merchant, BY_KEY["create"], data)
         assert not result.ok
         assert gateway.states_seen == [CreateState.OUTCOME_UNKNOWN]  # in flight: keep it
         assert merchant.create_state == CreateState.DRAFT  # refused: nothing was created

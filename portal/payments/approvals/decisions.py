@@ -13,12 +13,12 @@ from datetime import datetime
 from sqlalchemy import or_, select, update
 
 from portal import clock
-from portal.approvals import runners
-from portal.approvals.queries import STATE_WORDS
 from portal.audit import record
 from portal.config import Settings
 from portal.db import db
 from portal.models.approval import ApprovalRequest, ApprovalState
+from portal.payments.approvals import runners
+from portal.payments.approvals.queries import STATE_WORDS
 
 NOTE_MAX = 1000
 #: The audit trail's outcome for each way carrying a request out can end.

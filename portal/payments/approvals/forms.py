@@ -6,7 +6,7 @@ from flask_wtf import FlaskForm
 from wtforms import SelectChoice, SelectField, TextAreaField
 from wtforms.validators import DataRequired, Length
 
-from portal.approvals.decisions import NOTE_MAX
+from portal.payments.approvals.decisions import NOTE_MAX
 
 APPROVE = "approve"
 REJECT = "reject"

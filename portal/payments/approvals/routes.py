@@ -6,13 +6,13 @@ from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
-from portal.approvals import decisions, queries
-from portal.approvals.forms import APPROVE, DecisionForm
 from portal.auth import roles_required
 from portal.config import current_settings
 from portal.db import db
 from portal.models.approval import ApprovalRequest
 from portal.models.user import Role
+from portal.payments.approvals import decisions, queries
+from portal.payments.approvals.forms import APPROVE, DecisionForm
 
 bp = Blueprint("approvals", __name__, url_prefix="/approvals")
 

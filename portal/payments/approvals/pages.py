@@ -10,9 +10,9 @@ from __future__ import annotations
 from flask import flash
 from wtforms import Field
 
-from portal.approvals import requests
 from portal.models.merchant import Merchant
 from portal.models.payment import Payment
+from portal.payments.approvals import requests
 from portal.payments.credentials import PORTFOLIO
 from portal.payments.forms import ActionForm, CredentialsForm, PortfolioKeyForm
 

@@ -1,4 +1,5 @@
-"""The portal's home: where signed-in users land (the merchants list)."""
+"""Where signed-in users land (the merchants list): sign-in sends them there, and so does
+the portal's root."""
 
 from __future__ import annotations
 

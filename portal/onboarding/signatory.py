@@ -1,11 +1,12 @@
-"""Who receives a merchant's emails: the authorised signatory saved in step 5."""
+"""Who receives a merchant's emails: the authorised signatory saved in step 5 (used by the
+merchant emails and the verification page)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from portal.models.merchant import Merchant
-from portal.onboarding.service import drafts_of
+from portal.onboarding.drafts import drafts_of
 
 
 @dataclass(frozen=True)

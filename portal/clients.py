@@ -1,0 +1,39 @@
+"""The one place that builds gateway clients from the settings.
+
+Every feature gets its onboarding client here, and every payments client is built here from a
+merchant's signing key (``portal.payments.credentials`` chooses the key and decrypts it).
+"""
+
+from __future__ import annotations
+
+from portal.config import Settings, current_settings
+from portal.gateway.onboarding_client import OnboardingClient
+from portal.gateway.payments_client import PaymentsClient
+from portal.gateway.retry import RetryPolicy
+from portal.gateway.transport import Timeouts
+
+
+def timeouts_of(settings: Settings) -> Timeouts:
+    """The connect and read timeouts the settings ask for."""
+    return Timeouts(settings.connect_timeout, settings.read_timeout)
+
+
+def onboarding_client(settings: Settings, *, timeouts: Timeouts | None = None,
+                      retry: RetryPolicy = RetryPolicy()) -> OnboardingClient:
+    """The onboarding client configured from ``settings`` (``timeouts`` overrides theirs)."""
+    return OnboardingClient(settings.onboarding_url, settings.api_key, settings.api_secret,
+                            timeouts=timeouts or timeouts_of(settings), retry=retry)
+
+
+def current_onboarding_client() -> OnboardingClient:
+    """The onboarding client for the settings of the app handling this request or command."""
+    return onboarding_client(current_settings())
+
+
+def payments_client(settings: Settings, *, mid: str, kid: str, private_key_pem: bytes,
+                    parent_mid: str | None = None) -> PaymentsClient:
+    """A payments client signing as ``mid`` with the key ``kid`` (under ``parent_mid`` when it
+    is the partner's portfolio key)."""
+    return PaymentsClient(settings.payments_url, merchant_id=mid, kid=kid,
+                          private_key_pem=private_key_pem, parent_mid=parent_mid,
+                          timeouts=timeouts_of(settings))

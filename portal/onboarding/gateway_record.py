@@ -1,0 +1,106 @@
+"""Applying what the gateway says about a merchant: its record, checklist and status.
+
+Every answer that describes the merchant ends here: a step's send (:func:`apply_answer`), a
+status read from the page, the sync or a webhook (:func:`apply_status_read`), and a lost
+create once reconciled. Nothing else writes the gateway's record onto the merchant.
+"""
+
+from __future__ import annotations
+
+from portal.audit.service import record
+from portal.gateway.onboarding_shapes import ChecklistState, MerchantData, OnboardingStatus
+from portal.models.merchant import Merchant
+from portal.models.status_change import StatusSource
+from portal.models.step import StepState
+from portal.onboarding.drafts import draft_for, find_draft
+from portal.onboarding.locks import verification_complete
+from portal.onboarding.status_history import RANK, change_status, is_final, may_move
+from portal.onboarding.steps import BY_KEY
+
+
+def apply_answer(merchant: Merchant, data: MerchantData) -> None:
+    """Store what a step's send answered: status, checklist, outstanding documents, penny drop;
+    no commit."""
+    merchant.onboarding_id = merchant.onboarding_id or data.merchantInfo.onboardingId
+    store_record(merchant, data)
+    # a send's answer is the newest word on the record: it may move the status back (a change
+    # that leaves something outstanding); a status name the portal does not know moves nothing
+    change_status(merchant, data.merchantInfo.status, StatusSource.STEP_SEND, data.answer_gid)
+    merchant.touch()
+
+
+def apply_status_read(merchant: Merchant, data: MerchantData, source: str) -> bool:
+    """Apply a read unless it is behind what the portal knows; True if the status moved; no
+    commit.
+
+    A read at the same status still refreshes the checklist (T&C, DigiLocker, documents).
+    Status names of the gateway's other pages (UNDER_REVIEW, ACCEPTED, ...) count as the
+    contract's status they stand for; a name the portal does not know is stored and shown,
+    and the status stays where it was.
+    """
+    info = data.merchantInfo
+    new = info.status
+    gid = data.answer_gid
+    if new is None:
+        record("status.read", outcome="unknown status", merchant_id=merchant.id, gid=gid,
+               detail={"source": source, "known": merchant.status or "",
+                       "read": info.reported_status})
+    elif new != merchant.status and not may_move(merchant.status, new):
+        record("status.read", outcome="stale", merchant_id=merchant.id, gid=gid,
+               detail={"source": source, "known": merchant.status or "",
+                       "read": info.reported_status})
+        return False
+    before = (merchant.checklist, merchant.documents_outstanding)
+    store_record(merchant, data)
+    moved = change_status(merchant, new, source, gid) if new is not None else False
+    if (merchant.checklist, merchant.documents_outstanding) != before:
+        merchant.touch()
+    _mark_late_steps(merchant)
+    return moved
+
+
+def store_record(merchant: Merchant, data: MerchantData) -> None:
+    """Store the gateway's record and checklist, everything but the status; no commit."""
+    info = data.merchantInfo
+    merchant.gateway_status = info.reported_status[:64] or merchant.gateway_status
+    checklist = data.merchantOnboardingCheckListStatus.model_dump(mode="json")
+    merchant.documents_outstanding = list(checklist.pop("documentsToBeUploaded", []))
+    merchant.checklist = checklist
+    settlement = info.settlementDetails
+    if settlement is not None and settlement.pennyDropStatus is not None:
+        merchant.penny_drop_status = settlement.pennyDropStatus
+        merchant.name_at_bank = settlement.nameAtBank
+    if info.businessDetails is not None and info.businessDetails.registeredName:
+        merchant.legal_name = info.businessDetails.registeredName
+    _sync_documents_step(merchant)
+
+
+def _sync_documents_step(merchant: Merchant) -> None:
+    """The documents step is done when the gateway's checklist says so."""
+    step = BY_KEY["documents"]
+    complete = merchant.checklist.get("documents") == ChecklistState.COMPLETE
+    draft = find_draft(merchant, step)
+    if draft is None and complete:
+        draft = draft_for(merchant, step)
+    if draft is None or draft.state == StepState.LOCKED:
+        return
+    if complete:
+        draft.state = StepState.SENT
+    elif draft.state == StepState.SENT:
+        draft.state = StepState.DRAFT
+
+
+def _mark_late_steps(merchant: Merchant) -> None:
+    """Steps 8 and 9 in the stepper follow the status: verified, needs attention, final."""
+    if verification_complete(merchant):
+        _set_step(merchant, "verification", StepState.SENT)
+    if is_final(merchant.status):
+        _set_step(merchant, "status", StepState.SENT)
+    elif merchant.status == OnboardingStatus.RFI:
+        _set_step(merchant, "status", StepState.NEEDS_ATTENTION)
+    elif RANK.get(merchant.status or "", 0) >= RANK[OnboardingStatus.PENDING_REVIEW]:
+        _set_step(merchant, "status", StepState.DRAFT)
+
+
+def _set_step(merchant: Merchant, key: str, state: StepState) -> None:
+    draft_for(merchant, BY_KEY[key]).state = state

@@ -1,0 +1,128 @@
+"""Sending a step to the gateway: validate as the gateway does, store what is sent before it
+is sent, call the step's operation, then store the answer or why it failed.
+
+When the gateway cannot be reached, a step's send is queued for the background sync (step 1
+is never queued: see :mod:`portal.onboarding.create`).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from portal import clock
+from portal.audit.service import record
+from portal.db import db
+from portal.gateway.errors import GatewayError, GatewayUnavailable, ValidationFailed
+from portal.gateway.onboarding_client import OnboardingClient
+from portal.gateway.shapes import FieldError, validate_payload
+from portal.models.merchant import Merchant
+from portal.models.step import StepDraft, StepState
+from portal.onboarding import queue
+from portal.onboarding.gateway_record import apply_answer
+from portal.onboarding.locks import says_locked
+from portal.onboarding.progress import cheque_needed, penny_drop_outcome
+from portal.onboarding.result import StepResult
+from portal.onboarding.steps import Step
+
+#: Why a send failed, as stored in the draft's ``last_error["kind"]``.
+UNAVAILABLE = "unavailable"
+REFUSED = "refused"
+INVALID = "invalid"
+
+
+def send_draft(client: OnboardingClient, merchant: Merchant, step: Step,
+               draft: StepDraft) -> StepResult:
+    """Send the stored draft; when the gateway is unavailable, queue it for the background
+    sync; commits."""
+    assert step.request is not None
+    queue.supersede(merchant.id, step.key)
+    body = step.request(draft.payload)
+    result = call_gateway(client, merchant, step, draft, body)
+    result.version = draft.version
+    if result.ok and step.checks_account and merchant.penny_drop_status:
+        result.message = penny_drop_outcome(merchant)
+        result.needs_follow_up = cheque_needed(merchant)
+    if result.unavailable:
+        item = queue.enqueue(draft, body, result.message)
+        result.queued_until = item.next_attempt_at
+        result.message = queued_message(item.next_attempt_at)
+    db.session.commit()
+    return result
+
+
+def call_gateway(client: OnboardingClient, merchant: Merchant, step: Step, draft: StepDraft,
+                 body: Any) -> StepResult:
+    """Validate locally, then commit (what is sent is stored before it is sent), send, and
+    store the answer or the failure with its audit entry; the caller commits that."""
+    action = f"step.send.{step.key}"
+    value, errors = validate_payload(step.shape, body, each_field=True)
+    if errors:
+        mark_failed(draft, INVALID, "Some fields need correcting.", errors)
+        record(action, outcome=INVALID, merchant_id=merchant.id,
+               detail={"fields": [e.field for e in errors]})
+        return StepResult(False, "Some fields need correcting.", errors)
+    if not step.creates_record and not merchant.onboarding_id:
+        return StepResult(False, "Create the merchant at the gateway first (step 1).")
+    assert step.send is not None
+    db.session.commit()  # what is sent is stored before it is sent
+    try:
+        answer = step.send(client, merchant.onboarding_id or "", value)
+    except ValidationFailed as exc:
+        message = "The gateway refused the request."
+        mark_failed(draft, REFUSED, message, exc.field_errors, exc.gid)
+        record(action, outcome=REFUSED, merchant_id=merchant.id, gid=exc.gid,
+               detail={"fields": [e.field for e in exc.field_errors]})
+        return StepResult(False, message, exc.field_errors, gid=exc.gid)
+    except GatewayUnavailable as exc:
+        message = unavailable_message(exc)
+        mark_failed(draft, UNAVAILABLE, message, [], exc.gid)
+        record(action, outcome="unknown" if exc.outcome_unknown else UNAVAILABLE,
+               merchant_id=merchant.id, gid=exc.gid, detail={"error": exc.message})
+        merchant.touch()
+        return StepResult(False, message, unavailable=True,
+                          outcome_unknown=exc.outcome_unknown, gid=exc.gid)
+    except GatewayError as exc:
+        message = f"The gateway answered with an error: {exc}"
+        mark_failed(draft, REFUSED, message, [], exc.gid)
+        record(action, outcome="error", merchant_id=merchant.id, gid=exc.gid,
+               detail={"error": exc.message})
+        return StepResult(False, message, gid=exc.gid)
+    mark_sent(draft, answer.answer_gid)
+    apply_answer(merchant, answer)
+    record(action, merchant_id=merchant.id, gid=answer.answer_gid,
+           detail={"status": merchant.status or ""})
+    return StepResult(True, f"{step.title} sent to the gateway.", gid=answer.answer_gid)
+
+
+def mark_sent(draft: StepDraft, gid: str) -> None:
+    """The gateway accepted the step."""
+    draft.state = StepState.SENT
+    draft.last_error = {}
+    draft.last_gid = gid
+    draft.sent_at = clock.utcnow()
+
+
+def mark_failed(draft: StepDraft, kind: str, message: str, errors: list[FieldError],
+                gid: str = "") -> None:
+    """Keep the draft and remember why the send failed; a 'locked' refusal locks the step."""
+    locked = next((e.message for e in errors if says_locked(e.message)), None) \
+        if kind == REFUSED else None
+    draft.state = StepState.LOCKED if locked else StepState.NEEDS_ATTENTION
+    draft.lock_reason = locked or draft.lock_reason
+    draft.last_error = {"kind": kind, "message": message,
+                        "fields": [e.as_json() for e in errors]}
+    draft.last_gid = gid or draft.last_gid
+
+
+def unavailable_message(exc: GatewayUnavailable) -> str:
+    """What the page says when the gateway could not be reached."""
+    return (f"The gateway could not be reached ({exc.message}). Everything you typed is kept "
+            "as a draft; retry when the gateway is back.")
+
+
+def queued_message(next_attempt_at: datetime) -> str:
+    """What the page says when a step was queued because the gateway was unavailable."""
+    at = next_attempt_at.strftime("%Y-%m-%d %H:%M:%S UTC")
+    return ("The gateway is unavailable, so this step was saved and queued: the portal sends "
+            f"it by itself, next attempt at {at}. A newer save of the step replaces it.")

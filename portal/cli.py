@@ -12,6 +12,7 @@ from portal.bulk.cli import merchants_cli
 from portal.config import current_settings
 from portal.db import db
 from portal.encryption import CREDENTIALS_VARIABLE, current_cipher, multi_fernet
+from portal.jobs.cli import worker_command
 from portal.key_rotation import rotate
 from portal.merchant_mail.cli import reminders_cli
 from portal.migrate import upgrade
@@ -52,6 +53,7 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(db_cli)
     app.cli.add_command(users_cli)
     app.cli.add_command(sync_command)
+    app.cli.add_command(worker_command)
     app.cli.add_command(merchants_cli)
     app.cli.add_command(payments_cli)
     app.cli.add_command(keys_cli)

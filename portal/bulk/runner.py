@@ -71,14 +71,8 @@ def run_rows(app: Flask, rows: list[BulkRow], *, concurrency: int = DEFAULT_CONC
     def work(row: BulkRow) -> RowOutcome:
         with app.app_context():
             if not hasattr(local, "client"):
-                local.client = (client_factory or _default_client)()
-            try:
-                return onboard_row(local.client, current_settings(), row, files)
-            except Exception as exc:  # one broken row must not stop the others
-                log.exception("bulk import: row %d failed unexpectedly", row.number)
-                db.session.rollback()
-                return RowOutcome(row.number, row.external_id,
-                                  reason=f"Unexpected error: {type(exc).__name__}")
+                local.client = (client_factory or bulk_client)()
+            return onboard_safely(local.client, row, files)
 
     outcomes = []
     with ThreadPoolExecutor(max_workers=max(1, concurrency),
@@ -91,5 +85,17 @@ def run_rows(app: Flask, rows: list[BulkRow], *, concurrency: int = DEFAULT_CONC
     return Summary(sorted(outcomes, key=lambda o: o.row))
 
 
-def _default_client() -> OnboardingClient:
+def onboard_safely(client: OnboardingClient, row: BulkRow, files: Path | None) -> RowOutcome:
+    """``onboard_row``, an unexpected error reported as the row's failure (others go on)."""
+    try:
+        return onboard_row(client, current_settings(), row, files)
+    except Exception as exc:  # one broken row must not stop the others
+        log.exception("bulk import: row %d failed unexpectedly", row.number)
+        db.session.rollback()
+        return RowOutcome(row.number, row.external_id,
+                          reason=f"Unexpected error: {type(exc).__name__}")
+
+
+def bulk_client() -> OnboardingClient:
+    """A gateway client with the bulk retry policy."""
     return client_for(current_settings(), retry=BULK_RETRY)

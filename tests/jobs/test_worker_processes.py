@@ -87,7 +87,10 @@ def test_a_worker_killed_mid_import_is_taken_over(app, settings, sandbox, tmp_pa
 
         wait_for(lambda: stored_import(app, import_id).state != "running", "the import's end",
                  seconds=240)
-        assert second.poll() is None  # the survivor finished it and goes on
+        assert second.poll() is None  # the survivor finished it and goes on until stopped
+        second.send_signal(signal.SIGTERM)
+        assert second.wait(timeout=30) == 0
+        assert "stopped" in (tmp_path / "second.log").read_text()
 
     done = stored_import(app, import_id)
     assert (done.state, done.done, done.total) == ("finished", ROWS, ROWS)

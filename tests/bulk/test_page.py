@@ -159,3 +159,21 @@ def test_the_csv_report_defuses_formulas(admin, column, defused):
     href = soup(response).select_one(".bulk-errors a[download]")["href"]
     report = list(csv.reader(io.StringIO(admin.get(href).get_data(as_text=True))))
     assert report[1] == ["1", defused, "Unknown column"]
+
+
+def test_a_running_import_can_be_cancelled_from_its_page(admin, app, sandbox):
+    location = upload(admin, EXAMPLE.read_bytes()).headers["Location"]
+    form = soup(admin.get(location)).select_one("form.bulk-cancel")
+    assert form["action"] == f"{location}/cancel"
+    assert form.button.get_text(strip=True) == "Cancel the import"
+    answer = admin.post(form["action"], follow_redirects=True)
+    assert "The import was cancelled" in answer.get_data(as_text=True)
+    run_worker(app)
+    progress = admin.get(f"{location}/progress").get_json()
+    assert (progress["state"], progress["done"], progress["finished"]) == ("cancelled", 0, True)
+    assert received(sandbox) == []
+    page = soup(admin.get(location))
+    assert page.select_one("form.bulk-cancel") is None
+    assert "Upload the same file again to resume it" in page.get_text(" ")
+    again = admin.post(f"{location}/cancel", follow_redirects=True)
+    assert "The import had already ended." in again.get_data(as_text=True)

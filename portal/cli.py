@@ -12,13 +12,13 @@ from portal.bulk.cli import merchants_cli
 from portal.config import current_settings
 from portal.db import db
 from portal.encryption import CREDENTIALS_VARIABLE, current_cipher, multi_fernet
-from portal.jobs.cli import worker_command
 from portal.key_rotation import rotate
 from portal.merchant_mail.cli import reminders_cli
 from portal.migrate import upgrade
 from portal.onboarding.webhooks_cli import gateway_cli
 from portal.payments.cli import payments_cli
 from portal.sync import sync_command
+from portal.worker.cli import worker_command
 
 db_cli = AppGroup("db", help="Manage the database schema.")
 

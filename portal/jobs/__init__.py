@@ -1,5 +1,5 @@
-"""Background work on workers: jobs in the database, claimed under a lease.
+"""Background work as jobs in the database, claimed by workers under a lease (``queue``).
 
-``queue`` adds, claims, renews and ends jobs; ``handlers`` names what runs each kind; ``worker``
-is the loop ``flask --app app worker`` runs (the outbox's sends included); ``cli`` the command.
+The workers themselves (their loop, what runs each kind of job, the command) are
+``portal.worker``; features add jobs here in their own transactions.
 """

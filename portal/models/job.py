@@ -37,7 +37,7 @@ class Job(Base):
     __table_args__ = (Index("ix_jobs_state_run_at", "state", "run_at"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    #: The handler that runs it (``portal.jobs.handlers``).
+    #: The handler that runs it (``portal.worker.handlers``).
     kind: Mapped[str] = mapped_column(String(32))
     #: A periodic job's name: one row per schedule, put back to pending after each run.
     schedule: Mapped[str | None] = mapped_column(String(32), unique=True)

@@ -7,8 +7,8 @@ import threading
 from portal.bulk import jobs
 from portal.bulk.jobs import KIND
 from portal.jobs.queue import LEASE, claim
-from portal.jobs.worker import WorkerOptions, run_next
 from portal.models.job import JobState
+from portal.worker.loop import WorkerOptions, run_next
 from tests.bulk.conftest import creates
 from tests.jobs.support import queue_import, stored_import, stored_jobs, stored_rows
 from tests.support.workers import run_worker

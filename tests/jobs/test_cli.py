@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from portal.jobs.worker import WorkerOptions, work
+from portal.worker.loop import WorkerOptions, work
 from tests.jobs.support import queue_import, stored_import
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 from portal.db import db
-from portal.jobs.handlers import REMINDERS, SYNC
 from portal.jobs.queue import LEASE, MAX_ATTEMPTS, JobEnd, claim, end, enqueue, renew, schedule
 from portal.models.job import Job, JobState
+from portal.worker.handlers import REMINDERS, SYNC
 from tests.jobs.support import stored_jobs
 from tests.support.workers import run_worker
 

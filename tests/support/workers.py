@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from portal.jobs.worker import WorkerOptions, run_due
+from portal.worker.loop import WorkerOptions, run_due
 
 #: The worker name of in-process runs.
 TEST_WORKER = "test-worker"

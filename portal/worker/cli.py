@@ -11,9 +11,9 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from portal.jobs.handlers import Intervals
 from portal.jobs.queue import LEASE
-from portal.jobs.worker import WorkerOptions, run_due, work
+from portal.worker.handlers import Intervals
+from portal.worker.loop import WorkerOptions, run_due, work
 
 SECONDS = click.FloatRange(min=0.05)
 

@@ -20,10 +20,10 @@ from flask import Flask
 
 from portal.config import current_settings
 from portal.db import db
-from portal.jobs.handlers import HANDLERS, Handler, Intervals
 from portal.jobs.queue import LEASE, MAX_ATTEMPTS, JobEnd, JobRun, claim, end, renew, schedule
 from portal.onboarding.service import client_for
 from portal.outbox.drain import drain
+from portal.worker.handlers import HANDLERS, Handler, Intervals
 
 log = logging.getLogger("portal.worker")
 

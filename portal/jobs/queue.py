@@ -109,8 +109,9 @@ def end(job: Job, worker: str, how: JobEnd, error: str = "") -> None:
     A periodic job goes back to pending, due one interval later, whatever the outcome.
     """
     now = clock.utcnow()
-    values: dict[str, Any] = {"worker": "", "lease_until": None,
-                              "last_error": error[:300] or job.last_error}
+    values: dict[str, Any] = {"worker": "", "lease_until": None}
+    if how is not JobEnd.RELEASED:
+        values["last_error"] = error[:300]
     if job.schedule is not None:
         values |= {"state": JobState.PENDING, "attempts": 0, "finished_at": now,
                    "run_at": now + timedelta(seconds=float(job.payload["every"]))}

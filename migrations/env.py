@@ -6,7 +6,7 @@ from alembic import context
 from sqlalchemy.types import TypeDecorator
 
 import portal.models  # noqa: F401  (registers every table)
-from portal.config import load_environment, settings_from_env
+from portal.config import settings_from_env
 from portal.db import Base, make_engine
 
 config = context.config
@@ -17,7 +17,6 @@ def _url() -> str:
     url = config.attributes.get("url") or config.get_main_option("sqlalchemy.url")
     if url:
         return url
-    load_environment()
     return settings_from_env().database_url
 
 

@@ -11,6 +11,7 @@ from portal.auth.cli import users_cli
 from portal.bulk.cli import merchants_cli
 from portal.config import current_settings
 from portal.db import db
+from portal.documents.cli import documents_cli
 from portal.encryption import CREDENTIALS_VARIABLE, current_cipher, multi_fernet
 from portal.key_rotation import rotate
 from portal.merchant_mail.cli import reminders_cli
@@ -59,3 +60,4 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(keys_cli)
     app.cli.add_command(gateway_cli)
     app.cli.add_command(reminders_cli)
+    app.cli.add_command(documents_cli)

@@ -1,18 +1,24 @@
-"""The portal's configuration: one object read from the environment (and optional .env files).
+"""The portal's configuration: one typed model read from the environment and env files.
 
-Outside development and testing a missing secret stops start-up with a message naming the
-variable; there are no literal fallbacks for secrets.
+Each field names its variable, default and meaning once; reading the environment, the production
+check and the README's table (``portal.config_table``) all come from those
+definitions. Outside development and testing a missing secret stops start-up with a message
+naming the variable; there are no literal fallbacks for secrets.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Annotated, Any
 
-from dotenv import load_dotenv
+from dotenv import dotenv_values
 from flask import current_app
+from pydantic import AfterValidator, BeforeValidator, Field, ValidationError, field_validator
+from pydantic.fields import FieldInfo
+from pydantic_core.core_schema import ValidationInfo
+from pydantic_settings import BaseSettings, NoDecode, PydanticBaseSettingsSource, SettingsConfigDict
 
 from portal.gateway.onboarding_events import origin_of
 
@@ -21,120 +27,160 @@ INSTANCE = ROOT / "instance"
 DEV_ENVS = ("development", "testing")
 MAIL_SECURITIES = ("none", "starttls", "ssl")
 SETTINGS_EXTENSION = "portal_settings"
+#: The env file ``make run`` writes; read when PORTAL_ENV_FILE names no other.
+DEV_ENV_FILE = INSTANCE / "portal.env"
+#: The project's own env file; its values outrank the PORTAL_ENV_FILE file's.
+DOT_ENV = ROOT / ".env"
 
 
 class ConfigError(RuntimeError):
     """The configuration is incomplete or contradictory."""
 
 
-@dataclass(frozen=True)
-class Variable:
-    """One configuration variable: name, default and meaning (the README table is built from it)."""
-
-    name: str
-    default: str | None
-    meaning: str
-    secret: bool = False
+def _flag(value: object) -> object:
+    """Read a yes/no variable as before: 1, true or yes (any case) is on, anything else off."""
+    return value.strip().lower() in ("1", "true", "yes") if isinstance(value, str) else value
 
 
-VARIABLES = (
-    Variable("PORTAL_ENV", "production", "development, testing or production"),
-    Variable("SECRET_KEY", None, "Signs sessions, CSRF tokens and merchant links", secret=True),
-    Variable("DATABASE_URL", "sqlite:///instance/portal.db",
-             "SQLAlchemy URL; postgresql+psycopg://... for several processes"),
-    Variable("GATEWAY_ONBOARDING_URL", None, "Base URL of the onboarding API (the sandbox's in "
-             "development)"),
-    Variable("GATEWAY_PAYMENTS_URL", None, "Base URL of the payments API"),
-    Variable("GATEWAY_API_KEY", None, "Partner API key, sent as x-gl-auth", secret=True),
-    Variable("GATEWAY_API_SECRET", None, "Partner API secret, keys the x-gl-digest HMAC",
-             secret=True),
-    Variable("GATEWAY_PARTNER_MID", "", "The partner's own (reseller) MID at the gateway: "
-             "`flask gateway webhooks` registers onboarding webhooks under it"),
-    Variable("GATEWAY_WEBHOOK_SECRETS", "", "Comma-separated secrets accepted on webhook "
-             "x-gl-digest (empty: webhooks are not signature-checked)", secret=True),
-    Variable("GATEWAY_PUBLIC_KEY_FILE", "", "PEM of the gateway's public key, verifies payment "
-             "callbacks"),
-    Variable("GATEWAY_ORIGIN", "", "Origin of the verification iframe (default: the onboarding "
-             "URL's origin)"),
-    Variable("GATEWAY_IS_SANDBOX", "false", "true when the gateway is the local sandbox: shows "
-             "'Fill with test data'"),
-    Variable("GATEWAY_CONNECT_TIMEOUT", "5", "Seconds to connect to the gateway"),
-    Variable("GATEWAY_READ_TIMEOUT", "30", "Seconds to wait for the gateway's answer"),
-    Variable("UPLOAD_FOLDER", "instance/uploads", "Where uploaded documents are stored (never "
-             "under static/)"),
-    Variable("UPLOAD_MAX_BYTES", str(5 * 1024 * 1024), "Largest document accepted, in bytes"),
-    Variable("SESSION_IDLE_MINUTES", "30", "Idle minutes before a login session ends"),
-    Variable("SESSION_MAX_HOURS", "12", "Hours after sign-in when a session ends however busy"),
-    Variable("ONE_TIME_PASSWORD_HOURS", "24", "Hours a generated one-time password works"),
-    Variable("MFA_FOR_EVERYONE", "false", "true: ops users too must sign in with an "
-             "authenticator code (admins always must)"),
-    Variable("CREDENTIALS_KEY", None, "Fernet key that encrypts merchants' private keys at rest "
-             "(several: comma-separated, newest first)", secret=True),
-    Variable("KYC_ENCRYPTION_KEYS", None, "Fernet keys, comma-separated, newest first, that "
-             "encrypt PANs, bank account numbers and contacts at rest", secret=True),
-    Variable("PAN_INDEX_KEY", None, "HMAC key of the PAN blind index (search by full PAN)",
-             secret=True),
-    Variable("STALE_AFTER_DAYS", "7", "Days without progress before the dashboard flags a "
-             "merchant"),
-    Variable("PORTAL_URL", "http://127.0.0.1:5000", "The portal's public address, used in the "
-             "links it emails (never taken from the request's Host header)"),
-    Variable("MAIL_HOST", "127.0.0.1", "SMTP server the portal sends email through (make run "
-             "starts a local sink on 8025)"),
-    Variable("MAIL_PORT", "8025", "SMTP port"),
-    Variable("MAIL_SECURITY", "none", "none, starttls or ssl"),
-    Variable("MAIL_USERNAME", "", "SMTP user name (empty: no login)"),
-    Variable("MAIL_PASSWORD", "", "SMTP password", secret=True),
-    Variable("MAIL_FROM", "Partner Onboarding Portal <portal@localhost>", "Sender of the "
-             "portal's emails"),
-    Variable("MAIL_TIMEOUT", "10", "Seconds to wait for the SMTP server"),
-    Variable("MAIL_SINK_FOLDER", "instance/mail", "Where the development SMTP sink keeps "
-             "messages; admins read them at /admin/mailbox when GATEWAY_IS_SANDBOX"),
-    Variable("REMINDER_MAX", "3", "Most verification reminders emailed to one merchant"),
-    Variable("TRUSTED_PROXIES", "0", "Number of reverse proxies in front of the portal whose "
-             "X-Forwarded-For and X-Forwarded-Proto are believed (0: none)"),
-)
+def _comma_list(value: object) -> object:
+    """Split a comma-separated variable into its non-empty, stripped items."""
+    if isinstance(value, str):
+        return tuple(item.strip() for item in value.split(",") if item.strip())
+    return value
 
 
-@dataclass(frozen=True)
-class Settings:
-    """Typed view of the configuration variables."""
+def _sqlite_under_root(url: str) -> str:
+    """A relative SQLite path is relative to the project folder, not the working directory."""
+    prefix = "sqlite:///"
+    if url.startswith(prefix) and not url.startswith(prefix + "/") and url != prefix + ":memory:":
+        return prefix + str(ROOT / url[len(prefix):])
+    return url
 
-    env: str = "production"
-    secret_key: str = ""
-    database_url: str = ""
-    onboarding_url: str = ""
-    payments_url: str = ""
-    api_key: str = ""
-    api_secret: str = ""
-    partner_mid: str = ""
-    webhook_secrets: tuple[str, ...] = ()
-    gateway_public_key_file: str = ""
-    gateway_origin: str = ""
-    gateway_is_sandbox: bool = False
-    connect_timeout: float = 5.0
-    read_timeout: float = 30.0
-    upload_folder: str = ""
-    upload_max_bytes: int = 5 * 1024 * 1024
-    session_idle_minutes: int = 30
-    session_max_hours: int = 12
-    one_time_password_hours: int = 24
-    mfa_for_everyone: bool = False
-    credentials_key: str = ""
-    kyc_encryption_keys: str = ""
-    pan_index_key: str = ""
-    stale_after_days: int = 7
-    portal_url: str = "http://127.0.0.1:5000"
-    mail_host: str = "127.0.0.1"
-    mail_port: int = 8025
-    mail_security: str = "none"
-    mail_username: str = ""
-    mail_password: str = ""
-    mail_from: str = "Partner Onboarding Portal <portal@localhost>"
-    mail_timeout: float = 10.0
-    mail_sink_folder: str = ""
-    reminder_max: int = 3
-    trusted_proxies: int = 0
-    extra: Mapping[str, object] = field(default_factory=dict)
+
+Flag = Annotated[bool, BeforeValidator(_flag)]
+CommaList = Annotated[tuple[str, ...], NoDecode, BeforeValidator(_comma_list)]
+Address = Annotated[str, AfterValidator(lambda url: url.rstrip("/"))]
+Folder = Annotated[str, AfterValidator(lambda path: str(ROOT / path))]
+DatabaseUrl = Annotated[str, AfterValidator(_sqlite_under_root)]
+Lowercase = Annotated[str, AfterValidator(str.lower)]
+
+
+def variable(name: str, default: object, meaning: str, *, required: bool = False,
+             secret: bool = False, shown: str | None = None) -> Any:
+    """A settings field read from the variable ``name``. ``required``: production refuses to
+    start without it; ``secret``: kept out of the settings' repr; ``shown``: the README's
+    Default column when the literal default would mislead."""
+    return Field(default, validation_alias=name, description=meaning, repr=not secret,
+                 json_schema_extra={"required": required, "shown": shown})
+
+
+class Settings(BaseSettings):
+    """Typed view of the configuration variables. Built with keywords it holds exactly what it
+    is given (tests do that); ``settings_from_env`` reads the environment and env files."""
+
+    model_config = SettingsConfigDict(frozen=True, validate_by_name=True, validate_default=True,
+                                      extra="ignore", case_sensitive=True)
+
+    env: str = variable("PORTAL_ENV", "production", "`development`, `testing` or `production`")
+    secret_key: str = variable("SECRET_KEY", "", "Signs sessions, CSRF tokens and merchant "
+                               "links", required=True, secret=True)
+    database_url: DatabaseUrl = variable(
+        "DATABASE_URL", "sqlite:///instance/portal.db",
+        "SQLAlchemy URL; `postgresql+psycopg://...` for several processes")
+    onboarding_url: Address = variable(
+        "GATEWAY_ONBOARDING_URL", "", "Base URL of the onboarding API", required=True,
+        shown="none (the sandbox's in development)")
+    payments_url: str = variable("GATEWAY_PAYMENTS_URL", "", "Base URL of the payments API",
+                                 shown="the onboarding URL")
+    api_key: str = variable("GATEWAY_API_KEY", "", "Partner API key, sent as `x-gl-auth`",
+                            required=True, secret=True)
+    api_secret: str = variable("GATEWAY_API_SECRET", "", "Partner API secret, keys the "
+                               "`x-gl-digest` HMAC", required=True, secret=True)
+    partner_mid: str = variable(
+        "GATEWAY_PARTNER_MID", "", "The partner's own (reseller) MID at the gateway; `flask --app "
+        "app gateway webhooks register URL` registers the onboarding webhook under it (`make run` "
+        "does so with the sandbox)")
+    webhook_secrets: CommaList = variable(
+        "GATEWAY_WEBHOOK_SECRETS", (), "Comma-separated secrets accepted on a webhook's "
+        "`x-gl-digest`; empty: not checked (the real gateway documents no webhook signature)",
+        secret=True)
+    gateway_public_key_file: str = variable(
+        "GATEWAY_PUBLIC_KEY_FILE", "", "PEM file of the gateway's public key; verifies payment "
+        "callbacks")
+    gateway_origin: str = variable(
+        "GATEWAY_ORIGIN", "", "Origin of the verification iframe and its postMessage events",
+        shown="the onboarding URL's origin")
+    gateway_is_sandbox: Flag = variable(
+        "GATEWAY_IS_SANDBOX", False, "`true` when the gateway is the local sandbox: shows \"Fill "
+        "with test data\"")
+    connect_timeout: float = variable("GATEWAY_CONNECT_TIMEOUT", 5.0,
+                                      "Seconds to connect to the gateway")
+    read_timeout: float = variable("GATEWAY_READ_TIMEOUT", 30.0,
+                                   "Seconds to wait for the gateway's answer")
+    upload_folder: Folder = variable("UPLOAD_FOLDER", "instance/uploads", "Where uploaded "
+                                     "documents are stored (never under `static/`)")
+    upload_max_bytes: int = variable("UPLOAD_MAX_BYTES", 5 * 1024 * 1024,
+                                     "Largest document accepted, in bytes (5 MB)")
+    session_idle_minutes: int = variable("SESSION_IDLE_MINUTES", 30,
+                                         "Idle minutes before a login session ends")
+    session_max_hours: int = variable("SESSION_MAX_HOURS", 12, "Hours after sign-in when a "
+                                      "session ends however busy")
+    one_time_password_hours: int = variable("ONE_TIME_PASSWORD_HOURS", 24,
+                                            "Hours a generated one-time password works")
+    mfa_for_everyone: Flag = variable(
+        "MFA_FOR_EVERYONE", False, "true: ops users too must sign in with an authenticator code "
+        "(admins always must)")
+    credentials_key: str = variable(
+        "CREDENTIALS_KEY", "", "Fernet key that encrypts merchants' payment private keys at rest "
+        "(several: comma-separated, newest first)", required=True, secret=True)
+    kyc_encryption_keys: str = variable(
+        "KYC_ENCRYPTION_KEYS", "", "Fernet keys, comma-separated, newest first, that encrypt "
+        "PANs, bank account numbers and contacts at rest", required=True, secret=True)
+    pan_index_key: str = variable(
+        "PAN_INDEX_KEY", "", "HMAC key of the PAN blind index, so search by full PAN works on "
+        "encrypted PANs", required=True, secret=True)
+    stale_after_days: int = variable("STALE_AFTER_DAYS", 7, "Days without progress before the "
+                                     "admin dashboard flags a merchant")
+    document_retention_days: int = variable(
+        "DOCUMENT_RETENTION_DAYS", 0, "Days after a merchant's final status when its stored "
+        "document files are deleted (their records stay); 0 keeps them")
+    portal_url: Address = variable(
+        "PORTAL_URL", "http://127.0.0.1:5000", "The portal's public address, used in emailed "
+        "links (never the request's Host header)")
+    mail_host: str = variable("MAIL_HOST", "127.0.0.1", "SMTP server the portal sends email "
+                              "through (`make run` starts a local sink)")
+    mail_port: int = variable("MAIL_PORT", 8025, "SMTP port")
+    mail_security: Lowercase = variable("MAIL_SECURITY", "none",
+                                        "`none`, `starttls` or `ssl` (certificates verified)")
+    mail_username: str = variable("MAIL_USERNAME", "", "SMTP user name; empty: no login")
+    mail_password: str = variable("MAIL_PASSWORD", "", "SMTP password", secret=True)
+    mail_from: str = variable("MAIL_FROM", "Partner Onboarding Portal <portal@localhost>",
+                              "Sender of the portal's emails")
+    mail_timeout: float = variable("MAIL_TIMEOUT", 10.0, "Seconds to wait for the SMTP server")
+    mail_sink_folder: Folder = variable(
+        "MAIL_SINK_FOLDER", "instance/mail", "Where the development SMTP sink keeps messages; "
+        "admins read them at `/admin/mailbox` when `GATEWAY_IS_SANDBOX`")
+    reminder_max: int = variable("REMINDER_MAX", 3,
+                                 "Most verification reminders emailed to one merchant")
+    trusted_proxies: int = variable(
+        "TRUSTED_PROXIES", 0, "Number of reverse proxies in front of the portal whose "
+        "`X-Forwarded-For` and `X-Forwarded-Proto` are believed; 0: none (see \"Behind a "
+        "TLS-terminating proxy\")")
+
+    @field_validator("payments_url")
+    @classmethod
+    def _payments_default_to_onboarding(cls, value: str, info: ValidationInfo) -> str:
+        return (value or info.data.get("onboarding_url", "")).rstrip("/")
+
+    @classmethod
+    def settings_customise_sources(cls, settings_cls: type[BaseSettings],
+                                   init_settings: PydanticBaseSettingsSource,
+                                   env_settings: PydanticBaseSettingsSource,
+                                   dotenv_settings: PydanticBaseSettingsSource,
+                                   file_secret_settings: PydanticBaseSettingsSource,
+                                   ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Keyword construction reads nothing else (``settings_from_env`` reads the rest)."""
+        return (init_settings,)
 
     @property
     def is_development(self) -> bool:
@@ -147,25 +193,17 @@ class Settings:
         return self.gateway_origin or origin_of(self.onboarding_url)
 
     def with_changes(self, **changes: object) -> Settings:
-        """A copy with some values replaced (tests use it)."""
-        return replace(self, **changes)
+        """A copy with some values replaced and checked (tests use it)."""
+        return Settings.model_validate({**self.model_dump(), **changes})
 
     def check(self) -> Settings:
         """Refuse to start production with a missing secret or gateway address."""
         if self.is_development:
             return self
-        required = {
-            "SECRET_KEY": self.secret_key,
-            "GATEWAY_ONBOARDING_URL": self.onboarding_url,
-            "GATEWAY_API_KEY": self.api_key,
-            "GATEWAY_API_SECRET": self.api_secret,
-            "CREDENTIALS_KEY": self.credentials_key,
-            "KYC_ENCRYPTION_KEYS": self.kyc_encryption_keys,
-            "PAN_INDEX_KEY": self.pan_index_key,
-        }
         if self.mail_security not in MAIL_SECURITIES:
             raise ConfigError("MAIL_SECURITY must be one of: " + ", ".join(MAIL_SECURITIES) + ".")
-        missing = [name for name, value in required.items() if not value]
+        missing = [env_name(info) for name, info in Settings.model_fields.items()
+                   if field_options(info)["required"] and not getattr(self, name)]
         if missing:
             raise ConfigError(
                 "Missing configuration: " + ", ".join(missing)
@@ -174,82 +212,68 @@ class Settings:
         return self
 
 
-def _sqlite_under_root(url: str) -> str:
-    prefix = "sqlite:///"
-    if url.startswith(prefix) and not url.startswith(prefix + "/") and url != prefix + ":memory:":
-        return prefix + str(ROOT / url[len(prefix):])
-    return url
+class _EnvironmentSettings(Settings):
+    """Settings read as the portal starts: real variables, then ``.env``, then the env file."""
+
+    @classmethod
+    def settings_customise_sources(cls, settings_cls: type[BaseSettings],
+                                   init_settings: PydanticBaseSettingsSource,
+                                   env_settings: PydanticBaseSettingsSource,
+                                   dotenv_settings: PydanticBaseSettingsSource,
+                                   file_secret_settings: PydanticBaseSettingsSource,
+                                   ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Earlier sources win: real variables, then the env files (see ``env_files``)."""
+        return (init_settings, env_settings, dotenv_settings)
 
 
-def _flag(value: str) -> bool:
-    return value.strip().lower() in ("1", "true", "yes")
+def env_name(info: FieldInfo) -> str:
+    """The variable a settings field is read from."""
+    return str(info.validation_alias)
 
 
-#: The env file ``make run`` writes; read when PORTAL_ENV_FILE names no other.
-DEV_ENV_FILE = INSTANCE / "portal.env"
+def field_options(info: FieldInfo) -> dict[str, Any]:
+    """What ``variable()`` recorded beside the default: ``required`` and ``shown``."""
+    return info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
 
 
-def load_environment() -> None:
-    """Read ``.env`` and the file named by PORTAL_ENV_FILE, by default ``instance/portal.env``
-    when it exists (never overriding real variables), so ``flask --app app ...`` run by hand
-    after ``make run`` finds the same configuration."""
-    load_dotenv(ROOT / ".env", override=False)
-    extra = os.environ.get("PORTAL_ENV_FILE") or DEV_ENV_FILE
-    if Path(extra).is_file():
-        load_dotenv(extra, override=False)
+def env_files() -> tuple[Path, ...]:
+    """The env files read, weakest first: the one PORTAL_ENV_FILE names (in the environment or
+    in ``.env``; by default ``instance/portal.env``, which ``make run`` writes, so ``flask --app
+    app ...`` run by hand finds the same configuration), then ``.env``. Missing ones are skipped."""
+    dot_env = DOT_ENV
+    named = (os.environ.get("PORTAL_ENV_FILE")
+             or (dotenv_values(dot_env).get("PORTAL_ENV_FILE") if dot_env.is_file() else None)
+             or DEV_ENV_FILE)
+    return (Path(named), dot_env)
 
 
-def settings_from_env(environ: Mapping[str, str] | None = None) -> Settings:
-    """Build Settings from environment variables, applying each variable's default."""
-    env = os.environ if environ is None else environ
-    defaults = {v.name: v.default for v in VARIABLES}
+#: Validation errors of numeric variables, and what the value is not.
+NUMBER_ERRORS = {"float_parsing": "a number", "int_parsing": "a whole number",
+                 "int_from_float": "a whole number"}
 
-    def get(name: str) -> str:
-        return env.get(name, defaults[name] or "")
 
-    onboarding = get("GATEWAY_ONBOARDING_URL").rstrip("/")
+def _config_error(error: ValidationError) -> ConfigError:
+    """One sentence per bad value, naming its variable (never a library's message)."""
+    names = {name: env_name(info) for name, info in Settings.model_fields.items()}
+    problems = []
+    for detail in error.errors():
+        key = str(detail["loc"][0]) if detail["loc"] else ""
+        variable_name = names.get(key, key)
+        kind = NUMBER_ERRORS.get(detail["type"])
+        problems.append(f"{variable_name} is not {kind}: {detail['input']!r}." if kind
+                        else f"{variable_name} has a value the portal cannot use.")
+    return ConfigError(" ".join(problems))
+
+
+def settings_from_env(environ: Mapping[str, str | None] | None = None) -> Settings:
+    """Settings from ``environ`` alone, or by default from the environment and ``env_files()``
+    (real variables win), with each variable's default for the rest."""
     try:
-        return Settings(
-            env=get("PORTAL_ENV"),
-            secret_key=get("SECRET_KEY"),
-            database_url=_sqlite_under_root(get("DATABASE_URL")),
-            onboarding_url=onboarding,
-            payments_url=(get("GATEWAY_PAYMENTS_URL") or onboarding).rstrip("/"),
-            api_key=get("GATEWAY_API_KEY"),
-            api_secret=get("GATEWAY_API_SECRET"),
-            partner_mid=get("GATEWAY_PARTNER_MID"),
-            webhook_secrets=tuple(s.strip() for s in get("GATEWAY_WEBHOOK_SECRETS").split(",")
-                                  if s.strip()),
-            gateway_public_key_file=get("GATEWAY_PUBLIC_KEY_FILE"),
-            gateway_origin=get("GATEWAY_ORIGIN"),
-            gateway_is_sandbox=_flag(get("GATEWAY_IS_SANDBOX")),
-            connect_timeout=float(get("GATEWAY_CONNECT_TIMEOUT")),
-            read_timeout=float(get("GATEWAY_READ_TIMEOUT")),
-            upload_folder=str(ROOT / get("UPLOAD_FOLDER")),
-            upload_max_bytes=int(get("UPLOAD_MAX_BYTES")),
-            session_idle_minutes=int(get("SESSION_IDLE_MINUTES")),
-            session_max_hours=int(get("SESSION_MAX_HOURS")),
-            one_time_password_hours=int(get("ONE_TIME_PASSWORD_HOURS")),
-            mfa_for_everyone=_flag(get("MFA_FOR_EVERYONE")),
-            credentials_key=get("CREDENTIALS_KEY"),
-            kyc_encryption_keys=get("KYC_ENCRYPTION_KEYS"),
-            pan_index_key=get("PAN_INDEX_KEY"),
-            stale_after_days=int(get("STALE_AFTER_DAYS")),
-            portal_url=get("PORTAL_URL").rstrip("/"),
-            mail_host=get("MAIL_HOST"),
-            mail_port=int(get("MAIL_PORT")),
-            mail_security=get("MAIL_SECURITY").lower(),
-            mail_username=get("MAIL_USERNAME"),
-            mail_password=get("MAIL_PASSWORD"),
-            mail_from=get("MAIL_FROM"),
-            mail_timeout=float(get("MAIL_TIMEOUT")),
-            mail_sink_folder=str(ROOT / get("MAIL_SINK_FOLDER")),
-            reminder_max=int(get("REMINDER_MAX")),
-            trusted_proxies=int(get("TRUSTED_PROXIES")),
-        )
-    except ValueError as exc:
-        raise ConfigError(f"A numeric configuration variable is not a number: {exc}") from exc
-
+        if environ is None:
+            return _EnvironmentSettings(_env_file=env_files())
+        return Settings.model_validate({k: v for k, v in environ.items() if v is not None})
+    except ValidationError as exc:
+        raise _config_error(exc) from None
 
 
 def current_settings() -> Settings:

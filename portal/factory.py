@@ -17,7 +17,6 @@ from portal.config import (
     ROOT,
     SETTINGS_EXTENSION,
     Settings,
-    load_environment,
     settings_from_env,
 )
 from portal.db import db
@@ -31,7 +30,6 @@ from portal.uploads import PortalRequest
 def create_app(settings: Settings | None = None) -> Flask:
     """Build the portal for ``settings`` (default: read from the environment)."""
     if settings is None:
-        load_environment()
         settings = settings_from_env()
     settings.check()
     app = Flask("portal", template_folder=str(ROOT / "templates"),

@@ -7,7 +7,7 @@ import json
 import pytest
 from dotenv import dotenv_values
 
-from portal.config import ROOT, VARIABLES, ConfigError, settings_from_env
+from portal.config import ConfigError, settings_from_env
 from portal.devsetup import write_dev_config
 from portal.factory import create_app
 
@@ -49,12 +49,6 @@ def test_payments_url_defaults_to_onboarding_url():
     settings = settings_from_env({"GATEWAY_ONBOARDING_URL": "https://gw.example/"})
     assert settings.payments_url == "https://gw.example"
     assert settings.verification_origin == "https://gw.example"
-
-
-def test_readme_documents_every_configuration_variable():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    missing = [v.name for v in VARIABLES if f"| `{v.name}` |" not in readme]
-    assert missing == []
 
 
 def test_dev_config_is_written_once_with_fresh_secrets(tmp_path):

@@ -113,7 +113,7 @@ def test_the_migration_encrypts_existing_rows_and_pan_search_finds_them(any_data
 
 def test_the_migration_names_the_missing_key_when_there_are_rows(tmp_path, monkeypatch):
     monkeypatch.delenv("KYC_ENCRYPTION_KEYS", raising=False)
-    monkeypatch.setattr("portal.config.load_environment", lambda: None)
+    monkeypatch.setattr("portal.config.env_files", lambda: ())
     url = f"sqlite:///{tmp_path / 'old.db'}"
     upgrade(url, "0007")
     add_plain_rows(url)

@@ -11,7 +11,8 @@ from pathlib import Path
 from sqlalchemy import select
 
 from portal.auth.accounts import DEFAULT_ADMIN_EMAIL, authenticate, find_user
-from portal.config import ROOT, VARIABLES
+from portal.config import ROOT
+from portal.config_table import VARIABLES
 from portal.db import db
 from portal.devsetup import write_dev_config
 from portal.models import AuditEvent

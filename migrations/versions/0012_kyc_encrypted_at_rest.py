@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import context, op
 
-from portal.config import load_environment, settings_from_env
+from portal.config import settings_from_env
 from portal.encryption import Cipher
 from portal.key_rotation import rewrite_column
 
@@ -38,7 +38,6 @@ ENCRYPTED = (
 def _cipher() -> Cipher:
     settings = context.config.attributes.get("settings")
     if settings is None:
-        load_environment()
         settings = settings_from_env()
     return Cipher.from_settings(settings)
 

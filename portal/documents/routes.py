@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
 from flask.typing import ResponseReturnValue
+from flask_login import current_user
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from portal.audit.service import record
 from portal.auth import roles_required
 from portal.config import current_settings
+from portal.db import db
 from portal.documents import service
 from portal.documents.forms import UploadForm
+from portal.documents.versions import versions_of
 from portal.models.merchant import Merchant
 from portal.onboarding import service as onboarding
 from portal.uploads import reads_oversize_uploads
@@ -37,7 +41,7 @@ def step(merchant_id: int) -> ResponseReturnValue:
     if slot is not None and posted.offer(slot).validate_on_submit():
         upload = posted.file.data
         result = service.upload(client(), current_settings(), merchant, posted.docType.data,
-                                upload.filename or "", upload.stream)
+                                upload.filename or "", upload.stream, current_user.id)
         if result.ok:
             flash(result.message, "success")
             return redirect(url_for("documents.step", merchant_id=merchant.id))
@@ -72,9 +76,21 @@ def fill(merchant_id: int) -> ResponseReturnValue:
 @bp.get("/merchants/<int:merchant_id>/documents/<int:document_id>")
 @roles_required(*STAFF)
 def download(merchant_id: int, document_id: int) -> ResponseReturnValue:
-    """The stored file, as an attachment, for signed-in staff only."""
+    """The stored file, as an attachment, for signed-in staff only; every download is audited
+    (which version, and whether a newer one replaced it)."""
     merchant = load(merchant_id)
     document = service.get_document(merchant, document_id) or abort(404)
+    version = next(v for v in versions_of(service.documents_of(merchant))
+                   if v.document.id == document.id)
+    if not document.file_kept:
+        flash(f"The file of version {version.number} was deleted on "
+              f"{document.file_deleted_at:%Y-%m-%d} under the retention policy; its record "
+              "stays below.", "warning")
+        return redirect(url_for("documents.step", merchant_id=merchant.id))
+    record("document.download", merchant_id=merchant.id,
+           detail={"docType": document.doc_type, "version": version.number,
+                   "replaced": version.replaced, "sha256": document.sha256})
+    db.session.commit()
     response = send_file(service.path_of(current_settings(), document), as_attachment=True,
                          download_name=service.download_name(document),
                          mimetype=document.content_type)
@@ -97,6 +113,7 @@ def render_page(merchant: Merchant, posted: UploadForm | None) -> str:
     status = next(s for s in stepper if s.step.key == "documents")
     return render_template("documents/step.html", merchant=merchant, step=status.step,
                            stepper=stepper, lock_reason=status.lock_reason, entries=entries,
-                           documents=documents, max_bytes=current_settings().upload_max_bytes,
+                           versions=versions_of(documents),
+                           max_bytes=current_settings().upload_max_bytes,
                            upload_limit=service.size_text(current_settings().upload_max_bytes),
                            too_large=service.too_large(current_settings().upload_max_bytes))

@@ -44,6 +44,8 @@ CHOICE_KEYS: dict[str, tuple[str, ...]] = {
     "FREELANCER_DOC_UPLOAD": ("ITR", "SERVICE_LEVEL_AGREEMENT", "BANK_STATEMENT"),
 }
 FILE_FIELD = "file"
+#: How much of the gateway's answer a version keeps (its column's size).
+MAX_ANSWER = 500
 
 
 @dataclass(frozen=True)
@@ -100,8 +102,8 @@ def too_large(max_bytes: int) -> str:
 
 
 def upload(client: OnboardingClient, settings: Settings, merchant: Merchant, doc_type: str,
-           filename: str, stream: BinaryIO) -> StepResult:
-    """Check, store and send one document for ``doc_type``."""
+           filename: str, stream: BinaryIO, uploaded_by_id: int | None = None) -> StepResult:
+    """Check, store and send one document for ``doc_type`` (uploaded by user ``uploaded_by_id``)."""
     if not merchant.onboarding_id:
         return StepResult(False, "Create the merchant at the gateway first (step 1).")
     allowed = {t for slot in slots(merchant, documents_of(merchant)) for t in slot.types}
@@ -113,12 +115,13 @@ def upload(client: OnboardingClient, settings: Settings, merchant: Merchant, doc
                detail={"docType": doc_type, "reason": error})
         db.session.commit()
         return StepResult(False, error, [FieldError(FILE_FIELD, error)])
-    document = store(settings, merchant, doc_type, filename, content, content_type)
+    document = store(settings, merchant, doc_type, filename, content, content_type,
+                     uploaded_by_id)
     return send(client, settings, merchant, document)
 
 
 def store(settings: Settings, merchant: Merchant, doc_type: str, filename: str,
-          content: bytes, content_type: str) -> StoredDocument:
+          content: bytes, content_type: str, uploaded_by_id: int | None = None) -> StoredDocument:
     """Write the file under a generated name outside static/, owner-only, and remember it."""
     folder = private_folder(Path(settings.upload_folder))
     stored_name = f"{uuid.uuid4().hex}.{ACCEPTED[content_type]}"
@@ -127,7 +130,8 @@ def store(settings: Settings, merchant: Merchant, doc_type: str, filename: str,
         merchant_id=merchant.id, doc_type=doc_type,
         original_filename=secure_filename(filename)[:255] or stored_name, stored_name=stored_name,
         sha256=hashlib.sha256(content).hexdigest(), size=len(content),
-        content_type=content_type, status=DocumentStatus.STORED, sent_gid="")
+        content_type=content_type, status=DocumentStatus.STORED, sent_gid="",
+        uploaded_by_id=uploaded_by_id, gateway_answer="")
     db.session.add(document)
     merchant.touch()
     record("document.store", merchant_id=merchant.id,
@@ -147,10 +151,19 @@ def send(client: OnboardingClient, settings: Settings, merchant: Merchant,
     if result.ok:
         document.status, document.sent_gid = DocumentStatus.SENT, result.gid
         result.message = f"{label(document.doc_type, Kind.DOCUMENT)} sent to the gateway."
+        document.gateway_answer = "Accepted"
     else:
         document.status = DocumentStatus.NOT_SENT if result.unavailable else DocumentStatus.REFUSED
+        document.gateway_answer = gateway_answer(result)
     db.session.commit()
     return result
+
+
+def gateway_answer(result: StepResult) -> str:
+    """What the gateway said to a send that did not go through, in words, as the version keeps
+    it: its messages about the file, else the page's message."""
+    answer = " ".join(error.message for error in result.errors) or result.message
+    return answer[:MAX_ANSWER]
 
 
 def upload_samples(client: OnboardingClient, settings: Settings,

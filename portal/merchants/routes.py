@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
 from flask.typing import ResponseReturnValue
 
+from portal.audit.service import record
 from portal.auth import roles_required
 from portal.config import current_settings
+from portal.db import db
+from portal.documents.service import documents_of
+from portal.documents.versions import versions_of
+from portal.merchants.export import export_zip
 from portal.merchants.forms import DeleteMerchantForm, SearchForm
 from portal.merchants.removal import can_delete, delete_abandoned
 from portal.merchants.service import TOTAL_STEPS, search_merchants
+from portal.models import Role
 from portal.models.merchant import Merchant
 from portal.onboarding import service as onboarding
 from portal.wizard.pages import STAFF
@@ -53,8 +59,21 @@ def delete(merchant_id: int) -> ResponseReturnValue:
     return redirect(url_for(".index"))
 
 
+@bp.post("/merchants/<int:merchant_id>/export")
+@roles_required(Role.ADMIN)
+def export(merchant_id: int) -> ResponseReturnValue:
+    """Everything the portal holds about the merchant as a ZIP (a data-access request)."""
+    merchant = onboarding.get_merchant(merchant_id) or abort(404)
+    archive = export_zip(merchant, documents_of(merchant), current_settings().upload_folder)
+    record("merchant.export", merchant_id=merchant.id)
+    db.session.commit()
+    return send_file(archive, as_attachment=True, mimetype="application/zip",
+                     download_name=f"merchant-{merchant.external_onboarding_id}.zip")
+
+
 def render_detail(merchant: Merchant, delete_form: DeleteMerchantForm) -> str:
     """The summary page, with the delete form when the merchant can be deleted."""
     stepper = onboarding.stepper(merchant, onboarding.drafts_of(merchant))
     return render_template("merchants/detail.html", merchant=merchant, stepper=stepper,
+                           versions=versions_of(documents_of(merchant)),
                            delete_form=delete_form if can_delete(merchant) else None)

@@ -1,4 +1,9 @@
-"""An uploaded document: stored on disk under a generated name, then sent to the gateway."""
+"""An uploaded document: stored on disk under a generated name, then sent to the gateway.
+
+Every upload is a version: a newer one of the same type sent to the gateway replaces the older
+(which stays listed, struck through); retention may later delete a version's file while its
+metadata stays.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +11,12 @@ from datetime import datetime
 from enum import StrEnum
 
 from sqlalchemy import ForeignKey, Integer, String
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from portal import clock
 from portal.db import Base
 from portal.models.types import EncryptedText, UTCDateTime
+from portal.models.user import User
 
 
 class DocumentStatus(StrEnum):
@@ -41,3 +47,17 @@ class StoredDocument(Base):
     uploaded_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow)
     sent_gid: Mapped[str] = mapped_column(String(64), default="")
     status: Mapped[str] = mapped_column(String(16), default=DocumentStatus.STORED)
+    #: Who uploaded it (None for uploads made by the system, or once the user is deleted).
+    uploaded_by_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"))
+    #: The gateway's answer to the send, in words (empty until sent).
+    gateway_answer: Mapped[str] = mapped_column(String(500), default="")
+    #: When retention deleted the stored file (the row stays as the record of what was sent).
+    file_deleted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    uploaded_by: Mapped[User | None] = relationship(foreign_keys=[uploaded_by_id])
+
+    @property
+    def file_kept(self) -> bool:
+        """Whether the stored bytes are still there to download."""
+        return self.file_deleted_at is None

@@ -1,7 +1,7 @@
 """Jobs: background work claimed by workers; bulk import rows with their progress.
 
 Revision ID: 0016
-Revises: 0013
+Revises: 0017
 Create Date: 2026-11-23
 """
 from collections.abc import Sequence
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0016"
-down_revision: str | None = "0013"
+down_revision: str | None = "0017"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

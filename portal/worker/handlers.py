@@ -8,8 +8,10 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from portal import clock
 from portal.bulk import jobs as bulk_jobs
 from portal.config import current_settings
+from portal.documents.retention import delete_expired_files
 from portal.jobs.queue import JobEnd, JobRun
 from portal.merchant_mail.reminders import send_reminders
 from portal.onboarding.service import client_for
@@ -19,6 +21,7 @@ log = logging.getLogger("portal.worker")
 
 SYNC = "sync"
 REMINDERS = "reminders"
+RETENTION = "retention"
 
 
 def run_sync(_run: JobRun) -> JobEnd:
@@ -30,6 +33,15 @@ def run_sync(_run: JobRun) -> JobEnd:
 def run_reminders(_run: JobRun) -> JobEnd:
     """The scheduled verification reminders."""
     log.info(send_reminders(current_settings()).summary())
+    return JobEnd.DONE
+
+
+def run_retention(_run: JobRun) -> JobEnd:
+    """Delete the document files kept past DOCUMENT_RETENTION_DAYS (0: keep every file)."""
+    settings = current_settings()
+    deleted = delete_expired_files(settings.upload_folder, settings.document_retention_days,
+                                   clock.utcnow())
+    log.info("retention: %d document files deleted", deleted)
     return JobEnd.DONE
 
 
@@ -49,6 +61,7 @@ HANDLERS: dict[str, Handler] = {
     bulk_jobs.KIND: Handler(bulk_jobs.run_import, bulk_jobs.give_up),
     SYNC: Handler(run_sync),
     REMINDERS: Handler(run_reminders),
+    RETENTION: Handler(run_retention),
 }
 
 
@@ -58,7 +71,8 @@ class Intervals:
 
     sync: timedelta = timedelta(seconds=60)
     reminders: timedelta = timedelta(hours=1)
+    retention: timedelta = timedelta(days=1)
 
     def schedules(self) -> dict[str, timedelta]:
         """Each periodic job's name (also its kind) and interval."""
-        return {SYNC: self.sync, REMINDERS: self.reminders}
+        return {SYNC: self.sync, REMINDERS: self.reminders, RETENTION: self.retention}

@@ -14,7 +14,11 @@ from portal.bulk import jobs
 from portal.db import db
 from portal.models.bulk import BulkImport, BulkImportRow
 from portal.models.job import Job
+from portal.worker.handlers import Intervals
 from tests.bulk.conftest import EXAMPLE
+
+#: How many periodic jobs a worker adds (each runs once at its start).
+SCHEDULES = len(Intervals().schedules())
 
 
 def many_merchants(count: int) -> bytes:

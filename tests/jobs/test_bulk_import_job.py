@@ -10,7 +10,7 @@ from portal.jobs.queue import LEASE, claim
 from portal.models.job import JobState
 from portal.worker.loop import WorkerOptions, run_next
 from tests.bulk.conftest import creates
-from tests.jobs.support import queue_import, stored_import, stored_jobs, stored_rows
+from tests.jobs.support import SCHEDULES, queue_import, stored_import, stored_jobs, stored_rows
 from tests.support.workers import run_worker
 
 ROWS = 6
@@ -88,7 +88,7 @@ def test_an_import_whose_worker_died_is_finished_by_another(portal_clock, app, s
     import_id = queue_import(app, ROWS)
     with app.app_context():
         assert claim("died") is not None
-    assert run_worker(app) == 2, "the import is still the dead worker's: only the schedules"
+    assert run_worker(app) == SCHEDULES, "the import is still the dead worker's: only the schedules"
     portal_clock.advance(LEASE.total_seconds())
     run_worker(app)
     done = stored_import(app, import_id)

@@ -8,8 +8,8 @@ from datetime import timedelta
 from portal.db import db
 from portal.jobs.queue import LEASE, MAX_ATTEMPTS, JobEnd, claim, end, enqueue, renew, schedule
 from portal.models.job import Job, JobState
-from portal.worker.handlers import REMINDERS, SYNC
-from tests.jobs.support import stored_jobs
+from portal.worker.handlers import REMINDERS, RETENTION, SYNC
+from tests.jobs.support import SCHEDULES, stored_jobs
 from tests.support.workers import run_worker
 
 MINUTE = 60
@@ -75,21 +75,23 @@ def test_a_released_job_goes_to_the_next_worker_at_once(portal_clock, app):
 
 def test_a_job_of_an_unknown_kind_fails_with_a_reason(portal_clock, app):
     job_id = add_job(app, "no-such-kind")
-    assert run_worker(app) == 3  # it, and the first sync and reminders runs
+    assert run_worker(app) == 1 + SCHEDULES  # it, and each schedule's first run
     job = stored(app, job_id)
     assert (job.state, job.last_error) == (JobState.FAILED,
                                            "No handler for jobs of kind no-such-kind")
 
 
 def test_periodic_jobs_exist_once_and_come_back_after_their_interval(portal_clock, app):
-    assert run_worker(app) == 2
+    assert run_worker(app) == SCHEDULES
     with app.app_context():
         assert not schedule(SYNC, SYNC, timedelta(seconds=5)), "already there"
-    jobs = {job.schedule: job for job in stored_jobs(app, SYNC) + stored_jobs(app, REMINDERS)}
-    assert set(jobs) == {SYNC, REMINDERS}
+    jobs = {job.schedule: job for kind in (SYNC, REMINDERS, RETENTION)
+            for job in stored_jobs(app, kind)}
+    assert set(jobs) == {SYNC, REMINDERS, RETENTION}
     assert {job.state for job in jobs.values()} == {JobState.PENDING}
     assert jobs[SYNC].run_at == portal_clock.now() + timedelta(seconds=60)
     assert jobs[REMINDERS].run_at == portal_clock.now() + timedelta(hours=1)
+    assert jobs[RETENTION].run_at == portal_clock.now() + timedelta(days=1)
     assert run_worker(app) == 0
     portal_clock.advance(60)
     assert run_worker(app) == 1

@@ -19,6 +19,7 @@ from portal.migrate import upgrade
 from portal.onboarding.webhooks_cli import gateway_cli
 from portal.payments.cli import payments_cli
 from portal.sync import sync_command
+from portal.worker.cli import worker_command
 
 db_cli = AppGroup("db", help="Manage the database schema.")
 
@@ -53,6 +54,7 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(db_cli)
     app.cli.add_command(users_cli)
     app.cli.add_command(sync_command)
+    app.cli.add_command(worker_command)
     app.cli.add_command(merchants_cli)
     app.cli.add_command(payments_cli)
     app.cli.add_command(keys_cli)

@@ -1,17 +1,14 @@
 """The periodic refresh: re-read open records' statuses, finish webhook events, send reminders.
 
-``flask --app app sync`` runs one pass; ``--every SECONDS`` repeats it until stopped. Each pass
-runs in its own app context, so it starts from a fresh database session.
+``flask --app app sync`` runs one pass now; the workers (``flask --app app worker``) run it
+periodically as a job.
 """
 
 from __future__ import annotations
 
-import logging
-import time
 from dataclasses import dataclass
 
 import click
-from flask import current_app
 from flask.cli import with_appcontext
 from sqlalchemy import or_, select
 
@@ -26,8 +23,6 @@ from portal.models.status_change import StatusSource
 from portal.outbox.worker import catch_up
 from portal.status.service import read_status
 from portal.webhooks.service import pending_events, process
-
-log = logging.getLogger("portal.sync")
 
 
 @dataclass
@@ -76,21 +71,9 @@ def sync_once(client: OnboardingClient) -> SyncReport:
 
 
 @click.command("sync")
-@click.option("--every", type=click.FloatRange(min=1), default=None, metavar="SECONDS",
-              help="Repeat every SECONDS until stopped (default: one pass).")
 @with_appcontext
-def sync_command(every: float | None) -> None:
-    """Re-read open onboardings' statuses, finish webhook events and send due reminders."""
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
-    while True:
-        try:
-            with app.app_context():
-                click.echo(sync_once(onboarding_client(current_settings())).summary())
-                click.echo(send_reminders(current_settings()).summary())
-        except Exception:
-            if every is None:
-                raise
-            log.exception("sync: the pass failed; the next one runs in %s s", every)
-        if every is None:
-            return
-        time.sleep(every)
+def sync_command() -> None:
+    """One pass now: open onboardings' statuses, webhook events, due reminders (the workers
+    run these by themselves)."""
+    click.echo(sync_once(onboarding_client(current_settings())).summary())
+    click.echo(send_reminders(current_settings()).summary())

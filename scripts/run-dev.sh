@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Start the sandbox and the portal side by side; stop both on Ctrl-C.
+# Start the sandbox, the mail sink, the portal and a worker side by side; stop all on Ctrl-C.
 set -euo pipefail
 : "${BIN:=.venv/bin}" "${PORTAL_PORT:=5000}" "${SANDBOX_PORT:=8100}" "${MAIL_SINK_PORT:=8025}"
 
@@ -24,10 +24,9 @@ pids+=($!)
 PROMETHEUS_MULTIPROC_DIR=instance/metrics "$BIN/gunicorn" --config gunicorn.conf.py --bind "127.0.0.1:$PORTAL_PORT" app:app \
   > instance/portal.log 2>&1 &
 pids+=($!)
-if "$BIN/flask" --app app --help 2>/dev/null | grep -q '^  sync'; then
-  "$BIN/flask" --app app sync --every 60 > instance/sync.log 2>&1 &
-  pids+=($!)
-fi
+# A background worker: bulk imports, the status sync, reminders and queued step sends.
+"$BIN/flask" --app app worker > instance/worker.log 2>&1 &
+pids+=($!)
 
 "$BIN/python" - "$PORTAL_PORT" "$SANDBOX_PORT" <<'PY'
 import sys, time, urllib.request
@@ -51,8 +50,8 @@ $(sed -e 's/ (shown once)//' -e 's/^/           /' <<<"$admin_note")
            More users: $BIN/flask --app app users create EMAIL --role ops
   Sandbox: http://127.0.0.1:$SANDBOX_PORT  (gateway emulator; OpenAPI at /openapi.json)
   Mail:    instance/mail/*.eml  (what the portal emails; SMTP sink on 127.0.0.1:$MAIL_SINK_PORT)
-  Logs:    instance/portal.log, instance/sandbox.log, instance/sync.log
+  Logs:    instance/portal.log, instance/sandbox.log, instance/worker.log
 
-  Press Ctrl-C to stop both.
+  Press Ctrl-C to stop them all.
 TXT
 wait -n "${pids[@]}"

@@ -6,7 +6,6 @@ from flask import (
     Blueprint,
     Response,
     abort,
-    current_app,
     flash,
     jsonify,
     redirect,
@@ -19,7 +18,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from portal.auth import roles_required
 from portal.bulk import jobs
-from portal.bulk.forms import ImportForm
+from portal.bulk.forms import CancelForm, ImportForm
 from portal.bulk.report import RowError, errors_csv
 from portal.models.bulk import BulkImport, ImportState
 from portal.models.user import Role
@@ -36,13 +35,12 @@ def _too_large(_error: RequestEntityTooLarge) -> ResponseReturnValue:
 @bp.route("/", methods=["GET", "POST"])
 @roles_required(Role.ADMIN)
 def index() -> ResponseReturnValue:
-    """Upload a file: a file with problems shows them here; a good one starts the import."""
+    """Upload a file: a file with problems shows them here; a good one queues the import."""
     form = ImportForm()
     if form.validate_on_submit():
         upload = form.file.data
-        job = jobs.submit(current_app._get_current_object(),  # type: ignore[attr-defined]
-                          upload.read(), upload.filename or "merchants.csv", current_user.email,
-                          skip_invalid=form.skip_invalid.data, concurrency=form.concurrency.data)
+        job = jobs.submit(upload.read(), upload.filename or "merchants.csv", current_user.email,
+                          skip_invalid=form.skip_invalid.data)
         if job.state != ImportState.INVALID:
             return redirect(url_for("bulk.show", import_id=job.id))
         return render_template("bulk/index.html", form=form, invalid=job,
@@ -55,7 +53,22 @@ def index() -> ResponseReturnValue:
 @roles_required(Role.ADMIN)
 def show(import_id: int) -> ResponseReturnValue:
     """One import: its progress (refreshed by script, or by the page itself without one)."""
-    return render_template("bulk/import.html", job=load(import_id))
+    return render_template("bulk/import.html", job=load(import_id), cancel_form=CancelForm())
+
+
+@bp.post("/<int:import_id>/cancel")
+@roles_required(Role.ADMIN)
+def cancel(import_id: int) -> ResponseReturnValue:
+    """Stop a running import: the row being sent ends, the rows after it are not sent."""
+    job = load(import_id)
+    if not CancelForm().validate_on_submit():
+        abort(400)
+    if jobs.cancel(job.id):
+        flash("The import was cancelled: the rows not yet done will not be sent. Uploading the "
+              "same file again resumes it.", "info")
+    else:
+        flash("The import had already ended.", "info")
+    return redirect(url_for("bulk.show", import_id=job.id))
 
 
 @bp.get("/<int:import_id>/progress")

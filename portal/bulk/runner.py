@@ -66,18 +66,12 @@ def run_rows(app: Flask, rows: list[BulkRow], *, concurrency: int = DEFAULT_CONC
     """Onboard ``rows`` with at most ``concurrency`` at a time; ``on_row`` hears each end."""
     if client is None:
         with app.app_context():
-            client = onboarding_client(current_settings(), retry=BULK_RETRY)
+            client = bulk_client()
     shared: OnboardingClient = client
 
     def work(row: BulkRow) -> RowOutcome:
         with app.app_context():
-            try:
-                return onboard_row(shared, current_settings(), row, files)
-            except Exception as exc:  # one broken row must not stop the others
-                log.exception("bulk import: row %d failed unexpectedly", row.number)
-                db.session.rollback()
-                return RowOutcome(row.number, row.external_id,
-                                  reason=f"Unexpected error: {type(exc).__name__}")
+            return onboard_safely(shared, row, files)
 
     outcomes = []
     with ThreadPoolExecutor(max_workers=max(1, concurrency),
@@ -88,3 +82,19 @@ def run_rows(app: Flask, rows: list[BulkRow], *, concurrency: int = DEFAULT_CONC
             if on_row is not None:
                 on_row(outcome)
     return Summary(sorted(outcomes, key=lambda o: o.row))
+
+
+def onboard_safely(client: OnboardingClient, row: BulkRow, files: Path | None) -> RowOutcome:
+    """``onboard_row``, an unexpected error reported as the row's failure (others go on)."""
+    try:
+        return onboard_row(client, current_settings(), row, files)
+    except Exception as exc:  # one broken row must not stop the others
+        log.exception("bulk import: row %d failed unexpectedly", row.number)
+        db.session.rollback()
+        return RowOutcome(row.number, row.external_id,
+                          reason=f"Unexpected error: {type(exc).__name__}")
+
+
+def bulk_client() -> OnboardingClient:
+    """A gateway client with the bulk retry policy."""
+    return onboarding_client(current_settings(), retry=BULK_RETRY)

@@ -13,5 +13,5 @@ reminders_cli = AppGroup("reminders", help="Remind merchants to complete their v
 
 @reminders_cli.command("send")
 def send() -> None:
-    """Send today's reminders (``flask sync`` does this on every pass too)."""
+    """Send today's reminders now (the workers send them every hour by themselves)."""
     click.echo(send_reminders(current_settings()).summary())

@@ -3,10 +3,11 @@
 from portal.db import Base
 from portal.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
 from portal.models.audit import AuditEvent
-from portal.models.bulk import BulkImport
+from portal.models.bulk import BulkImport, BulkImportRow
 from portal.models.communication import MailTemplate, PasswordResetRequest, VerificationReminder
 from portal.models.document import StoredDocument
 from portal.models.held_form import HeldForm
+from portal.models.job import Job, JobState
 from portal.models.login_throttle import LoginThrottle
 from portal.models.merchant import Merchant
 from portal.models.outbox import OutboxItem, OutboxState
@@ -21,7 +22,7 @@ from portal.models.webhook_event import WebhookEvent
 
 __all__ = [
     "ApprovalKind", "ApprovalRequest", "ApprovalState", "AuditEvent", "Base", "BulkImport",
-    "GatewayLink", "HeldForm", "LoginThrottle",
+    "BulkImportRow", "GatewayLink", "HeldForm", "Job", "JobState", "LoginThrottle",
     "MailTemplate", "Merchant", "MerchantLink", "OutboxItem", "OutboxState",
     "PasswordResetRequest", "Payment", "PaymentCredentials", "PaymentRefund", "PortfolioKey",
     "RecoveryCode", "Role", "StatusChange", "StatusSource", "StepDraft", "StoredDocument", "User",

@@ -6,7 +6,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, Integer, String
+from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from portal import clock
@@ -21,8 +21,14 @@ class ImportState(StrEnum):
     INVALID = "invalid"
     RUNNING = "running"
     FINISHED = "finished"
-    #: The import thread stopped on an unexpected error (re-uploading the file resumes).
+    #: An admin stopped it: the rows not yet done stay undone.
+    CANCELLED = "cancelled"
+    #: The import stopped on an unexpected error (re-uploading the file resumes).
     CRASHED = "crashed"
+
+
+#: A row's state until a worker has run it; then its ``RowState`` (``portal.bulk.onboard``).
+ROW_PENDING = "pending"
 
 
 class BulkImport(Base):
@@ -48,4 +54,22 @@ class BulkImport(Base):
     #: Document cells left for the wizard (the page never uploads files).
     skipped_documents: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class BulkImportRow(Base):
+    """One valid row of an import: its form data, then how it ended (set once, by a worker)."""
+
+    __tablename__ = "bulk_import_rows"
+    __table_args__ = (UniqueConstraint("import_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    import_id: Mapped[int] = mapped_column(ForeignKey("bulk_imports.id", ondelete="CASCADE"))
+    #: The spreadsheet row number (the header is row 1).
+    number: Mapped[int] = mapped_column(Integer)
+    #: The row's form data per step, as ``BulkRow.forms``; encrypted (PANs, bank account).
+    forms: Mapped[dict[str, Any]] = mapped_column(EncryptedJSON)
+    state: Mapped[str] = mapped_column(String(24), default=ROW_PENDING)
+    #: ``RowOutcome.as_json()`` once run; encrypted like the import's problems.
+    outcome: Mapped[dict[str, Any] | None] = mapped_column(EncryptedJSON)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

@@ -1,10 +1,9 @@
 """Sending what the outbox holds: claim due items atomically, send each as a step send goes
 (:func:`portal.onboarding.sending.call_gateway`).
 
-A claim is exclusive across processes: on PostgreSQL ``SELECT ... FOR UPDATE SKIP LOCKED``
-(concurrent drains skip each other's rows), elsewhere a conditional ``UPDATE`` per item that
-only one drain can win. A claim older than ``CLAIM_LEASE`` is from a drain that died and is
-taken again (the step sends are PUTs, safe to repeat).
+A claim is exclusive across processes (``portal.claims``: ``FOR UPDATE SKIP LOCKED`` on
+PostgreSQL, a conditional ``UPDATE`` elsewhere). A claim older than ``CLAIM_LEASE`` is from a
+drain that died and is taken again (the step sends are PUTs, safe to repeat).
 """
 
 from __future__ import annotations
@@ -13,10 +12,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from sqlalchemy import ColumnElement, and_, or_, select, update
-from sqlalchemy.engine import Connection
+from sqlalchemy import ColumnElement, and_, or_, select
 
 from portal import clock
+from portal.claims import claim_rows
 from portal.db import db
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.models.merchant import Merchant
@@ -79,32 +78,8 @@ def claimable(now: datetime) -> ColumnElement[bool]:
 def claim(limit: int) -> list[int]:
     """Mark up to ``limit`` due items as being sent by this drain alone; commits."""
     now = clock.utcnow()
-    due = (select(OutboxItem.id).where(claimable(now))
-           .order_by(OutboxItem.next_attempt_at, OutboxItem.id).limit(limit))
-    connection: Connection = db.session.connection()
-    if connection.dialect.name == "postgresql":
-        ids = list(db.session.scalars(due.with_for_update(skip_locked=True)))
-        if ids:
-            _mark_claimed(OutboxItem.id.in_(ids), now)
-        db.session.commit()
-        return ids
-    candidates = list(db.session.scalars(due))
-    db.session.commit()  # end the read: each claim below is a write transaction of its own
-    claimed = []
-    for item_id in candidates:
-        if _mark_claimed(and_(OutboxItem.id == item_id, claimable(now)), now) == 1:
-            claimed.append(item_id)
-        db.session.commit()
-    return claimed
-
-
-def _mark_claimed(where: ColumnElement[bool], now: datetime) -> int:
-    result = db.session.execute(
-        update(OutboxItem).where(where)
-        .values(state=OutboxState.SENDING, claimed_at=now),
-        execution_options={"synchronize_session": False},
-    )
-    return result.rowcount
+    return claim_rows(OutboxItem, claimable(now), (OutboxItem.next_attempt_at, OutboxItem.id),
+                      limit, {"state": OutboxState.SENDING, "claimed_at": now})
 
 
 def deliver(client: OnboardingClient, item_id: int) -> Outcome:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import io
-import time
 
 import pytest
 from bs4 import BeautifulSoup
@@ -13,25 +12,24 @@ from portal.db import db
 from portal.models.bulk import BulkImport
 from portal.models.merchant import Merchant
 from tests.bulk.conftest import EXAMPLE, creates, csv_text, example_rows, received
+from tests.support.workers import run_worker
 
 ROUTES = [("GET", "/admin/bulk/"), ("POST", "/admin/bulk/"), ("GET", "/admin/bulk/1"),
-          ("GET", "/admin/bulk/1/progress"), ("GET", "/admin/bulk/1/errors.csv")]
+          ("GET", "/admin/bulk/1/progress"), ("GET", "/admin/bulk/1/errors.csv"),
+          ("POST", "/admin/bulk/1/cancel")]
 
 
 def upload(client, content: bytes, **fields: str):
     """Post the upload form with a file."""
-    data = {"file": (io.BytesIO(content), "merchants.csv"), "concurrency": "4", **fields}
+    data = {"file": (io.BytesIO(content), "merchants.csv"), **fields}
     return client.post("/admin/bulk/", data=data, content_type="multipart/form-data")
 
 
-def wait_until_finished(client, location: str, seconds: float = 60) -> dict:
-    """Poll the progress endpoint as the page's script does, until the import is over."""
-    deadline = time.monotonic() + seconds
-    while True:
-        progress = client.get(f"{location}/progress").get_json()
-        if progress["finished"] or time.monotonic() > deadline:
-            return progress
-        time.sleep(0.1)
+def finished(client, location: str) -> dict:
+    """Let a worker run the queued import, then read its progress as the page's script does."""
+    assert client.get(f"{location}/progress").get_json()["finished"] is False
+    run_worker(client.application)
+    return client.get(f"{location}/progress").get_json()
 
 
 def soup(response) -> BeautifulSoup:
@@ -44,14 +42,14 @@ def admin(auth, client):
     return client
 
 
-def test_a_valid_file_is_imported_in_the_background_without_documents(admin, app, sandbox):
+def test_a_valid_file_is_imported_by_a_worker_without_documents(admin, app, sandbox):
     response = upload(admin, EXAMPLE.read_bytes())
     assert response.status_code == 302
     location = response.headers["Location"]
     page = soup(admin.get(location))
     assert page.select_one("#bulk-progress")["data-progress-url"] == f"{location}/progress"
 
-    progress = wait_until_finished(admin, location)
+    progress = finished(admin, location)
     assert progress["state"] == "finished"
     assert (progress["done"], progress["total"]) == (10, 10)
     assert progress["counts"] == {"created": 10, "resumed": 0, "completed": 0,
@@ -71,8 +69,8 @@ def test_a_valid_file_is_imported_in_the_background_without_documents(admin, app
 
 
 def test_uploading_the_same_file_again_resumes(admin, sandbox):
-    first = wait_until_finished(admin, upload(admin, EXAMPLE.read_bytes()).headers["Location"])
-    second = wait_until_finished(admin, upload(admin, EXAMPLE.read_bytes()).headers["Location"])
+    first = finished(admin, upload(admin, EXAMPLE.read_bytes()).headers["Location"])
+    second = finished(admin, upload(admin, EXAMPLE.read_bytes()).headers["Location"])
     assert first["counts"]["created"] == 10
     assert second["counts"]["created"] == 0 and second["counts"]["resumed"] == 10
     assert creates(sandbox) == 10
@@ -118,14 +116,14 @@ def test_skipping_invalid_rows_imports_the_others(admin, sandbox):
     rows = example_rows()
     rows[0]["panNumber"] = "nope"
     response = upload(admin, csv_text(rows).encode(), skip_invalid="y")
-    progress = wait_until_finished(admin, response.headers["Location"])
+    progress = finished(admin, response.headers["Location"])
     assert progress["total"] == 9 and progress["counts"]["created"] == 9
     page = soup(admin.get(response.headers["Location"]))
     assert page.select_one(".bulk-errors__table td code").get_text() == "panNumber"
 
 
 def test_a_file_that_is_not_csv_is_refused_by_the_form(admin, sandbox):
-    data = {"file": (io.BytesIO(b"%PDF-1.4"), "merchants.pdf"), "concurrency": "4"}
+    data = {"file": (io.BytesIO(b"%PDF-1.4"), "merchants.pdf")}
     response = admin.post("/admin/bulk/", data=data, content_type="multipart/form-data")
     assert response.status_code == 200
     assert "Upload a .csv file." in response.get_data(as_text=True)
@@ -161,3 +159,21 @@ def test_the_csv_report_defuses_formulas(admin, column, defused):
     href = soup(response).select_one(".bulk-errors a[download]")["href"]
     report = list(csv.reader(io.StringIO(admin.get(href).get_data(as_text=True))))
     assert report[1] == ["1", defused, "Unknown column"]
+
+
+def test_a_running_import_can_be_cancelled_from_its_page(admin, app, sandbox):
+    location = upload(admin, EXAMPLE.read_bytes()).headers["Location"]
+    form = soup(admin.get(location)).select_one("form.bulk-cancel")
+    assert form["action"] == f"{location}/cancel"
+    assert form.button.get_text(strip=True) == "Cancel the import"
+    answer = admin.post(form["action"], follow_redirects=True)
+    assert "The import was cancelled" in answer.get_data(as_text=True)
+    run_worker(app)
+    progress = admin.get(f"{location}/progress").get_json()
+    assert (progress["state"], progress["done"], progress["finished"]) == ("cancelled", 0, True)
+    assert received(sandbox) == []
+    page = soup(admin.get(location))
+    assert page.select_one("form.bulk-cancel") is None
+    assert "Upload the same file again to resume it" in page.get_text(" ")
+    again = admin.post(f"{location}/cancel", follow_redirects=True)
+    assert "The import had already ended." in again.get_data(as_text=True)

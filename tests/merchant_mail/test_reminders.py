@@ -9,6 +9,7 @@ from portal.db import db
 from portal.merchant_mail.reminders import send_reminders
 from portal.models import AuditEvent
 from tests.support.mail import body_of, link_in
+from tests.support.workers import run_worker
 
 HOUR = 3600
 DAY = 24 * HOUR
@@ -70,4 +71,15 @@ def test_every_sync_pass_sends_due_reminders(runner, mail_sink, merchant_id, por
     result = runner.invoke(args=["sync"])
     assert result.exit_code == 0, result.output
     assert "reminders: 1 sent" in result.output
+    assert [m["To"] for m in mail_sink.messages()] == ["asha.rao@merchant.example.com"]
+
+
+def test_the_worker_sends_due_reminders_every_hour(app, mail_sink, merchant_id, portal_clock):
+    portal_clock.advance(DAY - HOUR // 2)
+    run_worker(app)  # each schedule's first run is due at once: no merchant is due yet
+    portal_clock.advance(HOUR // 2)
+    run_worker(app)
+    assert mail_sink.messages() == [], "the merchant is due, the next run an hour after the first"
+    portal_clock.advance(HOUR // 2)
+    run_worker(app)
     assert [m["To"] for m in mail_sink.messages()] == ["asha.rao@merchant.example.com"]

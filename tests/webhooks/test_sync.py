@@ -1,8 +1,6 @@
-"""The periodic refresh: one pass as a function, and ``flask sync [--every SECONDS]``."""
+"""The periodic refresh: one pass as a function, and ``flask sync`` (the workers repeat it)."""
 
 from __future__ import annotations
-
-import pytest
 
 from portal.clients import onboarding_client
 from portal.config import current_settings
@@ -46,22 +44,3 @@ def test_the_command_runs_one_pass(app, runner, sandbox):
     assert result.exit_code == 0, result.output
     assert "1 statuses read, 1 moved, 0 failed" in result.output
     assert stored(app, merchant_id).status == "PENDING_REVIEW"
-
-
-def test_the_command_repeats_every_seconds_until_stopped(app, runner, monkeypatch):
-    naps: list[float] = []
-
-    def nap(seconds: float) -> None:
-        naps.append(seconds)
-        if len(naps) == 2:
-            raise KeyboardInterrupt
-
-    monkeypatch.setattr("portal.sync.time.sleep", nap)
-    result = runner.invoke(args=["sync", "--every", "60"])
-    assert naps == [60.0, 60.0]
-    assert result.output.count("statuses read") == 2
-
-
-@pytest.mark.parametrize("every", ["0", "-5", "soon"])
-def test_the_interval_must_be_a_positive_number_of_seconds(runner, every):
-    assert runner.invoke(args=["sync", "--every", every]).exit_code == 2

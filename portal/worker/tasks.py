@@ -1,0 +1,78 @@
+"""What runs each kind of job, and the periodic jobs every worker makes sure exist."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from portal import clock
+from portal.bulk import jobs as bulk_jobs
+from portal.clients import current_onboarding_client
+from portal.config import current_settings
+from portal.documents.retention import delete_expired_files
+from portal.jobs.queue import JobEnd, JobRun
+from portal.merchant_mail.reminders import send_reminders
+from portal.sync import sync_once
+
+log = logging.getLogger("portal.worker")
+
+SYNC = "sync"
+REMINDERS = "reminders"
+RETENTION = "retention"
+
+
+def run_sync(_run: JobRun) -> JobEnd:
+    """The periodic status sync (the outbox's catch-up, open statuses, webhook events)."""
+    log.info(sync_once(current_onboarding_client()).summary())
+    return JobEnd.DONE
+
+
+def run_reminders(_run: JobRun) -> JobEnd:
+    """The scheduled verification reminders."""
+    log.info(send_reminders(current_settings()).summary())
+    return JobEnd.DONE
+
+
+def run_retention(_run: JobRun) -> JobEnd:
+    """Delete the document files kept past DOCUMENT_RETENTION_DAYS (0: keep every file)."""
+    settings = current_settings()
+    deleted = delete_expired_files(settings.upload_folder, settings.document_retention_days,
+                                   clock.utcnow())
+    log.info("retention: %d document files deleted", deleted)
+    return JobEnd.DONE
+
+
+def nothing_to_undo(_payload: dict[str, Any]) -> None:
+    """A job that leaves nothing behind when it is given up."""
+
+
+@dataclass(frozen=True)
+class Handler:
+    """Runs a job; ``give_up`` tidies what a job left when its workers kept dying on it."""
+
+    run: Callable[[JobRun], JobEnd]
+    give_up: Callable[[dict[str, Any]], None] = nothing_to_undo
+
+
+HANDLERS: dict[str, Handler] = {
+    bulk_jobs.KIND: Handler(bulk_jobs.run_import, bulk_jobs.give_up),
+    SYNC: Handler(run_sync),
+    REMINDERS: Handler(run_reminders),
+    RETENTION: Handler(run_retention),
+}
+
+
+@dataclass(frozen=True)
+class Intervals:
+    """How often the periodic jobs run (set when a schedule is first added)."""
+
+    sync: timedelta = timedelta(seconds=60)
+    reminders: timedelta = timedelta(hours=1)
+    retention: timedelta = timedelta(days=1)
+
+    def schedules(self) -> dict[str, timedelta]:
+        """Each periodic job's name (also its kind) and interval."""
+        return {SYNC: self.sync, REMINDERS: self.reminders, RETENTION: self.retention}

@@ -1,0 +1,74 @@
+"""Shared by the job tests: a bulk file of many merchants, queued; reading the import back."""
+
+from __future__ import annotations
+
+import csv
+import io
+import time
+from collections.abc import Callable
+
+from flask import Flask
+from sqlalchemy import select
+
+from portal.bulk import jobs
+from portal.db import db
+from portal.models.bulk import BulkImport, BulkImportRow
+from portal.models.job import Job
+from portal.worker.tasks import Intervals
+from tests.bulk.conftest import EXAMPLE
+
+#: How many periodic jobs a worker adds (each runs once at its start).
+SCHEDULES = len(Intervals().schedules())
+
+
+def many_merchants(count: int) -> bytes:
+    """A bulk CSV of ``count`` copies of the example's first merchant, each its own id and PAN."""
+    with EXAMPLE.open(newline="") as handle:
+        reader = csv.DictReader(handle)
+        template, header = next(reader), reader.fieldnames or []
+    out = io.StringIO()
+    writer = csv.DictWriter(out, header, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows({**template, "externalOnboardingId": f"jobs-{n:03d}",
+                      "panNumber": f"ABCCD{n:04d}E"} for n in range(1, count + 1))
+    return out.getvalue().encode()
+
+
+def queue_import(app: Flask, count: int) -> int:
+    """Upload ``count`` merchants as the page does (nothing runs yet); the import's id."""
+    with app.app_context():
+        return jobs.submit(many_merchants(count), "merchants.csv", "admin@example.com").id
+
+
+def stored_import(app: Flask, import_id: int) -> BulkImport:
+    """The import as stored now, detached."""
+    with app.app_context():
+        found = db.session.get(BulkImport, import_id)
+        assert found is not None
+        db.session.expunge(found)
+        return found
+
+
+def stored_rows(app: Flask, import_id: int) -> list[BulkImportRow]:
+    """The import's rows in file order, detached."""
+    with app.app_context():
+        found = list(db.session.scalars(select(BulkImportRow).where(
+            BulkImportRow.import_id == import_id).order_by(BulkImportRow.number)))
+        db.session.expunge_all()
+        return found
+
+
+def stored_jobs(app: Flask, kind: str) -> list[Job]:
+    """Every job of ``kind``, oldest first, detached."""
+    with app.app_context():
+        found = list(db.session.scalars(select(Job).where(Job.kind == kind).order_by(Job.id)))
+        db.session.expunge_all()
+        return found
+
+
+def wait_for(check: Callable[[], bool], what: str, seconds: float = 120) -> None:
+    """Poll ``check`` until it holds (a progress condition, never a fixed wait)."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, f"gave up waiting for {what}"
+        time.sleep(0.1)

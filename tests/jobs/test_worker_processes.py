@@ -1,0 +1,112 @@
+"""Two ``flask worker`` processes on one PostgreSQL: one is killed with SIGKILL in the middle of
+a 50-row import, the other takes the job over when the lease runs out and finishes it: no
+merchant created twice, no row skipped."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from portal.bulk.jobs import KIND
+from portal.config import Settings
+from portal.db import db
+from portal.migrate import upgrade
+from portal.models.merchant import Merchant
+from portal.sandbox.faults import Fault, FaultKind
+from tests.jobs.support import queue_import, stored_import, stored_jobs, stored_rows, wait_for
+from tests.servers import ROOT, portal_environment
+
+pytestmark = pytest.mark.postgres
+
+ROWS = 50
+HALF = ROWS // 2
+#: Short, so the takeover comes soon; the heartbeat renews it every second meanwhile.
+LEASE_SECONDS = 3
+
+
+@pytest.fixture
+def database_url(postgres_url: str) -> str:
+    """PostgreSQL only here: several processes share the database."""
+    upgrade(postgres_url)
+    return postgres_url
+
+
+@contextmanager
+def worker_process(settings: Settings, log: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """``flask --app app worker`` as an operator starts it, its output in ``log``."""
+    command = [sys.executable, "-m", "flask", "--app", "app", "worker",
+               "--lease", str(LEASE_SECONDS), "--poll", "0.2"]
+    with log.open("wb") as output, subprocess.Popen(  # noqa: S603 (our own command line)
+            command, env=portal_environment(settings), cwd=ROOT, stdout=output,
+            stderr=subprocess.STDOUT) as worker:
+        try:
+            yield worker
+        finally:
+            if worker.poll() is None:
+                worker.send_signal(signal.SIGTERM)
+                worker.wait(timeout=30)
+
+
+def held_by(app, pid: int) -> bool:
+    """Whether the import's job is claimed by the worker with process id ``pid``."""
+    [job] = stored_jobs(app, KIND)
+    return job.worker.endswith(f":{pid}")
+
+
+def hold_a_products_send_midway(sandbox) -> None:
+    """Products sends pass until the one of row ``HALF + 1``, held 20 s; every create counted."""
+    sandbox.state.faults.set(
+        Fault(FaultKind.LATENCY, operation="configure_products", times=HALF),
+        Fault(FaultKind.LATENCY, operation="configure_products", times=1, seconds=20),
+        Fault(FaultKind.LATENCY, operation="create_onboarding"))
+
+
+def sent(sandbox, method: str) -> int:
+    """How many requests of ``method`` the faults above counted."""
+    return sum(1 for hit in sandbox.state.faults.applied() if hit.method == method)
+
+
+def test_a_worker_killed_mid_import_is_taken_over(app, settings, sandbox, tmp_path):
+    import_id = queue_import(app, ROWS)
+    hold_a_products_send_midway(sandbox)
+    with ExitStack() as stack:
+        first = stack.enter_context(worker_process(settings, tmp_path / "first.log"))
+        wait_for(lambda: held_by(app, first.pid), "the first worker to claim the import")
+        second = stack.enter_context(worker_process(settings, tmp_path / "second.log"))
+        wait_for(lambda: sent(sandbox, "PUT") == HALF + 1, "row 26's products send in flight")
+        first.send_signal(signal.SIGKILL)  # in the middle of a row, half the rows done
+        assert first.wait(timeout=30) == -signal.SIGKILL
+        assert stored_import(app, import_id).done == HALF
+
+        wait_for(lambda: stored_import(app, import_id).state != "running", "the import's end",
+                 seconds=240)
+        assert second.poll() is None  # the survivor finished it and goes on until stopped
+        second.send_signal(signal.SIGTERM)
+        assert second.wait(timeout=30) == 0
+        assert "stopped" in (tmp_path / "second.log").read_text()
+
+    done = stored_import(app, import_id)
+    assert (done.state, done.done, done.total) == ("finished", ROWS, ROWS)
+    # the row in flight was resumed (its merchant existed), every other one created once
+    assert done.counts == {"created": ROWS - 1, "resumed": 1, "completed": 0,
+                           "awaiting_documents": ROWS, "failed": 0}
+    rows = stored_rows(app, import_id)
+    assert [r.number for r in rows] == list(range(2, ROWS + 2))
+    assert {r.state for r in rows} == {"awaiting_documents"}
+    assert [r.outcome["resumed"] for r in rows].count(True) == 1
+    assert rows[HALF].outcome["resumed"] is True  # the row in flight when the worker died
+    assert sent(sandbox, "POST") == ROWS  # one create per merchant
+    with app.app_context():
+        merchants = list(db.session.scalars(select(Merchant)))
+    assert sorted(m.external_onboarding_id for m in merchants) == [
+        f"jobs-{n:03d}" for n in range(1, ROWS + 1)]
+    assert {m.create_state for m in merchants} == {"created"}
+    [job] = stored_jobs(app, KIND)
+    assert (job.state, job.attempts, job.worker) == ("done", 2, "")

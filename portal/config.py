@@ -64,7 +64,7 @@ CommaList = Annotated[tuple[str, ...], NoDecode, BeforeValidator(_comma_list)]
 Address = Annotated[str, AfterValidator(lambda url: url.rstrip("/"))]
 Folder = Annotated[str, AfterValidator(lambda path: str(ROOT / path))]
 DatabaseUrl = Annotated[str, AfterValidator(_sqlite_under_root)]
-Lowercase = Annotated[str, AfterValidator(str.lower)]
+Lowercase = Annotated[str, AfterValidator(lambda value: value.strip().lower())]
 #: An amount, or None when the variable is empty.
 OptionalAmount = Annotated[Decimal | None, BeforeValidator(
     lambda value: None if isinstance(value, str) and not value.strip() else value)]

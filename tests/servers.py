@@ -23,13 +23,17 @@ from portal.config import Settings
 ROOT = Path(__file__).resolve().parent.parent
 #: How scripts/run-dev.sh starts the portal (its --bind aside): gunicorn.conf.py does the rest.
 GUNICORN = (sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py")
+#: How often a served app's loop looks for the stop signal: the default half second made every
+#: test that served something wait up to that long in its teardown.
+SHUTDOWN_POLL = 0.01
 
 
 @contextmanager
 def serve(app, host: str = "127.0.0.1") -> Iterator[str]:
     """Run ``app`` in a thread on a free port and yield its base URL."""
     server = make_server(host, 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": SHUTDOWN_POLL},
+                              daemon=True)
     thread.start()
     try:
         yield f"http://{host}:{server.server_port}"

@@ -5,8 +5,6 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -24,12 +22,10 @@ from portal.db import db
 from portal.factory import create_app
 from portal.migrate import upgrade
 from portal.models import Role
-from portal.sandbox.app import SandboxState, create_sandbox_app, state_of
 from portal.sandbox.clock import Clock
-from portal.sandbox.config import config_from
 from portal.sandbox.payments_routes import GATEWAY_KEY_PATH
-from tests.postgres import Cluster, find_bindir
-from tests.servers import serve
+from tests.support.postgres import Cluster, find_bindir
+from tests.support.sandbox import RunningSandbox, serve_sandbox
 
 PARTNER_ID = "partner-test"
 API_KEY = "test-api-key"
@@ -84,31 +80,22 @@ def any_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return request.getfixturevalue("postgres_url")
 
 
-@dataclass
-class RunningSandbox:
-    """The sandbox served on loopback, with its state and clock at hand."""
-
-    url: str
-    state: SandboxState
-    clock: Clock
+#: The sandbox config of the suite: one partner with one key.
+SANDBOX_CONFIG = {"partners": [{"partnerId": PARTNER_ID, "keys": [
+    {"apiKey": API_KEY, "apiSecret": API_SECRET, "active": True}]}]}
 
 
-@contextmanager
-def running_sandbox(host: str = "127.0.0.1") -> Iterator[RunningSandbox]:
-    """A fresh sandbox with one partner key, served on a loopback port of ``host``."""
-    clock = Clock()
-    config = config_from({"partners": [{"partnerId": PARTNER_ID, "keys": [
-        {"apiKey": API_KEY, "apiSecret": API_SECRET, "active": True}]}]})
-    app = create_sandbox_app(config, clock=clock)
-    with serve(app, host=host) as url:
-        yield RunningSandbox(url=url, state=state_of(app), clock=clock)
+@pytest.fixture(scope="session")
+def session_sandbox() -> Iterator[RunningSandbox]:
+    """The suite's sandbox, served on a loopback port once per run (per xdist worker)."""
+    with serve_sandbox(SANDBOX_CONFIG) as running:
+        yield running
 
 
 @pytest.fixture
-def sandbox() -> Iterator[RunningSandbox]:
-    """A fresh sandbox with one partner key, served on a loopback port."""
-    with running_sandbox() as running:
-        yield running
+def sandbox(session_sandbox: RunningSandbox) -> RunningSandbox:
+    """The suite's sandbox as new: no records, its config's values, the clock at real time."""
+    return session_sandbox.reset()
 
 
 def with_payments(settings: Settings, sandbox: RunningSandbox, folder: Path) -> Settings:

@@ -26,7 +26,7 @@ from portal.onboarding import scenarios
 from portal.verification import links
 from tests.conftest import TEST_PASSWORD, AuthActions, with_payments
 from tests.payments_portal.conftest import APPROVING_CARD, act, pay, payment_row, post_hold, submit
-from tests.servers import gunicorn_portal, serve, sign_in
+from tests.support.servers import gunicorn_portal, serve, sign_in
 from tests.verification.conftest import (
     backend_of,
     complete_on_sandbox_page,

@@ -17,15 +17,15 @@ from playwright.sync_api import Browser, BrowserContext, Page
 from portal.config import Settings
 from portal.sandbox.install import BACKEND_NAME
 from portal.sandbox.onboarding_backend import OnboardingBackend
-from tests.chromium import headless_chromium, missing
 from tests.conftest import (
+    SANDBOX_CONFIG,
     TEST_PASSWORD,
-    RunningSandbox,
     current_code,
-    running_sandbox,
     with_payments,
 )
-from tests.servers import serve
+from tests.support.chromium import headless_chromium, missing
+from tests.support.sandbox import RunningSandbox, serve_sandbox
+from tests.support.servers import serve
 
 AXE = Path(__file__).resolve().parents[1] / "assets" / "vendor" / "axe.min.js"
 #: Where ``screenshot`` saves pages (1280 and 375 px wide); unset, it saves nothing.
@@ -57,11 +57,17 @@ def browser() -> Iterator[Browser]:
         yield browser
 
 
-@pytest.fixture
-def sandbox() -> Iterator[RunningSandbox]:
-    """The suite's sandbox, served on ``localhost``: an origin other than the portal's."""
-    with running_sandbox(host="localhost") as running:
+@pytest.fixture(scope="session")
+def localhost_sandbox() -> Iterator[RunningSandbox]:
+    """The suite's sandbox served on ``localhost``: an origin other than the portal's."""
+    with serve_sandbox(SANDBOX_CONFIG, host="localhost") as running:
         yield running
+
+
+@pytest.fixture
+def sandbox(localhost_sandbox: RunningSandbox) -> RunningSandbox:
+    """The ``localhost`` sandbox as new."""
+    return localhost_sandbox.reset()
 
 
 @pytest.fixture

@@ -28,7 +28,6 @@ from typing import Any
 import pytest
 
 from tests.payments.conftest import (
-    Sandbox,
     gateway_keys,
     http,
     merchant_keys,
@@ -37,6 +36,7 @@ from tests.payments.conftest import (
     served_sandbox,
     stranger_keys,
 )
+from tests.support.sandbox import RunningSandbox
 
 __all__ = [
     "Sdk", "SdkConfig", "gateway_keys", "http", "load_sdk", "merchant_keys",
@@ -65,10 +65,9 @@ def require_shared(relative: Path | str) -> Path:
 
 
 @pytest.fixture
-def payments_sandbox(served_sandbox: Sandbox) -> Sandbox:
+def payments_sandbox(served_sandbox: RunningSandbox) -> RunningSandbox:
     """The payments sandbox on loopback with every payment forgotten."""
-    served_sandbox.state.reset()
-    return served_sandbox
+    return served_sandbox.reset()
 
 
 @pytest.fixture(scope="session")

@@ -39,7 +39,7 @@ from tests.payments.conftest import (  # noqa: F401  # fixtures this module uses
     served_sandbox,
     signer,
 )
-from tests.servers import serve
+from tests.support.servers import serve
 
 APPROVED_CARD = "4111111111111111"
 GID = "gl_o-962a8c2e8a7c3bd4e5b0d1XY"

@@ -18,7 +18,7 @@ from portal.migrate import upgrade
 from portal.models.outbox import OutboxItem
 from portal.onboarding.service import client_for
 from portal.outbox.drain import DrainReport, drain
-from tests.postgres import Cluster
+from tests.support.postgres import Cluster
 
 
 def _admin(cluster: Cluster) -> str:

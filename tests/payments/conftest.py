@@ -20,11 +20,8 @@ from portal.gateway.payments_shapes import INITIATE_PATH
 from portal.gateway.retry import RetryPolicy
 from portal.gateway.signing import load_private_key, sign_claims, sign_digest_token
 from portal.gateway.transport import Timeouts, json_bytes
-from portal.sandbox.app import SandboxState, create_sandbox_app, state_of
 from portal.sandbox.clock import Clock
-from portal.sandbox.config import config_from
-from portal.sandbox.payments_backend import PaymentsBackend
-from tests.servers import serve
+from tests.support.sandbox import RunningSandbox, serve_sandbox
 
 MID = "MID0000001"
 KID = "kid-merchant-1"
@@ -86,25 +83,11 @@ def gateway_keys() -> KeyPair:
     return new_key_pair()
 
 
-@dataclass
-class Sandbox:
-    """The sandbox served on loopback, with its clock and payments backend at hand."""
-
-    url: str
-    state: SandboxState
-    clock: Clock
-
-    @property
-    def payments(self) -> PaymentsBackend:
-        """The payments backend."""
-        return self.state.backends["payments"]
-
-
 @pytest.fixture(scope="session")
 def served_sandbox(merchant_keys: KeyPair, other_merchant_keys: KeyPair, parent_keys: KeyPair,
-                   gateway_keys: KeyPair) -> Iterator[Sandbox]:
+                   gateway_keys: KeyPair) -> Iterator[RunningSandbox]:
     """The sandbox with two merchants and a portfolio, served on a loopback port once per run."""
-    config = config_from({
+    config = {
         "merchants": [
             {"mid": MID, "keys": [{"kid": KID, "publicKeyPem": merchant_keys.public_pem}]},
             {"mid": OTHER_MID,
@@ -114,22 +97,19 @@ def served_sandbox(merchant_keys: KeyPair, other_merchant_keys: KeyPair, parent_
         ],
         "gatewayPrivateKeyPem": gateway_keys.private_pem,
         "holdExpiryHours": HOLD_HOURS,
-    })
-    clock = Clock()
-    app = create_sandbox_app(config, clock=clock)
-    with serve(app) as url:
-        yield Sandbox(url=url, state=state_of(app), clock=clock)
+    }
+    with serve_sandbox(config) as running:
+        yield running
 
 
 @pytest.fixture
-def sandbox(served_sandbox: Sandbox) -> Sandbox:
-    """The served sandbox with every record forgotten."""
-    served_sandbox.state.reset()
-    return served_sandbox
+def sandbox(served_sandbox: RunningSandbox) -> RunningSandbox:
+    """The served sandbox with every payment forgotten and the clock at real time."""
+    return served_sandbox.reset()
 
 
 @pytest.fixture
-def clock(sandbox: Sandbox) -> Clock:
+def clock(sandbox: RunningSandbox) -> Clock:
     """The sandbox's controllable clock; clients sign with it too."""
     return sandbox.clock
 
@@ -144,7 +124,7 @@ def http() -> Iterator[requests.Session]:
 
 
 @pytest.fixture
-def make_client(sandbox: Sandbox, merchant_keys: KeyPair, gateway_keys: KeyPair,
+def make_client(sandbox: RunningSandbox, merchant_keys: KeyPair, gateway_keys: KeyPair,
                 http: requests.Session) -> Callable[..., PaymentsClient]:
     """Build a PaymentsClient for MID (or another merchant) on the sandbox's clock."""
 
@@ -226,7 +206,7 @@ class Signer:
 
 
 @pytest.fixture
-def signer(sandbox: Sandbox, http: requests.Session, merchant_keys: KeyPair) -> Signer:
+def signer(sandbox: RunningSandbox, http: requests.Session, merchant_keys: KeyPair) -> Signer:
     """A hand signer for MID against the sandbox."""
     return Signer(sandbox.url, http, merchant_keys.private_pem, sandbox.clock.now_ms)
 

@@ -24,9 +24,10 @@ from portal.gateway.transport import Timeouts
 from portal.sandbox.app import create_sandbox_app, state_of
 from portal.sandbox.config import load_config
 from portal.sandbox.faults import Fault, FaultKind
-from tests.sandbox.conftest import CONFIG, KEY, SECRET, Sandbox
+from tests.sandbox.conftest import CONFIG, KEY, SECRET
 from tests.sandbox.payloads import business, create_body
-from tests.servers import free_port, serve
+from tests.support.sandbox import RunningSandbox
+from tests.support.servers import free_port, serve
 
 CREATE = OPERATIONS["create_onboarding"].path
 CATEGORIES = OPERATIONS["get_business_categories"].path
@@ -53,7 +54,7 @@ def sleeps() -> Sleeps:
 
 
 @pytest.fixture
-def retrying(sandbox_server: Sandbox, sleeps: Sleeps) -> OnboardingClient:
+def retrying(sandbox_server: RunningSandbox, sleeps: Sleeps) -> OnboardingClient:
     """Partner p1's client with the default retry policy and no real backoff."""
     return OnboardingClient(sandbox_server.url, KEY, SECRET, sleep=sleeps)
 
@@ -137,7 +138,7 @@ def test_read_timeout_on_put_is_retried_and_succeeds(sandbox_server, sleeps, onb
     assert len(puts_received(sandbox_server)) >= 2
 
 
-def puts_received(sandbox: Sandbox) -> list:
+def puts_received(sandbox: RunningSandbox) -> list:
     """The PUT requests the sandbox has applied so far."""
     return [r for r in sandbox.backend.received_requests() if r.method == "PUT"]
 

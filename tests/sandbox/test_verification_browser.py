@@ -9,9 +9,9 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Browser
 
-from tests.chromium import headless_chromium
 from tests.sandbox.payloads import fill_every_step
-from tests.servers import serve
+from tests.support.chromium import headless_chromium
+from tests.support.servers import serve
 
 pytestmark = pytest.mark.browser
 

@@ -11,9 +11,9 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from portal.auth.accounts import authenticate
 from tests.browser.conftest import log_in
-from tests.chromium import headless_chromium, missing
 from tests.conftest import AuthActions
-from tests.servers import serve
+from tests.support.chromium import headless_chromium, missing
+from tests.support.servers import serve
 from tests.verification.conftest import onboard
 
 pytestmark = pytest.mark.browser

@@ -19,7 +19,7 @@ from portal.onboarding import scenarios, service
 from portal.onboarding.steps import BY_KEY
 from portal.sandbox.install import BACKEND_NAME
 from portal.sandbox.onboarding_backend import OnboardingBackend
-from tests.servers import serve
+from tests.support.servers import serve
 from tests.wizard.conftest import closed_port
 
 __all__ = ["closed_port"]

@@ -19,8 +19,8 @@ from portal.models.merchant import Merchant
 from portal.models.status_change import StatusChange
 from portal.onboarding import scenarios
 from portal.verification import links
-from tests.chromium import headless_chromium
-from tests.servers import serve
+from tests.support.chromium import headless_chromium
+from tests.support.servers import serve
 from tests.verification.conftest import onboard, stored
 
 pytestmark = pytest.mark.browser

@@ -13,7 +13,7 @@ from flask import Flask, jsonify
 
 from portal.migrate import upgrade
 from portal.onboarding import scenarios
-from tests.servers import serve
+from tests.support.servers import serve
 from tests.wizard.conftest import merchant, point_gateway_at, typed
 
 ADDRESS_FIELDS = {"isOperatingSameAsRegistered", "businessRegisteredAddress",

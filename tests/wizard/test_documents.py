@@ -15,7 +15,7 @@ from portal.labels import Kind, label
 from portal.models.document import StoredDocument
 from portal.onboarding import scenarios
 from tests.conftest import TEST_PASSWORD
-from tests.servers import serve, sign_in
+from tests.support.servers import serve, sign_in
 from tests.wizard.browser import Browser, Page
 from tests.wizard.conftest import merchant, point_gateway_at, typed, upload
 

@@ -20,7 +20,7 @@ from werkzeug.serving import make_server
 
 from portal.config import Settings
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 #: How scripts/run-dev.sh starts the portal (its --bind aside): gunicorn.conf.py does the rest.
 GUNICORN = (sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py")
 #: How often a served app's loop looks for the stop signal: the default half second made every

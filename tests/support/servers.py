@@ -87,30 +87,41 @@ def portal_environment(settings: Settings) -> dict[str, str]:
 
 
 @contextmanager
-def gunicorn_portal(settings: Settings, output: Path, *options: str) -> Iterator[str]:
-    """The portal under gunicorn as ``scripts/run-dev.sh`` starts it (``options`` added), its
-    stdout and stderr both written to ``output``; yields its URL once /healthz answers."""
+def gunicorn(app: str, environment: dict[str, str], ready_path: str, output: Path | None = None,
+             *options: str) -> Iterator[str]:
+    """``app`` (gunicorn's ``module:variable``) under gunicorn on a free loopback port with
+    ``options``, as gunicorn.conf.py configures it; its stdout and stderr written to ``output``
+    (else dropped). Yields its URL once ``ready_path`` answers 2xx."""
     port = free_port()
-    command = [*GUNICORN, "--bind", f"127.0.0.1:{port}", *options, "app:app"]
-    with output.open("wb") as log, subprocess.Popen(  # noqa: S603 (our own command line)
-            command, env=portal_environment(settings), cwd=ROOT, stdout=log,
-            stderr=subprocess.STDOUT) as server:
+    command = [*GUNICORN, "--bind", f"127.0.0.1:{port}", *options, app]
+    log = output.open("wb") if output else open(os.devnull, "wb")  # noqa: SIM115 (closed below)
+    with log, subprocess.Popen(command, env=environment, cwd=ROOT,  # noqa: S603 (our command)
+                               stdout=log, stderr=subprocess.STDOUT) as server:
         url = f"http://127.0.0.1:{port}"
         try:
             deadline = time.monotonic() + 30
             while True:
                 try:
-                    if requests.get(url + "/healthz", timeout=5).ok:
+                    if requests.get(url + ready_path, timeout=5).ok:
                         break
                 except requests.RequestException:
                     pass
-                assert server.poll() is None, output.read_text(errors="replace")
+                assert server.poll() is None, output.read_text(errors="replace") if output else ""
                 assert time.monotonic() < deadline, "gunicorn did not start"
-                time.sleep(0.1)
+                time.sleep(0.05)
             yield url
         finally:
             server.terminate()
             server.wait(timeout=10)
+
+
+@contextmanager
+def gunicorn_portal(settings: Settings, output: Path, *options: str) -> Iterator[str]:
+    """The portal under gunicorn as ``scripts/run-dev.sh`` starts it (``options`` added), its
+    stdout and stderr both written to ``output``; yields its URL once /healthz answers."""
+    with gunicorn("app:app", portal_environment(settings), "/healthz", output,
+                  *options) as url:
+        yield url
 
 
 def page_of(response: requests.Response) -> BeautifulSoup:

@@ -27,6 +27,9 @@ from portal.sandbox.payments_routes import GATEWAY_KEY_PATH
 from tests.support.postgres import Cluster, find_bindir
 from tests.support.sandbox import RunningSandbox, serve_sandbox
 
+#: Fixtures of the whole suite kept in tests/support.
+pytest_plugins = ["tests.support.chromium"]
+
 PARTNER_ID = "partner-test"
 API_KEY = "test-api-key"
 API_SECRET = "test-api-secret-0123456789"

@@ -23,7 +23,7 @@ from tests.conftest import (
     current_code,
     with_payments,
 )
-from tests.support.chromium import headless_chromium, missing
+from tests.support.chromium import missing
 from tests.support.sandbox import RunningSandbox, serve_sandbox
 from tests.support.servers import serve
 
@@ -47,14 +47,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if tour:
         config.hook.pytest_deselected(items=tour)
         items[:] = [item for item in items if item not in tour]
-
-
-@pytest.fixture(scope="package")
-def browser() -> Iterator[Browser]:
-    """Debian's headless Chromium for these tests (scripts/system-deps.sh installs it); closed
-    after them, as other packages start Playwright's sync API themselves."""
-    with headless_chromium() as browser:
-        yield browser
 
 
 @pytest.fixture(scope="session")
@@ -100,9 +92,9 @@ def servers(csrf_app, sandbox: RunningSandbox) -> Iterator[Servers]:
 
 
 @pytest.fixture
-def context(browser: Browser, servers: Servers) -> Iterator[BrowserContext]:
+def context(chromium: Browser, servers: Servers) -> Iterator[BrowserContext]:
     """A fresh browser profile (cookies, storage) for one test."""
-    ctx = browser.new_context(base_url=servers.portal)
+    ctx = chromium.new_context(base_url=servers.portal)
     ctx.set_default_timeout(TIMEOUT_MS)
     try:
         yield ctx
@@ -194,11 +186,11 @@ def describe(violation: dict[str, Any]) -> str:
 
 
 @pytest.fixture
-def axe(browser: Browser, servers: Servers) -> Iterator[Axe]:
+def axe(chromium: Browser, servers: Servers) -> Iterator[Axe]:
     """``axe.check(page)`` audits the page's URL; skipped without the vendored axe-core."""
     if not AXE.exists():
         missing(f"{AXE} is missing: run scripts/vendor-axe.sh (scripts/test.sh does)")
-    auditor = Axe(browser, servers)
+    auditor = Axe(chromium, servers)
     try:
         yield auditor
     finally:

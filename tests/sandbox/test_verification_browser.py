@@ -1,4 +1,4 @@
-"""The verification page in a real browser, framed by a partner page on another origin."""
+"""The verification page in a real chromium, framed by a partner page on another origin."""
 
 from __future__ import annotations
 
@@ -7,10 +7,8 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser
 
 from tests.sandbox.payloads import fill_every_step
-from tests.support.chromium import headless_chromium
 from tests.support.servers import serve
 
 pytestmark = pytest.mark.browser
@@ -29,13 +27,6 @@ PARENT_PAGE = """<!doctype html>
 </body></html>"""
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Headless Chromium; skipped where it is not installed, except in CI."""
-    with headless_chromium() as browser:
-        yield browser
-
-
 @pytest.fixture
 def partner_site() -> Iterator[dict[str, str]]:
     """A throwaway partner site on its own loopback origin; ``frame`` sets the iframe's src."""
@@ -52,12 +43,12 @@ def partner_site() -> Iterator[dict[str, str]]:
 
 
 def test_parent_receives_each_step_and_complete_from_the_sandbox_origin(
-        browser, sandbox_server, partner, onboarding_id, partner_site):
+        chromium, sandbox_server, partner, onboarding_id, partner_site):
     fill_every_step(partner, onboarding_id)
     callback = partner_site["url"] + "/onboarding/done"
     link = partner.get_verification_redirect(onboarding_id, {"callBackUrl": callback})
     partner_site["frame"] = link.redirectLink
-    page = browser.new_page()
+    page = chromium.new_page()
     violations: list[str] = []
     page.on("console", lambda msg: violations.append(msg.text)
             if "Content Security Policy" in msg.text else None)

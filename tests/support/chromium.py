@@ -1,4 +1,5 @@
-"""Debian's headless Chromium for the Playwright tests (scripts/system-deps.sh installs it)."""
+"""Debian's headless Chromium for the Playwright tests (scripts/system-deps.sh installs it): one
+browser for the run (per xdist worker), a fresh context for each test."""
 
 from __future__ import annotations
 
@@ -34,3 +35,11 @@ def headless_chromium() -> Iterator[Browser]:
             yield browser
         finally:
             browser.close()
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Browser]:
+    """The run's headless Chromium (Playwright's sync API runs once per process, so every
+    browser test shares it); a test opens its own context, never reusing another's."""
+    with headless_chromium() as browser:
+        yield browser

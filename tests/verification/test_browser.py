@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, Frame, Page, Request
+from playwright.sync_api import Frame, Page, Request
 from sqlalchemy import select
 
 from portal.config import current_settings
@@ -19,7 +19,6 @@ from portal.models.merchant import Merchant
 from portal.models.status_change import StatusChange
 from portal.onboarding import scenarios
 from portal.verification import links
-from tests.support.chromium import headless_chromium
 from tests.support.servers import serve
 from tests.verification.conftest import onboard, stored
 
@@ -45,13 +44,6 @@ OPENER = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Op
 </script></head><body><h1>Somebody else</h1></body></html>"""
 FORGED_PER_OPENER = 6
 REDIRECT = "PARTNER_MERCHANT_VERIFICATION_REDIRECT"
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    """Headless Chromium; skipped where it is not installed, except in CI."""
-    with headless_chromium() as browser:
-        yield browser
 
 
 @dataclass

@@ -13,6 +13,7 @@ import requests
 from argon2 import PasswordHasher, profiles
 from bs4 import BeautifulSoup
 from cryptography.fernet import Fernet
+from hypothesis import settings as hypothesis_settings
 from pyotp import TOTP
 
 from portal import clock
@@ -29,6 +30,27 @@ from tests.support.sandbox import RunningSandbox, serve_sandbox
 
 #: Fixtures of the whole suite kept in tests/support.
 pytest_plugins = ["tests.support.chromium"]
+
+#: The fuzz tests' examples: a fixed number each (set on the tests), drawn the same way on every
+#: run in CI and never replayed from a local example database, so a run's cost and result are
+#: the same each time; locally Hypothesis explores freely and remembers what failed.
+hypothesis_settings.register_profile("ci", derandomize=True, database=None, deadline=None,
+                                     print_blob=True)
+hypothesis_settings.register_profile("dev", deadline=None)
+hypothesis_settings.load_profile("ci" if os.environ.get("CI") == "true" else "dev")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test by what it needs, read from its fixtures (``make test-fast`` leaves out
+    ``browser`` and ``postgres``): Chromium, or the PostgreSQL cluster, also as a parameter."""
+    for item in items:
+        needs = set(getattr(item, "fixturenames", ()))
+        callspec = getattr(item, "callspec", None)
+        params = callspec.params.values() if callspec is not None else ()
+        if "chromium" in needs:
+            item.add_marker(pytest.mark.browser)
+        if "postgres_cluster" in needs or "postgres_url" in needs or "postgresql" in params:
+            item.add_marker(pytest.mark.postgres)
 
 PARTNER_ID = "partner-test"
 API_KEY = "test-api-key"

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Axe, Console, Servers, log_in
-from tests.payments_portal.conftest import APPROVING_CARD, add_merchant, hold_values
+from tests.payments.conftest import APPROVING_CARD, add_merchant, hold_values
 
 pytestmark = pytest.mark.browser
 

@@ -9,6 +9,7 @@ import pytest
 from flask import Flask
 
 from tests.sandbox.payloads import fill_every_step
+from tests.support.chromium import click_through_verification
 from tests.support.servers import serve
 
 pytestmark = pytest.mark.browser
@@ -55,11 +56,7 @@ def test_parent_receives_each_step_and_complete_from_the_sandbox_origin(
     try:
         page.goto(partner_site["url"] + "/onboarding")
         frame = page.frame_locator("iframe")
-        frame.get_by_label("I have read and accept the terms and conditions").check()
-        frame.get_by_role("button", name="Accept and continue").click()
-        frame.get_by_label("I consent to sharing my documents from DigiLocker").check()
-        frame.get_by_role("button", name="Give consent and continue").click()
-        frame.get_by_role("button", name="Pass video KYC").click()
+        click_through_verification(frame)
         frame.get_by_role("heading", name="Verification complete").wait_for()
         page.wait_for_function("window.__messages.length >= 4")
         messages: list[dict[str, Any]] = page.evaluate("window.__messages")

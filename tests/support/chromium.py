@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, FrameLocator, sync_playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
 #: Flags for a closed network: no background traffic, no sandbox as root, no GPU.
@@ -43,3 +43,30 @@ def chromium() -> Iterator[Browser]:
     browser test shares it); a test opens its own context, never reusing another's."""
     with headless_chromium() as browser:
         yield browser
+
+
+# ---------------------------------------------------------------- the sandbox's verification page
+
+#: The labels of the sandbox verification page's consent boxes.
+TERMS = "I have read and accept the terms and conditions"
+DIGILOCKER_CONSENT = "I consent to sharing my documents from DigiLocker"
+
+
+def accept_terms(frame: FrameLocator) -> None:
+    """Step 1 of the sandbox's verification page: accept the terms and go on."""
+    frame.get_by_label(TERMS).check()
+    frame.get_by_role("button", name="Accept and continue").click()
+
+
+def click_through_verification(frame: FrameLocator, pass_video_kyc: bool = True) -> None:
+    """Do what the merchant does on the sandbox's verification page in ``frame``: accept the
+    terms, consent to DigiLocker, then pass video KYC (or, without ``pass_video_kyc``, stop
+    once its button shows)."""
+    accept_terms(frame)
+    frame.get_by_label(DIGILOCKER_CONSENT).check()
+    frame.get_by_role("button", name="Give consent and continue").click()
+    video_kyc = frame.get_by_role("button", name="Pass video KYC")
+    if pass_video_kyc:
+        video_kyc.click()
+    else:
+        video_kyc.wait_for()

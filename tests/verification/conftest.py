@@ -12,9 +12,7 @@ import requests
 from bs4 import BeautifulSoup
 
 from portal.config import current_settings
-from portal.db import db
 from portal.documents import service as documents
-from portal.models.merchant import Merchant
 from portal.onboarding import scenarios, service
 from portal.onboarding.steps import BY_KEY
 from portal.sandbox.install import BACKEND_NAME
@@ -49,13 +47,6 @@ def onboard(app, scenario: str = scenarios.HAPPY, until: str = "products") -> in
         return merchant.id
 
 
-def stored(app, merchant_id: int) -> Merchant:
-    """The merchant row, read fresh."""
-    with app.app_context():
-        found = db.session.get(Merchant, merchant_id)
-        assert found is not None
-        db.session.expunge(found)
-        return found
 
 
 def backend_of(sandbox) -> OnboardingBackend:

@@ -24,7 +24,8 @@ from portal.status.history import change_status, may_move
 from portal.sync import sync_once
 from portal.webhooks import service
 from tests.conftest import API_SECRET
-from tests.verification.conftest import backend_of, onboard, stored
+from tests.support.rows import stored
+from tests.verification.conftest import backend_of, onboard
 
 URL = "/webhooks/onboarding"
 

@@ -15,7 +15,7 @@ from portal.gateway.errors import (
     ValidationFailed,
 )
 from portal.gateway.payments_shapes import INVALID_DATA, NOT_FOUND, OPERATIONS
-from tests.payments.conftest import initiate_body, pay_by_card, returned
+from tests.sandbox.payments.conftest import initiate_body, pay_by_card, returned
 from tests.support.servers import serve
 
 

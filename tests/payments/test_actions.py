@@ -13,7 +13,7 @@ from portal.db import db
 from portal.models import AuditEvent, Payment
 from portal.sandbox.faults import Fault, FaultKind
 from tests.conftest import AuthActions
-from tests.payments_portal.conftest import (
+from tests.payments.conftest import (
     act,
     authorised_payment,
     backend,

@@ -10,7 +10,7 @@ from sqlalchemy import event
 from portal.db import db
 from portal.models.payment import Payment
 from portal.payments.services import claim, new_nonce
-from tests.payments_portal.conftest import add_merchant
+from tests.payments.conftest import add_merchant
 
 
 def add_payments(app, merchant_id: int, count: int, status: str = "AUTHORIZED") -> None:

@@ -15,7 +15,7 @@ from portal.models.payment import Payment
 from portal.sandbox.faults import Fault, FaultKind
 from portal.sandbox.payments_backend import CHECKOUT_SCOPE, TOKEN_PARAM
 from portal.sandbox.payments_backend import Payment as GatewayPayment
-from tests.payments_portal.conftest import (
+from tests.payments.conftest import (
     act,
     authorised_payment,
     backend,

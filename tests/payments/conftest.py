@@ -131,6 +131,13 @@ def authorised_payment(browser: Browser, merchant_id: int, card: str = APPROVING
         return payment.id, Page(result, BeautifulSoup(result.data, "html.parser"))
 
 
+@pytest.fixture
+def authorised(browser, merchant_id, credentials) -> int:
+    """An authorised hold of 1500.00 INR; returns the payment's id."""
+    payment_id, _ = authorised_payment(browser, merchant_id)
+    return payment_id
+
+
 def payment_row(app, payment_id: int) -> Payment:
     """The payment row, read fresh."""
     return fresh(app, Payment, id=payment_id)

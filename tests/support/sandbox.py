@@ -1,9 +1,10 @@
 """The sandbox served on loopback for a whole run and reset between tests.
 
 Building a sandbox for every test cost an app, its routes and a thread per test; one served
-sandbox per session (per xdist worker) is reset instead: every record, log, fault and webhook
-registration forgotten, the config's values back (tests change ``webhookUrl`` or the status
-names) and the clock back to real time or to the start it was given.
+sandbox per session (per xdist worker) is reset instead: every record, log, fault, webhook
+registration and registered payments key forgotten, the config's values back (tests change
+``webhookUrl`` or the status names) and the clock back to real time or to the start it was
+given.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 from portal.sandbox.app import SandboxState, create_sandbox_app, state_of
@@ -20,6 +22,7 @@ from portal.sandbox.config import SandboxConfig, config_from
 from portal.sandbox.install import BACKEND_NAME
 from portal.sandbox.onboarding_backend import OnboardingBackend
 from portal.sandbox.payments_backend import PaymentsBackend
+from tests.support.keys import KeyPair, new_key_pair
 from tests.support.servers import serve
 
 
@@ -52,8 +55,19 @@ class RunningSandbox:
             setattr(config, name, getattr(self.pristine, name))
         self.pristine = self.pristine.model_copy(deep=True)
         self.state.reset()
+        # The payments API's reset keeps registered keys (the portal registers them once), but
+        # a test may register a fixed kid or portfolio: its backend is built again, in place
+        # (its routes hold it), from the config, whose gateway key is fixed at serve time.
+        PaymentsBackend.__init__(self.payments, config, self.clock)
         Clock.__init__(self.clock, self.start)
         return self
+
+
+@cache
+def gateway_key() -> KeyPair:
+    """The sandbox gateway's key pair for the run (one RSA key made per process, not per
+    sandbox)."""
+    return new_key_pair()
 
 
 @contextmanager
@@ -61,7 +75,7 @@ def serve_sandbox(config: dict[str, Any], host: str = "127.0.0.1",
                   start: datetime | None = None) -> Iterator[RunningSandbox]:
     """A sandbox built from ``config`` (the config file's JSON shape), served on a loopback
     port of ``host``, its clock stopped at ``start`` if given."""
-    built = config_from(config)
+    built = config_from({"gatewayPrivateKeyPem": gateway_key().private_pem, **config})
     clock = Clock(start)
     app = create_sandbox_app(built, clock=clock)
     with serve(app, host=host) as url:

@@ -13,8 +13,6 @@ from typing import Any
 import pytest
 import requests
 from bs4 import BeautifulSoup
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import rsa
 
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.payments_shapes import INITIATE_PATH
@@ -22,6 +20,7 @@ from portal.gateway.retry import RetryPolicy
 from portal.gateway.signing import load_private_key, sign_claims, sign_digest_token
 from portal.gateway.transport import Timeouts, json_bytes
 from portal.sandbox.clock import Clock
+from tests.support.keys import KeyPair, new_key_pair
 from tests.support.sandbox import RunningSandbox, serve_sandbox
 
 MID = "MID0000001"
@@ -34,24 +33,6 @@ PARENT_KID = "kid-parent-1"
 SUB_MID = "MIDSUB00001"
 CALLBACK_URL = "http://127.0.0.1:9/shop/payment-return"
 HOLD_HOURS = 24.0
-
-
-@dataclass(frozen=True)
-class KeyPair:
-    """An RSA key pair as PEM text."""
-
-    private_pem: str
-    public_pem: str
-
-
-def new_key_pair() -> KeyPair:
-    """A fresh 2048-bit RSA key pair."""
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    private = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                serialization.NoEncryption())
-    public = key.public_key().public_bytes(serialization.Encoding.PEM,
-                                           serialization.PublicFormat.SubjectPublicKeyInfo)
-    return KeyPair(private.decode("ascii"), public.decode("ascii"))
 
 
 @pytest.fixture(scope="session")

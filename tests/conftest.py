@@ -25,11 +25,10 @@ from portal.migrate import upgrade
 from portal.models import Role
 from portal.sandbox.clock import Clock
 from portal.sandbox.payments_routes import GATEWAY_KEY_PATH
-from tests.support.postgres import Cluster, find_bindir
 from tests.support.sandbox import RunningSandbox, serve_sandbox
 
 #: Fixtures of the whole suite kept in tests/support.
-pytest_plugins = ["tests.support.chromium"]
+pytest_plugins = ["tests.support.chromium", "tests.support.postgres"]
 
 #: The fuzz tests' examples: a fixed number each (set on the tests), drawn the same way on every
 #: run in CI and never replayed from a local example database, so a run's cost and result are
@@ -71,30 +70,6 @@ def database_url(migrated_template: Path, tmp_path: Path) -> str:
     path = tmp_path / "portal.db"
     shutil.copy(migrated_template, path)
     return f"sqlite:///{path}"
-
-
-@pytest.fixture(scope="session")
-def postgres_cluster() -> Iterator[Cluster]:
-    """A throwaway PostgreSQL server for the run; skipped where none can be had, except in CI."""
-    bindir = find_bindir()
-    if bindir is None:
-        message = "PostgreSQL server binaries not found (scripts/test.sh installs postgresql)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    cluster = Cluster(bindir)
-    cluster.start()
-    try:
-        yield cluster
-    finally:
-        cluster.stop()
-
-
-@pytest.fixture
-def postgres_url(postgres_cluster: Cluster) -> Iterator[str]:
-    """An empty PostgreSQL database for this test."""
-    with postgres_cluster.database() as url:
-        yield url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -10,7 +10,7 @@ PORTAL_PORT ?= 5000
 SANDBOX_PORT ?= 8100
 export PORTAL_ENV_FILE ?= instance/portal.env
 
-.PHONY: run test lint bench screenshots install clean
+.PHONY: run test test-fast lint bench screenshots install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,11 @@ run: install
 
 test: install
 	BIN=$(BIN) bash scripts/test.sh
+
+# The edit loop: every test but those driving Chromium or needing PostgreSQL (markers set from
+# the tests' fixtures in tests/conftest.py), on every core, no lint.
+test-fast: install
+	$(BIN)/pytest -p no:cacheprovider -q -n auto --dist worksteal -m "not browser and not postgres"
 
 lint: install
 	$(BIN)/ruff check .

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# The whole suite: lint, then pytest. CI runs this through `make test`.
+# The whole suite: lint, then pytest on every core (pytest-xdist). CI runs this through
+# `make test`; its wall time is printed at the end, pass or fail.
 set -euo pipefail
 : "${BIN:=.venv/bin}"
+# One worker per core (PYTEST_WORKERS=0 runs in this process: for pdb or -x hunting).
+: "${PYTEST_WORKERS:=auto}"
+trap 'echo "test.sh: ${SECONDS} s wall"' EXIT
 
 bash scripts/system-deps.sh
 # Without axe-core the accessibility checks skip, or fail under CI=true (tests/browser).
@@ -9,4 +13,4 @@ bash scripts/system-deps.sh
   || echo "test.sh: axe-core could not be vendored"
 "$BIN/ruff" check .
 "$BIN/bandit" -q -c pyproject.toml -r portal
-"$BIN/pytest" -p no:cacheprovider "$@"
+"$BIN/pytest" -p no:cacheprovider -n "$PYTEST_WORKERS" --dist worksteal "$@"

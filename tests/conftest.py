@@ -5,8 +5,6 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -15,6 +13,7 @@ import requests
 from argon2 import PasswordHasher, profiles
 from bs4 import BeautifulSoup
 from cryptography.fernet import Fernet
+from hypothesis import settings as hypothesis_settings
 from pyotp import TOTP
 
 from portal import clock
@@ -25,12 +24,32 @@ from portal.db import db
 from portal.factory import create_app
 from portal.migrate import upgrade
 from portal.models import Role
-from portal.sandbox.app import create_sandbox_app, state_of
-from portal.sandbox.config import config_from
 from portal.sandbox.payments.routes import GATEWAY_KEY_PATH
-from portal.sandbox.state import SandboxState
-from tests.postgres import Cluster, find_bindir
-from tests.servers import serve
+from tests.support.sandbox import RunningSandbox, serve_sandbox
+
+#: Fixtures of the whole suite kept in tests/support.
+pytest_plugins = ["tests.support.chromium", "tests.support.postgres"]
+
+#: The fuzz tests' examples: a fixed number each (set on the tests), drawn the same way on every
+#: run in CI and never replayed from a local example database, so a run's cost and result are
+#: the same each time; locally Hypothesis explores freely and remembers what failed.
+hypothesis_settings.register_profile("ci", derandomize=True, database=None, deadline=None,
+                                     print_blob=True)
+hypothesis_settings.register_profile("dev", deadline=None)
+hypothesis_settings.load_profile("ci" if os.environ.get("CI") == "true" else "dev")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test by what it needs, read from its fixtures (``make test-fast`` leaves out
+    ``browser`` and ``postgres``): Chromium, or the PostgreSQL cluster, also as a parameter."""
+    for item in items:
+        needs = set(getattr(item, "fixturenames", ()))
+        callspec = getattr(item, "callspec", None)
+        params = callspec.params.values() if callspec is not None else ()
+        if "chromium" in needs:
+            item.add_marker(pytest.mark.browser)
+        if "postgres_cluster" in needs or "postgres_url" in needs or "postgresql" in params:
+            item.add_marker(pytest.mark.postgres)
 
 PARTNER_ID = "partner-test"
 API_KEY = "test-api-key"
@@ -53,30 +72,6 @@ def database_url(migrated_template: Path, tmp_path: Path) -> str:
     return f"sqlite:///{path}"
 
 
-@pytest.fixture(scope="session")
-def postgres_cluster() -> Iterator[Cluster]:
-    """A throwaway PostgreSQL server for the run; skipped where none can be had, except in CI."""
-    bindir = find_bindir()
-    if bindir is None:
-        message = "PostgreSQL server binaries not found (scripts/test.sh installs postgresql)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    cluster = Cluster(bindir)
-    cluster.start()
-    try:
-        yield cluster
-    finally:
-        cluster.stop()
-
-
-@pytest.fixture
-def postgres_url(postgres_cluster: Cluster) -> Iterator[str]:
-    """An empty PostgreSQL database for this test."""
-    with postgres_cluster.database() as url:
-        yield url
-
-
 @pytest.fixture(params=["sqlite", "postgresql"])
 def any_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """An empty database of each kind the portal supports (the test runs once per kind)."""
@@ -85,31 +80,22 @@ def any_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return request.getfixturevalue("postgres_url")
 
 
-@dataclass
-class RunningSandbox:
-    """The sandbox served on loopback, with its state and clock at hand."""
-
-    url: str
-    state: SandboxState
-    clock: Clock
+#: The sandbox config of the suite: one partner with one key.
+SANDBOX_CONFIG = {"partners": [{"partnerId": PARTNER_ID, "keys": [
+    {"apiKey": API_KEY, "apiSecret": API_SECRET, "active": True}]}]}
 
 
-@contextmanager
-def running_sandbox(host: str = "127.0.0.1") -> Iterator[RunningSandbox]:
-    """A fresh sandbox with one partner key, served on a loopback port of ``host``."""
-    clock = Clock()
-    config = config_from({"partners": [{"partnerId": PARTNER_ID, "keys": [
-        {"apiKey": API_KEY, "apiSecret": API_SECRET, "active": True}]}]})
-    app = create_sandbox_app(config, clock=clock)
-    with serve(app, host=host) as url:
-        yield RunningSandbox(url=url, state=state_of(app), clock=clock)
+@pytest.fixture(scope="session")
+def session_sandbox() -> Iterator[RunningSandbox]:
+    """The suite's sandbox, served on a loopback port once per run (per xdist worker)."""
+    with serve_sandbox(SANDBOX_CONFIG) as running:
+        yield running
 
 
 @pytest.fixture
-def sandbox() -> Iterator[RunningSandbox]:
-    """A fresh sandbox with one partner key, served on a loopback port."""
-    with running_sandbox() as running:
-        yield running
+def sandbox(session_sandbox: RunningSandbox) -> RunningSandbox:
+    """The suite's sandbox as new: no records, its config's values, the clock at real time."""
+    return session_sandbox.reset()
 
 
 def with_payments(settings: Settings, sandbox: RunningSandbox, folder: Path) -> Settings:

@@ -22,8 +22,8 @@ from portal.models.audit import AuditEvent
 from portal.models.merchant import Merchant
 from portal.security_headers import STRICT_TRANSPORT_SECURITY
 from tests.conftest import TEST_PASSWORD, AuthActions, current_code
-from tests.routes import STATIC_FILES, get_urls, seed_rows
-from tests.servers import csrf_token, gunicorn_portal, page_of, serve, sign_in
+from tests.support.routes import STATIC_FILES, get_urls, seed_rows
+from tests.support.servers import csrf_token, gunicorn_portal, page_of, serve, sign_in
 
 #: Referrer policies that never send a portal path to another origin.
 SAFE_REFERRER_POLICIES = {"no-referrer", "same-origin", "strict-origin",

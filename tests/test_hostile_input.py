@@ -30,12 +30,13 @@ from portal.gateway.signing import DIGEST_HEADER, hmac_digest
 from portal.models.merchant import Merchant
 from portal.onboarding.steps import STEPS
 from tests.conftest import (
+    SANDBOX_CONFIG,
     AuthActions,
-    running_sandbox,
     settings_for,
     with_payments,
 )
-from tests.routes import STATIC_FILES, get_urls, seed_rows
+from tests.support.routes import STATIC_FILES, get_urls, seed_rows
+from tests.support.sandbox import serve_sandbox
 
 #: A number no id column holds (PostgreSQL's INTEGER and SQLite's 64 bits alike).
 HUGE = "9" * 30
@@ -129,7 +130,7 @@ def world(migrated_template: Path, tmp_path_factory: pytest.TempPathFactory) -> 
     portal): webhooks unsigned so anyone's body is parsed, CSRF off so forms are read."""
     folder = tmp_path_factory.mktemp("fuzz")
     shutil.copy(migrated_template, folder / "portal.db")
-    with running_sandbox() as sandbox, pytest.MonkeyPatch.context() as patch:
+    with serve_sandbox(SANDBOX_CONFIG) as sandbox, pytest.MonkeyPatch.context() as patch:
         patch.setattr("portal.auth.passwords.hasher",
                       PasswordHasher.from_parameters(profiles.CHEAPEST))
         configured = with_payments(settings_for(

@@ -12,7 +12,7 @@ import requests
 from portal.auth.accounts import set_active
 from portal.db import db
 from tests.conftest import TEST_PASSWORD
-from tests.servers import serve
+from tests.support.servers import serve
 
 NEW_PASSWORD = "a much longer passphrase of mine"
 #: SESSION_MAX_HOURS's default.

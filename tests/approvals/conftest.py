@@ -10,7 +10,7 @@ import pytest
 
 from portal.config import Settings
 from tests.conftest import with_payments
-from tests.payments_portal.conftest import (
+from tests.payments.conftest import (
     act,
     authorised_payment,
     browser,

@@ -9,7 +9,7 @@ from sqlalchemy import text
 
 from portal.db import db
 from portal.models import ApprovalRequest, PaymentCredentials, PortfolioKey
-from tests.payments_portal.conftest import credentials_row, submit
+from tests.payments.conftest import credentials_row, submit
 from tests.support.approvals import decide_all
 
 KID = "kid-imported-7"

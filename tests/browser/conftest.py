@@ -17,15 +17,15 @@ from playwright.sync_api import Browser, BrowserContext, Page
 from portal.config import Settings
 from portal.sandbox.onboarding.backend import OnboardingBackend
 from portal.sandbox.state import BACKEND_NAME
-from tests.chromium import headless_chromium, missing
 from tests.conftest import (
+    SANDBOX_CONFIG,
     TEST_PASSWORD,
-    RunningSandbox,
     current_code,
-    running_sandbox,
     with_payments,
 )
-from tests.servers import serve
+from tests.support.chromium import missing
+from tests.support.sandbox import RunningSandbox, serve_sandbox
+from tests.support.servers import serve
 
 AXE = Path(__file__).resolve().parents[1] / "assets" / "vendor" / "axe.min.js"
 #: Where ``screenshot`` saves pages (1280 and 375 px wide); unset, it saves nothing.
@@ -49,19 +49,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = [item for item in items if item not in tour]
 
 
-@pytest.fixture(scope="package")
-def browser() -> Iterator[Browser]:
-    """Debian's headless Chromium for these tests (scripts/system-deps.sh installs it); closed
-    after them, as other packages start Playwright's sync API themselves."""
-    with headless_chromium() as browser:
-        yield browser
+@pytest.fixture(scope="session")
+def localhost_sandbox() -> Iterator[RunningSandbox]:
+    """The suite's sandbox served on ``localhost``: an origin other than the portal's."""
+    with serve_sandbox(SANDBOX_CONFIG, host="localhost") as running:
+        yield running
 
 
 @pytest.fixture
-def sandbox() -> Iterator[RunningSandbox]:
-    """The suite's sandbox, served on ``localhost``: an origin other than the portal's."""
-    with running_sandbox(host="localhost") as running:
-        yield running
+def sandbox(localhost_sandbox: RunningSandbox) -> RunningSandbox:
+    """The ``localhost`` sandbox as new."""
+    return localhost_sandbox.reset()
 
 
 @pytest.fixture
@@ -94,9 +92,9 @@ def servers(csrf_app, sandbox: RunningSandbox) -> Iterator[Servers]:
 
 
 @pytest.fixture
-def context(browser: Browser, servers: Servers) -> Iterator[BrowserContext]:
+def context(chromium: Browser, servers: Servers) -> Iterator[BrowserContext]:
     """A fresh browser profile (cookies, storage) for one test."""
-    ctx = browser.new_context(base_url=servers.portal)
+    ctx = chromium.new_context(base_url=servers.portal)
     ctx.set_default_timeout(TIMEOUT_MS)
     try:
         yield ctx
@@ -188,11 +186,11 @@ def describe(violation: dict[str, Any]) -> str:
 
 
 @pytest.fixture
-def axe(browser: Browser, servers: Servers) -> Iterator[Axe]:
+def axe(chromium: Browser, servers: Servers) -> Iterator[Axe]:
     """``axe.check(page)`` audits the page's URL; skipped without the vendored axe-core."""
     if not AXE.exists():
         missing(f"{AXE} is missing: run scripts/vendor-axe.sh (scripts/test.sh does)")
-    auditor = Axe(browser, servers)
+    auditor = Axe(chromium, servers)
     try:
         yield auditor
     finally:

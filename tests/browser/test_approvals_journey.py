@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 from portal.config import Settings
 from tests.browser.conftest import Axe, Console, Servers, log_in, screenshot
 from tests.browser.test_payments_journey import fill_hold_form
-from tests.payments_portal.conftest import APPROVING_CARD, add_merchant
+from tests.payments.conftest import APPROVING_CARD, add_merchant
 
 pytestmark = pytest.mark.browser
 

@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 from portal.labels import Kind, label
 from portal.onboarding import scenarios
 from tests.browser.conftest import Axe, Console, Servers, log_in
+from tests.support.chromium import click_through_verification
 
 pytestmark = pytest.mark.browser
 
@@ -84,12 +85,7 @@ def test_ops_onboards_a_merchant_to_approved(page: Page, servers: Servers, axe: 
     axe.check(page, merchant_link.group().rstrip("."))
     axe.check(page, f"{base}/verification/session")
     page.get_by_role("button", name="Get verification link").click()
-    frame = page.frame_locator("#verification-frame")
-    frame.get_by_label("I have read and accept the terms and conditions").check()
-    frame.get_by_role("button", name="Accept and continue").click()
-    frame.get_by_label("I consent to sharing my documents from DigiLocker").check()
-    frame.get_by_role("button", name="Give consent and continue").click()
-    frame.get_by_role("button", name="Pass video KYC").click()
+    click_through_verification(page.frame_locator("#verification-frame"))
     expect(page.locator(".verification-result")).to_have_attribute("data-state", "confirmed")
     expect(page.locator(".verification-result")).to_contain_text("Pending review")
 

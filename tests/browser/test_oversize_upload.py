@@ -21,10 +21,10 @@ LIMIT_TEXT = "larger than the limit of 5 MB"
 
 
 @pytest.fixture(params=["with scripts", "without scripts"])
-def context(request: pytest.FixtureRequest, browser: Browser,
+def context(request: pytest.FixtureRequest, chromium: Browser,
             servers: Servers) -> Iterator[BrowserContext]:
     """A fresh profile, once with scripts and once without (the server's own refusal)."""
-    ctx = browser.new_context(base_url=servers.portal,
+    ctx = chromium.new_context(base_url=servers.portal,
                               java_script_enabled=request.param == "with scripts")
     ctx.set_default_timeout(TIMEOUT_MS)
     try:

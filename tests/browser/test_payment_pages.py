@@ -10,8 +10,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Axe, Servers, log_in, screenshot
-from tests.browser.test_payments_journey import fill_hold_form
-from tests.payments_portal.conftest import APPROVING_CARD, DECLINED_CARD, add_merchant
+from tests.browser.test_payments_journey import fill_hold_form, pay_on_checkout_page
+from tests.payments.conftest import APPROVING_CARD, DECLINED_CARD, add_merchant
 
 pytestmark = pytest.mark.browser
 
@@ -33,12 +33,7 @@ def hold_and_pay(page: Page, servers: Servers, merchant_id: int, card: str) -> N
     fill_hold_form(page)
     page.get_by_role("button", name="Create hold and go to the checkout page").click()
     page.wait_for_url(f"{servers.sandbox.url}/**")
-    page.get_by_label("Card number").fill(card)
-    page.get_by_label("Expiry date (MM/YY)").fill("12/39")
-    page.get_by_label("Security code (CVV)").fill("123")
-    page.get_by_label("Name on card").fill("Asha Rao")
-    page.get_by_role("button", name=re.compile(r"^Pay ")).click()
-    page.wait_for_url(f"{servers.portal}/payments/callback")
+    pay_on_checkout_page(page, servers, card)
     page.goto("/payments")
     page.locator("table a[href^='/payments/']").first.click()
     page.wait_for_load_state()

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Axe, Console, Servers, log_in
-from tests.payments_portal.conftest import APPROVING_CARD, add_merchant, hold_values
+from tests.payments.conftest import APPROVING_CARD, add_merchant, hold_values
 
 pytestmark = pytest.mark.browser
 
@@ -57,12 +57,7 @@ def test_admin_holds_pays_captures_and_refunds(page: Page, servers: Servers, axe
     page.get_by_role("button", name="Create hold and go to the checkout page").click()
     page.wait_for_url(f"{servers.sandbox.url}/**")
 
-    page.get_by_label("Card number").fill(APPROVING_CARD)
-    page.get_by_label("Expiry date (MM/YY)").fill("12/39")
-    page.get_by_label("Security code (CVV)").fill("123")
-    page.get_by_label("Name on card").fill("Asha Rao")
-    page.get_by_role("button", name=re.compile(r"^Pay ")).click()
-    page.wait_for_url(f"{servers.portal}/payments/callback")
+    pay_on_checkout_page(page, servers, APPROVING_CARD)
     expect(page.locator("body")).to_contain_text("your payment is authorised")
 
     page.goto("/payments")
@@ -88,3 +83,13 @@ def test_admin_holds_pays_captures_and_refunds(page: Page, servers: Servers, axe
     axe.check(page)
     assert console.csp_violations == []
     assert console.errors == []
+
+
+def pay_on_checkout_page(page: Page, servers: Servers, card: str) -> None:
+    """Pay with ``card`` on the sandbox's hosted checkout page, back at the portal's callback."""
+    page.get_by_label("Card number").fill(card)
+    page.get_by_label("Expiry date (MM/YY)").fill("12/39")
+    page.get_by_label("Security code (CVV)").fill("123")
+    page.get_by_label("Name on card").fill("Asha Rao")
+    page.get_by_role("button", name=re.compile(r"^Pay ")).click()
+    page.wait_for_url(f"{servers.portal}/payments/callback")

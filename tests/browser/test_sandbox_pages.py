@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Axe, Servers, log_in
 from tests.browser.test_payments_journey import fill_hold_form
-from tests.payments_portal.conftest import add_merchant
+from tests.payments.conftest import add_merchant
 from tests.verification.conftest import onboard
 
 pytestmark = pytest.mark.browser

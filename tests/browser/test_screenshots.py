@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Servers, log_in, screenshot
 from tests.browser.test_payment_pages import hold_and_pay
-from tests.payments_portal.conftest import APPROVING_CARD, add_merchant
+from tests.payments.conftest import APPROVING_CARD, add_merchant
 from tests.verification.conftest import onboard
 
 pytestmark = [pytest.mark.browser, pytest.mark.screenshots]

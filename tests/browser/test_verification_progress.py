@@ -7,6 +7,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Axe, Servers, log_in, screenshot
+from tests.support.chromium import click_through_verification
 from tests.verification.conftest import onboard
 
 pytestmark = pytest.mark.browser
@@ -25,12 +26,7 @@ def test_steps_done_in_an_earlier_visit_are_not_shown_waiting(page: Page, server
     log_in(page, auth.create("ops"))
     url = f"/merchants/{merchant_id}/verification/session"
     page.goto(url)
-    frame = page.frame_locator("#verification-frame")
-    frame.get_by_label("I have read and accept the terms and conditions").check()
-    frame.get_by_role("button", name="Accept and continue").click()
-    frame.get_by_label("I consent to sharing my documents from DigiLocker").check()
-    frame.get_by_role("button", name="Give consent and continue").click()
-    frame.get_by_role("button", name="Pass video KYC").wait_for()
+    click_through_verification(page.frame_locator("#verification-frame"), pass_video_kyc=False)
     page.goto(url)  # a later visit: a fresh link, the page resumes at video KYC
     page.frame_locator("#verification-frame").get_by_role("button",
                                                           name="Pass video KYC").click()

@@ -17,7 +17,7 @@ from portal.factory import create_app
 from portal.models import ApprovalRequest, AuditEvent, Payment, Role
 from portal.payments.approvals import decisions, requests
 from tests.conftest import TEST_PASSWORD, with_payments
-from tests.payments_portal.conftest import (
+from tests.payments.conftest import (
     act,
     authorised_payment,
     browser,

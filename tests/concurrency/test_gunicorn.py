@@ -22,7 +22,7 @@ from portal.models.step import StepDraft
 from portal.onboarding import scenarios
 from tests.conftest import TEST_PASSWORD, AuthActions
 from tests.outbox.support import sent_to_sandbox
-from tests.servers import gunicorn_portal, page_of, sign_in
+from tests.support.servers import gunicorn_portal, page_of, sign_in
 from tests.wizard.browser import flatten, form_values
 
 pytestmark = pytest.mark.postgres

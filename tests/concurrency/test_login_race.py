@@ -15,7 +15,7 @@ from portal.db import db
 from portal.models import LoginThrottle
 from tests.concurrency.test_gunicorn import post_together
 from tests.conftest import TEST_PASSWORD, AuthActions, current_code
-from tests.servers import serve
+from tests.support.servers import serve
 
 GUESSES = 10
 

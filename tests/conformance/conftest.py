@@ -27,20 +27,20 @@ from typing import Any
 
 import pytest
 
-from tests.payments.conftest import (
-    Sandbox,
+from tests.sandbox.payments.conftest import (
     gateway_keys,
     http,
     merchant_keys,
     other_merchant_keys,
     parent_keys,
-    served_sandbox,
+    served_payments,
     stranger_keys,
 )
+from tests.support.sandbox import RunningSandbox
 
 __all__ = [
     "Sdk", "SdkConfig", "gateway_keys", "http", "load_sdk", "merchant_keys",
-    "other_merchant_keys", "parent_keys", "payments_sandbox", "served_sandbox", "shared_dir",
+    "other_merchant_keys", "parent_keys", "payments_sandbox", "served_payments", "shared_dir",
     "stranger_keys",
 ]
 
@@ -65,10 +65,9 @@ def require_shared(relative: Path | str) -> Path:
 
 
 @pytest.fixture
-def payments_sandbox(served_sandbox: Sandbox) -> Sandbox:
+def payments_sandbox(served_payments: RunningSandbox) -> RunningSandbox:
     """The payments sandbox on loopback with every payment forgotten."""
-    served_sandbox.state.reset()
-    return served_sandbox
+    return served_payments.reset()
 
 
 @pytest.fixture(scope="session")

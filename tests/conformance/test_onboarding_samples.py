@@ -28,7 +28,7 @@ from portal.gateway.retry import NO_RETRY
 from portal.gateway.shapes import validate_payload
 from portal.gateway.signing import hmac_digest
 from tests.conftest import API_KEY, API_SECRET
-from tests.servers import serve
+from tests.support.servers import serve
 
 PREFIX = "/gcc/v2/partner/merchant/onboard"
 

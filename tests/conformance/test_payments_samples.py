@@ -3,7 +3,7 @@ sources send goes to the sandbox (served on loopback), each answer they recorded
 client (from a loopback server that answers with it). The samples are written out here as the
 sources show them; each test names its source.
 
-The payments fixtures are imported from ``tests/payments/conftest.py`` (this folder has no
+The payments fixtures are imported from ``tests/sandbox/payments/conftest.py`` (this folder has no
 conftest of its own), so their names are parameters here too.
 """
 # ruff: noqa: F811
@@ -22,7 +22,7 @@ from portal.gateway.errors import GatewayError, ValidationFailed
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.payments_shapes import OPERATIONS, PaymentStatus
 from portal.payments.service import failure_message
-from tests.payments.conftest import (  # noqa: F401  # fixtures this module uses
+from tests.sandbox.payments.conftest import (  # noqa: F401  # fixtures this module uses
     KID,
     MID,
     client,
@@ -36,10 +36,10 @@ from tests.payments.conftest import (  # noqa: F401  # fixtures this module uses
     pay_by_card,
     returned,
     sandbox,
-    served_sandbox,
+    served_payments,
     signer,
 )
-from tests.servers import serve
+from tests.support.servers import serve
 
 APPROVED_CARD = "4111111111111111"
 GID = "gl_o-962a8c2e8a7c3bd4e5b0d1XY"

@@ -18,7 +18,7 @@ from portal.gateway.payments_shapes import INITIATE_PATH, OPERATIONS
 from portal.gateway.signing import load_private_key, sign_claims
 from portal.sandbox.payments.routes import GATEWAY_KEY_PATH
 from tests.conformance.conftest import SdkConfig
-from tests.payments.conftest import (
+from tests.sandbox.payments.conftest import (
     KID,
     MID,
     OTHER_MID,

@@ -19,6 +19,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.retry import RetryPolicy
 from portal.gateway.transport import Timeouts
+from tests.support.sleeps import SleepRecorder
 
 API_KEY = "ak_test_partner_7f3a"
 API_SECRET = "s3cr3t-Ω-key"  # the same secret the openssl vectors in test_signing use
@@ -211,16 +212,6 @@ def refused_url() -> Iterator[str]:
         yield f"http://127.0.0.1:{sock.getsockname()[1]}"
     finally:
         sock.close()
-
-
-class SleepRecorder:
-    """Stands in for time.sleep: records the delays, never sleeps."""
-
-    def __init__(self) -> None:
-        self.delays: list[float] = []
-
-    def __call__(self, seconds: float) -> None:
-        self.delays.append(seconds)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from portal.migrate import upgrade
 from portal.models.merchant import Merchant
 from portal.sandbox.faults import Fault, FaultKind
 from tests.jobs.support import queue_import, stored_import, stored_jobs, stored_rows, wait_for
-from tests.servers import ROOT, portal_environment
+from tests.support.servers import ROOT, portal_environment
 
 pytestmark = pytest.mark.postgres
 

@@ -12,7 +12,7 @@ from portal.factory import create_app
 from portal.migrate import upgrade
 from portal.ops.readiness import migration_heads
 from tests.conftest import settings_for
-from tests.servers import free_port
+from tests.support.servers import free_port
 
 
 @pytest.fixture

@@ -12,7 +12,8 @@ from bs4 import BeautifulSoup
 from portal.factory import create_app
 from portal.gateway.signing import hmac_digest
 from tests.conftest import API_SECRET
-from tests.verification.conftest import backend_of, onboard, stored
+from tests.support.rows import stored
+from tests.verification.conftest import backend_of, onboard
 
 GENERATED = re.compile(r"[0-9a-f]{32}")
 

@@ -18,7 +18,7 @@ from prometheus_client.multiprocess import MultiProcessCollector
 from portal.config import Settings
 from portal.migrate import upgrade
 from tests.ops.support import sample
-from tests.servers import free_port, gunicorn_portal
+from tests.support.servers import free_port, gunicorn_portal
 
 pytestmark = pytest.mark.postgres
 

@@ -18,7 +18,7 @@ from portal.db import db
 from portal.migrate import upgrade
 from portal.models.outbox import OutboxItem
 from portal.outbox.drain import DrainReport, drain
-from tests.postgres import Cluster
+from tests.support.postgres import Cluster
 
 
 def _admin(cluster: Cluster) -> str:

@@ -11,8 +11,9 @@ from portal.onboarding import scenarios
 from portal.onboarding.queue import FIRST_DELAY, MAX_DELAY, backoff
 from portal.sandbox.faults import Fault, FaultKind
 from tests.outbox.support import items, run_drain, sent_to_sandbox
+from tests.support.rows import stored
 from tests.wizard.browser import Browser, Page
-from tests.wizard.conftest import merchant, typed
+from tests.wizard.conftest import typed
 
 BUSINESS = "/business-details"
 
@@ -59,7 +60,7 @@ def test_a_step_sent_while_the_gateway_fails_is_queued_and_drained_exactly_once(
     assert len(sent_to_sandbox(sandbox, BUSINESS)) == 1
     [item] = items(app)
     assert item.state == OutboxState.SENT
-    assert merchant(app, new_merchant).status == "IN_PROGRESS"  # the answer stored as a send
+    assert stored(app, new_merchant).status == "IN_PROGRESS"  # the answer stored as a send
     page = browser.get(f"/merchants/{new_merchant}/steps/business")
     assert page.step_states()["business"] == "sent"
     assert page.soup.select_one(".step-queued") is None
@@ -118,7 +119,7 @@ def test_a_newer_send_supersedes_the_queued_one_and_only_it_is_sent(
     assert (report.sent, report.superseded) == (1, 0)
     [body] = sent_to_sandbox(sandbox, BUSINESS)
     assert b"New Name Private Limited" in body
-    assert merchant(app, new_merchant).legal_name == "New Name Private Limited"
+    assert stored(app, new_merchant).legal_name == "New Name Private Limited"
 
 
 def test_send_now_sends_the_queued_step_and_the_drain_does_not_repeat_it(

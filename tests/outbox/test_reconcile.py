@@ -18,8 +18,9 @@ from portal.onboarding import scenarios
 from portal.sandbox.faults import Fault, FaultKind
 from portal.sync import sync_once
 from tests.conftest import API_KEY, API_SECRET
+from tests.support.rows import stored
 from tests.wizard.browser import Browser, Page
-from tests.wizard.conftest import merchant, merchant_id_from, typed
+from tests.wizard.conftest import merchant_id_from, typed
 
 
 def creates(sandbox) -> int:
@@ -49,9 +50,9 @@ def needs_reconcile(browser: Browser, app, sandbox) -> int:
     sandbox.state.faults.set(Fault(FaultKind.LOST, operation="create_onboarding", times=1))
     page = browser.submit(browser.get("/merchants/new"), typed(scenarios.HAPPY, "create"))
     merchant_id = merchant_id_from(page)
-    assert merchant(app, merchant_id).create_state == CreateState.OUTCOME_UNKNOWN
+    assert stored(app, merchant_id).create_state == CreateState.OUTCOME_UNKNOWN
     browser.client.post(f"/merchants/{merchant_id}/steps/create/retry")
-    assert merchant(app, merchant_id).create_state == CreateState.NEEDS_RECONCILE
+    assert stored(app, merchant_id).create_state == CreateState.NEEDS_RECONCILE
     assert creates(sandbox) == 2  # the lost one (applied) and the refused retry
     return merchant_id
 
@@ -67,19 +68,19 @@ def test_ops_link_the_right_record_and_the_onboarding_continues(browser, app, sa
                                                                 needs_reconcile):
     page = browser.get(f"/merchants/{needs_reconcile}/steps/create")
     assert page.soup.select_one(".needs-reconcile form.reconcile") is not None
-    external_id = merchant(app, needs_reconcile).external_onboarding_id
+    external_id = stored(app, needs_reconcile).external_onboarding_id
     onboarding_id = record_of(sandbox, external_id)
     page = reconcile(browser, needs_reconcile, onboarding_id)
     assert page.response.request.path == f"/merchants/{needs_reconcile}/steps/business"
     assert "Reconciled" in page.text()
-    linked = merchant(app, needs_reconcile)
+    linked = stored(app, needs_reconcile)
     assert (linked.onboarding_id, linked.create_state, linked.status) == (
         onboarding_id, CreateState.CREATED, "INITIATED")
     assert creates(sandbox) == 2  # no third create: one record at the gateway
     assert reconcile_actions(app, needs_reconcile) == [("ok", "ops@example.com")]
     page = browser.submit(browser.get(f"/merchants/{needs_reconcile}/steps/business"),
                           typed(scenarios.HAPPY, "business"))
-    assert merchant(app, needs_reconcile).status == "IN_PROGRESS"
+    assert stored(app, needs_reconcile).status == "IN_PROGRESS"
 
 
 def test_a_record_of_another_merchant_is_refused_and_nothing_changes(browser, app, sandbox,
@@ -89,7 +90,7 @@ def test_a_record_of_another_merchant_is_refused_and_nothing_changes(browser, ap
     text = reconcile(browser, needs_reconcile, other.merchantInfo.onboardingId).text()
     assert "Not reconciled" in text
     assert "partnerOnboardingId 'someone-else-1'" in text
-    unchanged = merchant(app, needs_reconcile)
+    unchanged = stored(app, needs_reconcile)
     assert (unchanged.onboarding_id, unchanged.create_state) == (None, CreateState.NEEDS_RECONCILE)
     assert reconcile_actions(app, needs_reconcile) == [("refused", "ops@example.com")]
 
@@ -97,12 +98,12 @@ def test_a_record_of_another_merchant_is_refused_and_nothing_changes(browser, ap
 @pytest.mark.parametrize("typed_id", ["pg_onboard_nosuchrecord", "../../status", ""])
 def test_an_unknown_or_malformed_id_is_refused(browser, app, needs_reconcile, typed_id):
     assert "Not reconciled" in reconcile(browser, needs_reconcile, typed_id).text()
-    assert merchant(app, needs_reconcile).create_state == CreateState.NEEDS_RECONCILE
+    assert stored(app, needs_reconcile).create_state == CreateState.NEEDS_RECONCILE
 
 
 def test_a_webhook_naming_the_record_reconciles_it_at_the_next_sync(browser, app, sandbox,
                                                                     needs_reconcile):
-    onboarding_id = record_of(sandbox, merchant(app, needs_reconcile).external_onboarding_id)
+    onboarding_id = record_of(sandbox, stored(app, needs_reconcile).external_onboarding_id)
     with app.app_context():
         for event_id, named in (("e-1", "pg_onboard_nosuchrecord"), ("e-2", onboarding_id)):
             db.session.add(WebhookEvent(dedup_key=f"id:{event_id}", event_name="IN_PROGRESS",
@@ -111,7 +112,7 @@ def test_a_webhook_naming_the_record_reconciles_it_at_the_next_sync(browser, app
         db.session.commit()
         report = sync_once(onboarding_client(current_settings()))
     assert "1 lost creates reconciled" in report.summary()
-    linked = merchant(app, needs_reconcile)
+    linked = stored(app, needs_reconcile)
     assert (linked.onboarding_id, linked.create_state) == (onboarding_id, CreateState.CREATED)
     assert reconcile_actions(app, needs_reconcile) == [("ok", "webhook")]
     assert creates(sandbox) == 2

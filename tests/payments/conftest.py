@@ -1,313 +1,182 @@
-"""Fixtures of the payments tests: RSA keys, a sandbox with two merchants on loopback, clients."""
+"""Fixtures of the payments pages: an approved merchant, its credentials made through the page
+(and so registered with the loopback sandbox), the hosted page driven with requests."""
 
 from __future__ import annotations
 
-import contextlib
-import socket
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 import requests
 from bs4 import BeautifulSoup
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import rsa
 
-from portal.clock import Clock
-from portal.gateway.payments_client import PaymentsClient
-from portal.gateway.payments_shapes import INITIATE_PATH
-from portal.gateway.retry import RetryPolicy
-from portal.gateway.signing import load_private_key, sign_claims, sign_digest_token
-from portal.gateway.transport import Timeouts, json_bytes
-from portal.sandbox.app import create_sandbox_app, state_of
-from portal.sandbox.config import config_from
+from portal.config import Settings
+from portal.db import db
+from portal.models.merchant import CreateState, Merchant
+from portal.models.payment import Payment, PaymentCredentials
 from portal.sandbox.payments.backend import PaymentsBackend
-from portal.sandbox.state import SandboxState
-from tests.servers import serve
+from tests.conftest import with_payments
+from tests.support.rows import fresh
+from tests.wizard.browser import Browser, Page, flatten, form_values
 
-MID = "MID0000001"
-KID = "kid-merchant-1"
-OTHER_MID = "MID0000002"
-OTHER_KID = "kid-merchant-2"
-#: A portfolio: the parent MID's key signs for MID and SUB_MID, not for OTHER_MID.
-PARENT_MID = "MIDPARENT01"
-PARENT_KID = "kid-parent-1"
-SUB_MID = "MIDSUB00001"
-CALLBACK_URL = "http://127.0.0.1:9/shop/payment-return"
-HOLD_HOURS = 24.0
+APPROVING_CARD = "4111111111111111"
+DECLINED_CARD = "4000000000000002"
+HOLD = {"paymentData": {"totalAmount": "1500.00", "txnCurrency": "INR", "billingData": {
+    "firstName": "Asha", "lastName": "Rao", "emailId": "asha@example.com", "callingCode": "+91",
+    "phoneNumber": "9876543210", "addressStreet1": "12 MG Road", "addressCity": "Mumbai",
+    "addressState": "Maharashtra", "addressPostalCode": "400001", "addressCountry": "IND"}}}
+
+
+@pytest.fixture
+def settings(settings: Settings, sandbox, tmp_path: Path) -> Settings:
+    """The suite's settings with a credentials key and the sandbox's published gateway key."""
+    return with_payments(settings, sandbox, tmp_path)
+
+
+def add_merchant(app, status: str | None, name: str = "Chai Point") -> int:
+    """A merchant row with an onboarding status; returns its id."""
+    with app.app_context():
+        merchant = Merchant(external_onboarding_id=f"pop-{name.replace(' ', '')}-{status}",
+                            onboarding_id=f"pg_onboard_{name.replace(' ', '')}{status}",
+                            pan="ABCCE1234F", display_name=name, legal_name=name,
+                            status=status, create_state=CreateState.CREATED)
+        db.session.add(merchant)
+        db.session.commit()
+        return merchant.id
+
+
+@pytest.fixture
+def merchant_id(app) -> int:
+    """An APPROVED merchant."""
+    return add_merchant(app, "APPROVED")
+
+
+@pytest.fixture
+def browser(auth, client) -> Browser:
+    """A browser signed in as an admin (who may also set up credentials)."""
+    auth.login("admin")
+    return Browser(client)
+
+
+def submit(browser: Browser, page: Page, selector: str, changes: dict[str, Any] | None = None,
+           action: str | None = None, follow: bool = True):
+    """Post a form of ``page`` as shown, with ``changes`` and a pressed button."""
+    form = page.form(selector)
+    values = {**form_values(form), **(changes or {})}
+    if action:
+        values["action"] = action
+    response = browser.client.post(form.get("action") or page.response.request.path,
+                                   data=values, follow_redirects=follow)
+    return Page(response, BeautifulSoup(response.data, "html.parser")) if follow else response
+
+
+@pytest.fixture
+def credentials(browser: Browser, merchant_id: int) -> Page:
+    """Credentials generated through the page with the sandbox's prefilled MID and kid."""
+    page = browser.get(f"/merchants/{merchant_id}/payments/credentials")
+    return submit(browser, page, "form.credentials-form")
+
+
+def hold_values(**changes: Any) -> dict[str, Any]:
+    """The hold form's fields for HOLD, some changed (None drops a field)."""
+    values = {**flatten(HOLD), **changes}
+    return {k: v for k, v in values.items() if v is not None}
+
+
+def post_hold(browser: Browser, merchant_id: int, **changes: Any):
+    """Fill and send the new-hold form; the response is not followed."""
+    page = browser.get(f"/merchants/{merchant_id}/payments/new")
+    return submit(browser, page, "form.hold-form", hold_values(**changes), action="send",
+                  follow=False)
 
 
 @dataclass(frozen=True)
-class KeyPair:
-    """An RSA key pair as PEM text."""
+class Return:
+    """The hosted page's auto-submitted return form."""
 
-    private_pem: str
-    public_pem: str
-
-
-def new_key_pair() -> KeyPair:
-    """A fresh 2048-bit RSA key pair."""
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    private = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                serialization.NoEncryption())
-    public = key.public_key().public_bytes(serialization.Encoding.PEM,
-                                           serialization.PublicFormat.SubjectPublicKeyInfo)
-    return KeyPair(private.decode("ascii"), public.decode("ascii"))
-
-
-@pytest.fixture(scope="session")
-def merchant_keys() -> KeyPair:
-    """MID's signing key, registered under KID."""
-    return new_key_pair()
-
-
-@pytest.fixture(scope="session")
-def other_merchant_keys() -> KeyPair:
-    """OTHER_MID's signing key, registered under OTHER_KID."""
-    return new_key_pair()
-
-
-@pytest.fixture(scope="session")
-def parent_keys() -> KeyPair:
-    """PARENT_MID's portfolio key, registered under PARENT_KID."""
-    return new_key_pair()
-
-
-@pytest.fixture(scope="session")
-def stranger_keys() -> KeyPair:
-    """A key nobody registered."""
-    return new_key_pair()
-
-
-@pytest.fixture(scope="session")
-def gateway_keys() -> KeyPair:
-    """The sandbox gateway's own key pair."""
-    return new_key_pair()
-
-
-@dataclass
-class Sandbox:
-    """The sandbox served on loopback, with its clock and payments backend at hand."""
-
-    url: str
-    state: SandboxState
-    clock: Clock
-
-    @property
-    def payments(self) -> PaymentsBackend:
-        """The payments backend."""
-        return self.state.backends["payments"]
-
-
-@pytest.fixture(scope="session")
-def served_sandbox(merchant_keys: KeyPair, other_merchant_keys: KeyPair, parent_keys: KeyPair,
-                   gateway_keys: KeyPair) -> Iterator[Sandbox]:
-    """The sandbox with two merchants and a portfolio, served on a loopback port once per run."""
-    config = config_from({
-        "merchants": [
-            {"mid": MID, "keys": [{"kid": KID, "publicKeyPem": merchant_keys.public_pem}]},
-            {"mid": OTHER_MID,
-             "keys": [{"kid": OTHER_KID, "publicKeyPem": other_merchant_keys.public_pem}]},
-            {"mid": PARENT_MID, "subMerchants": [MID, SUB_MID],
-             "keys": [{"kid": PARENT_KID, "publicKeyPem": parent_keys.public_pem}]},
-        ],
-        "gatewayPrivateKeyPem": gateway_keys.private_pem,
-        "holdExpiryHours": HOLD_HOURS,
-    })
-    clock = Clock()
-    app = create_sandbox_app(config, clock=clock)
-    with serve(app) as url:
-        yield Sandbox(url=url, state=state_of(app), clock=clock)
-
-
-@pytest.fixture
-def sandbox(served_sandbox: Sandbox) -> Sandbox:
-    """The served sandbox with every record forgotten."""
-    served_sandbox.state.reset()
-    return served_sandbox
-
-
-@pytest.fixture
-def clock(sandbox: Sandbox) -> Clock:
-    """The sandbox's controllable clock; clients sign with it too."""
-    return sandbox.clock
-
-
-@pytest.fixture
-def http() -> Iterator[requests.Session]:
-    """A session that talks straight to loopback (no proxy from the environment)."""
-    session = requests.Session()
-    session.trust_env = False
-    yield session
-    session.close()
-
-
-@pytest.fixture
-def make_client(sandbox: Sandbox, merchant_keys: KeyPair, gateway_keys: KeyPair,
-                http: requests.Session) -> Callable[..., PaymentsClient]:
-    """Build a PaymentsClient for MID (or another merchant) on the sandbox's clock."""
-
-    def make(*, encrypt: bool = False, mid: str = MID, kid: str = KID,
-             private_pem: str | None = None, base_url: str | None = None,
-             now_ms: Callable[[], int] | None = None,
-             parent_mid: str | None = None) -> PaymentsClient:
-        return PaymentsClient(
-            base_url or sandbox.url, merchant_id=mid, kid=kid,
-            private_key_pem=private_pem or merchant_keys.private_pem,
-            gateway_public_key_pem=gateway_keys.public_pem,
-            gateway_kid=sandbox.payments.gateway_key.kid, encrypt=encrypt, parent_mid=parent_mid,
-            timeouts=Timeouts(connect=1.0, read=5.0), retry=RetryPolicy(attempts=1),
-            session=http, now_ms=now_ms or sandbox.clock.now_ms,
-        )
-
-    return make
-
-
-@pytest.fixture
-def client(make_client: Callable[..., PaymentsClient]) -> PaymentsClient:
-    """MID's client, JSON bodies."""
-    return make_client()
-
-
-def initiate_body(**changes: Any) -> dict[str, Any]:
-    """A valid initiate body; ``changes`` replace top-level fields."""
-    body: dict[str, Any] = {
-        "merchantTxnId": "ORDER12345",
-        "merchantUniqueId": "UNIQUE0000000001",
-        "captureTxn": False,
-        "paymentData": {
-            "totalAmount": "100.00",
-            "txnCurrency": "USD",
-            "billingData": {"firstName": "Asha", "emailId": "asha@example.com",
-                            "addressCountry": "IND"},
-        },
-        "riskData": {
-            "customerData": {"merchantAssignedCustomerId": "C1", "emailId": "asha@example.com"},
-            "shippingData": {"addressCountry": "USA", "emailId": "ship@example.com"},
-            "orderData": [{"itemId": "SKU1", "itemName": "Room", "itemQuantity": 2,
-                           "itemPrice": "50.00", "itemCategory": "TRAVEL"}],
-        },
-        "merchantCallbackURL": CALLBACK_URL,
-    }
-    body.update(changes)
-    return body
-
-
-@dataclass(frozen=True)
-class Signer:
-    """Sends hand-built signed requests, to reach the sandbox with what the client refuses."""
-
-    url: str
-    session: requests.Session
-    private_pem: str
-    now_ms: Callable[[], int]
-
-    def token(self, data: bytes, *, kid: str = KID, mid: str = MID, encrypted: bool = False,
-              now_ms: int | None = None, private_pem: str | None = None) -> str:
-        """A token built like our client builds it."""
-        return sign_digest_token(data, load_private_key(private_pem or self.private_pem),
-                                 kid=kid, merchant_id=mid, encrypted=encrypted,
-                                 now_ms=self.now_ms() if now_ms is None else now_ms)
-
-    def claims_token(self, claims: dict[str, Any], header: dict[str, Any]) -> str:
-        """A token with a hand-made header and payload, signed with MID's key."""
-        return sign_claims(claims, load_private_key(self.private_pem), header)
-
-    def post(self, body: Any = None, *, path: str = INITIATE_PATH, raw: bytes | None = None,
-             token: str | None = None, headers: dict[str, str] | None = None,
-             content_type: str = "application/json") -> requests.Response:
-        """POST ``body`` (JSON) or ``raw`` bytes, signed unless ``token`` or headers say else."""
-        data = raw if raw is not None else json_bytes(body)
-        sent = {"Content-Type": content_type, "x-gl-merchantid": MID, "x-gl-kid": KID,
-                "x-gl-token-external": token if token is not None else self.token(data)}
-        sent.update(headers or {})
-        return self.session.post(self.url + path, data=data, headers=sent, timeout=5)
-
-
-@pytest.fixture
-def signer(sandbox: Sandbox, http: requests.Session, merchant_keys: KeyPair) -> Signer:
-    """A hand signer for MID against the sandbox."""
-    return Signer(sandbox.url, http, merchant_keys.private_pem, sandbox.clock.now_ms)
-
-
-# ---------------------------------------------------------------- the hosted page
-
-
-@dataclass(frozen=True)
-class Returned:
-    """Where the hosted page sends the browser back, and with what token."""
-
-    status_code: int
-    action: str
+    path: str
     token: str
-    page: BeautifulSoup
+    status_text: str
 
 
-def open_page(http: requests.Session, redirect_url: str) -> BeautifulSoup:
-    """GET the hosted page and parse it."""
-    response = http.get(redirect_url, timeout=5)
-    assert response.status_code == 200, response.text
-    return BeautifulSoup(response.text, "html.parser")
+def pay(redirect_url: str, card: str = APPROVING_CARD, expiry: str = "12/39") -> Return:
+    """Pay on the sandbox's hosted page and read the return form it auto-submits."""
+    http = requests.Session()
+    page = BeautifulSoup(http.get(redirect_url, timeout=5).text, "html.parser")
+    form = page.select_one("form[aria-labelledby=card-heading]")
+    assert form is not None
+    values = {**form_values(form), "number": card, "expiry": expiry, "cvv": "123",
+              "name": "Asha Rao"}
+    answer = http.post(urlsplit(redirect_url)._replace(query="").geturl(), data=values, timeout=5)
+    back = BeautifulSoup(answer.text, "html.parser").select_one("#return-form")
+    assert back is not None, answer.text
+    token = back.find("input", attrs={"name": "x-gl-token"})
+    return Return(urlsplit(back["action"]).path, token["value"],
+                  BeautifulSoup(answer.text, "html.parser").get_text(" "))
 
 
-def submit(http: requests.Session, base_url: str, form: Any,
-           values: dict[str, str]) -> requests.Response:
-    """Submit a parsed form like a browser: its hidden fields plus ``values``."""
-    data = {field["name"]: field.get("value", "")
-            for field in form.find_all("input") if field.get("name")}
-    data.update(values)
-    return http.post(requests.compat.urljoin(base_url, form["action"]), data=data, timeout=5)
+def authorised_payment(browser: Browser, merchant_id: int, card: str = APPROVING_CARD,
+                       **changes: Any) -> tuple[int, Page]:
+    """A hold taken, paid on the hosted page and returned: (payment id, the result page)."""
+    response = post_hold(browser, merchant_id, **changes)
+    assert response.status_code == 302, response.data
+    returned = pay(response.headers["Location"], card)
+    result = browser.client.post(returned.path, data={"x-gl-token": returned.token})
+    with browser.client.application.app_context():
+        payment = db.session.query(Payment).order_by(Payment.id.desc()).first()
+        assert payment is not None
+        return payment.id, Page(result, BeautifulSoup(result.data, "html.parser"))
 
 
-def returned(response: requests.Response) -> Returned:
-    """Read the auto-submitting return form of the page after payment."""
-    page = BeautifulSoup(response.text, "html.parser")
-    form = page.find("form", id="return-form")
-    assert form is not None, response.text
-    return Returned(response.status_code, form["action"],
-                    form.find("input", attrs={"name": "x-gl-token"})["value"], page)
+@pytest.fixture
+def authorised(browser, merchant_id, credentials) -> int:
+    """An authorised hold of 1500.00 INR; returns the payment's id."""
+    payment_id, _ = authorised_payment(browser, merchant_id)
+    return payment_id
 
 
-def pay_by_card(http: requests.Session, redirect_url: str, number: str,
-                expiry: str = "12/39", cvv: str = "123",
-                name: str = "Asha Rao") -> requests.Response:
-    """Open the hosted page and pay with a card; return the answer to the form POST."""
-    page = open_page(http, redirect_url)
-    form = page.find("input", attrs={"name": "number"}).find_parent("form")
-    return submit(http, redirect_url, form,
-                  {"number": number, "expiry": expiry, "cvv": cvv, "name": name})
+def payment_row(app, payment_id: int) -> Payment:
+    """The payment row, read fresh."""
+    return fresh(app, Payment, id=payment_id)
 
 
-# ---------------------------------------------------------------- a server that drops POSTs
+def credentials_row(app, merchant_id: int) -> PaymentCredentials:
+    """The merchant's stored credentials, read fresh."""
+    return fresh(app, PaymentCredentials, merchant_id=merchant_id)
 
 
-@pytest.fixture(scope="session")
-def dropping_url() -> Iterator[str]:
-    """A loopback server that reads each request, then closes without answering."""
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(4)
-    listener.settimeout(0.2)
-    stop = threading.Event()
+def backend(sandbox) -> PaymentsBackend:
+    """The sandbox's payments backend."""
+    return sandbox.state.backends["payments"]
 
-    def run() -> None:
-        while not stop.is_set():
-            try:
-                conn, _ = listener.accept()
-            except TimeoutError:
-                continue
-            with conn:
-                conn.settimeout(1.0)
-                with contextlib.suppress(TimeoutError):
-                    conn.recv(65536)
 
-    thread = threading.Thread(target=run)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
-    finally:
-        stop.set()
-        thread.join(timeout=5)
-        listener.close()
+def act(browser: Browser, payment_id: int, action: str, amount: str | None = None,
+        confirm: bool = True) -> Page:
+    """Press an action's button on the payment's page (ticking its confirmation box)."""
+    page = browser.get(f"/payments/{payment_id}")
+    changes: dict[str, Any] = {"confirm": "y"} if confirm else {}
+    if amount is not None:
+        changes["amount"] = amount
+    return submit(browser, page, f"form.action--{action}", changes)
+
+
+def counting(monkeypatch: pytest.MonkeyPatch, sandbox, operation: str) -> list[str]:
+    """Record every call of a sandbox backend operation (refused ones too)."""
+    payments = backend(sandbox)
+    original: Callable = getattr(payments, operation)
+    calls: list[str] = []
+
+    def counted(mid, gid, request):
+        calls.append(gid)
+        return original(mid, gid, request)
+
+    monkeypatch.setattr(payments, operation, counted)
+    return calls
+
+
+def flashes(page) -> str:
+    """The text of every flash message on the page."""
+    return " ".join(p.get_text(" ", strip=True) for p in page.soup.select(".flash"))

@@ -3,20 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import pytest
 
-from portal.clock import Clock
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.retry import NO_RETRY
-from portal.sandbox.app import create_sandbox_app, state_of
-from portal.sandbox.config import config_from
-from portal.sandbox.onboarding.backend import OnboardingBackend
-from portal.sandbox.state import BACKEND_NAME, SandboxState
 from tests.sandbox.payloads import create_body
-from tests.servers import serve
+from tests.support.sandbox import RunningSandbox, serve_sandbox
 
 KEY = "p1-key"
 SECRET = "p1-secret-0123456789"
@@ -40,51 +34,35 @@ CONFIG = {
 }
 
 
-@dataclass
-class Sandbox:
-    """The sandbox served on loopback, with its state, onboarding backend and clock at hand."""
-
-    url: str
-    state: SandboxState
-    clock: Clock
-
-    @property
-    def backend(self) -> OnboardingBackend:
-        """The onboarding API's backend."""
-        return self.state.backends[BACKEND_NAME]
-
-    def client(self, api_key: str = KEY, api_secret: str = SECRET) -> OnboardingClient:
-        """A client signing with the given key, never retrying (a retry would hide a bug)."""
-        return OnboardingClient(self.url, api_key, api_secret, retry=NO_RETRY)
+def client_of(sandbox: RunningSandbox, api_key: str = KEY,
+              api_secret: str = SECRET) -> OnboardingClient:
+    """A client signing with the given key, never retrying (a retry would hide a bug)."""
+    return OnboardingClient(sandbox.url, api_key, api_secret, retry=NO_RETRY)
 
 
 @pytest.fixture(scope="session")
-def served_sandbox() -> Iterator[Sandbox]:
+def served_sandbox() -> Iterator[RunningSandbox]:
     """One sandbox server for the session; ``sandbox_server`` resets it for each test."""
-    clock = Clock(START)
-    app = create_sandbox_app(config_from(CONFIG), clock=clock)
-    with serve(app) as url:
-        yield Sandbox(url=url, state=state_of(app), clock=clock)
+    with serve_sandbox(CONFIG, start=START) as running:
+        yield running
 
 
 @pytest.fixture
-def sandbox_server(served_sandbox: Sandbox) -> Sandbox:
+def sandbox_server(served_sandbox: RunningSandbox) -> RunningSandbox:
     """The sandbox with no records, keys as configured and the clock frozen at START."""
-    served_sandbox.state.reset()
-    served_sandbox.clock.freeze(START)
-    return served_sandbox
+    return served_sandbox.reset()
 
 
 @pytest.fixture
-def partner(sandbox_server: Sandbox) -> OnboardingClient:
+def partner(sandbox_server: RunningSandbox) -> OnboardingClient:
     """Partner p1's client."""
-    return sandbox_server.client()
+    return client_of(sandbox_server)
 
 
 @pytest.fixture
-def other_partner(sandbox_server: Sandbox) -> OnboardingClient:
+def other_partner(sandbox_server: RunningSandbox) -> OnboardingClient:
     """Partner p2's client."""
-    return sandbox_server.client(OTHER_KEY, OTHER_SECRET)
+    return client_of(sandbox_server, OTHER_KEY, OTHER_SECRET)
 
 
 @pytest.fixture

@@ -21,9 +21,10 @@ from tests.sandbox.conftest import (
     SECOND_KEY,
     SECOND_SECRET,
     SECRET,
-    Sandbox,
+    client_of,
 )
 from tests.sandbox.payloads import signatory
+from tests.support.sandbox import RunningSandbox
 
 TIMEOUT = 5
 
@@ -43,7 +44,8 @@ def compact(value: object) -> bytes:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
-def put(sandbox: Sandbox, path: str, body: bytes, headers: dict[str, str]) -> requests.Response:
+def put(sandbox: RunningSandbox, path: str, body: bytes,
+        headers: dict[str, str]) -> requests.Response:
     """A raw PUT with exactly these bytes and headers."""
     return requests.put(sandbox.url + path, data=body, timeout=TIMEOUT,
                         headers={"Content-Type": "application/json", **headers})
@@ -160,7 +162,7 @@ def test_authentication_comes_before_ownership(sandbox_server, onboarding_id):
 
 def test_two_active_keys_of_one_partner_both_work(sandbox_server, onboarding_id):
     for key, secret in ((KEY, SECRET), (SECOND_KEY, SECOND_SECRET)):
-        status = sandbox_server.client(key, secret).get_status(onboarding_id)
+        status = client_of(sandbox_server, key, secret).get_status(onboarding_id)
         assert status.merchantInfo.onboardingId == onboarding_id
 
 
@@ -170,7 +172,7 @@ def test_deactivating_a_key_takes_effect_at_once(sandbox_server, partner, onboar
     with pytest.raises(Unauthorized):
         partner.get_status(onboarding_id)
     # the rotation partner: the partner's other key keeps working meanwhile
-    sandbox_server.client(SECOND_KEY, SECOND_SECRET).get_status(onboarding_id)
+    client_of(sandbox_server, SECOND_KEY, SECOND_SECRET).get_status(onboarding_id)
     sandbox_server.backend.set_key_active(KEY, True)
     assert partner.get_status(onboarding_id).merchantInfo.onboardingId == onboarding_id
 

@@ -1,4 +1,4 @@
-"""The verification page in a real browser, framed by a partner page on another origin."""
+"""The verification page in a real chromium, framed by a partner page on another origin."""
 
 from __future__ import annotations
 
@@ -7,11 +7,10 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser
 
-from tests.chromium import headless_chromium
 from tests.sandbox.payloads import fill_every_step
-from tests.servers import serve
+from tests.support.chromium import click_through_verification
+from tests.support.servers import serve
 
 pytestmark = pytest.mark.browser
 
@@ -27,13 +26,6 @@ PARENT_PAGE = """<!doctype html>
 <body><h1>Partner portal</h1>
 <iframe title="Verification" src="%s" width="700" height="700"></iframe>
 </body></html>"""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Headless Chromium; skipped where it is not installed, except in CI."""
-    with headless_chromium() as browser:
-        yield browser
 
 
 @pytest.fixture
@@ -52,23 +44,19 @@ def partner_site() -> Iterator[dict[str, str]]:
 
 
 def test_parent_receives_each_step_and_complete_from_the_sandbox_origin(
-        browser, sandbox_server, partner, onboarding_id, partner_site):
+        chromium, sandbox_server, partner, onboarding_id, partner_site):
     fill_every_step(partner, onboarding_id)
     callback = partner_site["url"] + "/onboarding/done"
     link = partner.get_verification_redirect(onboarding_id, {"callBackUrl": callback})
     partner_site["frame"] = link.redirectLink
-    page = browser.new_page()
+    page = chromium.new_page()
     violations: list[str] = []
     page.on("console", lambda msg: violations.append(msg.text)
             if "Content Security Policy" in msg.text else None)
     try:
         page.goto(partner_site["url"] + "/onboarding")
         frame = page.frame_locator("iframe")
-        frame.get_by_label("I have read and accept the terms and conditions").check()
-        frame.get_by_role("button", name="Accept and continue").click()
-        frame.get_by_label("I consent to sharing my documents from DigiLocker").check()
-        frame.get_by_role("button", name="Give consent and continue").click()
-        frame.get_by_role("button", name="Pass video KYC").click()
+        click_through_verification(frame)
         frame.get_by_role("heading", name="Verification complete").wait_for()
         page.wait_for_function("window.__messages.length >= 4")
         messages: list[dict[str, Any]] = page.evaluate("window.__messages")

@@ -9,9 +9,10 @@ import requests
 
 from portal.gateway.errors import Forbidden, NotFound, Unauthorized, ValidationFailed
 from portal.gateway.onboarding_shapes import OPERATIONS
-from tests.sandbox.conftest import OTHER_KEY, OTHER_SECRET, SECRET, Sandbox
+from tests.sandbox.conftest import OTHER_KEY, OTHER_SECRET, SECRET, client_of
 from tests.sandbox.payloads import fill_every_step
 from tests.sandbox.test_webhooks import TNC, receiver, served_receiver
+from tests.support.sandbox import RunningSandbox
 
 __all__ = ["receiver", "served_receiver"]
 
@@ -70,7 +71,7 @@ def test_deleting_an_unknown_webhook_is_404(partner):
 
 @pytest.mark.parametrize("operation", ["register_webhook", "list_webhooks", "delete_webhook"])
 def test_a_wrong_secret_is_401(sandbox_server, operation):
-    client = sandbox_server.client(OTHER_KEY, SECRET)  # p2's key with p1's secret
+    client = client_of(sandbox_server, OTHER_KEY, SECRET)  # p2's key with p1's secret
     calls = {
         "register_webhook": lambda: client.register_webhook("p2", "https://partner.example/x"),
         "list_webhooks": lambda: client.list_webhooks("p2"),
@@ -81,7 +82,7 @@ def test_a_wrong_secret_is_401(sandbox_server, operation):
 
 
 def test_delete_is_signed_over_its_path(sandbox_server):
-    client = sandbox_server.client(OTHER_KEY, OTHER_SECRET)
+    client = client_of(sandbox_server, OTHER_KEY, OTHER_SECRET)
     prepared = client.prepare("delete_webhook", mid="p2", webhookId="wh_x")
     assert prepared.method == "DELETE" and prepared.body is None
     assert prepared.path_url == OPERATIONS["delete_webhook"].url_path(mid="p2", webhookId="wh_x")
@@ -90,7 +91,7 @@ def test_delete_is_signed_over_its_path(sandbox_server):
         assert http.send(prepared, timeout=5).status_code == 401
 
 
-def _deliver_tnc(sandbox: Sandbox, partner, onboarding_id: str) -> None:
+def _deliver_tnc(sandbox: RunningSandbox, partner, onboarding_id: str) -> None:
     fill_every_step(partner, onboarding_id)
     sandbox.backend.acknowledge_tnc(onboarding_id)
     sandbox.backend.tick()

@@ -15,9 +15,10 @@ from flask import Flask, request
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.signing import hmac_digest
 from portal.sandbox.webhooks import dispatcher as webhooks
-from tests.sandbox.conftest import KEY, SECOND_SECRET, SECRET, START, Sandbox
+from tests.sandbox.conftest import KEY, SECOND_SECRET, SECRET, START
 from tests.sandbox.payloads import business, document, fill_every_step
-from tests.servers import serve
+from tests.support.sandbox import RunningSandbox
+from tests.support.servers import serve
 
 TNC = "MERCHANT_TERMS_AND_CONDITIONS_ACKNOWLEDGED"
 DIGILOCKER = "MERCHANT_DIGILOCKER_CKYC_COMPLETED"
@@ -88,28 +89,28 @@ def receiver(served_receiver: Receiver) -> Receiver:
 
 
 @pytest.fixture
-def hooked(sandbox_server: Sandbox, receiver: Receiver,
-           monkeypatch: pytest.MonkeyPatch) -> Sandbox:
+def hooked(sandbox_server: RunningSandbox, receiver: Receiver,
+           monkeypatch: pytest.MonkeyPatch) -> RunningSandbox:
     """The sandbox with its webhookUrl pointing at ``receiver``."""
     monkeypatch.setattr(sandbox_server.state.config, "webhookUrl", receiver.url)
     return sandbox_server
 
 
 @pytest.fixture
-def ready(hooked: Sandbox, partner: OnboardingClient, onboarding_id: str) -> str:
+def ready(hooked: RunningSandbox, partner: OnboardingClient, onboarding_id: str) -> str:
     """A record with every step filled, ready for the verification page."""
     fill_every_step(partner, onboarding_id)
     return onboarding_id
 
 
-def verify_all(sandbox: Sandbox, onboarding_id: str) -> None:
+def verify_all(sandbox: RunningSandbox, onboarding_id: str) -> None:
     """The verification page's three steps, as the page calls them."""
     sandbox.backend.acknowledge_tnc(onboarding_id)
     sandbox.backend.complete_digilocker(onboarding_id)
     sandbox.backend.complete_verification(onboarding_id)
 
 
-def outcomes(sandbox: Sandbox) -> list[tuple[str, int, int | None, str]]:
+def outcomes(sandbox: RunningSandbox) -> list[tuple[str, int, int | None, str]]:
     """The delivery log as (event, attempt, status code, outcome)."""
     return [(d.event, d.attempt, d.status_code, d.outcome)
             for d in sandbox.backend.webhooks.deliveries()]

@@ -11,21 +11,14 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from portal.auth.accounts import authenticate
 from tests.browser.conftest import log_in
-from tests.chromium import headless_chromium, missing
 from tests.conftest import AuthActions
-from tests.servers import serve
+from tests.support.chromium import missing
+from tests.support.servers import serve
 from tests.verification.conftest import onboard
 
 pytestmark = pytest.mark.browser
 TIMEOUT_MS = 15_000
 AXE = Path(__file__).resolve().parents[1] / "assets" / "vendor" / "axe.min.js"
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    """Headless Chromium; skipped where it is not installed, except in CI."""
-    with headless_chromium() as browser:
-        yield browser
 
 
 @pytest.fixture

@@ -13,16 +13,14 @@ from bs4 import BeautifulSoup
 
 from portal.clients import onboarding_client
 from portal.config import current_settings
-from portal.db import db
 from portal.documents import service as documents
-from portal.models.merchant import Merchant
 from portal.onboarding import scenarios
 from portal.onboarding.create import start_merchant
 from portal.onboarding.service import send_step
 from portal.onboarding.steps import BY_KEY
 from portal.sandbox.onboarding.backend import OnboardingBackend
 from portal.sandbox.state import BACKEND_NAME
-from tests.servers import serve
+from tests.support.servers import serve
 from tests.wizard.conftest import closed_port
 
 __all__ = ["closed_port"]
@@ -52,13 +50,6 @@ def onboard(app, scenario: str = scenarios.HAPPY, until: str = "products") -> in
         return merchant.id
 
 
-def stored(app, merchant_id: int) -> Merchant:
-    """The merchant row, read fresh."""
-    with app.app_context():
-        found = db.session.get(Merchant, merchant_id)
-        assert found is not None
-        db.session.expunge(found)
-        return found
 
 
 def backend_of(sandbox) -> OnboardingBackend:

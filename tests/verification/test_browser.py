@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, Frame, Page, Request
+from playwright.sync_api import Frame, Page, Request
 from sqlalchemy import select
 
 from portal.config import current_settings
@@ -19,9 +19,10 @@ from portal.models.merchant import Merchant
 from portal.models.status_change import StatusChange
 from portal.onboarding import scenarios
 from portal.verification import links
-from tests.chromium import headless_chromium
-from tests.servers import serve
-from tests.verification.conftest import onboard, stored
+from tests.support.chromium import accept_terms, click_through_verification
+from tests.support.rows import stored
+from tests.support.servers import serve
+from tests.verification.conftest import onboard
 
 pytestmark = pytest.mark.browser
 
@@ -45,13 +46,6 @@ OPENER = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Op
 </script></head><body><h1>Somebody else</h1></body></html>"""
 FORGED_PER_OPENER = 6
 REDIRECT = "PARTNER_MERCHANT_VERIFICATION_REDIRECT"
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    """Headless Chromium; skipped where it is not installed, except in CI."""
-    with headless_chromium() as browser:
-        yield browser
 
 
 @dataclass
@@ -124,12 +118,7 @@ def _progress(page: Page) -> dict[str, str]:
 def test_completing_the_framed_page_confirms_the_status_server_side(app, merchant_page):
     page = merchant_page.page
     page.goto(merchant_page.url)
-    frame = page.frame_locator("#verification-frame")
-    frame.get_by_label("I have read and accept the terms and conditions").check()
-    frame.get_by_role("button", name="Accept and continue").click()
-    frame.get_by_label("I consent to sharing my documents from DigiLocker").check()
-    frame.get_by_role("button", name="Give consent and continue").click()
-    frame.get_by_role("button", name="Pass video KYC").click()
+    click_through_verification(page.frame_locator("#verification-frame"))
     page.locator(".verification-result[data-state='confirmed']").wait_for()
 
     assert page.locator(".verification-result").inner_text() == (
@@ -188,9 +177,7 @@ def test_digilocker_opens_top_level_and_comes_back_then_the_bare_complete_confir
         app, outside_page, sandbox):
     page = outside_page.page
     page.goto(outside_page.url)
-    frame = page.frame_locator("#verification-frame")
-    frame.get_by_label("I have read and accept the terms and conditions").check()
-    frame.get_by_role("button", name="Accept and continue").click()
+    accept_terms(page.frame_locator("#verification-frame"))
     # the frame asks for DigiLocker outside it: the portal goes there, top-level
     page.wait_for_url(f"{sandbox.url}/verification/digilocker?**")
     page.get_by_label("I consent to sharing my documents from DigiLocker").check()

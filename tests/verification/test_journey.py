@@ -14,13 +14,8 @@ from portal.models.status_change import StatusChange
 from portal.onboarding import scenarios
 from portal.sync import sync_once
 from portal.verification.service import NEXT
-from tests.verification.conftest import (
-    backend_of,
-    complete_on_sandbox_page,
-    frame_src,
-    onboard,
-    stored,
-)
+from tests.support.rows import stored
+from tests.verification.conftest import backend_of, complete_on_sandbox_page, frame_src, onboard
 from tests.wizard.browser import Browser
 from tests.wizard.conftest import upload
 

@@ -9,7 +9,8 @@ from bs4 import BeautifulSoup
 from portal.config import SETTINGS_EXTENSION
 from portal.gateway.onboarding_shapes import DocumentUploadRequest
 from portal.onboarding.scenarios import sample_pdf
-from tests.verification.conftest import backend_of, onboard, stored
+from tests.support.rows import stored
+from tests.verification.conftest import backend_of, onboard
 
 
 def _page(client, merchant_id: int) -> BeautifulSoup:

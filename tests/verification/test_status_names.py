@@ -12,7 +12,8 @@ from sqlalchemy import select
 from portal.db import db
 from portal.models.audit import AuditEvent
 from portal.models.webhook_event import WebhookEvent
-from tests.verification.conftest import backend_of, onboard, stored
+from tests.support.rows import stored
+from tests.verification.conftest import backend_of, onboard
 
 
 def status_page(client, merchant_id: int) -> BeautifulSoup:

@@ -21,7 +21,7 @@ from portal.sandbox.config import load_config
 from portal.sandbox.state import BACKEND_NAME
 from tests.conftest import API_KEY, API_SECRET, PARTNER_ID
 from tests.sandbox.payloads import create_body, fill_every_step
-from tests.servers import serve
+from tests.support.servers import serve
 
 HOOK = "https://portal.example/webhooks/onboarding"
 

@@ -8,7 +8,8 @@ from portal.db import db
 from portal.models.merchant import Merchant
 from portal.onboarding.status_history import change_status
 from portal.sync import sync_once
-from tests.verification.conftest import backend_of, onboard, stored
+from tests.support.rows import stored
+from tests.verification.conftest import backend_of, onboard
 
 
 def _status_reads(sandbox) -> list[str]:

@@ -10,9 +10,8 @@ import pytest
 from bs4 import BeautifulSoup
 
 from portal.config import SETTINGS_EXTENSION
-from portal.db import db
-from portal.models.merchant import Merchant
 from portal.onboarding import scenarios
+from tests.support.rows import stored
 from tests.wizard.browser import Browser, Page, flatten, form_values
 from tests.wizard.lossy import LossyGateway
 
@@ -43,13 +42,6 @@ def merchant_id_from(page: Page) -> int:
     return int(page.response.request.path.split("/")[2])
 
 
-def merchant(app, merchant_id: int) -> Merchant:
-    """The merchant row, read fresh."""
-    with app.app_context():
-        found = db.session.get(Merchant, merchant_id)
-        assert found is not None
-        db.session.expunge(found)
-        return found
 
 
 def point_gateway_at(app, url: str) -> None:
@@ -91,7 +83,7 @@ def onboard(browser: Browser, app, scenario: str = scenarios.HAPPY) -> int:
         page = browser.submit(browser.get(f"/merchants/{merchant_id}/steps/{step}"),
                               typed(scenario, step))
     page = browser.get(f"/merchants/{merchant_id}/steps/documents")
-    for slot in merchant(app, merchant_id).documents_outstanding:
+    for slot in stored(app, merchant_id).documents_outstanding:
         page = upload(browser, page, slot, scenarios.sample_pdf(slot), "doc.pdf")
     browser.submit(browser.get(f"/merchants/{merchant_id}/steps/products"),
                    typed(scenario, "products"))

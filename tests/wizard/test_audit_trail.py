@@ -8,8 +8,9 @@ import logging
 from portal.db import db
 from portal.models.audit import AuditEvent
 from portal.onboarding import scenarios
+from tests.support.rows import stored
 from tests.wizard.browser import Browser
-from tests.wizard.conftest import merchant, onboard, typed
+from tests.wizard.conftest import onboard, typed
 
 
 def events(app) -> list[AuditEvent]:
@@ -37,7 +38,7 @@ def test_no_pan_or_account_number_in_full_in_the_audit_or_the_logs(browser: Brow
                                                                    caplog):
     caplog.set_level(logging.DEBUG)
     merchant_id = onboard(browser, app)
-    secrets = [merchant(app, merchant_id).pan, "ABCPR1234K", "BCDPM5678L", "1234567890"]
+    secrets = [stored(app, merchant_id).pan, "ABCPR1234K", "BCDPM5678L", "1234567890"]
     audit = json.dumps([[e.action, e.gid, e.detail] for e in events(app)])
     logs = "\n".join(r.getMessage() for r in caplog.records)
     for secret in secrets:

@@ -13,8 +13,9 @@ from flask import Flask, jsonify
 
 from portal.migrate import upgrade
 from portal.onboarding import scenarios
-from tests.servers import serve
-from tests.wizard.conftest import merchant, point_gateway_at, typed
+from tests.support.rows import stored
+from tests.support.servers import serve
+from tests.wizard.conftest import point_gateway_at, typed
 
 ADDRESS_FIELDS = {"isOperatingSameAsRegistered", "businessRegisteredAddress",
                   "businessOperatingAddress"}
@@ -47,9 +48,9 @@ def test_the_addresses_go_nested_and_the_answer_comes_back_flat(browser, app, ne
     assert body["address"]["isOperatingSameAsRegistered"] is False
     assert body["address"]["businessRegisteredAddress"]["zipcode"] == "400021"
     assert body["address"]["businessOperatingAddress"]["streetAddress1"] == "7 Dock Road"
-    stored = merchant(app, new_merchant)
-    assert stored.legal_name == "Sandbox Traders Private Limited"  # read from the flat answer
-    assert stored.documents_outstanding[0] == "OPERATING_ADDRESS_PROOF"
+    row = stored(app, new_merchant)
+    assert row.legal_name == "Sandbox Traders Private Limited"  # read from the flat answer
+    assert row.documents_outstanding[0] == "OPERATING_ADDRESS_PROOF"
 
 
 def test_registered_name_and_account_holder_name_may_be_left_blank(browser, app, new_merchant,
@@ -61,9 +62,9 @@ def test_registered_name_and_account_holder_name_may_be_left_blank(browser, app,
                           typed(scenarios.HAPPY, "bank", accountHolderName=""))
     assert "sent to the gateway" in page.text()
     assert "accountHolderName" not in last_body(sandbox, "/bank-details")
-    stored = merchant(app, new_merchant)
-    assert stored.penny_drop_status == "VERIFIED"
-    assert stored.name_at_bank == "SANDBOX TRADERS"  # the bank's name: here the trade name
+    row = stored(app, new_merchant)
+    assert row.penny_drop_status == "VERIFIED"
+    assert row.name_at_bank == "SANDBOX TRADERS"  # the bank's name: here the trade name
 
 
 @pytest.fixture

@@ -15,9 +15,10 @@ from portal.labels import Kind, label
 from portal.models.document import StoredDocument
 from portal.onboarding import scenarios
 from tests.conftest import TEST_PASSWORD
-from tests.servers import serve, sign_in
+from tests.support.rows import stored
+from tests.support.servers import serve, sign_in
 from tests.wizard.browser import Browser, Page
-from tests.wizard.conftest import merchant, point_gateway_at, typed, upload
+from tests.wizard.conftest import point_gateway_at, typed, upload
 
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
@@ -60,7 +61,7 @@ def test_an_upload_is_stored_by_a_generated_name_and_sent_in_its_own_call(
     assert document.stored_name.endswith(".png") and "aadhaar" not in document.stored_name
     assert (Path(settings.upload_folder) / document.stored_name).read_bytes() == PNG
     assert document.status == "sent" and document.sent_gid
-    assert merchant(app, needs_documents).documents_outstanding == OWNER_DOCS[1:]
+    assert stored(app, needs_documents).documents_outstanding == OWNER_DOCS[1:]
     uploads = [r for r in sandbox.state.backends["onboarding"].received_requests()
                if r.raw_path.endswith("/docs")]
     assert len(uploads) == 1 and base64.b64encode(PNG) in uploads[0].body
@@ -132,7 +133,7 @@ def test_a_failed_penny_drop_asks_for_a_cancelled_cheque_here(browser, app, new_
     page = documents_page(browser, new_merchant)
     assert "CANCELLED_CHEQUE" in [f["data-slot"] for f in page.soup.select("form.upload")]
     page = upload(browser, page, "CANCELLED_CHEQUE", scenarios.sample_pdf("cheque"), "c.pdf")
-    assert merchant(app, new_merchant).documents_outstanding == []
+    assert stored(app, new_merchant).documents_outstanding == []
 
 
 def test_a_sole_proprietor_chooses_which_business_proof_to_upload(browser, app, new_merchant):
@@ -142,7 +143,7 @@ def test_a_sole_proprietor_chooses_which_business_proof_to_upload(browser, app, 
     form = page.form("form.upload[data-slot='SOLE_PROP_DOC_1_UPLOAD']")
     assert "UDYAM" in [o["value"] for o in form.select("select[name='docType'] option")]
     page = upload(browser, page, "SOLE_PROP_DOC_1_UPLOAD", PNG, "udyam.png")
-    assert merchant(app, new_merchant).documents_outstanding == ["SOLE_PROP_DOC_2_UPLOAD"]
+    assert stored(app, new_merchant).documents_outstanding == ["SOLE_PROP_DOC_2_UPLOAD"]
 
 
 def test_a_file_far_over_the_limit_is_read_and_refused_beside_its_field(browser, app,

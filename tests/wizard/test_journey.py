@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from portal.labels import Kind, label
 from portal.onboarding import scenarios
+from tests.support.rows import stored
 from tests.wizard.browser import Browser
-from tests.wizard.conftest import merchant, merchant_id_from, typed, upload
+from tests.wizard.conftest import merchant_id_from, typed, upload
 
 
 def test_steps_one_to_seven_end_in_pending_verification(browser: Browser, app, sandbox):
@@ -17,7 +18,7 @@ def test_steps_one_to_seven_end_in_pending_verification(browser: Browser, app, s
         page = browser.submit(page, typed(scenarios.HAPPY, step))
         assert page.response.request.path.endswith(f"/steps/{following}"), page.top_errors()
 
-    outstanding = merchant(app, merchant_id).documents_outstanding
+    outstanding = stored(app, merchant_id).documents_outstanding
     assert outstanding == ["ABCPR1234K_ASHA_RAO_AADHAR", "BCDPM5678L_VIKRAM_MEHTA_AADHAR"]
     for slot in outstanding:
         page = upload(browser, page, slot, scenarios.sample_pdf(slot), "aadhaar.pdf")
@@ -28,16 +29,16 @@ def test_steps_one_to_seven_end_in_pending_verification(browser: Browser, app, s
                           typed(scenarios.HAPPY, "products"))
     assert page.response.request.path == f"/merchants/{merchant_id}"
 
-    stored = merchant(app, merchant_id)
-    assert stored.status == "PENDING_VERIFICATION"
-    assert stored.documents_outstanding == []
-    assert stored.penny_drop_status == "VERIFIED"
+    row = stored(app, merchant_id)
+    assert row.status == "PENDING_VERIFICATION"
+    assert row.documents_outstanding == []
+    assert row.penny_drop_status == "VERIFIED"
     states = page.step_states()
     assert [states[k] for k in ("create", "business", "owners", "bank", "signatory",
                                 "documents", "products")] == ["sent"] * 7
     assert states["verification"] == states["status"] == "not_started"
     record = sandbox.state.backends["onboarding"].get_status("partner-test",
-                                                              stored.onboarding_id)
+                                                              row.onboarding_id)
     assert record["merchantInfo"]["onboardingStatus"] == "PENDING_VERIFICATION"
     listing = browser.get("/merchants")
     assert listing.soup.select_one(f"tr[data-merchant='{merchant_id}'] .steps-done") \

@@ -8,7 +8,8 @@ from portal.db import db
 from portal.models.merchant import Merchant
 from portal.models.step import StepDraft
 from portal.onboarding import locks, scenarios
-from tests.wizard.conftest import merchant, onboard, point_gateway_at, typed
+from tests.support.rows import stored
+from tests.wizard.conftest import onboard, point_gateway_at, typed
 
 FIELDS = {
     "business": ["entityType", "natureOfBusiness", "registeredName", "tradeName", "gstNumber",
@@ -110,7 +111,7 @@ def test_a_valid_send_stores_the_answer_and_moves_on(browser, app, new_merchant,
     assert page.response.request.path == expected
     assert "sent to the gateway" in page.text()
     assert page.step_states()[step] == "sent"
-    assert merchant(app, new_merchant).status == "IN_PROGRESS"
+    assert stored(app, new_merchant).status == "IN_PROGRESS"
 
 
 def test_save_draft_stores_without_sending(browser, app, new_merchant, sandbox):
@@ -194,7 +195,7 @@ def test_a_draft_survives_an_unreachable_gateway_and_retry_sends_it(browser, app
     response = browser.client.post(f"{step_url(new_merchant, 'bank')}/retry",
                                    follow_redirects=True)
     assert response.request.path == step_url(new_merchant, "signatory")
-    assert merchant(app, new_merchant).penny_drop_status == "VERIFIED"
+    assert stored(app, new_merchant).penny_drop_status == "VERIFIED"
 
 
 def test_bank_page_shows_the_penny_drop_and_the_name_at_the_bank(browser, app, new_merchant):
@@ -206,7 +207,7 @@ def test_bank_page_shows_the_penny_drop_and_the_name_at_the_bank(browser, app, n
     panel = browser.get(url).soup.select_one(".penny-drop")
     assert "Failed" in panel.get_text() and "cancelled cheque" in panel.get_text()
     assert panel.find("a", href=f"/merchants/{new_merchant}/steps/documents") is not None
-    assert "CANCELLED_CHEQUE" in merchant(app, new_merchant).documents_outstanding
+    assert "CANCELLED_CHEQUE" in stored(app, new_merchant).documents_outstanding
 
 
 def test_products_offer_a_fee_for_every_card_network(browser, new_merchant):
@@ -218,7 +219,7 @@ def test_products_offer_a_fee_for_every_card_network(browser, new_merchant):
 
 def test_a_locked_refusal_locks_the_step_with_its_reason(browser, app, sandbox):
     merchant_id = onboard(browser, app)
-    sandbox.state.backends["onboarding"].acknowledge_tnc(merchant(app, merchant_id).onboarding_id)
+    sandbox.state.backends["onboarding"].acknowledge_tnc(stored(app, merchant_id).onboarding_id)
     page = browser.submit(browser.get(step_url(merchant_id, "business")),
                           typed(scenarios.HAPPY, "business", tradeName="New name"))
     assert page.step_states()["business"] == "locked"

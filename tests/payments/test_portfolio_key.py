@@ -9,7 +9,7 @@ from cryptography.fernet import Fernet
 from portal.config import SETTINGS_EXTENSION
 from portal.db import db
 from portal.models import AuditEvent, PortfolioKey
-from tests.payments_portal.conftest import (
+from tests.payments.conftest import (
     add_merchant,
     authorised_payment,
     backend,
@@ -19,6 +19,7 @@ from tests.payments_portal.conftest import (
     submit,
 )
 from tests.support.approvals import decide_all
+from tests.support.rows import fresh
 
 PARENT = "PARENTMID01"
 PORTFOLIO_KID = "kid-portfolio-1"
@@ -39,10 +40,7 @@ def use_portfolio(browser, merchant_id: int, mid: str, **changes):
 
 
 def portfolio_row(app) -> PortfolioKey:
-    with app.app_context():
-        row = db.session.query(PortfolioKey).one()
-        db.session.expunge(row)
-        return row
+    return fresh(app, PortfolioKey)
 
 
 @pytest.fixture

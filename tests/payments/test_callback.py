@@ -10,7 +10,7 @@ import pytest
 
 from portal.gateway.payments_shapes import PaymentStatus
 from portal.sandbox.payments.auth import GatewayKey
-from tests.payments_portal.conftest import (
+from tests.payments.conftest import (
     APPROVING_CARD,
     backend,
     pay,

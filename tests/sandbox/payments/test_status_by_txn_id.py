@@ -7,7 +7,7 @@ import pytest
 
 from portal.gateway.errors import NotFound, Unauthorized
 from portal.gateway.payments_shapes import NOT_FOUND, PaymentStatus
-from tests.payments.conftest import (
+from tests.sandbox.payments.conftest import (
     OTHER_KID,
     OTHER_MID,
     initiate_body,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import AuthActions
-from tests.payments_portal.conftest import authorised_payment
+from tests.payments.conftest import authorised_payment
 
 PAGES = [
     ("get", "/payments"),

@@ -15,8 +15,8 @@ from portal.gateway.errors import (
     ValidationFailed,
 )
 from portal.gateway.payments_shapes import INVALID_DATA, NOT_FOUND, OPERATIONS
-from tests.payments.conftest import initiate_body, pay_by_card, returned
-from tests.servers import serve
+from tests.sandbox.payments.conftest import initiate_body, pay_by_card, returned
+from tests.support.servers import serve
 
 
 def test_a_state_refusal_has_a_gl_code_and_a_display_message(client):

@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
+import pytest
 
 
 def find_bindir() -> Path | None:
@@ -86,3 +87,28 @@ class Cluster:
         finally:
             with psycopg.connect(admin, autocommit=True) as conn:
                 conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[Cluster]:
+    """A throwaway PostgreSQL server for the run (one per xdist worker, each in its own folder
+    on its own port); skipped where none can be had, except in CI."""
+    bindir = find_bindir()
+    if bindir is None:
+        message = "PostgreSQL server binaries not found (scripts/test.sh installs postgresql)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    cluster = Cluster(bindir)
+    cluster.start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_cluster: Cluster) -> Iterator[str]:
+    """An empty PostgreSQL database for this test."""
+    with postgres_cluster.database() as url:
+        yield url

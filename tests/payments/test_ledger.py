@@ -15,9 +15,8 @@ from portal.models.payment import Payment
 from portal.sandbox.faults import Fault, FaultKind
 from portal.sandbox.payments.auth import CHECKOUT_SCOPE, TOKEN_PARAM
 from portal.sandbox.payments.records import Payment as GatewayPayment
-from tests.payments_portal.conftest import (
+from tests.payments.conftest import (
     act,
-    authorised_payment,
     backend,
     counting,
     flashes,
@@ -25,13 +24,6 @@ from tests.payments_portal.conftest import (
     payment_row,
     post_hold,
 )
-
-
-@pytest.fixture
-def authorised(browser, merchant_id, credentials) -> int:
-    """An authorised hold of 1500.00 INR; returns the payment's id."""
-    payment_id, _ = authorised_payment(browser, merchant_id)
-    return payment_id
 
 
 @pytest.fixture

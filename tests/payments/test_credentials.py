@@ -10,7 +10,7 @@ from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from portal.config import SETTINGS_EXTENSION
 from portal.db import db
 from portal.models import AuditEvent, PaymentCredentials
-from tests.payments_portal.conftest import add_merchant, credentials_row, submit
+from tests.payments.conftest import add_merchant, credentials_row, submit
 from tests.support.approvals import decide_all
 
 GOOD_KID = "kid-imported-1"

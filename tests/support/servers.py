@@ -20,16 +20,20 @@ from werkzeug.serving import make_server
 
 from portal.config import Settings
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 #: How scripts/run-dev.sh starts the portal (its --bind aside): gunicorn.conf.py does the rest.
 GUNICORN = (sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py")
+#: How often a served app's loop looks for the stop signal: the default half second made every
+#: test that served something wait up to that long in its teardown.
+SHUTDOWN_POLL = 0.01
 
 
 @contextmanager
 def serve(app, host: str = "127.0.0.1") -> Iterator[str]:
     """Run ``app`` in a thread on a free port and yield its base URL."""
     server = make_server(host, 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": SHUTDOWN_POLL},
+                              daemon=True)
     thread.start()
     try:
         yield f"http://{host}:{server.server_port}"
@@ -48,67 +52,59 @@ def free_port() -> int:
 
 def portal_environment(settings: Settings) -> dict[str, str]:
     """The environment that configures a portal process as ``settings`` do; every variable is
-    set, so no ``.env`` or ``PORTAL_ENV_FILE`` fills a gap."""
+    set (from the settings model's own definitions), so no ``.env`` or ``PORTAL_ENV_FILE`` fills
+    a gap."""
     environment = {key: value for key, value in os.environ.items() if key != "PORTAL_ENV_FILE"}
-    return {**environment,
-            "PORTAL_ENV": settings.env, "SECRET_KEY": settings.secret_key,
-            "DATABASE_URL": settings.database_url,
-            "GATEWAY_ONBOARDING_URL": settings.onboarding_url,
-            "GATEWAY_PAYMENTS_URL": settings.payments_url,
-            "GATEWAY_API_KEY": settings.api_key, "GATEWAY_API_SECRET": settings.api_secret,
-            "GATEWAY_PARTNER_MID": settings.partner_mid,
-            "GATEWAY_WEBHOOK_SECRETS": ",".join(settings.webhook_secrets),
-            "GATEWAY_PUBLIC_KEY_FILE": settings.gateway_public_key_file,
-            "GATEWAY_ORIGIN": settings.gateway_origin,
-            "GATEWAY_IS_SANDBOX": str(settings.gateway_is_sandbox).lower(),
-            "GATEWAY_CONNECT_TIMEOUT": str(settings.connect_timeout),
-            "GATEWAY_READ_TIMEOUT": str(settings.read_timeout),
-            "UPLOAD_FOLDER": settings.upload_folder,
-            "UPLOAD_MAX_BYTES": str(settings.upload_max_bytes),
-            "SESSION_IDLE_MINUTES": str(settings.session_idle_minutes),
-            "SESSION_MAX_HOURS": str(settings.session_max_hours),
-            "ONE_TIME_PASSWORD_HOURS": str(settings.one_time_password_hours),
-            "MFA_FOR_EVERYONE": str(settings.mfa_for_everyone).lower(),
-            "CREDENTIALS_KEY": settings.credentials_key,
-            "KYC_ENCRYPTION_KEYS": settings.kyc_encryption_keys,
-            "PAN_INDEX_KEY": settings.pan_index_key,
-            "STALE_AFTER_DAYS": str(settings.stale_after_days),
-            "PORTAL_URL": settings.portal_url, "MAIL_HOST": settings.mail_host,
-            "MAIL_PORT": str(settings.mail_port), "MAIL_SECURITY": settings.mail_security,
-            "MAIL_USERNAME": settings.mail_username, "MAIL_PASSWORD": settings.mail_password,
-            "MAIL_FROM": settings.mail_from, "MAIL_TIMEOUT": str(settings.mail_timeout),
-            "MAIL_SINK_FOLDER": settings.mail_sink_folder,
-            "REMINDER_MAX": str(settings.reminder_max),
-            "TRUSTED_PROXIES": str(settings.trusted_proxies),
-            "LOG_FORMAT": settings.log_format, "METRICS_TOKEN": settings.metrics_token,
-            "READY_GATEWAY_TIMEOUT": str(settings.ready_gateway_timeout)}
+    return {**environment, **{str(field.validation_alias): as_variable(getattr(settings, name))
+                              for name, field in Settings.model_fields.items()}}
+
+
+def as_variable(value: object) -> str:
+    """A setting's value as its variable is written: lists comma-separated, flags lower-case,
+    nothing as empty."""
+    if value is None:
+        return ""
+    if isinstance(value, tuple):
+        return ",".join(value)
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+@contextmanager
+def gunicorn(app: str, environment: dict[str, str], ready_path: str, output: Path | None = None,
+             *options: str) -> Iterator[str]:
+    """``app`` (gunicorn's ``module:variable``) under gunicorn on a free loopback port with
+    ``options``, as gunicorn.conf.py configures it; its stdout and stderr written to ``output``
+    (else dropped). Yields its URL once ``ready_path`` answers 2xx."""
+    port = free_port()
+    command = [*GUNICORN, "--bind", f"127.0.0.1:{port}", *options, app]
+    log = output.open("wb") if output else open(os.devnull, "wb")  # noqa: SIM115 (closed below)
+    with log, subprocess.Popen(command, env=environment, cwd=ROOT,  # noqa: S603 (our command)
+                               stdout=log, stderr=subprocess.STDOUT) as server:
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    if requests.get(url + ready_path, timeout=5).ok:
+                        break
+                except requests.RequestException:
+                    pass
+                assert server.poll() is None, output.read_text(errors="replace") if output else ""
+                assert time.monotonic() < deadline, "gunicorn did not start"
+                time.sleep(0.05)
+            yield url
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
 
 
 @contextmanager
 def gunicorn_portal(settings: Settings, output: Path, *options: str) -> Iterator[str]:
     """The portal under gunicorn as ``scripts/run-dev.sh`` starts it (``options`` added), its
     stdout and stderr both written to ``output``; yields its URL once /healthz answers."""
-    port = free_port()
-    command = [*GUNICORN, "--bind", f"127.0.0.1:{port}", *options, "app:app"]
-    with output.open("wb") as log, subprocess.Popen(  # noqa: S603 (our own command line)
-            command, env=portal_environment(settings), cwd=ROOT, stdout=log,
-            stderr=subprocess.STDOUT) as server:
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    if requests.get(url + "/healthz", timeout=5).ok:
-                        break
-                except requests.RequestException:
-                    pass
-                assert server.poll() is None, output.read_text(errors="replace")
-                assert time.monotonic() < deadline, "gunicorn did not start"
-                time.sleep(0.1)
-            yield url
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
+    with gunicorn("app:app", portal_environment(settings), "/healthz", output,
+                  *options) as url:
+        yield url
 
 
 def page_of(response: requests.Response) -> BeautifulSoup:

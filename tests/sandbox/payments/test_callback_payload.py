@@ -7,7 +7,7 @@ import json
 
 from portal.gateway.payments_client import verify_callback_token
 from portal.gateway.payments_shapes import GATEWAY_ISSUER
-from tests.payments.conftest import MID, initiate_body, pay_by_card, returned
+from tests.sandbox.payments.conftest import MID, initiate_body, pay_by_card, returned
 
 #: The claims the gateway's PHP SDK recorded (gateway-facts C, Callback payload recorded).
 RECORDED_CLAIMS = {"gid", "status", "statusUrl", "merchantUniqueId", "x-gl-gid",

@@ -11,7 +11,7 @@ import pytest
 from portal.gateway.errors import ValidationFailed
 from portal.gateway.payments_shapes import OPERATIONS, InitiateRequest
 from portal.gateway.shapes import validate_payload
-from tests.payments.conftest import initiate_body
+from tests.sandbox.payments.conftest import initiate_body
 
 DELETE = object()
 

@@ -11,7 +11,7 @@ from portal.db import db
 from portal.models.payment import Payment
 from portal.payments.in_flight import claim
 from portal.payments.service import new_nonce
-from tests.payments_portal.conftest import add_merchant
+from tests.payments.conftest import add_merchant
 
 
 def add_payments(app, merchant_id: int, count: int, status: str = "AUTHORIZED") -> None:

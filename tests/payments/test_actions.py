@@ -6,29 +6,20 @@ from __future__ import annotations
 import threading
 from decimal import Decimal
 
-import pytest
 from bs4 import BeautifulSoup
 
 from portal.db import db
 from portal.models import AuditEvent, Payment
 from portal.sandbox.faults import Fault, FaultKind
 from tests.conftest import AuthActions
-from tests.payments_portal.conftest import (
+from tests.payments.conftest import (
     act,
-    authorised_payment,
     backend,
     counting,
     flashes,
     payment_row,
 )
 from tests.wizard.browser import form_values
-
-
-@pytest.fixture
-def authorised(browser, merchant_id, credentials) -> int:
-    """An authorised hold of 1500.00 INR; returns the payment's id."""
-    payment_id, _ = authorised_payment(browser, merchant_id)
-    return payment_id
 
 
 def test_full_capture(app, browser, sandbox, authorised, monkeypatch):

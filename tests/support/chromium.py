@@ -1,0 +1,72 @@
+"""Debian's headless Chromium for the Playwright tests (scripts/system-deps.sh installs it): one
+browser for the run (per xdist worker), a fresh context for each test."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, FrameLocator, sync_playwright
+
+CHROMIUM = Path("/usr/bin/chromium")
+#: Flags for a closed network: no background traffic, no sandbox as root, no GPU.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def missing(message: str) -> None:
+    """Skip for a missing tool, or fail under CI=true, where everything must be present."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@contextmanager
+def headless_chromium() -> Iterator[Browser]:
+    """Launch Chromium for a block of tests and close it after them."""
+    if not CHROMIUM.exists():
+        missing(f"Chromium not found at {CHROMIUM} (scripts/system-deps.sh installs it)")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Browser]:
+    """The run's headless Chromium (Playwright's sync API runs once per process, so every
+    browser test shares it); a test opens its own context, never reusing another's."""
+    with headless_chromium() as browser:
+        yield browser
+
+
+# ---------------------------------------------------------------- the sandbox's verification page
+
+#: The labels of the sandbox verification page's consent boxes.
+TERMS = "I have read and accept the terms and conditions"
+DIGILOCKER_CONSENT = "I consent to sharing my documents from DigiLocker"
+
+
+def accept_terms(frame: FrameLocator) -> None:
+    """Step 1 of the sandbox's verification page: accept the terms and go on."""
+    frame.get_by_label(TERMS).check()
+    frame.get_by_role("button", name="Accept and continue").click()
+
+
+def click_through_verification(frame: FrameLocator, pass_video_kyc: bool = True) -> None:
+    """Do what the merchant does on the sandbox's verification page in ``frame``: accept the
+    terms, consent to DigiLocker, then pass video KYC (or, without ``pass_video_kyc``, stop
+    once its button shows)."""
+    accept_terms(frame)
+    frame.get_by_label(DIGILOCKER_CONSENT).check()
+    frame.get_by_role("button", name="Give consent and continue").click()
+    video_kyc = frame.get_by_role("button", name="Pass video KYC")
+    if pass_video_kyc:
+        video_kyc.click()
+    else:
+        video_kyc.wait_for()

@@ -28,7 +28,7 @@ except ImportError:
     from tests.postgres import Cluster, find_bindir
 
 SMALL, LARGE = 100, 100_000
-SAMPLES = 9
+SAMPLES = 7
 STATEMENT_LIMIT = 6
 ADMIN = "admin@bench.example"
 #: Merchant 50 exists at both sizes: every search looks for it.

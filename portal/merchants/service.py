@@ -16,6 +16,10 @@ from portal.onboarding.steps import STEPS
 from portal.pagination import Page
 
 PAGE_SIZE = 20
+#: The most matches counted and paged through (the 50 pages of the most recently active): a
+#: count and an offset that stay bounded however many merchants there are; search or filter
+#: to reach the others.
+COUNT_CAP = 1000
 TOTAL_STEPS = len(STEPS)
 
 
@@ -62,7 +66,9 @@ def _status(status: str) -> list[ColumnElement[bool]]:
 
 
 def _count(filters: list[ColumnElement[bool]]) -> int:
-    return db.session.scalar(select(func.count(Merchant.id)).where(*filters)) or 0
+    """How many merchants match, counting no further than one past ``COUNT_CAP``."""
+    matches = select(Merchant.id).where(*filters).limit(COUNT_CAP + 1).subquery()
+    return db.session.scalar(select(func.count()).select_from(matches)) or 0
 
 
 def search_merchants(query: str = "", status: str = "", page: int = 1,
@@ -71,7 +77,8 @@ def search_merchants(query: str = "", status: str = "", page: int = 1,
 
     A query that is some merchant's exact external id, onboarding id or full PAN finds those
     merchants only, through their indexes; any other query matches anywhere in the names and
-    ids. Two statements per page, three for a query that is no exact identifier."""
+    ids. Two statements per page, three for a query that is no exact identifier; beyond
+    ``COUNT_CAP`` matches the page says there are more and pages through those first ones."""
     query = query.strip()
     filters = _status(status)
     if query:
@@ -80,10 +87,13 @@ def search_merchants(query: str = "", status: str = "", page: int = 1,
         total = total or _count(filters)
     else:
         total = _count(filters)
+    capped = total > COUNT_CAP
+    total = min(total, COUNT_CAP)
     page = min(max(page, 1), max(1, math.ceil(total / per_page)))
     order = (Merchant.last_activity_at.desc(), Merchant.id.desc())
     paged = (select(Merchant.id).where(*filters).order_by(*order)
-             .limit(per_page).offset((page - 1) * per_page).subquery())
+             .limit(min(per_page, total - (page - 1) * per_page))  # not past the cap
+             .offset((page - 1) * per_page).subquery())
     # steps done counted for the page's merchants only, one indexed look-up each
     done = (select(func.count(StepDraft.id))
             .where(StepDraft.merchant_id == Merchant.id,
@@ -91,4 +101,5 @@ def search_merchants(query: str = "", status: str = "", page: int = 1,
             .correlate(Merchant).scalar_subquery())
     rows = db.session.execute(
         select(Merchant, done).join(paged, paged.c.id == Merchant.id).order_by(*order))
-    return MerchantPage([MerchantRow(m, int(n)) for m, n in rows], total, page, per_page)
+    return MerchantPage([MerchantRow(m, int(n)) for m, n in rows], total, page, per_page,
+                        capped)

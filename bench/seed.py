@@ -18,6 +18,8 @@ from portal.models.step import StepDraft, StepState
 from portal.models.types import EncryptedJSON, EncryptedText
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
+#: Merchants inserted per executemany (bounds the memory a large seed takes).
+BATCH = 10_000
 #: The steps each seeded merchant has sent (a list row counts them).
 SENT_STEPS = ("create", "business", "owners")
 
@@ -30,9 +32,11 @@ def seed_merchants(app: Flask, count: int, *, owners: int = 1,
         first = (conn.scalar(select(func.max(Merchant.id))) or 0) + 1
         ids = list(range(first, first + count))
         seal = _Sealer(conn.dialect)
-        conn.execute(insert(_plain(Merchant)), [seal(Merchant, _merchant(n)) for n in ids])
-        conn.execute(insert(_plain(StepDraft)), [
-            seal(StepDraft, _draft(n, step, owners)) for n in ids for step in SENT_STEPS])
+        for start in range(0, count, BATCH):
+            batch = ids[start:start + BATCH]
+            conn.execute(insert(_plain(Merchant)), [seal(Merchant, _merchant(n)) for n in batch])
+            conn.execute(insert(_plain(StepDraft)), [
+                seal(StepDraft, _draft(n, step, owners)) for n in batch for step in SENT_STEPS])
         if documents:
             conn.execute(insert(StoredDocument), [
                 _document(n, d) for n in ids for d in range(documents)])
@@ -58,10 +62,11 @@ class _Sealer:
     def __init__(self, dialect: Dialect) -> None:
         self.dialect = dialect
         self.done: dict[tuple[str, str], Any] = {}
+        self.columns = {model: _encrypted(model) for model in (Merchant, StepDraft)}
 
     def __call__(self, model: type[Base], row: dict[str, Any]) -> dict[str, Any]:
         """``row`` with its encrypted columns' values replaced by their tokens."""
-        for name, column_type in _encrypted(model).items():
+        for name, column_type in self.columns[model].items():
             key = (name, json.dumps(row[name], sort_keys=True))
             if key not in self.done:
                 self.done[key] = column_type.process_bind_param(row[name], self.dialect)

@@ -8,6 +8,7 @@ from sqlalchemy.types import TypeDecorator
 import portal.models  # noqa: F401  (registers every table)
 from portal.config import settings_from_env
 from portal.db import Base, make_engine
+from portal.migrate import include_object
 
 config = context.config
 target_metadata = Base.metadata
@@ -55,7 +56,8 @@ def _run(connection) -> None:
     if sqlite:
         _sqlite_foreign_keys(connection, "OFF")
     context.configure(connection=connection, target_metadata=target_metadata,
-                      render_as_batch=sqlite, compare_type=True, render_item=render_item)
+                      render_as_batch=sqlite, compare_type=True, render_item=render_item,
+                      include_object=include_object)
     try:
         with context.begin_transaction():
             context.run_migrations()

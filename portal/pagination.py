@@ -11,12 +11,14 @@ Row = TypeVar("Row")
 
 @dataclass(frozen=True)
 class Page(Generic[Row]):
-    """One page of matches out of ``total``."""
+    """One page of matches out of ``total``; when ``capped``, there are more than ``total``
+    matches and only the first ``total`` can be paged through."""
 
     rows: list[Row]
     total: int
     page: int
     per_page: int
+    capped: bool = False
 
     @property
     def pages(self) -> int:

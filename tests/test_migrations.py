@@ -7,7 +7,7 @@ from alembic.migration import MigrationContext
 from sqlalchemy import inspect
 
 from portal.db import Base, make_engine
-from portal.migrate import upgrade
+from portal.migrate import include_object, upgrade
 
 
 def test_migrated_schema_matches_the_models(any_database_url):
@@ -15,7 +15,8 @@ def test_migrated_schema_matches_the_models(any_database_url):
     engine = make_engine(any_database_url)
     try:
         with engine.connect() as conn:
-            context = MigrationContext.configure(conn, opts={"compare_type": True})
+            context = MigrationContext.configure(conn, opts={
+                "compare_type": True, "include_object": include_object})
             differences = compare_metadata(context, Base.metadata)
             tables = set(inspect(conn).get_table_names())
     finally:

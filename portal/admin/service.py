@@ -5,17 +5,17 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
-from sqlalchemy import ColumnElement, func, select
+from sqlalchemy import ColumnElement, and_, func, or_, select, union_all
 from sqlalchemy.orm import load_only
 
 from portal import clock
 from portal.admin.sentences import audit_sentence
 from portal.db import db
-from portal.gateway.onboarding_shapes import Checklist, OnboardingStatus
+from portal.gateway.onboarding_shapes import FINAL_STATUSES, Checklist, OnboardingStatus
 from portal.label_tables import NOT_CREATED
 from portal.labels import Kind, label
 from portal.models.audit import AuditEvent
@@ -30,6 +30,9 @@ from portal.spreadsheet_cells import safe_cell
 #: The chart's bars, in the order a record moves through them.
 STATUS_ORDER = [NOT_CREATED, *(s.value for s in OnboardingStatus)]
 AUDIT_PAGE_SIZE = 50
+#: How many recently active and how many stalling merchants the dashboard lists.
+RECENT_SHOWN = 50
+STALE_SHOWN = 20
 #: The checklist's items, as the gateway names them (documentsToBeUploaded is its own column).
 CHECKLIST_ITEMS = [name for name in Checklist.model_fields if name != "documentsToBeUploaded"]
 
@@ -45,17 +48,16 @@ class MerchantProgress:
 
 @dataclass(frozen=True)
 class Dashboard:
-    """Everything the dashboard shows except the audit trail."""
+    """Everything the dashboard shows except the audit trail: bounded however many merchants."""
 
+    #: The most recently active merchants (``RECENT_SHOWN`` at most).
     rows: list[MerchantProgress]
     counts: list[tuple[str, int]]
     stale_after_days: int
-
-    @property
-    def stale(self) -> list[MerchantProgress]:
-        """Rows without progress for longer than the limit, oldest first."""
-        return sorted((r for r in self.rows if r.stale),
-                      key=lambda r: r.merchant.last_activity_at)
+    #: The merchants without progress for longer than the limit, oldest first (``STALE_SHOWN``
+    #: at most) and how many there are in all.
+    stale: list[MerchantProgress]
+    stale_total: int
 
     @property
     def largest_count(self) -> int:
@@ -64,22 +66,58 @@ class Dashboard:
 
 
 def dashboard(stale_after_days: int) -> Dashboard:
-    """Every merchant's progress and the counts per status: two statements."""
-    merchants = list(db.session.scalars(select(Merchant).order_by(Merchant.id)))
-    drafts: dict[int, dict[str, StepDraft]] = defaultdict(dict)
-    for draft in db.session.scalars(select(StepDraft).options(load_only(
-            StepDraft.merchant_id, StepDraft.step, StepDraft.state, StepDraft.lock_reason))):
-        drafts[draft.merchant_id][draft.step] = draft
+    """The counts per status, the stalling merchants and the most recent ones: three statements,
+    each reading an index-bounded slice (the counts read the status index only)."""
     cutoff = clock.utcnow() - timedelta(days=stale_after_days)
-    rows = [MerchantProgress(
+    stalling = and_(or_(Merchant.status.is_(None), Merchant.status.not_in(FINAL_STATUSES)),
+                    Merchant.last_activity_at < cutoff)
+    counted: dict[str, int] = {}
+    stale_total = 0
+    for status, count, stale in db.session.execute(
+            select(Merchant.status, func.count(), func.count().filter(stalling))
+            .group_by(Merchant.status)):
+        counted[status or NOT_CREATED] = count
+        stale_total += stale
+    order = STATUS_ORDER + sorted(set(counted) - set(STATUS_ORDER))
+    newest = (Merchant.last_activity_at.desc(), Merchant.id.desc())
+    recent_ids = select(Merchant.id).order_by(*newest).limit(RECENT_SHOWN).subquery()
+    oldest_ids = (select(Merchant.id).where(stalling)
+                  .order_by(Merchant.last_activity_at, Merchant.id).limit(STALE_SHOWN).subquery())
+    # both slices in one statement; the union holds each slice whole, so sorting it splits them
+    shown = list(db.session.scalars(select(Merchant).where(Merchant.id.in_(
+        union_all(select(recent_ids.c.id), select(oldest_ids.c.id))))))
+    shown.sort(key=lambda m: (m.last_activity_at, m.id))
+    recent = shown[::-1][:RECENT_SHOWN]
+    oldest = [m for m in shown if not is_final(m.status) and m.last_activity_at < cutoff]
+    oldest = oldest[:STALE_SHOWN]
+    progress = _progress([*recent, *oldest], cutoff)
+    return Dashboard([progress[m.id] for m in recent],
+                     [(status, counted.get(status, 0)) for status in order], stale_after_days,
+                     [progress[m.id] for m in oldest], stale_total)
+
+
+def every_merchant_progress(stale_after_days: int) -> list[MerchantProgress]:
+    """Every merchant's progress (the checklist export): two statements."""
+    merchants = list(db.session.scalars(select(Merchant).order_by(Merchant.id)))
+    progress = _progress(merchants, clock.utcnow() - timedelta(days=stale_after_days))
+    return [progress[m.id] for m in merchants]
+
+
+def _progress(merchants: list[Merchant], cutoff: datetime) -> dict[int, MerchantProgress]:
+    """Each merchant's progress by id (stale if idle since before ``cutoff``), its drafts read
+    in one statement."""
+    ids = {m.id for m in merchants}
+    drafts: dict[int, dict[str, StepDraft]] = defaultdict(dict)
+    query = select(StepDraft).options(load_only(
+        StepDraft.merchant_id, StepDraft.step, StepDraft.state, StepDraft.lock_reason))
+    for draft in db.session.scalars(query.where(StepDraft.merchant_id.in_(ids))) if ids else ():
+        drafts[draft.merchant_id][draft.step] = draft
+    return {merchant.id: MerchantProgress(
         merchant,
         [entry.step.title for entry in stepper(merchant, drafts[merchant.id])
          if entry.state not in DONE_STATES],
         not is_final(merchant.status) and merchant.last_activity_at < cutoff,
-    ) for merchant in merchants]
-    counted = Counter(m.status or NOT_CREATED for m in merchants)
-    order = STATUS_ORDER + sorted(set(counted) - set(STATUS_ORDER))
-    return Dashboard(rows, [(status, counted[status]) for status in order], stale_after_days)
+    ) for merchant in merchants}
 
 
 def checklist_csv(rows: list[MerchantProgress]) -> str:

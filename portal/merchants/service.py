@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, func, or_, select
+from sqlalchemy import ColumnElement, Select, func, or_, select
 
 from portal.db import db
 from portal.encryption import current_cipher
@@ -16,6 +16,10 @@ from portal.onboarding.steps import STEPS
 from portal.pagination import Page
 
 PAGE_SIZE = 20
+#: The most matches counted and paged through (the 50 pages of the most recently active): a
+#: count and an offset that stay bounded however many merchants there are; search or filter
+#: to reach the others.
+COUNT_CAP = 1000
 TOTAL_STEPS = len(STEPS)
 
 
@@ -35,42 +39,80 @@ def _like(text: str) -> str:
     return f"%{escaped}%"
 
 
-def _filters(query: str, status: str) -> list[ColumnElement[bool]]:
-    filters: list[ColumnElement[bool]] = []
-    query = query.strip()
-    if query:
-        like = _like(query)
-        filters.append(or_(
-            Merchant.display_name.ilike(like, escape="\\"),
-            Merchant.legal_name.ilike(like, escape="\\"),
-            Merchant.external_onboarding_id.ilike(like, escape="\\"),
-            Merchant.onboarding_id.ilike(like, escape="\\"),
-            Merchant.pan_index == current_cipher().pan_index(query),
-        ))
+def _exact(query: str) -> ColumnElement[bool]:
+    """Merchants whose external id, onboarding id or full PAN is ``query``: unique or indexed
+    columns, so found without reading the table."""
+    return or_(Merchant.external_onboarding_id == query, Merchant.onboarding_id == query,
+               Merchant.pan_index == current_cipher().pan_index(query))
+
+
+def _contains(query: str) -> ColumnElement[bool]:
+    """Merchants with ``query`` anywhere in a name or an id, or as their full PAN (on
+    PostgreSQL the trigram indexes of migration 0018 serve it; SQLite reads the table)."""
+    like = _like(query)
+    return or_(
+        Merchant.display_name.ilike(like, escape="\\"),
+        Merchant.legal_name.ilike(like, escape="\\"),
+        Merchant.external_onboarding_id.ilike(like, escape="\\"),
+        Merchant.onboarding_id.ilike(like, escape="\\"),
+        Merchant.pan_index == current_cipher().pan_index(query),
+    )
+
+
+def _status(status: str) -> list[ColumnElement[bool]]:
     if status == NOT_CREATED:
-        filters.append(Merchant.status.is_(None))
-    elif status:
-        filters.append(Merchant.status == status)
-    return filters
+        return [Merchant.status.is_(None)]
+    return [Merchant.status == status] if status else []
+
+
+def _count(filters: list[ColumnElement[bool]]) -> int:
+    """How many merchants match, counting no further than one past ``COUNT_CAP``."""
+    matches = select(Merchant.id).where(*filters).limit(COUNT_CAP + 1).subquery()
+    return db.session.scalar(select(func.count()).select_from(matches)) or 0
+
+
+def _ordered_ids(filters: list[ColumnElement[bool]], few: bool) -> Select[tuple[int]]:
+    """The matching merchants' ids, most recent activity first. When the matches are ``few``
+    (a search under the cap) they are found through the search's indexes first and then
+    sorted: left to itself the planner walks the last-activity index hoping to fill a page
+    early, and reads every merchant to find a handful."""
+    if not few:
+        return (select(Merchant.id).where(*filters)
+                .order_by(Merchant.last_activity_at.desc(), Merchant.id.desc()))
+    matches = (select(Merchant.id, Merchant.last_activity_at).where(*filters)
+               .cte("matches").prefix_with("MATERIALIZED"))
+    return select(matches.c.id).order_by(matches.c.last_activity_at.desc(), matches.c.id.desc())
 
 
 def search_merchants(query: str = "", status: str = "", page: int = 1,
                      per_page: int = PAGE_SIZE) -> MerchantPage:
-    """Merchants matching a name, full PAN, external or onboarding id, and a status."""
-    filters = _filters(query, status)
-    total = db.session.scalar(select(func.count(Merchant.id)).where(*filters)) or 0
+    """Merchants matching a name, full PAN, external or onboarding id, and a status.
+
+    A query that is some merchant's exact external id, onboarding id or full PAN finds those
+    merchants only, through their indexes; any other query matches anywhere in the names and
+    ids. Two statements per page, three for a query that is no exact identifier; beyond
+    ``COUNT_CAP`` matches the page says there are more and pages through those first ones."""
+    query = query.strip()
+    filters = _status(status)
+    if query:
+        total = _count([*filters, _exact(query)])
+        filters = [*filters, _exact(query) if total else _contains(query)]
+        total = total or _count(filters)
+    else:
+        total = _count(filters)
+    capped = total > COUNT_CAP
+    total = min(total, COUNT_CAP)
     page = min(max(page, 1), max(1, math.ceil(total / per_page)))
     order = (Merchant.last_activity_at.desc(), Merchant.id.desc())
-    # page first, then count steps for that page's merchants only
-    paged = (select(Merchant.id).where(*filters).order_by(*order)
-             .limit(per_page).offset((page - 1) * per_page).subquery())
-    done = (select(StepDraft.merchant_id, func.count(StepDraft.id).label("done"))
-            .where(StepDraft.merchant_id.in_(select(paged.c.id)),
+    paged = (_ordered_ids(filters, few=bool(query) and not capped)
+             .limit(min(per_page, total - (page - 1) * per_page))  # not past the cap
+             .offset((page - 1) * per_page).subquery())
+    # steps done counted for the page's merchants only, one indexed look-up each
+    done = (select(func.count(StepDraft.id))
+            .where(StepDraft.merchant_id == Merchant.id,
                    StepDraft.state.in_([str(s) for s in DONE_STATES]))
-            .group_by(StepDraft.merchant_id).subquery())
+            .correlate(Merchant).scalar_subquery())
     rows = db.session.execute(
-        select(Merchant, func.coalesce(done.c.done, 0))
-        .join(paged, paged.c.id == Merchant.id)
-        .outerjoin(done, done.c.merchant_id == Merchant.id)
-        .order_by(*order))
-    return MerchantPage([MerchantRow(m, int(n)) for m, n in rows], total, page, per_page)
+        select(Merchant, done).join(paged, paged.c.id == Merchant.id).order_by(*order))
+    return MerchantPage([MerchantRow(m, int(n)) for m, n in rows], total, page, per_page,
+                        capped)

@@ -78,6 +78,20 @@ def test_pagination_keeps_the_search(browser, app):
     assert shown(browser.get("/merchants?page=99")) == shown(last)  # clamped to the last page
 
 
+def test_beyond_the_cap_the_most_recent_are_paged_and_the_rest_found_by_search(
+        browser, app, monkeypatch):
+    monkeypatch.setattr("portal.merchants.service.COUNT_CAP", 25)
+    add_merchants(app, 45)
+    first = browser.get("/merchants")
+    assert "More than 25 merchants" in first.text()
+    assert "Page 1 of 2" in first.text()
+    last = browser.get("/merchants?page=99")  # clamped to the last page within the cap
+    assert shown(last) == [f"Shop {n:03d}" for n in range(24, 19, -1)]
+    assert last.soup.find("a", rel="next") is None
+    assert shown(browser.get("/merchants?q=ext-003")) == ["Shop 003"]  # an old one, by its id
+    assert "1 merchant" in browser.get("/merchants?q=Shop 003").text()
+
+
 def count_statements(app, client, url: str) -> int:
     """How many SQL statements one request runs."""
     statements: list[str] = []

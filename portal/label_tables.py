@@ -230,6 +230,7 @@ _AUDIT_ACTION = {
     "bulk.import": "imported merchants in bulk",
     "bulk.import.start": "started a bulk import",
     "bulk.import.end": "finished a bulk import",
+    "bulk.import.cancel": "cancelled a bulk import",
     "payment.initiate": "started a payment",
     "payment.refresh": "refreshed a payment's status",
     "payment.capture": "captured a payment",

@@ -48,7 +48,7 @@ def captured_payment(page: Page, servers: Servers, merchant_id: int) -> None:
 
 
 def test_a_large_refund_is_sent_once_a_second_admin_approves(
-        page: Page, browser: Browser, servers: Servers, axe: Axe, auth, app,
+        page: Page, chromium: Browser, servers: Servers, axe: Axe, auth, app,
         console: Console) -> None:
     merchant_id = add_merchant(app, "APPROVED")
     log_in(page, auth.create("admin"), app=app)
@@ -70,7 +70,7 @@ def test_a_large_refund_is_sent_once_a_second_admin_approves(
     axe.check(page)
     screenshot(page, "payment-awaiting-approval")
 
-    second = browser.new_context(base_url=servers.portal)
+    second = chromium.new_context(base_url=servers.portal)
     other = second.new_page()
     try:
         log_in(other, auth.create("admin", "second-admin@example.com"), app=app)

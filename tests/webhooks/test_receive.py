@@ -255,9 +255,11 @@ def hanging_gateway() -> Iterator[str]:
 
 def test_the_re_read_gives_up_well_within_the_gateways_10_seconds(settings, monkeypatch):
     built = []
-    monkeypatch.setattr(service, "client_for", lambda *args: built.append(args))
+    monkeypatch.setattr(service, "onboarding_client",
+                        lambda _settings, **options: built.append(options))
     service.webhook_client(settings)
-    [(_, timeouts, retry)] = built
+    [options] = built
+    timeouts, retry = options["timeouts"], options["retry"]
     assert retry.attempts == 1  # one try: no backoff adds to the wait
     assert timeouts.connect + timeouts.read < 8
 

@@ -72,7 +72,8 @@ def resend(merchant_id: int, document_id: int) -> ResponseReturnValue:
 def fill(merchant_id: int) -> ResponseReturnValue:
     """Sandbox only: upload a sample PDF for every outstanding document."""
     merchant, _ = load(merchant_id), chosen_scenario()
-    for result in service.upload_samples(current_onboarding_client(), current_settings(), merchant):
+    for result in service.upload_samples(current_onboarding_client(), current_settings(), merchant,
+                                         current_user.id):
         flash(result.message, "success" if result.ok else "error")
     return redirect(url_for("documents.step", merchant_id=merchant.id))
 

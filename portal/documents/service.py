@@ -167,15 +167,15 @@ def gateway_answer(result: StepResult) -> str:
     return answer[:MAX_ANSWER]
 
 
-def upload_samples(client: OnboardingClient, settings: Settings,
-                   merchant: Merchant) -> list[StepResult]:
+def upload_samples(client: OnboardingClient, settings: Settings, merchant: Merchant,
+                   uploaded_by_id: int | None = None) -> list[StepResult]:
     """Sandbox only: store and send a sample PDF for every outstanding document."""
     results = []
     for slot in slots(merchant, documents_of(merchant)):
         if slot.outstanding:
             doc_type = slot.types[0]
             document = store(settings, merchant, doc_type, f"{doc_type.lower()}.pdf",
-                             sample_pdf(doc_type), "application/pdf")
+                             sample_pdf(doc_type), "application/pdf", uploaded_by_id)
             results.append(send(client, settings, merchant, document))
     return results
 

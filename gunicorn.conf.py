@@ -49,3 +49,9 @@ def on_exit(server):
     """Remove the metrics folder this file made."""
     if _own_metrics_folder:
         shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
+
+
+def post_worker_init(worker):
+    """Say when a worker has loaded the app and takes requests (operators, and the tests that
+    need every worker up, read this line)."""
+    worker.log.info("Worker ready (pid: %s)", worker.pid)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -67,11 +68,21 @@ def requests_by_worker(folder: Path) -> dict[str, float]:
     return counts
 
 
+def wait_for_ready_workers(log: Path, count: int, within: float = 60.0) -> None:
+    """Poll gunicorn's log until ``count`` workers say they have loaded the app."""
+    deadline = time.monotonic() + within
+    while log.read_text().count("Worker ready") < count:
+        assert time.monotonic() < deadline, f"fewer than {count} workers ready in {within} s"
+        time.sleep(0.05)
+
+
 def test_metrics_add_up_both_worker_processes(settings: Settings, metrics_folder: Path,
                                               silent_gateway: str, tmp_path: Path):
     # one worker is held on /readyz (the gateway never answers): meanwhile the other answers
     served = settings.with_changes(onboarding_url=silent_gateway, ready_gateway_timeout=2.0)
-    with gunicorn_portal(served, tmp_path / "portal.log") as url:
+    log = tmp_path / "portal.log"
+    with gunicorn_portal(served, log) as url:
+        wait_for_ready_workers(log, 2)  # else the held one may be the only one booted yet
         before = healthz_count(url)
         readyz: list[requests.Response] = []
         held = threading.Thread(target=lambda: readyz.append(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import ColumnElement, or_, select, update
 
 from portal import clock
 from portal.audit import record
@@ -85,26 +85,36 @@ def _why_not(request: ApprovalRequest, user_id: int, now: datetime) -> str:
     return "This request cannot be approved now."
 
 
+def _claim(request_id: int, state: str, user_id: int, reason: str,
+           *conditions: ColumnElement[bool]) -> tuple[bool, ApprovalRequest | None]:
+    """Move a pending request to ``state`` for ``user_id`` in one conditional UPDATE (also
+    under ``conditions``), commit, and return whether this call moved it, with the request as
+    it now stands (None when there is no such request)."""
+    moved = db.session.execute(
+        update(ApprovalRequest)
+        .where(ApprovalRequest.id == request_id, ApprovalRequest.state == ApprovalState.PENDING,
+               *conditions)
+        .values(state=state, decided_by_id=user_id, decided_at=clock.utcnow(),
+                decision_reason=reason[:NOTE_MAX])
+        .execution_options(synchronize_session=False))
+    db.session.commit()
+    request = db.session.get(ApprovalRequest, request_id)
+    if request is not None:
+        db.session.refresh(request)
+    return moved.rowcount == 1, request
+
+
 def approve(settings: Settings, request_id: int, user_id: int, note: str = "") -> Decision:
     """Claim the pending request for ``user_id`` and carry its action out, exactly once."""
     expire_overdue()
     now = clock.utcnow()
-    claimed = db.session.execute(
-        update(ApprovalRequest)
-        .where(ApprovalRequest.id == request_id,
-               ApprovalRequest.state == ApprovalState.PENDING,
-               ApprovalRequest.expires_at > now,
-               or_(ApprovalRequest.requested_by_id.is_(None),
-                   ApprovalRequest.requested_by_id != user_id))
-        .values(state=ApprovalState.RUNNING, decided_by_id=user_id, decided_at=now,
-                decision_reason=note.strip()[:NOTE_MAX])
-        .execution_options(synchronize_session=False))
-    db.session.commit()
-    request = db.session.get(ApprovalRequest, request_id)
+    claimed, request = _claim(
+        request_id, ApprovalState.RUNNING, user_id, note.strip(),
+        ApprovalRequest.expires_at > now,
+        or_(ApprovalRequest.requested_by_id.is_(None), ApprovalRequest.requested_by_id != user_id))
     if request is None:
         return Decision(False, "There is no such request.")
-    db.session.refresh(request)
-    if claimed.rowcount != 1:
+    if not claimed:
         message = _why_not(request, user_id, now)
         _audit(request, "approval.approve", outcome="refused", reason=message)
         db.session.commit()
@@ -132,18 +142,10 @@ def reject(request_id: int, user_id: int, reason: str) -> Decision:
                         "reason")
     expire_overdue()
     now = clock.utcnow()
-    refused = db.session.execute(
-        update(ApprovalRequest)
-        .where(ApprovalRequest.id == request_id, ApprovalRequest.state == ApprovalState.PENDING)
-        .values(state=ApprovalState.REJECTED, decided_by_id=user_id, decided_at=now,
-                decision_reason=text[:NOTE_MAX])
-        .execution_options(synchronize_session=False))
-    db.session.commit()
-    request = db.session.get(ApprovalRequest, request_id)
+    refused, request = _claim(request_id, ApprovalState.REJECTED, user_id, text)
     if request is None:
         return Decision(False, "There is no such request.")
-    db.session.refresh(request)
-    if refused.rowcount != 1:
+    if not refused:
         return Decision(False, _why_not(request, user_id, now))
     _scrub(request)
     _audit(request, "approval.rejected", reason=text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import logging
 import os
 import platform
@@ -24,15 +25,26 @@ def machine() -> str:
             f"{platform.python_implementation()} {platform.python_version()}")
 
 
+def chosen_suites(argv: list[str] | None = None) -> tuple:
+    """The suites to run: all, or those named with ``--only`` (module names, repeatable)."""
+    names = {suite.__name__.rsplit(".", 1)[-1]: suite for suite in SUITES}
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("--only", action="append", choices=sorted(names), metavar="SUITE",
+                        help=f"run only this suite (one of {', '.join(names)}); repeatable")
+    only = parser.parse_args(argv).only
+    return tuple(names[name] for name in only) if only else SUITES
+
+
 def main() -> None:
-    """Start a sandbox, run the suites in turn and print the table."""
+    """Start a sandbox, run the chosen suites in turn and print the table."""
+    suites = chosen_suites()
     logging.disable(logging.INFO)  # the portal logs every gateway call; not part of a figure
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="portal-bench-") as scratch:
         workdir = Path(scratch)
         with sandbox(workdir) as url:
             bench = Bench(workdir, url)
-            rows = [row for suite in SUITES for row in suite.run(bench)]
+            rows = [row for suite in suites for row in suite.run(bench)]
     print(machine())
     print(render(rows))
     print(f"(measured in {time.perf_counter() - started:.0f} s; figures from one run)")

@@ -33,7 +33,8 @@ test: install
 # The edit loop: every test but those driving Chromium or needing PostgreSQL (markers set from
 # the tests' fixtures in tests/conftest.py), on every core, no lint.
 test-fast: install
-	$(BIN)/pytest -p no:cacheprovider -q -n auto --dist worksteal -m "not browser and not postgres"
+	bash scripts/scratch-on-tmpfs.sh \
+		$(BIN)/pytest -p no:cacheprovider -q -n auto --dist worksteal -m "not browser and not postgres"
 
 lint: install
 	$(BIN)/ruff check .

@@ -13,4 +13,5 @@ bash scripts/system-deps.sh
   || echo "test.sh: axe-core could not be vendored"
 "$BIN/ruff" check .
 "$BIN/bandit" -q -c pyproject.toml -r portal
-"$BIN/pytest" -p no:cacheprovider -n "$PYTEST_WORKERS" --dist worksteal "$@"
+bash scripts/scratch-on-tmpfs.sh \
+  "$BIN/pytest" -p no:cacheprovider -n "$PYTEST_WORKERS" --dist worksteal "$@"

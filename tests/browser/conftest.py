@@ -26,6 +26,8 @@ from tests.conftest import (
 from tests.support.chromium import missing
 from tests.support.sandbox import RunningSandbox, serve_sandbox
 from tests.support.servers import serve
+from tests.wizard.browser import Browser as PagesClient
+from tests.wizard.conftest import send_through_pages
 
 AXE = Path(__file__).resolve().parents[1] / "assets" / "vendor" / "axe.min.js"
 #: Where ``screenshot`` saves pages (1280 and 375 px wide); unset, it saves nothing.
@@ -106,6 +108,20 @@ def context(chromium: Browser, servers: Servers) -> Iterator[BrowserContext]:
 def page(context: BrowserContext) -> Page:
     """A tab of the test's profile."""
     return context.new_page()
+
+
+@pytest.fixture
+def sent_merchant(auth, client, servers: Servers):
+    """``sent_merchant(*steps)`` creates a merchant at the sandbox and sends ``steps`` with the
+    happy scenario through the wizard's pages in this process (Flask's test client, signed in
+    as ops), and returns its base URL: a quick start for a test whose subject comes later. The
+    journeys drive Chromium through these same pages."""
+    auth.login("ops")
+    pages = PagesClient(client)
+
+    def send(*steps: str) -> str:
+        return f"/merchants/{send_through_pages(pages, steps)}"
+    return send
 
 
 @dataclass

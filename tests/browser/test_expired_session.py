@@ -6,9 +6,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import Axe, Servers, log_in, screenshot
+from tests.browser.conftest import Axe, log_in, screenshot
 from tests.browser.test_failed_send_then_fix import expect_sent, fill, send
-from tests.browser.test_onboarding_journey import fill_and_send, merchant_id_of
 
 pytestmark = pytest.mark.browser
 
@@ -16,13 +15,12 @@ TYPED = "Asha Rao Kulkarni"
 
 
 @pytest.fixture
-def owners_typed(page: Page, servers: Servers, auth, portal_clock) -> str:
+def owners_typed(page: Page, sent_merchant, auth, portal_clock) -> str:
     """Signed in, on step 3 with a name typed but not saved; the user's email."""
+    base = sent_merchant()
     email = auth.create("ops")
     log_in(page, email)
-    page.goto("/merchants/new")
-    fill_and_send(page)
-    page.goto(f"/merchants/{merchant_id_of(page)}/steps/owners")
+    page.goto(f"{base}/steps/owners")
     fill(page)
     page.locator("[name='owners-0-name']").fill(TYPED)
     return email

@@ -8,7 +8,6 @@ from playwright.sync_api import Page, expect
 
 from portal.onboarding import scenarios
 from tests.browser.conftest import Axe, Servers, log_in, screenshot
-from tests.browser.test_onboarding_journey import fill_and_send, merchant_id_of
 
 pytestmark = pytest.mark.browser
 
@@ -36,12 +35,11 @@ def expect_sent(page: Page, step: str) -> None:
 
 
 @pytest.fixture
-def merchant_page(page: Page, servers: Servers, auth) -> str:
+def merchant_page(page: Page, sent_merchant, auth) -> str:
     """Signed in as ops with a merchant created at the sandbox; its base URL."""
+    base = sent_merchant()
     log_in(page, auth.create("ops"))
-    page.goto("/merchants/new")
-    fill_and_send(page)
-    return f"/merchants/{merchant_id_of(page)}"
+    return base
 
 
 def test_an_owner_pan_corrected_after_an_error_is_sent(page: Page, merchant_page: str,

@@ -11,7 +11,6 @@ from playwright.sync_api import Page, expect
 from portal.gateway import rules
 from tests.browser.conftest import Axe, Servers, log_in, screenshot
 from tests.browser.test_failed_send_then_fix import fill, send
-from tests.browser.test_onboarding_journey import fill_and_send, merchant_id_of
 from tests.bulk.conftest import csv_text, example_rows
 
 pytestmark = pytest.mark.browser
@@ -33,12 +32,11 @@ def assert_no_library_words(page: Page) -> None:
 
 
 @pytest.fixture
-def business_page(page: Page, servers: Servers, auth) -> str:
+def business_page(page: Page, sent_merchant, auth) -> str:
     """Signed in as ops, on step 2 of a created merchant filled with test data."""
+    base = sent_merchant()
     log_in(page, auth.create("ops"))
-    page.goto("/merchants/new")
-    fill_and_send(page)
-    page.goto(f"/merchants/{merchant_id_of(page)}/steps/business")
+    page.goto(f"{base}/steps/business")
     fill(page)
     return page.url
 

@@ -11,8 +11,6 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from portal.onboarding import scenarios
 from tests.browser.conftest import TIMEOUT_MS, Axe, Servers, log_in, screenshot
-from tests.browser.test_failed_send_then_fix import fill, send
-from tests.browser.test_onboarding_journey import merchant_id_of
 
 pytestmark = pytest.mark.browser
 
@@ -34,17 +32,10 @@ def context(request: pytest.FixtureRequest, chromium: Browser,
 
 
 @pytest.fixture
-def documents_page(page: Page, servers: Servers, auth) -> str:
-    """A merchant whose owners each owe an Aadhaar; the documents page's URL."""
+def documents_page(page: Page, sent_merchant, auth) -> str:
+    """Signed in as ops; a merchant whose owners each owe an Aadhaar; the documents page's URL."""
+    base = sent_merchant("business", "owners")
     log_in(page, auth.create("ops"))
-    page.goto("/merchants/new")
-    fill(page)
-    send(page)
-    base = f"/merchants/{merchant_id_of(page)}"
-    for step in ("business", "owners"):
-        page.goto(f"{base}/steps/{step}")
-        fill(page)
-        send(page)
     return f"{base}/steps/documents"
 
 

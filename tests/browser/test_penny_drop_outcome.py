@@ -9,20 +9,18 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from portal.onboarding import scenarios
-from tests.browser.conftest import Axe, Servers, log_in, screenshot
+from tests.browser.conftest import Axe, log_in, screenshot
 from tests.browser.test_failed_send_then_fix import fill, send
-from tests.browser.test_onboarding_journey import fill_and_send, merchant_id_of
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def merchant_page(page: Page, servers: Servers, auth) -> str:
+def merchant_page(page: Page, sent_merchant, auth) -> str:
     """Signed in as ops with a merchant created at the sandbox; its base URL."""
+    base = sent_merchant()
     log_in(page, auth.create("ops"))
-    page.goto("/merchants/new")
-    fill_and_send(page)
-    return f"/merchants/{merchant_id_of(page)}"
+    return base
 
 
 def bank_state(page: Page):

@@ -28,13 +28,23 @@ def typed(scenario: str, step: str, **changes: str | None) -> dict:
     return {**flatten(scenarios.form_data(scenario, step)), **changes}
 
 
+def send_through_pages(browser: Browser, steps: tuple[str, ...] = (),
+                       scenario: str = scenarios.HAPPY) -> int:
+    """Create a merchant at the sandbox through step 1's page, then send ``steps`` through
+    theirs, with a scenario's data; returns the merchant's id."""
+    page = browser.submit(browser.get("/merchants/new"), typed(scenario, "create"))
+    assert page.response.status_code == 200
+    merchant_id = merchant_id_from(page)
+    for step in steps:
+        browser.submit(browser.get(f"/merchants/{merchant_id}/steps/{step}"),
+                       typed(scenario, step))
+    return merchant_id
+
+
 @pytest.fixture
 def new_merchant(browser: Browser) -> int:
     """A merchant created at the sandbox through step 1's page; returns its id."""
-    page = browser.get("/merchants/new")
-    page = browser.submit(page, typed(scenarios.HAPPY, "create"))
-    assert page.response.status_code == 200
-    return merchant_id_from(page)
+    return send_through_pages(browser)
 
 
 def merchant_id_from(page: Page) -> int:
@@ -77,11 +87,8 @@ def upload(browser: Browser, page: Page, slot: str, content: bytes, name: str) -
 
 def onboard(browser: Browser, app, scenario: str = scenarios.HAPPY) -> int:
     """Steps 1-7 through the pages with a scenario's data; returns the merchant id."""
-    page = browser.submit(browser.get("/merchants/new"), typed(scenario, "create"))
-    merchant_id = merchant_id_from(page)
-    for step in ("business", "owners", "bank", "signatory"):
-        page = browser.submit(browser.get(f"/merchants/{merchant_id}/steps/{step}"),
-                              typed(scenario, step))
+    merchant_id = send_through_pages(browser, ("business", "owners", "bank", "signatory"),
+                                     scenario)
     page = browser.get(f"/merchants/{merchant_id}/steps/documents")
     for slot in stored(app, merchant_id).documents_outstanding:
         page = upload(browser, page, slot, scenarios.sample_pdf(slot), "doc.pdf")

@@ -93,5 +93,11 @@ class ReceivedRequest:
 
     method: str
     raw_path: str
+    #: The body read whole; empty for a document upload, read in chunks and not kept.
     body: bytes
     header_names: tuple[str, ...]
+    #: The body's size and SHA-256 as received (a document upload's too).
+    size: int = 0
+    sha256: str = ""
+    #: The ``x-gl-digest`` the request carried.
+    digest: str = ""

@@ -87,7 +87,13 @@ def read_spooled_json(request: Request, body: SpooledBody) -> Any:
     """The body's JSON value, each string longer than SPILL_BYTES a :class:`SpilledString`;
     400 VALIDATION_ERROR on field ``body`` as :func:`read_json` answers it."""
     require_json(request)
-    skeleton, spilled = _Skeleton(body.file).scan()
+    return parse_spooled(body.file)
+
+
+def parse_spooled(file: IO[bytes]) -> Any:
+    """The JSON value in ``file``, each string longer than SPILL_BYTES a :class:`SpilledString`;
+    400 VALIDATION_ERROR on field ``body`` when it holds no JSON."""
+    skeleton, spilled = _Skeleton(file).scan()
     if not skeleton.strip():
         raise validation_error([FieldError(BODY_FIELD, "The request body is empty")])
     return _restore(parsed_json(bytes(skeleton)), spilled)

@@ -16,6 +16,7 @@ from portal.clock import Clock
 from portal.gateway.onboarding_shapes import OPERATIONS, PREFIX, Operation
 from portal.gateway.shapes import envelope, validate_payload
 from portal.gateway.signing import DIGEST_HEADER
+from portal.sandbox.config import SandboxConfig
 from portal.sandbox.errors import forbidden, not_found, validation_error
 from portal.sandbox.hmac_auth import authenticate, authenticate_streamed, raw_request_path
 from portal.sandbox.json_body import read_json
@@ -75,21 +76,21 @@ def validated_body(operation: Operation, max_document_bytes: int) -> Any:
     return value
 
 
-def received(raw: bytes, spooled: SpooledBody | None = None) -> ReceivedRequest:
+def received(raw: bytes | None, spooled: SpooledBody | None = None) -> ReceivedRequest:
     """The request as it arrived, for the log: ``raw``, the body read whole, or a ``spooled``
-    body by its size and SHA-256 only (none when it was not read)."""
+    body by its size and SHA-256 only (neither: the body was not read)."""
+    size, sha256 = ((spooled.size, spooled.sha256) if spooled else
+                    (len(raw), hashlib.sha256(raw).hexdigest()) if raw is not None else (0, ""))
     return ReceivedRequest(
-        method=request.method, raw_path=raw_request_path(request.environ), body=raw,
-        header_names=tuple(request.headers.keys()),
-        size=spooled.size if spooled else len(raw),
-        sha256=spooled.sha256 if spooled else hashlib.sha256(raw).hexdigest(),
+        method=request.method, raw_path=raw_request_path(request.environ), body=raw or b"",
+        header_names=tuple(request.headers.keys()), size=size, sha256=sha256,
         digest=request.headers.get(DIGEST_HEADER, ""))
 
 
 def onboarding_blueprint(backend: OnboardingBackend, clock: Clock,
-                         max_document_bytes: int) -> Blueprint:
+                         config: SandboxConfig) -> Blueprint:
     """The partner onboarding API over ``backend``, answering with ``clock``'s timestamps;
-    an upload's document may be up to ``max_document_bytes`` decoded."""
+    an upload's document may be up to the ``config``'s maxDocumentBytes decoded."""
     bp = Blueprint("onboarding", __name__)
     handlers = _handlers(backend)
     streamed = f"{bp.name}.{upload_body.OPERATION}"
@@ -100,11 +101,11 @@ def onboarding_blueprint(backend: OnboardingBackend, clock: Clock,
             backend.log_request(received(request.get_data(cache=True)))
             g.partner_id = authenticate(request, backend.active_key)
             return
-        request.max_content_length = upload_body.body_limit(max_document_bytes)
+        request.max_content_length = upload_body.body_limit(config.maxDocumentBytes)
         try:
             g.partner_id, g.body = authenticate_streamed(request, backend.active_key)
         finally:
-            backend.log_request(received(b"", g.get("body")))
+            backend.log_request(received(None, g.get("body")))
 
     @bp.teardown_request
     def _drop_spooled_body(_error: BaseException | None) -> None:
@@ -117,7 +118,7 @@ def onboarding_blueprint(backend: OnboardingBackend, clock: Clock,
         def handle(**params: str) -> tuple[Response, int]:
             if params.get("mid", g.partner_id) != g.partner_id:
                 raise forbidden("This MID belongs to another partner")
-            value = (validated_body(operation, max_document_bytes)
+            value = (validated_body(operation, config.maxDocumentBytes)
                      if operation.request is not None else None)
             record_id = params.get("onboardingId") or params.get("webhookId", "")
             data = handlers[operation.name](g.partner_id, record_id, value)

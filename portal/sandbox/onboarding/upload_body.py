@@ -53,14 +53,15 @@ def validated_upload(payload: Any, max_document_bytes: int
 
 def checked_base64(content: SpilledString) -> tuple[str, int]:
     """Check the Base64 a chunk at a time: what stands in for it in the shape's check (its
-    last group, or the first piece that is not Base64) and its decoded size so far."""
+    last group, or the first piece that is not Base64 with the characters after it) and its
+    decoded size so far."""
     held, size = b"", 0
     for chunk in content.raw_chunks(CHECK_CHUNK):
         data = held + chunk
         cut = max(0, (len(data) - 4) // 4 * 4)  # the last group may carry padding: held back
         whole, held = data[:cut], data[cut:]
-        if not _ALPHABET.fullmatch(whole):
-            return _text(whole), size
+        if not _ALPHABET.fullmatch(whole):  # with what follows it, never valid Base64
+            return _text(data), size
         size += len(whole) // 4 * 3
     with contextlib.suppress(binascii.Error, ValueError):  # the shape refuses it, in its words
         size += len(base64.b64decode(held, validate=True))

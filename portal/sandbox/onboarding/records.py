@@ -93,7 +93,7 @@ class ReceivedRequest:
 
     method: str
     raw_path: str
-    #: The body read whole; empty for a document upload, read in chunks and not kept.
+    #: The body; a document upload's only when it is small (it is read in chunks).
     body: bytes
     header_names: tuple[str, ...]
     #: The body's size and SHA-256 as received (a document upload's too).

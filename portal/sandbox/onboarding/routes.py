@@ -26,6 +26,8 @@ from portal.sandbox.onboarding.categories import categories_data
 from portal.sandbox.onboarding.records import ReceivedRequest
 from portal.sandbox.streamed_json import SpooledBody, read_spooled_json
 
+#: A streamed body up to this size is kept in the log whole.
+LOGGED_BYTES = 64 * 1024
 #: Operations that answer 201 Created; the rest answer 200.
 CREATED = frozenset({"create_onboarding", "register_webhook"})
 _ALL_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
@@ -78,9 +80,12 @@ def validated_body(operation: Operation, max_document_bytes: int) -> Any:
 
 def received(raw: bytes | None, spooled: SpooledBody | None = None) -> ReceivedRequest:
     """The request as it arrived, for the log: ``raw``, the body read whole, or a ``spooled``
-    body by its size and SHA-256 only (neither: the body was not read)."""
+    body by its size and SHA-256 (its bytes too up to LOGGED_BYTES; neither: it was not read)."""
     size, sha256 = ((spooled.size, spooled.sha256) if spooled else
                     (len(raw), hashlib.sha256(raw).hexdigest()) if raw is not None else (0, ""))
+    if spooled is not None and spooled.size <= LOGGED_BYTES:
+        raw = spooled.file.read()
+        spooled.file.seek(0)
     return ReceivedRequest(
         method=request.method, raw_path=raw_request_path(request.environ), body=raw or b"",
         header_names=tuple(request.headers.keys()), size=size, sha256=sha256,

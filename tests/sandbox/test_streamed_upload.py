@@ -108,12 +108,6 @@ def field_errors(response: requests.Response) -> dict[str, str]:
     return {e["field"]: e["message"] for e in response.json()["errorDetails"]}
 
 
-def test_the_upload_path_is_the_one_streamed(sandbox_server, partner, onboarding_id):
-    assert partner.prepare("upload_document", {"merchantDocType": "PAN", "fileName": "a.pdf",
-                                               "documentContent": "AAAA"},
-                           onboardingId=onboarding_id).path_url.endswith("/docs")
-
-
 @pytest.mark.parametrize(("content", "message"), [
     ("A" * LONG + "!AAA" + "A" * LONG, "documentContent must be standard Base64"),
     ("A" * LONG + "A=", "documentContent must be standard Base64"),

@@ -1,5 +1,5 @@
 """Bulk import of 500 merchants vs the sandbox's raw capacity for the same calls; peak RSS at
-500 vs 50 merchants; peak RSS growth of uploading one 5 MB document."""
+500 vs 50 merchants (the upload's memory is ``bench/upload.py``)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,6 @@ from portal.onboarding.steps import BY_KEY
 EXAMPLE = ROOT / "tests" / "bulk" / "data" / "example.csv"
 LARGE, SMALL = 500, 50
 CONCURRENCY = 4
-UPLOAD_BYTES = 5 * 1024 * 1024
 MB = 1024 * 1024
 
 
@@ -105,13 +104,9 @@ def run(bench: Bench) -> list[Row]:
                   str(write_csv(bench.workdir / "small", SMALL, "Q")),
                   "--concurrency", str(CONCURRENCY))
     assert large["counts"]["completed"] == LARGE, large["counts"]
-    upload = probe(bench, "upload", "upload", str(write_csv(bench.workdir / "upload", 1, "U")),
-                   "--size", str(UPLOAD_BYTES))
     return [
         floor_row(f"Bulk import of {LARGE} merchants: merchants/s, portal vs direct client",
                   LARGE / float(large["seconds"]), LARGE / raw, "/s", 0.6),
         ratio_row(f"Bulk import: peak RSS, {LARGE} vs {SMALL} merchants",
                   large["peakRss"] / MB, small["peakRss"] / MB, "MB", 1.3),
-        ratio_row("Upload of a 5 MB document: peak RSS growth vs file size",
-                  upload["growth"] / MB, upload["size"] / MB, "MB", 4.0),
     ]

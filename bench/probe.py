@@ -17,7 +17,7 @@ from sqlalchemy import select
 from portal.bulk.runner import run_rows
 from portal.bulk.validation import Files, check_file
 from portal.clients import onboarding_client
-from portal.config import current_settings
+from portal.config import current_settings, settings_from_env
 from portal.db import db
 from portal.documents import service as documents
 from portal.factory import create_app
@@ -70,9 +70,11 @@ def bulk_import(csv_file: Path, concurrency: int) -> dict[str, object]:
             "ruMaxrss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * KB}
 
 
-def upload(csv_file: Path, size: int) -> dict[str, object]:
-    """Peak RSS growth of storing and sending one ``size``-byte document for a merchant."""
-    app = create_app()
+def upload(csv_file: Path, size: int, max_bytes: int | None = None) -> dict[str, object]:
+    """Peak RSS growth of storing and sending one ``size``-byte document for a merchant (the
+    upload limit raised to ``max_bytes`` when given)."""
+    settings = settings_from_env()
+    app = create_app(settings.with_changes(upload_max_bytes=max_bytes) if max_bytes else settings)
     with app.app_context():
         checked = check_file(csv_file.read_bytes(), None)
         run_rows(app, checked.rows[:1], concurrency=1)  # steps 1-7, the Aadhaars outstanding
@@ -102,9 +104,10 @@ def main() -> None:
     parser.add_argument("csv_file", type=Path)
     parser.add_argument("--concurrency", type=int, default=4)
     parser.add_argument("--size", type=int, default=5 * 1024 * 1024)
+    parser.add_argument("--max-bytes", type=int, help="the upload limit (UPLOAD_MAX_BYTES)")
     args = parser.parse_args()
     result = (bulk_import(args.csv_file, args.concurrency) if args.probe == "import"
-              else upload(args.csv_file, args.size))
+              else upload(args.csv_file, args.size, args.max_bytes))
     print(json.dumps(result))
 
 

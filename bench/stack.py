@@ -66,11 +66,12 @@ def process(args: list[str], ready_url: str, env: dict[str, str] | None = None) 
 
 
 @contextmanager
-def sandbox(workdir: Path) -> Iterator[str]:
-    """``python -m portal.sandbox`` with one partner key; yields its base URL."""
+def sandbox(workdir: Path, **settings: object) -> Iterator[str]:
+    """``python -m portal.sandbox`` with one partner key (and any other config ``settings``);
+    yields its base URL."""
     config = workdir / "sandbox.json"
     config.write_text(json.dumps({"partners": [{"partnerId": "partner-bench", "keys": [
-        {"apiKey": API_KEY, "apiSecret": API_SECRET, "active": True}]}]}))
+        {"apiKey": API_KEY, "apiSecret": API_SECRET, "active": True}]}], **settings}))
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     with process([sys.executable, "-m", "portal.sandbox", "--port", str(port),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import BinaryIO
 
 PRIVATE_FILE = 0o600
 PRIVATE_FOLDER = 0o700
@@ -20,11 +21,18 @@ def private_folder(path: Path) -> Path:
     return path
 
 
+def open_private(path: Path) -> BinaryIO:
+    """``path`` opened for writing (created or emptied), readable by its owner only from the
+    first byte on."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE)
+    stream = os.fdopen(descriptor, "wb")
+    os.fchmod(stream.fileno(), PRIVATE_FILE)
+    return stream
+
+
 def write_private(path: Path, content: bytes) -> None:
     """Write ``content`` to ``path``, readable by its owner only from the first byte on."""
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE)
-    with os.fdopen(descriptor, "wb") as stream:
-        os.fchmod(stream.fileno(), PRIVATE_FILE)
+    with open_private(path) as stream:
         stream.write(content)
 
 

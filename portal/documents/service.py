@@ -1,18 +1,19 @@
 """Documents: which uploads a merchant needs, checking and storing files, sending them.
 
 A file is accepted by what it contains (PDF, JPEG or PNG magic bytes), never by its name. It is
-stored under the upload folder with a generated name and its SHA-256, then sent to the gateway
-in its own call as Base64.
+streamed to the upload folder under a generated name (its type judged from the first chunk, its
+size and SHA-256 counted on the way), then sent to the gateway in its own call as Base64, which
+the client writes from the stored file as it sends: memory stays bounded whatever the size.
 """
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import uuid
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, NamedTuple
 
 import filetype
 from sqlalchemy import select
@@ -21,7 +22,7 @@ from werkzeug.utils import secure_filename
 from portal.audit.service import record
 from portal.config import Settings
 from portal.db import db
-from portal.gateway.onboarding_client import OnboardingClient
+from portal.gateway.onboarding_client import DocumentFile, OnboardingClient
 from portal.gateway.onboarding_shapes import SOLE_PROP_DOCS
 from portal.gateway.shapes import FieldError
 from portal.labels import Kind, label
@@ -33,9 +34,11 @@ from portal.onboarding.result import StepResult
 from portal.onboarding.scenarios import sample_pdf
 from portal.onboarding.sending import call_gateway
 from portal.onboarding.steps import BY_KEY
-from portal.private_files import private_folder, write_private
+from portal.private_files import open_private, private_folder, write_private
 
 STEP = BY_KEY["documents"]
+#: The documents step sending a stored file: the client Base64-encodes it as the body is written.
+FILE_STEP = replace(STEP, shape=DocumentFile, send=OnboardingClient.upload_document_file)
 #: Content types accepted, with the extension their stored copy gets.
 ACCEPTED = {"application/pdf": "pdf", "image/jpeg": "jpg", "image/png": "png"}
 #: Pending keys that are not upload types: any one of these types satisfies them.
@@ -47,6 +50,8 @@ CHOICE_KEYS: dict[str, tuple[str, ...]] = {
 FILE_FIELD = "file"
 #: How much of the gateway's answer a version keeps (its column's size).
 MAX_ANSWER = 500
+#: How much of an upload is read at a time; the first chunk decides its type.
+CHUNK = 64 * 1024
 
 
 @dataclass(frozen=True)
@@ -82,18 +87,63 @@ def slots(merchant: Merchant, documents: list[StoredDocument]) -> list[Slot]:
     return offered
 
 
-def read_upload(stream: BinaryIO, max_bytes: int) -> tuple[bytes, str, str]:
-    """The file's bytes and content type, or an error message (empty, too large, wrong kind)."""
-    content = stream.read(max_bytes + 1)
-    if not content:
-        return b"", "", "The file is empty."
-    if len(content) > max_bytes:
-        return b"", "", too_large(max_bytes)
-    kind = filetype.guess(content)
-    if kind is None or kind.mime not in ACCEPTED:
-        return b"", "", ("Only PDF, JPEG and PNG files are accepted, judged by their content: "
-                         "this file is none of those, whatever its name says.")
-    return content, kind.mime, ""
+class Received(NamedTuple):
+    """An upload read through: its size and content type, or why it is refused (``error``),
+    and the SHA-256 of its bytes."""
+
+    size: int
+    content_type: str
+    error: str
+    sha256: str
+
+
+def read_upload(stream: BinaryIO, max_bytes: int, sink: BinaryIO | None = None) -> Received:
+    """Read ``stream`` a chunk at a time (copying it to ``sink`` when given): its size, content
+    type and SHA-256, or an error message (empty, too large, wrong kind). At most
+    ``max_bytes + 1`` bytes are read, and one chunk is held at a time."""
+    digest, size, kind = hashlib.sha256(), 0, None
+    for chunk in _chunks(stream, max_bytes + 1):
+        kind = filetype.guess(chunk) if size == 0 else kind
+        size += len(chunk)
+        digest.update(chunk)
+        if sink is not None:
+            sink.write(chunk)
+    error = ""
+    if size == 0:
+        error = "The file is empty."
+    elif size > max_bytes:
+        error = too_large(max_bytes)
+    elif kind is None or kind.mime not in ACCEPTED:
+        error = ("Only PDF, JPEG and PNG files are accepted, judged by their content: "
+                 "this file is none of those, whatever its name says.")
+    return Received(size, "" if error or kind is None else kind.mime, error, digest.hexdigest())
+
+
+def _chunks(stream: BinaryIO, limit: int) -> Iterator[bytes]:
+    """``stream`` in chunks of up to CHUNK bytes, ``limit`` bytes in all at most."""
+    while limit > 0:
+        chunk = stream.read(min(CHUNK, limit))
+        if not chunk:
+            return
+        limit -= len(chunk)
+        yield chunk
+
+
+def save_upload(settings: Settings, stream: BinaryIO) -> tuple[Received, str]:
+    """Stream an upload into the upload folder, owner-only, under a generated name: what was
+    read, and the stored file's name ("" when it was refused: nothing is kept then)."""
+    folder = private_folder(Path(settings.upload_folder))
+    partial, stored_name = folder / f"{uuid.uuid4().hex}.part", ""
+    try:
+        with open_private(partial) as sink:
+            received = read_upload(stream, settings.upload_max_bytes, sink)
+        if not received.error:
+            stored_name = f"{partial.stem}.{ACCEPTED[received.content_type]}"
+            partial.rename(folder / stored_name)
+    finally:
+        if not stored_name:  # refused, or the read failed: no partial file stays behind
+            partial.unlink(missing_ok=True)
+    return received, stored_name
 
 
 def too_large(max_bytes: int) -> str:
@@ -110,45 +160,53 @@ def upload(client: OnboardingClient, settings: Settings, merchant: Merchant, doc
     allowed = {t for slot in slots(merchant, documents_of(merchant)) for t in slot.types}
     if doc_type not in allowed:
         return StepResult(False, "This document type is not expected for this merchant now.")
-    content, content_type, error = read_upload(stream, settings.upload_max_bytes)
-    if error:
+    received, stored_name = save_upload(settings, stream)
+    if received.error:
         record("document.refused", outcome="invalid", merchant_id=merchant.id,
-               detail={"docType": doc_type, "reason": error})
+               detail={"docType": doc_type, "reason": received.error})
         db.session.commit()
-        return StepResult(False, error, [FieldError(FILE_FIELD, error)])
-    document = store(settings, merchant, doc_type, filename, content, content_type,
-                     uploaded_by_id)
+        return StepResult(False, received.error, [FieldError(FILE_FIELD, received.error)])
+    document = remember(merchant, doc_type, filename, stored_name, received, uploaded_by_id)
     return send(client, settings, merchant, document)
 
 
 def store(settings: Settings, merchant: Merchant, doc_type: str, filename: str,
           content: bytes, content_type: str, uploaded_by_id: int | None = None) -> StoredDocument:
-    """Write the file under a generated name outside static/, owner-only, and remember it."""
+    """Write a file held in memory (a sample) under a generated name outside static/,
+    owner-only, and remember it."""
     folder = private_folder(Path(settings.upload_folder))
     stored_name = f"{uuid.uuid4().hex}.{ACCEPTED[content_type]}"
     write_private(folder / stored_name, content)
+    received = Received(len(content), content_type, "", hashlib.sha256(content).hexdigest())
+    return remember(merchant, doc_type, filename, stored_name, received, uploaded_by_id)
+
+
+def remember(merchant: Merchant, doc_type: str, filename: str, stored_name: str,
+             received: Received, uploaded_by_id: int | None = None) -> StoredDocument:
+    """Record a stored file as the merchant's upload of ``doc_type``, with its audit entry;
+    commits."""
     document = StoredDocument(
         merchant_id=merchant.id, doc_type=doc_type,
         original_filename=secure_filename(filename)[:255] or stored_name, stored_name=stored_name,
-        sha256=hashlib.sha256(content).hexdigest(), size=len(content),
-        content_type=content_type, status=DocumentStatus.STORED, sent_gid="",
+        sha256=received.sha256, size=received.size,
+        content_type=received.content_type, status=DocumentStatus.STORED, sent_gid="",
         uploaded_by_id=uploaded_by_id, gateway_answer="")
     db.session.add(document)
     merchant.touch()
     record("document.store", merchant_id=merchant.id,
-           detail={"docType": doc_type, "size": len(content), "sha256": document.sha256})
+           detail={"docType": doc_type, "size": received.size, "sha256": received.sha256})
     db.session.commit()
     return document
 
 
 def send(client: OnboardingClient, settings: Settings, merchant: Merchant,
          document: StoredDocument) -> StepResult:
-    """Send a stored document in its own call; its status follows the outcome; commits."""
-    content = path_of(settings, document).read_bytes()
+    """Send a stored document in its own call (the client reads the file as it sends); its
+    status follows the outcome; commits."""
     body = {"merchantDocType": document.doc_type, "fileName": document.original_filename,
-            "documentContent": base64.b64encode(content).decode("ascii")}
+            "file": path_of(settings, document)}
     draft = draft_for(merchant, STEP)
-    result = call_gateway(client, merchant, STEP, draft, body)
+    result = call_gateway(client, merchant, FILE_STEP, draft, body)
     if result.ok:
         document.status, document.sent_gid = DocumentStatus.SENT, result.gid
         result.message = f"{label(document.doc_type, Kind.DOCUMENT)} sent to the gateway."

@@ -13,8 +13,9 @@ import base64
 import hashlib
 import hmac
 import json
-from collections.abc import Callable, Iterable
-from typing import Any
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Self
 
 import requests
 from joserfc import jws
@@ -28,6 +29,10 @@ JWS_ALGORITHM = "RS256"
 TOKEN_LIFETIME_MS = 300_000
 #: Clock skew allowed on ``iat``.
 CLOCK_SKEW_MS = 60_000
+#: A body written while it is signed stays in memory up to this size, then goes to disk.
+SPOOL_BYTES = 1024 * 1024
+#: How much of such a body is handed to the connection at a time.
+SEND_CHUNK = 64 * 1024
 
 
 # ---------------------------------------------------------------- onboarding HMAC
@@ -66,6 +71,59 @@ def matching_secret(secrets: Iterable[str], data: bytes, received: str) -> bool:
     return found
 
 
+class SignedBody:
+    """A request body written piece by piece into a spooled temporary file, each piece fed to
+    the HMAC as it is written, so the digest covers exactly the bytes that will be read back
+    and sent. ``requests`` sends it as a file (its length is the Content-Length); the
+    transport rewinds it before each attempt."""
+
+    def __init__(self, mac: hmac.HMAC) -> None:
+        self._mac = mac
+        self._file = tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)  # noqa: SIM115
+        self._length = 0
+        self.digest = ""
+
+    def write(self, data: bytes) -> None:
+        """Append ``data`` to the body and to its digest."""
+        self._mac.update(data)
+        self._file.write(data)
+        self._length += len(data)
+
+    def finish(self) -> Self:
+        """The body complete: its digest fixed, read from the start."""
+        self.digest = base64.b64encode(self._mac.digest()).decode("ascii")
+        self._file.seek(0)
+        return self
+
+    def read(self, size: int = -1) -> bytes:
+        """The next ``size`` bytes (all that are left by default)."""
+        return self._file.read(size)
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        """Move the read position (0: back to the start, for a retry)."""
+        return self._file.seek(offset, whence)
+
+    def tell(self) -> int:
+        """The read position."""
+        return self._file.tell()
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(lambda: self.read(SEND_CHUNK), b"")
+
+    def close(self) -> None:
+        """Drop the temporary file."""
+        self._file.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+
 class HmacAuth(requests.auth.AuthBase):
     """requests auth that signs the prepared request, so the bytes signed are the bytes sent."""
 
@@ -74,10 +132,18 @@ class HmacAuth(requests.auth.AuthBase):
         self._api_secret = api_secret
 
     def __call__(self, prepared: requests.PreparedRequest) -> requests.PreparedRequest:
-        """Add ``x-gl-auth`` and ``x-gl-digest`` to a prepared request."""
+        """Add ``x-gl-auth`` and ``x-gl-digest`` to a prepared request (a :class:`SignedBody`
+        brings the digest it was written with)."""
         prepared.headers[AUTH_HEADER] = self._api_key
-        prepared.headers[DIGEST_HEADER] = hmac_digest(self._api_secret, signing_input(prepared))
+        body = prepared.body
+        prepared.headers[DIGEST_HEADER] = (
+            body.digest if isinstance(body, SignedBody)
+            else hmac_digest(self._api_secret, signing_input(prepared)))
         return prepared
+
+    def signed_body(self) -> SignedBody:
+        """An empty body to write into, signed with this key's secret as it is written."""
+        return SignedBody(hmac.new(self._api_secret.encode("utf-8"), digestmod=hashlib.sha256))
 
     def __repr__(self) -> str:
         return f"HmacAuth(api_key={self._api_key!r}, api_secret=<hidden>)"

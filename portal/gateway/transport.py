@@ -9,7 +9,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any
 
 import requests
 from urllib3.exceptions import NewConnectionError
@@ -83,13 +83,14 @@ class Transport:
         method: str,
         path: str,
         *,
-        body: bytes | None = None,
+        body: bytes | IO[bytes] | None = None,
         content_type: str = "application/json",
         headers: Mapping[str, str] | None = None,
         auth: requests.auth.AuthBase | None = None,
     ) -> requests.PreparedRequest:
         """Build the request exactly as it will go on the wire, auth applied last; it carries
-        the id of the portal request it is made for, when there is one."""
+        the id of the portal request it is made for, when there is one. A file body (with a
+        length) is streamed from the file with its Content-Length."""
         all_headers = {"Accept": "application/json", **(headers or {})}
         if request_id.get():
             all_headers[REQUEST_ID_HEADER] = request_id.get()
@@ -117,6 +118,7 @@ class Transport:
         while True:
             attempt += 1
             started = time.monotonic()
+            _rewind(prepared)
             try:
                 response = self._session().send(
                     prepared, timeout=(self._timeouts.connect, self._timeouts.read),
@@ -197,6 +199,13 @@ def _never_connected(exc: BaseException) -> bool:
             None,
         )
     return False
+
+
+def _rewind(prepared: requests.PreparedRequest) -> None:
+    """Put a file body back at its start, so every attempt sends all of it."""
+    seek = getattr(prepared.body, "seek", None)
+    if seek is not None:
+        seek(0)
 
 
 def _retry_after(headers: Mapping[str, str]) -> float | None:

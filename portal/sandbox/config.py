@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from portal.gateway.onboarding_shapes import MAX_DOCUMENT_BYTES
 from portal.sandbox.faults import FaultPlan
 
 
@@ -95,6 +96,9 @@ class SandboxConfig(_Config):
     statusKey: Literal["onboardingStatus", "merchantStatus"] = "onboardingStatus"
     #: Faults on the gateway API routes (none by default).
     faults: FaultPlan = Field(default_factory=FaultPlan)
+    #: Largest decoded document an upload may carry: the contract's 10 MB; a benchmark raises
+    #: it to measure larger uploads.
+    maxDocumentBytes: int = Field(default=MAX_DOCUMENT_BYTES, ge=1)
 
 
 #: How pydantic reports a key nobody declared (models, and dataclasses such as the fault plan).

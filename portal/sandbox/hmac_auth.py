@@ -6,6 +6,8 @@ request path plus ``?query`` as written on the request line (percent-encoding un
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -13,13 +15,15 @@ from urllib.parse import quote, urlsplit
 
 from flask import Request
 
-from portal.gateway.signing import AUTH_HEADER, DIGEST_HEADER, matching_secret
+from portal.gateway.signing import AUTH_HEADER, DIGEST_HEADER, digests_match, matching_secret
 from portal.sandbox.errors import unauthorized
+from portal.sandbox.streamed_json import SpooledBody, spool
 
 #: Methods whose digest covers the path and query instead of the body.
 PATH_SIGNED_METHODS = frozenset({"GET", "HEAD", "DELETE"})
 #: Characters a client leaves unescaped in a path (as ``requests`` does), for the fallback.
 _PATH_SAFE = "/!$&'()*+,;=:@~"
+DIGEST_MISMATCH = f"{DIGEST_HEADER} does not match the request"
 
 
 @dataclass
@@ -62,6 +66,27 @@ def authenticate(request: Request,
 
     ``active_key(api_key)`` returns the key's partner and secret if it is known and active.
     """
+    key, digest = _signing_key(request, active_key)
+    if not matching_secret([key.secret], signed_bytes(request), digest):
+        raise unauthorized(DIGEST_MISMATCH)
+    return key.partner_id
+
+
+def authenticate_streamed(request: Request, active_key: Callable[[str], PartnerKeyState | None]
+                          ) -> tuple[str, SpooledBody]:
+    """As :func:`authenticate`, for a large body: it is read a chunk at a time into a spooled
+    file, its HMAC computed on the way. The partner id and the body as received."""
+    key, digest = _signing_key(request, active_key)
+    body = spool(request.stream, hmac.new(key.secret.encode("utf-8"), digestmod=hashlib.sha256))
+    if not digests_match(body.digest, digest):
+        body.file.close()
+        raise unauthorized(DIGEST_MISMATCH)
+    return key.partner_id, body
+
+
+def _signing_key(request: Request, active_key: Callable[[str], PartnerKeyState | None]
+                 ) -> tuple[PartnerKeyState, str]:
+    """The active key the request names and the digest it carries; 401 without them."""
     api_key = request.headers.get(AUTH_HEADER, "")
     digest = request.headers.get(DIGEST_HEADER, "")
     if not api_key or not digest:
@@ -69,6 +94,4 @@ def authenticate(request: Request,
     key = active_key(api_key)
     if key is None:
         raise unauthorized("Unknown or inactive API key")
-    if not matching_secret([key.secret], signed_bytes(request), digest):
-        raise unauthorized(f"{DIGEST_HEADER} does not match the request")
-    return key.partner_id
+    return key, digest

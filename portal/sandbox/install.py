@@ -22,7 +22,7 @@ def install_onboarding(app: Flask, state: SandboxState) -> OnboardingBackend:
     state.backends[BACKEND_NAME] = backend
     sessions = VerificationSessions(backend, state.clock)
     state.backends[SESSIONS_NAME] = sessions
-    app.register_blueprint(onboarding_blueprint(backend, state.clock))
+    app.register_blueprint(onboarding_blueprint(backend, state.clock, state.config))
     app.register_blueprint(verification_blueprint(backend, sessions))
     app.register_blueprint(webhook_controls_blueprint(backend.webhooks, state.clock))
     app.register_blueprint(openapi_bp)

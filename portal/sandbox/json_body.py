@@ -18,13 +18,23 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def read_json(request: Request) -> Any:
-    """The decoded JSON body; 400 VALIDATION_ERROR on field ``body`` when there is none."""
+def require_json(request: Request) -> None:
+    """400 VALIDATION_ERROR on field ``body`` unless the body is declared JSON."""
     if request.mimetype != "application/json":
         raise validation_error([FieldError(BODY_FIELD, "Content-Type must be application/json")])
+
+
+def read_json(request: Request) -> Any:
+    """The decoded JSON body; 400 VALIDATION_ERROR on field ``body`` when there is none."""
+    require_json(request)
     raw = request.get_data(cache=True)
     if not raw.strip():
         raise validation_error([FieldError(BODY_FIELD, "The request body is empty")])
+    return parsed_json(raw)
+
+
+def parsed_json(raw: bytes) -> Any:
+    """``raw`` decoded as strict UTF-8 JSON; 400 VALIDATION_ERROR on field ``body`` if it is not."""
     try:
         return json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:

@@ -93,5 +93,11 @@ class ReceivedRequest:
 
     method: str
     raw_path: str
+    #: The body; a document upload's only when it is small (it is read in chunks).
     body: bytes
     header_names: tuple[str, ...]
+    #: The body's size and SHA-256 as received (a document upload's too).
+    size: int = 0
+    sha256: str = ""
+    #: The ``x-gl-digest`` the request carried.
+    digest: str = ""

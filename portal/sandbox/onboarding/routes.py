@@ -6,6 +6,7 @@ other path under the API prefix is still authenticated before it answers 404.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -14,13 +15,19 @@ from flask import Blueprint, Response, g, jsonify, request
 from portal.clock import Clock
 from portal.gateway.onboarding_shapes import OPERATIONS, PREFIX, Operation
 from portal.gateway.shapes import envelope, validate_payload
+from portal.gateway.signing import DIGEST_HEADER
+from portal.sandbox.config import SandboxConfig
 from portal.sandbox.errors import forbidden, not_found, validation_error
-from portal.sandbox.hmac_auth import authenticate, raw_request_path
+from portal.sandbox.hmac_auth import authenticate, authenticate_streamed, raw_request_path
 from portal.sandbox.json_body import read_json
+from portal.sandbox.onboarding import upload_body
 from portal.sandbox.onboarding.backend import OnboardingBackend
 from portal.sandbox.onboarding.categories import categories_data
 from portal.sandbox.onboarding.records import ReceivedRequest
+from portal.sandbox.streamed_json import SpooledBody, read_spooled_json
 
+#: A streamed body up to this size is kept in the log whole.
+LOGGED_BYTES = 64 * 1024
 #: Operations that answer 201 Created; the rest answer 200.
 CREATED = frozenset({"create_onboarding", "register_webhook"})
 _ALL_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
@@ -58,28 +65,57 @@ def _handlers(backend: OnboardingBackend) -> dict[str, Handler]:
     }
 
 
-def validated_body(operation: Operation) -> Any:
-    """The request body checked against the operation's shared request shape."""
-    value, errors = validate_payload(operation.request, read_json(request))
+def validated_body(operation: Operation, max_document_bytes: int) -> Any:
+    """The request body checked against the operation's shared request shape (a document
+    upload's from its spooled body, its content a chunk at a time)."""
+    if operation.name == upload_body.OPERATION:
+        value, errors = upload_body.validated_upload(read_spooled_json(request, g.body),
+                                                     max_document_bytes)
+    else:
+        value, errors = validate_payload(operation.request, read_json(request))
     if errors:
         raise validation_error(errors)
     return value
 
 
-def onboarding_blueprint(backend: OnboardingBackend, clock: Clock) -> Blueprint:
-    """The partner onboarding API over ``backend``, answering with ``clock``'s timestamps."""
+def received(raw: bytes | None, spooled: SpooledBody | None = None) -> ReceivedRequest:
+    """The request as it arrived, for the log: ``raw``, the body read whole, or a ``spooled``
+    body by its size and SHA-256 (its bytes too up to LOGGED_BYTES; neither: it was not read)."""
+    size, sha256 = ((spooled.size, spooled.sha256) if spooled else
+                    (len(raw), hashlib.sha256(raw).hexdigest()) if raw is not None else (0, ""))
+    if spooled is not None and spooled.size <= LOGGED_BYTES:
+        raw = spooled.file.read()
+        spooled.file.seek(0)
+    return ReceivedRequest(
+        method=request.method, raw_path=raw_request_path(request.environ), body=raw or b"",
+        header_names=tuple(request.headers.keys()), size=size, sha256=sha256,
+        digest=request.headers.get(DIGEST_HEADER, ""))
+
+
+def onboarding_blueprint(backend: OnboardingBackend, clock: Clock,
+                         config: SandboxConfig) -> Blueprint:
+    """The partner onboarding API over ``backend``, answering with ``clock``'s timestamps;
+    an upload's document may be up to the ``config``'s maxDocumentBytes decoded."""
     bp = Blueprint("onboarding", __name__)
     handlers = _handlers(backend)
+    streamed = f"{bp.name}.{upload_body.OPERATION}"
 
     @bp.before_request
     def _log_and_authenticate() -> None:
-        backend.log_request(ReceivedRequest(
-            method=request.method,
-            raw_path=raw_request_path(request.environ),
-            body=request.get_data(cache=True),
-            header_names=tuple(request.headers.keys()),
-        ))
-        g.partner_id = authenticate(request, backend.active_key)
+        if request.endpoint != streamed:
+            backend.log_request(received(request.get_data(cache=True)))
+            g.partner_id = authenticate(request, backend.active_key)
+            return
+        request.max_content_length = upload_body.body_limit(config.maxDocumentBytes)
+        try:
+            g.partner_id, g.body = authenticate_streamed(request, backend.active_key)
+        finally:
+            backend.log_request(received(None, g.get("body")))
+
+    @bp.teardown_request
+    def _drop_spooled_body(_error: BaseException | None) -> None:
+        if "body" in g:
+            g.body.file.close()
 
     def view(operation: Operation) -> Callable[..., tuple[Response, int]]:
         """The view of one operation: validate its body, call its handler, wrap the answer."""
@@ -87,7 +123,8 @@ def onboarding_blueprint(backend: OnboardingBackend, clock: Clock) -> Blueprint:
         def handle(**params: str) -> tuple[Response, int]:
             if params.get("mid", g.partner_id) != g.partner_id:
                 raise forbidden("This MID belongs to another partner")
-            value = validated_body(operation) if operation.request is not None else None
+            value = (validated_body(operation, config.maxDocumentBytes)
+                     if operation.request is not None else None)
             record_id = params.get("onboardingId") or params.get("webhookId", "")
             data = handlers[operation.name](g.partner_id, record_id, value)
             status = 201 if operation.name in CREATED else 200

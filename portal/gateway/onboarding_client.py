@@ -16,6 +16,7 @@ from pydantic import Field
 
 from portal.gateway.errors import ValidationFailed
 from portal.gateway.onboarding_shapes import (
+    DOCUMENT_CONTENT,
     OPERATIONS,
     AuthSignatoryRequest,
     BankDetailsRequest,
@@ -122,7 +123,7 @@ class OnboardingClient:
     def document_body(self, request: DocumentFile) -> SignedBody:
         """The upload's JSON body, byte for byte what ``upload_document`` sends for the same
         content: laid out by the shape around a placeholder, the file's Base64 in its place."""
-        shaped = DocumentUploadRequest(**{**body_json(request), "documentContent": _PLACEHOLDER})
+        shaped = DocumentUploadRequest(**{**body_json(request), DOCUMENT_CONTENT: _PLACEHOLDER})
         before, _, after = json_bytes(body_json(shaped)).rpartition(json_bytes(_PLACEHOLDER))
         body = self._auth.signed_body()
         body.write(before + b'"')

@@ -389,6 +389,11 @@ class DocumentUploadRequest(RequestModel):
         return []
 
 
+#: The field of ``DocumentUploadRequest`` that carries a document's Base64: the client writes
+#: it a chunk at a time and the sandbox reads it so, both by this name.
+DOCUMENT_CONTENT = "documentContent"
+
+
 class FixedOrPercentageFee(RequestModel):
     """GLOBAL_FUND_TRANSFER's fee."""
 

@@ -14,14 +14,12 @@ import contextlib
 import re
 from typing import Any
 
-from portal.gateway.onboarding_shapes import DocumentUploadRequest
+from portal.gateway.onboarding_shapes import DOCUMENT_CONTENT, DocumentUploadRequest
 from portal.gateway.shapes import FieldError, validate_payload
 from portal.sandbox.streamed_json import SpilledString
 
 #: The operation whose body is read this way.
 OPERATION = "upload_document"
-#: The field that carries the document.
-CONTENT_FIELD = "documentContent"
 #: Base64 characters checked at a time (a multiple of 4).
 CHECK_CHUNK = 64 * 1024
 #: Room in a body for everything but the Base64.
@@ -38,16 +36,17 @@ def validated_upload(payload: Any, max_document_bytes: int
                      ) -> tuple[DocumentUploadRequest | None, list[FieldError]]:
     """The upload request and its errors, as ``validate_payload`` gives them; a long content
     is checked from the spooled body, no larger than ``max_document_bytes`` decoded."""
-    content = payload.get(CONTENT_FIELD) if isinstance(payload, dict) else None
+    content = payload.get(DOCUMENT_CONTENT) if isinstance(payload, dict) else None
     if not isinstance(content, SpilledString):
         return validate_payload(DocumentUploadRequest, payload)
     if content.escaped:  # JSON escapes in Base64 are legal, and rare: read it whole
-        return validate_payload(DocumentUploadRequest, {**payload, CONTENT_FIELD: content.text()})
+        return validate_payload(DocumentUploadRequest,
+                                {**payload, DOCUMENT_CONTENT: content.text()})
     stand_in, size = checked_base64(content)
-    value, errors = validate_payload(DocumentUploadRequest, {**payload, CONTENT_FIELD: stand_in})
+    value, errors = validate_payload(DocumentUploadRequest, {**payload, DOCUMENT_CONTENT: stand_in})
     if size > max_document_bytes:
         mb = max_document_bytes // (1024 * 1024)
-        errors = [*errors, FieldError(CONTENT_FIELD, f"The document is larger than {mb} MB")]
+        errors = [*errors, FieldError(DOCUMENT_CONTENT, f"The document is larger than {mb} MB")]
     return (None, errors) if errors else (value, [])
 
 

@@ -10,7 +10,7 @@ import re
 import shutil
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -19,6 +19,7 @@ import pytest
 from argon2 import PasswordHasher, profiles
 from bs4 import BeautifulSoup
 from flask import Flask
+from flask.testing import FlaskClient
 from hypothesis import HealthCheck, Phase, given
 from hypothesis import settings as fuzz_settings
 from hypothesis import strategies as st
@@ -122,6 +123,8 @@ class World:
     app: Flask
     ids: dict[str, Any]
     field_names: list[str]
+    #: A signed-in client per role, reused across examples while its session lasts.
+    signed_in: dict[str, FlaskClient] = field(default_factory=dict)
 
 
 @pytest.fixture(scope="module")
@@ -208,18 +211,30 @@ def rule_of(app: Flask, path: str) -> Rule:
     return next(r for r in app.url_map.iter_rules() if r.rule == path)
 
 
-def signed_in(app: Flask, role: str):
-    """A fresh test client, signed in as a new user of ``role`` unless anonymous (so no
-    example's failed password checks can lock the next one out)."""
-    client = app.test_client()
-    if role != "anonymous":
-        client.environ_base["REMOTE_ADDR"] = SIGN_IN_ADDRESS
-        auth = AuthActions(app, client)
-        answer = auth.login(role, auth.create(role, f"{role}-{uuid.uuid4().hex[:12]}@example.com"))
-        assert answer.status_code == 302, f"{role} could not sign in"
-        assert not answer.headers["Location"].startswith("/login"), f"{role} could not sign in"
-        client.environ_base["REMOTE_ADDR"] = "127.0.0.1"
+def signed_in(world: World, role: str):
+    """A test client signed in as a user of ``role`` (anonymous: a fresh one). The role's
+    client is reused while its session lasts; once an example has ended it (signed out,
+    changed the password, failed password checks), the next gets a new user, so nothing an
+    example did locks the next one out."""
+    if role == "anonymous":
+        return world.app.test_client()
+    client = world.signed_in.get(role)
+    if client is not None and still_signed_in(client):
+        return client
+    client = world.signed_in[role] = world.app.test_client()
+    client.environ_base["REMOTE_ADDR"] = SIGN_IN_ADDRESS
+    auth = AuthActions(world.app, client)
+    answer = auth.login(role, auth.create(role, f"{role}-{uuid.uuid4().hex[:12]}@example.com"))
+    assert answer.status_code == 302, f"{role} could not sign in"
+    assert not answer.headers["Location"].startswith("/login"), f"{role} could not sign in"
+    client.environ_base["REMOTE_ADDR"] = "127.0.0.1"
     return client
+
+
+def still_signed_in(client) -> bool:
+    """Whether the client's session still reaches a page (the home redirect, not sign-in)."""
+    with client.get("/") as home:
+        return home.status_code == 302 and not home.headers["Location"].startswith("/login")
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -238,6 +253,6 @@ def test_no_input_makes_any_route_fail(world, pattern, method, role, data):
     query = data.draw(st.lists(st.tuples(st.sampled_from(QUERY_NAMES) | st.text(max_size=8),
                                          values), max_size=4), label="query")
     sent = data.draw(body(world.field_names), label="body") if method != "GET" else {}
-    client = signed_in(world.app, role)
+    client = signed_in(world, role)
     with client.open(path, method=method, query_string=query, **sent) as response:
         assert response.status_code != 500, (method, path, query, response.status_code)

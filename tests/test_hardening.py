@@ -138,7 +138,7 @@ def test_forwarded_headers_are_believed_only_from_trusted_proxies(
         db.session.commit()
         merchant_id = merchant.id
     served = settings.with_changes(trusted_proxies=proxies)
-    with gunicorn_portal(served, tmp_path / "portal.log") as url:
+    with gunicorn_portal(served, tmp_path / "portal.log", "--workers", "1") as url:
         forwarded = {"X-Forwarded-For": CLIENT_ADDRESS, "X-Forwarded-Proto": "https",
                      "Referer": url.replace("http://", "https://") + "/login"}
         anonymous = requests.Session()

@@ -182,7 +182,7 @@ def test_gunicorn_access_log_holds_no_merchant_link_token_or_pan(app, client, se
         _link, token = links.issue(settings.secret_key, merchant, email)
         merchant_id = merchant.id
     log = tmp_path / "portal.log"
-    with gunicorn_portal(settings, log) as url:
+    with gunicorn_portal(settings, log, "--workers", "1") as url:
         link = f"{url}/verify/{merchant_id}?token={token}"
         assert requests.get(link, headers={"Referer": link}, timeout=10).status_code == 200
         # signed out: sent to /login?next=%2Fmerchants%3Fq%3D<PAN>

@@ -110,7 +110,7 @@ def test_json_log_lines_of_a_served_request(settings: Settings, metrics_folder: 
     served = settings.with_changes(log_format="json",
                                    onboarding_url=f"http://127.0.0.1:{free_port()}")
     log = tmp_path / "portal.log"
-    with gunicorn_portal(served, log) as url:
+    with gunicorn_portal(served, log, "--workers", "1") as url:
         page = requests.get(f"{url}/login?next=/merchants%3Fq%3D{PAN}&token={TOKEN}", timeout=10)
         not_ready = requests.get(url + "/readyz", timeout=10)
     assert page.status_code == 200 and not_ready.status_code == 503

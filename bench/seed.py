@@ -10,24 +10,29 @@ from flask import Flask
 from sqlalchemy import Column, MetaData, Table, Text, func, insert, select
 from sqlalchemy.engine import Dialect
 
+from bench.business_names import business_name
 from portal.db import Base, db
 from portal.encryption import current_cipher
 from portal.models.document import DocumentStatus, StoredDocument
 from portal.models.merchant import CreateState, Merchant
 from portal.models.step import StepDraft, StepState
 from portal.models.types import EncryptedJSON, EncryptedText
+from portal.onboarding.status_counts import status_counts_upsert
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 #: Merchants inserted per executemany (bounds the memory a large seed takes).
 BATCH = 10_000
 #: The steps each seeded merchant has sent (a list row counts them).
 SENT_STEPS = ("create", "business", "owners")
+#: Every seeded merchant's status (the dashboard's counts per status include them).
+SEEDED_STATUS = "IN_PROGRESS"
 
 
 def seed_merchants(app: Flask, count: int, *, owners: int = 1,
                    documents: int = 0) -> list[int]:
-    """Insert ``count`` merchants of ``app`` with three steps sent, ``owners`` owners and
-    ``documents`` stored documents each (encrypted with the app's keys); return their ids."""
+    """Insert ``count`` merchants of ``app`` with real-looking names, three steps sent,
+    ``owners`` owners and ``documents`` stored documents each (encrypted with the app's keys),
+    counted per status as the portal counts them; return their ids."""
     with app.app_context(), db.engine(app).begin() as conn:
         first = (conn.scalar(select(func.max(Merchant.id))) or 0) + 1
         ids = list(range(first, first + count))
@@ -37,6 +42,9 @@ def seed_merchants(app: Flask, count: int, *, owners: int = 1,
             conn.execute(insert(_plain(Merchant)), [seal(Merchant, _merchant(n)) for n in batch])
             conn.execute(insert(_plain(StepDraft)), [
                 seal(StepDraft, _draft(n, step, owners)) for n in batch for step in SENT_STEPS])
+        counts = status_counts_upsert(conn.dialect.name, {SEEDED_STATUS: count})
+        if counts is not None:
+            conn.execute(counts)
         if documents:
             conn.execute(insert(StoredDocument), [
                 _document(n, d) for n in ids for d in range(documents)])
@@ -87,7 +95,7 @@ def _merchant(n: int) -> dict[str, Any]:
     return {"id": n, "external_onboarding_id": f"seed-{n:06d}",
             "onboarding_id": f"pg_onboard_seed{n:06d}", "pan": pan,
             "pan_index": pan,  # the sealer turns it into the blind index
-            "display_name": f"Seeded shop {n:06d}", "legal_name": "", "status": "IN_PROGRESS",
+            "display_name": business_name(n), "legal_name": "", "status": SEEDED_STATUS,
             "create_state": CreateState.CREATED, "created_at": START,
             "last_activity_at": START + timedelta(seconds=n), "checklist": {},
             "documents_outstanding": []}

@@ -17,6 +17,7 @@ from portal.db import db
 from portal.models.audit import AuditEvent
 from portal.models.merchant import Merchant
 from portal.models.step import StepDraft
+from portal.onboarding.status_counts import adjust_status_counts
 
 PAGES = ["/admin/", "/admin/audit", "/admin/checklist.csv"]
 COMPLETE_SECTIONS = {"businessDetails": "COMPLETE", "beneficialOwners": "COMPLETE",
@@ -28,7 +29,8 @@ COMPLETE_SECTIONS = {"businessDetails": "COMPLETE", "beneficialOwners": "COMPLET
 def _add_merchants(app, count: int, status: str | None = "IN_PROGRESS",
                    name: str = "Trader", outstanding: tuple[str, ...] = ("CANCELLED_CHEQUE",),
                    ) -> list[int]:
-    """Merchants with two steps sent, straight into the database."""
+    """Merchants with two steps sent, straight into the database (counted per status as the
+    portal counts the merchants it starts)."""
     ids = []
     with app.app_context():
         for _ in range(count):
@@ -43,6 +45,7 @@ def _add_merchants(app, count: int, status: str | None = "IN_PROGRESS",
                 db.session.add(StepDraft(merchant_id=merchant.id, step=step, state="sent",
                                          payload={"x": 1}, last_error={}, version=1))
             ids.append(merchant.id)
+        adjust_status_counts({status: count})
         db.session.commit()
     return ids
 

@@ -37,11 +37,13 @@ def seed_merchants(app: Flask, count: int, *, owners: int = 1,
         first = (conn.scalar(select(func.max(Merchant.id))) or 0) + 1
         ids = list(range(first, first + count))
         seal = _Sealer(conn.dialect)
+        # a draft differs between merchants only by its merchant id: sealed once per step
+        drafts = [seal(StepDraft, _draft(0, step, owners)) for step in SENT_STEPS]
         for start in range(0, count, BATCH):
             batch = ids[start:start + BATCH]
             conn.execute(insert(_plain(Merchant)), [seal(Merchant, _merchant(n)) for n in batch])
             conn.execute(insert(_plain(StepDraft)), [
-                seal(StepDraft, _draft(n, step, owners)) for n in batch for step in SENT_STEPS])
+                {**draft, "merchant_id": n} for n in batch for draft in drafts])
         counts = status_counts_upsert(conn.dialect.name, {SEEDED_STATUS: count})
         if counts is not None:
             conn.execute(counts)
@@ -75,7 +77,8 @@ class _Sealer:
     def __call__(self, model: type[Base], row: dict[str, Any]) -> dict[str, Any]:
         """``row`` with its encrypted columns' values replaced by their tokens."""
         for name, column_type in self.columns[model].items():
-            key = (name, json.dumps(row[name], sort_keys=True))
+            value = row[name]
+            key = (name, value if isinstance(value, str) else json.dumps(value, sort_keys=True))
             if key not in self.done:
                 self.done[key] = column_type.process_bind_param(row[name], self.dialect)
             row[name] = self.done[key]

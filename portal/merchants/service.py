@@ -64,8 +64,9 @@ def _contains(query: str) -> ColumnElement[bool]:
 
 
 def _sqlite_trigrams_serve(query: str) -> bool:
-    """Whether SQLite's trigram table can find ``query`` (a trigram long at least)."""
-    return (SQLITE_HAS_TRIGRAM and len(query) >= SHORTEST_INDEXED
+    """Whether SQLite's trigram table can find ``query``: a trigram long at least, and without
+    a NUL (which ends the text for FTS5's query parser)."""
+    return (SQLITE_HAS_TRIGRAM and len(query) >= SHORTEST_INDEXED and "\x00" not in query
             and db.session.get_bind().dialect.name == "sqlite")
 
 

@@ -14,7 +14,11 @@ from portal.db import db
 from portal.merchants import service
 from portal.merchants.service import search_merchants
 from portal.models.merchant import CreateState, Merchant
-from portal.models.merchant_search import SQLITE_HAS_TRIGRAM, ids_containing
+from portal.models.merchant_search import (
+    SQLITE_HAS_TRIGRAM,
+    covering_trigrams,
+    ids_containing,
+)
 
 pytestmark = pytest.mark.skipif(not SQLITE_HAS_TRIGRAM, reason="SQLite older than 3.34")
 
@@ -161,3 +165,10 @@ def test_the_trigram_table_follows_every_insert_update_and_delete(app):
         assert indexed("saffron") == set()
         db.session.execute(text(
             "INSERT INTO merchant_search (merchant_search, rank) VALUES ('integrity-check', 1)"))
+
+
+def test_the_match_asks_for_the_tiles_of_the_query_each_quoted():
+    assert covering_trigrams("Sweets") == '"Swe" AND "ets"'
+    assert covering_trigrams('a"b OR c*') == '"a""b" AND " OR" AND " c*"'
+    assert covering_trigrams("abcd") == '"abc" AND "bcd"'  # the last tile overlaps
+    assert covering_trigrams("abcdabc") == '"abc" AND "dab"'  # each tile asked once

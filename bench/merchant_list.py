@@ -20,7 +20,7 @@ from sqlalchemy import text
 
 from bench.business_names import business_name
 from bench.measure import Row, info_row, ratio_row, statements
-from bench.seed import seed_merchants
+from bench.seed import seed_merchants, seeded_pan
 from bench.stack import OPS, PASSWORD, Bench, app_for
 from portal import clock
 from portal.auth.accounts import create_user
@@ -46,7 +46,7 @@ PAGES = {
     "search by name": f"/merchants?{urlencode({'q': business_name(50)})}",
     "search by external id": "/merchants?q=seed-000050",
     "search by onboarding id": "/merchants?q=pg_onboard_seed000050",
-    "search by full PAN": "/merchants?q=AAACS0050C",
+    "search by full PAN": f"/merchants?q={seeded_pan(50)}",
     "admin dashboard": "/admin/",
 }
 

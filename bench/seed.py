@@ -67,7 +67,8 @@ def _plain(model: type[Base]) -> Table:
 
 class _Sealer:
     """Encrypts each distinct value of an encrypted column once, as its column type does (and
-    the PAN's blind index once per PAN): Fernet per row would make seeding minutes long."""
+    the PAN's blind index once per PAN): the drafts' Fernet tokens per row would make seeding
+    minutes long."""
 
     def __init__(self, dialect: Dialect) -> None:
         self.dialect = dialect
@@ -93,8 +94,14 @@ class _Sealer:
         return str(self.done[key])
 
 
+def seeded_pan(n: int) -> str:
+    """Merchant ``n``'s PAN: a company's, distinct for each ``n`` below 260,000 (as a business's
+    PAN is its own), so a search by PAN finds one merchant however many there are."""
+    return f"AAAC{chr(ord('A') + n // 10000 % 26)}{n % 10000:04d}C"
+
+
 def _merchant(n: int) -> dict[str, Any]:
-    pan = f"AAACS{n % 10000:04d}C"
+    pan = seeded_pan(n)
     return {"id": n, "external_onboarding_id": f"seed-{n:06d}",
             "onboarding_id": f"pg_onboard_seed{n:06d}", "pan": pan,
             "pan_index": pan,  # the sealer turns it into the blind index

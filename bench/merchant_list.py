@@ -1,5 +1,8 @@
 """The merchants list, its search and the admin dashboard at 100,000 merchants vs 100, on SQLite
-and on a throwaway PostgreSQL: median time of several runs, and SQL statements per request."""
+and on a throwaway PostgreSQL: median time of several runs, and SQL statements per request.
+
+Each size has its own database, both seeded before any timing, and the samples alternate
+between them, so a neighbour's load that comes and goes weighs on both sides alike."""
 
 from __future__ import annotations
 
@@ -7,13 +10,17 @@ import statistics
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
+from urllib.parse import urlencode
 
 from flask import Flask
+from flask.testing import FlaskClient
 from pyotp import TOTP
 from sqlalchemy import text
 
+from bench.business_names import business_name
 from bench.measure import Row, info_row, ratio_row, statements
-from bench.seed import seed_merchants
+from bench.seed import seed_merchants, seeded_pan
 from bench.stack import OPS, PASSWORD, Bench, app_for
 from portal import clock
 from portal.auth.accounts import create_user
@@ -28,35 +35,39 @@ except ImportError:
     from tests.postgres import Cluster, find_bindir
 
 SMALL, LARGE = 100, 100_000
-SAMPLES = 5
+SIZES = (SMALL, LARGE)
+SAMPLES = 9
 STATEMENT_LIMIT = 6
 ADMIN = "admin@bench.example"
 #: Merchant 50 exists at both sizes: every search looks for it.
 PAGES = {
     "list, first page": "/merchants",
     "list, page 5": "/merchants?page=5",
-    "search by name": "/merchants?q=Seeded+shop+000050",
+    "search by name": f"/merchants?{urlencode({'q': business_name(50)})}",
     "search by external id": "/merchants?q=seed-000050",
     "search by onboarding id": "/merchants?q=pg_onboard_seed000050",
-    "search by full PAN": "/merchants?q=AAACS0050C",
+    "search by full PAN": f"/merchants?q={seeded_pan(50)}",
     "admin dashboard": "/admin/",
 }
 
 
 def run(bench: Bench) -> list[Row]:
-    """Measure every page at 100 merchants, seed up to 100,000 and measure again, per database."""
-    rows = _measure("SQLite", bench.portal_env("merchant-list"))
-    with _postgres() as url:
-        if url is None:
+    """Measure every page at 100 and at 100,000 merchants, on SQLite then PostgreSQL."""
+    rows = _measure("SQLite", [bench.portal_env(f"merchant-list-{size}") for size in SIZES])
+    with _postgres() as urls:
+        if urls is None:
             return [*rows, info_row("List at 100,000: PostgreSQL (no server binaries)", 0, 0, "")]
-        upgrade(url)
-        rows += _measure("PostgreSQL", {**bench.portal_env("merchant-list-pg"),
-                                        "DATABASE_URL": url})
+        envs = []
+        for size, url in zip(SIZES, urls, strict=True):
+            upgrade(url)
+            envs.append({**bench.portal_env(f"merchant-list-pg-{size}"), "DATABASE_URL": url})
+        rows += _measure("PostgreSQL", envs)
     return rows
 
 
 @contextmanager
-def _postgres() -> Iterator[str | None]:
+def _postgres() -> Iterator[list[str] | None]:
+    """A database per size in one throwaway cluster (None without server binaries)."""
     bindir = find_bindir()
     if bindir is None:
         yield None
@@ -64,23 +75,32 @@ def _postgres() -> Iterator[str | None]:
     cluster = Cluster(bindir)
     cluster.start()
     try:
-        with cluster.database() as url:
-            yield url
+        with cluster.database() as small, cluster.database() as large:
+            yield [small, large]
     finally:
         cluster.stop()
 
 
-def _measure(database: str, env: dict[str, str]) -> list[Row]:
-    app = app_for(env)
-    app.config["WTF_CSRF_ENABLED"] = False
-    clients = {OPS: app.test_client(), ADMIN: _admin(app)}
-    clients[OPS].post("/login", data={"email": OPS, "password": PASSWORD})
-    measured: list[dict[str, tuple[int, float]]] = []
-    for target in (SMALL, LARGE):
-        _seed(app, target)
-        measured.append({name: _figures(app, clients[ADMIN if "admin" in path else OPS], path)
-                         for name, path in PAGES.items()})
-    small, large = measured
+@dataclass(frozen=True)
+class _Portal:
+    """One portal of the comparison: its app and a signed-in client per page kind."""
+
+    app: Flask
+    ops: FlaskClient
+    admin: FlaskClient
+
+    def client(self, path: str) -> FlaskClient:
+        """The client that may open ``path``."""
+        return self.admin if path.startswith("/admin") else self.ops
+
+
+def _measure(database: str, envs: list[dict[str, str]]) -> list[Row]:
+    """Both sizes' figures for every page, the samples of each page alternating sizes."""
+    portals = [_portal(env, size) for env, size in zip(envs, SIZES, strict=True)]
+    small: dict[str, tuple[int, float]] = {}
+    large: dict[str, tuple[int, float]] = {}
+    for name, path in PAGES.items():
+        small[name], large[name] = _figures(portals, path)
     counts_equal = all(small[n][0] == large[n][0] for n in PAGES)
     most = max(count for count, _ in large.values())
     rows = [Row(f"List at 100,000 ({database}): SQL statements per request, most of "
@@ -94,7 +114,19 @@ def _measure(database: str, env: dict[str, str]) -> list[Row]:
     return rows
 
 
-def _admin(app: Flask):
+def _portal(env: dict[str, str], size: int) -> _Portal:
+    """A portal on the database of ``env`` seeded with ``size`` merchants, its clients signed
+    in."""
+    app = app_for(env)
+    app.config["WTF_CSRF_ENABLED"] = False
+    ops = app.test_client()
+    ops.post("/login", data={"email": OPS, "password": PASSWORD})
+    portal = _Portal(app, ops, _admin(app))
+    _seed(app, size)
+    return portal
+
+
+def _admin(app: Flask) -> FlaskClient:
     """A test client signed in as an admin, with an authenticator (admins must use one)."""
     with app.app_context():
         admin = create_user(ADMIN, PASSWORD, Role.ADMIN)
@@ -108,11 +140,9 @@ def _admin(app: Flask):
     return client
 
 
-def _seed(app: Flask, target: int) -> None:
-    """Seed up to ``target`` merchants, then refresh the planner's statistics."""
-    with app.app_context():
-        have = db.session.scalar(text("SELECT count(*) FROM merchants")) or 0
-    seed_merchants(app, target - have)
+def _seed(app: Flask, size: int) -> None:
+    """Seed ``size`` merchants, then refresh the planner's statistics."""
+    seed_merchants(app, size)
     with app.app_context(), db.engine(app).connect() as conn:
         if conn.dialect.name == "postgresql":
             conn.execution_options(isolation_level="AUTOCOMMIT").execute(text("VACUUM ANALYZE"))
@@ -121,13 +151,22 @@ def _seed(app: Flask, target: int) -> None:
             conn.commit()
 
 
-def _figures(app: Flask, client, path: str) -> tuple[int, float]:
-    """Statements one request runs, and its median time over ``SAMPLES`` runs after a warm-up."""
-    with statements(app) as seen:
-        assert client.get(path).status_code == 200, path
-    samples = []
-    for _ in range(SAMPLES):
-        start = time.perf_counter()
-        client.get(path)
-        samples.append(time.perf_counter() - start)
-    return len(seen), statistics.median(samples)
+def _figures(portals: list[_Portal], path: str) -> list[tuple[int, float]]:
+    """For each portal, the statements one request of ``path`` runs and its median time over
+    ``SAMPLES`` runs after a warm-up; each round times both portals, first one then the other
+    in turn."""
+    counts = []
+    for portal in portals:
+        with statements(portal.app) as seen:
+            assert portal.client(path).get(path).status_code == 200, path
+        counts.append(len(seen))
+    samples: list[list[float]] = [[] for _ in portals]
+    for round_ in range(SAMPLES):
+        order = list(enumerate(portals))
+        for i, portal in order[::-1] if round_ % 2 else order:
+            client = portal.client(path)
+            start = time.perf_counter()
+            client.get(path)
+            samples[i].append(time.perf_counter() - start)
+    return [(count, statistics.median(times)) for count, times in zip(counts, samples,
+                                                                      strict=True)]

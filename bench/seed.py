@@ -10,33 +10,43 @@ from flask import Flask
 from sqlalchemy import Column, MetaData, Table, Text, func, insert, select
 from sqlalchemy.engine import Dialect
 
+from bench.business_names import business_name
 from portal.db import Base, db
 from portal.encryption import current_cipher
 from portal.models.document import DocumentStatus, StoredDocument
 from portal.models.merchant import CreateState, Merchant
 from portal.models.step import StepDraft, StepState
 from portal.models.types import EncryptedJSON, EncryptedText
+from portal.onboarding.status_counts import status_counts_upsert
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 #: Merchants inserted per executemany (bounds the memory a large seed takes).
 BATCH = 10_000
 #: The steps each seeded merchant has sent (a list row counts them).
 SENT_STEPS = ("create", "business", "owners")
+#: Every seeded merchant's status (the dashboard's counts per status include them).
+SEEDED_STATUS = "IN_PROGRESS"
 
 
 def seed_merchants(app: Flask, count: int, *, owners: int = 1,
                    documents: int = 0) -> list[int]:
-    """Insert ``count`` merchants of ``app`` with three steps sent, ``owners`` owners and
-    ``documents`` stored documents each (encrypted with the app's keys); return their ids."""
+    """Insert ``count`` merchants of ``app`` with real-looking names, three steps sent,
+    ``owners`` owners and ``documents`` stored documents each (encrypted with the app's keys),
+    counted per status as the portal counts them; return their ids."""
     with app.app_context(), db.engine(app).begin() as conn:
         first = (conn.scalar(select(func.max(Merchant.id))) or 0) + 1
         ids = list(range(first, first + count))
         seal = _Sealer(conn.dialect)
+        # a draft differs between merchants only by its merchant id: sealed once per step
+        drafts = [seal(StepDraft, _draft(0, step, owners)) for step in SENT_STEPS]
         for start in range(0, count, BATCH):
             batch = ids[start:start + BATCH]
             conn.execute(insert(_plain(Merchant)), [seal(Merchant, _merchant(n)) for n in batch])
             conn.execute(insert(_plain(StepDraft)), [
-                seal(StepDraft, _draft(n, step, owners)) for n in batch for step in SENT_STEPS])
+                {**draft, "merchant_id": n} for n in batch for draft in drafts])
+        counts = status_counts_upsert(conn.dialect.name, {SEEDED_STATUS: count})
+        if counts is not None:
+            conn.execute(counts)
         if documents:
             conn.execute(insert(StoredDocument), [
                 _document(n, d) for n in ids for d in range(documents)])
@@ -57,7 +67,8 @@ def _plain(model: type[Base]) -> Table:
 
 class _Sealer:
     """Encrypts each distinct value of an encrypted column once, as its column type does (and
-    the PAN's blind index once per PAN): Fernet per row would make seeding minutes long."""
+    the PAN's blind index once per PAN): the drafts' Fernet tokens per row would make seeding
+    minutes long."""
 
     def __init__(self, dialect: Dialect) -> None:
         self.dialect = dialect
@@ -67,7 +78,8 @@ class _Sealer:
     def __call__(self, model: type[Base], row: dict[str, Any]) -> dict[str, Any]:
         """``row`` with its encrypted columns' values replaced by their tokens."""
         for name, column_type in self.columns[model].items():
-            key = (name, json.dumps(row[name], sort_keys=True))
+            value = row[name]
+            key = (name, value if isinstance(value, str) else json.dumps(value, sort_keys=True))
             if key not in self.done:
                 self.done[key] = column_type.process_bind_param(row[name], self.dialect)
             row[name] = self.done[key]
@@ -82,12 +94,18 @@ class _Sealer:
         return str(self.done[key])
 
 
+def seeded_pan(n: int) -> str:
+    """Merchant ``n``'s PAN: a company's, distinct for each ``n`` below 260,000 (as a business's
+    PAN is its own), so a search by PAN finds one merchant however many there are."""
+    return f"AAAC{chr(ord('A') + n // 10000 % 26)}{n % 10000:04d}C"
+
+
 def _merchant(n: int) -> dict[str, Any]:
-    pan = f"AAACS{n % 10000:04d}C"
+    pan = seeded_pan(n)
     return {"id": n, "external_onboarding_id": f"seed-{n:06d}",
             "onboarding_id": f"pg_onboard_seed{n:06d}", "pan": pan,
             "pan_index": pan,  # the sealer turns it into the blind index
-            "display_name": f"Seeded shop {n:06d}", "legal_name": "", "status": "IN_PROGRESS",
+            "display_name": business_name(n), "legal_name": "", "status": SEEDED_STATUS,
             "create_state": CreateState.CREATED, "created_at": START,
             "last_activity_at": START + timedelta(seconds=n), "checklist": {},
             "documents_outstanding": []}

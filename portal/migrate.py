@@ -6,6 +6,7 @@ from alembic import command
 from alembic.config import Config
 
 from portal.config import ROOT, Settings
+from portal.models.merchant_search import SEARCH_TABLE
 
 
 def alembic_config(url: str, settings: Settings | None = None) -> Config:
@@ -31,5 +32,8 @@ POSTGRESQL_ONLY_INDEXES = frozenset(
 
 def include_object(_obj: object, name: str | None, type_: str, _reflected: bool,
                    _compare_to: object) -> bool:
-    """Whether autogenerate compares a schema object: not the PostgreSQL-only indexes."""
+    """Whether autogenerate compares a schema object: not the PostgreSQL-only indexes, nor
+    SQLite's full-text table and its shadow tables."""
+    if type_ == "table":
+        return not (name or "").startswith(SEARCH_TABLE)  # with _data, _idx, ...
     return not (type_ == "index" and name in POSTGRESQL_ONLY_INDEXES)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 
 from portal.db import Base, make_engine
-from portal.migrate import include_object, upgrade
+from portal.migrate import alembic_config, include_object, upgrade
+from portal.models.merchant_search import SQLITE_HAS_TRIGRAM
 
 
 def test_migrated_schema_matches_the_models(any_database_url):
@@ -33,5 +35,38 @@ def test_migrations_run_twice_without_change(any_database_url):
         with engine.connect() as conn:
             assert MigrationContext.configure(conn).get_current_revision() is not None or \
                 not Base.metadata.tables
+    finally:
+        engine.dispose()
+
+
+def test_0019_counts_and_indexes_the_merchants_already_there_and_goes_back(any_database_url):
+    upgrade(any_database_url, "0018")
+    engine = make_engine(any_database_url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text(
+                "INSERT INTO merchants (external_onboarding_id, pan, display_name, legal_name, "
+                "status, create_state, created_at, last_activity_at, checklist, "
+                "documents_outstanding) VALUES (:ext, '', :name, '', :status, 'created', "
+                "'2026-01-01', '2026-01-01', '{}', '[]')"),
+                [{"ext": f"ext-{n}", "name": name, "status": status} for n, (name, status) in
+                 enumerate([("Lakshmi Sweets", "IN_PROGRESS"), ("Ganga Textiles", None),
+                            ("Lotus Sweets & Sons", "IN_PROGRESS"), ("Apollo Tyres", "APPROVED")])])
+        upgrade(any_database_url)
+        with engine.connect() as conn:
+            assert dict(conn.execute(text(
+                "SELECT status, merchants FROM merchant_status_counts")).all()) == {
+                "IN_PROGRESS": 2, "": 1, "APPROVED": 1}
+            if conn.dialect.name == "sqlite" and SQLITE_HAS_TRIGRAM:
+                assert sorted(conn.execute(text(
+                    "SELECT display_name FROM merchants WHERE id IN (SELECT rowid FROM "
+                    "merchant_search WHERE merchant_search MATCH '\"sweets\"')")).scalars()) == [
+                    "Lakshmi Sweets", "Lotus Sweets & Sons"]
+        command.downgrade(alembic_config(any_database_url), "0018")
+        with engine.connect() as conn:
+            left = set(inspect(conn).get_table_names())
+        assert "merchant_status_counts" not in left
+        assert not any(name.startswith("merchant_search") for name in left)
+        upgrade(any_database_url)
     finally:
         engine.dispose()

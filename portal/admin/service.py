@@ -23,6 +23,7 @@ from portal.models.merchant import Merchant
 from portal.models.step import DONE_STATES, StepDraft
 from portal.models.user import User
 from portal.onboarding.progress import stepper
+from portal.onboarding.status_counts import status_counts
 from portal.onboarding.status_history import is_final
 from portal.pagination import Page
 from portal.spreadsheet_cells import safe_cell
@@ -33,6 +34,9 @@ AUDIT_PAGE_SIZE = 50
 #: How many recently active and how many stalling merchants the dashboard lists.
 RECENT_SHOWN = 50
 STALE_SHOWN = 20
+#: The most stalling merchants counted (as the list counts its matches, see COUNT_CAP there):
+#: a count that stays bounded however many merchants stall.
+STALE_COUNT_CAP = 1000
 #: The checklist's items, as the gateway names them (documentsToBeUploaded is its own column).
 CHECKLIST_ITEMS = [name for name in Checklist.model_fields if name != "documentsToBeUploaded"]
 
@@ -55,9 +59,11 @@ class Dashboard:
     counts: list[tuple[str, int]]
     stale_after_days: int
     #: The merchants without progress for longer than the limit, oldest first (``STALE_SHOWN``
-    #: at most) and how many there are in all.
+    #: at most) and how many there are in all, counted up to ``STALE_COUNT_CAP`` (then
+    #: ``stale_capped``: there are more).
     stale: list[MerchantProgress]
     stale_total: int
+    stale_capped: bool = False
 
     @property
     def largest_count(self) -> int:
@@ -67,25 +73,27 @@ class Dashboard:
 
 def dashboard(stale_after_days: int) -> Dashboard:
     """The counts per status, the stalling merchants and the most recent ones: three statements,
-    each reading an index-bounded slice (the counts read the status index only)."""
+    each reading a bounded slice (the counts a row per status, kept by every status change;
+    the stalling merchants counted up to ``STALE_COUNT_CAP``)."""
     cutoff = clock.utcnow() - timedelta(days=stale_after_days)
     stalling = and_(or_(Merchant.status.is_(None), Merchant.status.not_in(FINAL_STATUSES)),
                     Merchant.last_activity_at < cutoff)
-    counted: dict[str, int] = {}
-    stale_total = 0
-    for status, count, stale in db.session.execute(
-            select(Merchant.status, func.count(), func.count().filter(stalling))
-            .group_by(Merchant.status)):
-        counted[status or NOT_CREATED] = count
-        stale_total += stale
+    counted = {status or NOT_CREATED: count for status, count in status_counts().items()}
     order = STATUS_ORDER + sorted(set(counted) - set(STATUS_ORDER))
     newest = (Merchant.last_activity_at.desc(), Merchant.id.desc())
     recent_ids = select(Merchant.id).order_by(*newest).limit(RECENT_SHOWN).subquery()
     oldest_ids = (select(Merchant.id).where(stalling)
                   .order_by(Merchant.last_activity_at, Merchant.id).limit(STALE_SHOWN).subquery())
-    # both slices in one statement; the union holds each slice whole, so sorting it splits them
-    shown = list(db.session.scalars(select(Merchant).where(Merchant.id.in_(
-        union_all(select(recent_ids.c.id), select(oldest_ids.c.id))))))
+    stale_count = select(func.count()).select_from(
+        select(Merchant.id).where(stalling).limit(STALE_COUNT_CAP + 1).subquery())
+    # both slices in one statement, each row with the (uncorrelated, computed once) count of
+    # stalling merchants; any merchant at all makes the recent slice non-empty; the union
+    # holds each slice whole, so sorting it splits them
+    rows = db.session.execute(
+        select(Merchant, stale_count.scalar_subquery()).where(Merchant.id.in_(
+            union_all(select(recent_ids.c.id), select(oldest_ids.c.id))))).all()
+    shown = [merchant for merchant, _ in rows]
+    stale_total = rows[0][1] if rows else 0
     shown.sort(key=lambda m: (m.last_activity_at, m.id))
     recent = shown[::-1][:RECENT_SHOWN]
     oldest = [m for m in shown if not is_final(m.status) and m.last_activity_at < cutoff]
@@ -93,7 +101,8 @@ def dashboard(stale_after_days: int) -> Dashboard:
     progress = _progress([*recent, *oldest], cutoff)
     return Dashboard([progress[m.id] for m in recent],
                      [(status, counted.get(status, 0)) for status in order], stale_after_days,
-                     [progress[m.id] for m in oldest], stale_total)
+                     [progress[m.id] for m in oldest], min(stale_total, STALE_COUNT_CAP),
+                     stale_total > STALE_COUNT_CAP)
 
 
 def every_merchant_progress(stale_after_days: int) -> list[MerchantProgress]:

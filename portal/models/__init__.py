@@ -14,6 +14,7 @@ from portal.models.outbox import OutboxItem, OutboxState
 from portal.models.payment import Payment, PaymentCredentials, PaymentRefund, PortfolioKey
 from portal.models.recovery_code import RecoveryCode
 from portal.models.status_change import StatusChange, StatusSource
+from portal.models.status_count import MerchantStatusCount
 from portal.models.step import StepDraft
 from portal.models.user import Role, User
 from portal.models.user_session import UserSession
@@ -23,7 +24,7 @@ from portal.models.webhook_event import WebhookEvent
 __all__ = [
     "ApprovalKind", "ApprovalRequest", "ApprovalState", "AuditEvent", "Base", "BulkImport",
     "BulkImportRow", "GatewayLink", "HeldForm", "Job", "JobState", "LoginThrottle",
-    "MailTemplate", "Merchant", "MerchantLink", "OutboxItem", "OutboxState",
+    "MailTemplate", "Merchant", "MerchantLink", "MerchantStatusCount", "OutboxItem", "OutboxState",
     "PasswordResetRequest", "Payment", "PaymentCredentials", "PaymentRefund", "PortfolioKey",
     "RecoveryCode", "Role", "StatusChange", "StatusSource", "StepDraft", "StoredDocument", "User",
     "UserSession", "VerificationReminder", "WebhookEvent",

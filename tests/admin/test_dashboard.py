@@ -12,11 +12,14 @@ import pytest
 from bs4 import BeautifulSoup
 from sqlalchemy import event
 
+from bench.seed import seed_merchants
 from portal import clock
+from portal.admin.service import STALE_COUNT_CAP
 from portal.db import db
 from portal.models.audit import AuditEvent
 from portal.models.merchant import Merchant
 from portal.models.step import StepDraft
+from portal.onboarding.status_counts import adjust_status_counts
 
 PAGES = ["/admin/", "/admin/audit", "/admin/checklist.csv"]
 COMPLETE_SECTIONS = {"businessDetails": "COMPLETE", "beneficialOwners": "COMPLETE",
@@ -28,7 +31,8 @@ COMPLETE_SECTIONS = {"businessDetails": "COMPLETE", "beneficialOwners": "COMPLET
 def _add_merchants(app, count: int, status: str | None = "IN_PROGRESS",
                    name: str = "Trader", outstanding: tuple[str, ...] = ("CANCELLED_CHEQUE",),
                    ) -> list[int]:
-    """Merchants with two steps sent, straight into the database."""
+    """Merchants with two steps sent, straight into the database (counted per status as the
+    portal counts the merchants it starts)."""
     ids = []
     with app.app_context():
         for _ in range(count):
@@ -43,6 +47,7 @@ def _add_merchants(app, count: int, status: str | None = "IN_PROGRESS",
                 db.session.add(StepDraft(merchant_id=merchant.id, step=step, state="sent",
                                          payload={"x": 1}, last_error={}, version=1))
             ids.append(merchant.id)
+        adjust_status_counts({status: count})
         db.session.commit()
     return ids
 
@@ -145,6 +150,18 @@ def test_merchants_without_progress_for_n_days_are_flagged(app, client, auth, po
     assert soup.select_one(f"tr[data-merchant='{old}']")["class"] == ["is-stale"]
     assert not soup.select_one(f"tr[data-merchant='{fresh}']").get("class")
     assert not soup.select_one(f"tr[data-merchant='{done}']").get("class")
+
+
+def test_idle_merchants_are_counted_up_to_a_thousand(app, client, auth, portal_clock,
+                                                      settings):
+    seed_merchants(app, STALE_COUNT_CAP)  # seeded as active on 2026-01-01
+    portal_clock.advance((settings.stale_after_days + 1) * 86400)
+    auth.login("admin")
+    count = _soup(client.get("/admin/")).select_one(".stale-count")
+    assert count.get_text(" ", strip=True) == "1000 merchants; the 20 idle longest:"
+    seed_merchants(app, 1)
+    count = _soup(client.get("/admin/")).select_one(".stale-count")
+    assert count.get_text(" ", strip=True) == "More than 1,000 merchants; the 20 idle longest:"
 
 
 # ---------------------------------------------------------------- the export

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
+from bench.business_names import business_name
 from bench.seed import seed_merchants
 
 #: The most statements the merchants list may run (sign-in lookup, count, page).
@@ -19,6 +22,15 @@ def test_the_merchants_list_runs_a_constant_few_statements(app, auth, count_get)
     seed(app, 45)
     large = count_get("/merchants")
     assert small == large <= LIST_LIMIT
+
+
+def test_a_search_by_name_runs_a_constant_few_statements(app, auth, count_get):
+    auth.login("ops")
+    seed(app, 5)
+    path = f"/merchants?{urlencode({'q': business_name(3)})}"
+    small = count_get(path)
+    seed(app, 45)
+    assert count_get(path) == small <= LIST_LIMIT
 
 
 def test_a_step_page_does_not_grow_with_owners_or_documents(app, auth, count_get, sandbox):

@@ -1,0 +1,87 @@
+"""The dashboard's counts per status (a table the status changes keep, migration 0019) equal a
+count of the merchants grouped by status after every kind of change, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from flask import Flask
+from sqlalchemy import func, select
+
+from portal.config import current_settings
+from portal.db import db
+from portal.merchants.removal import delete_abandoned
+from portal.models.merchant import Merchant
+from portal.models.status_change import StatusSource
+from portal.models.status_count import NO_STATUS, MerchantStatusCount
+from portal.onboarding import scenarios
+from portal.onboarding.create import start_merchant
+from portal.onboarding.status_history import change_status
+from tests.bulk.conftest import EXAMPLE
+from tests.outbox.support import (
+    app,
+    database_url,
+    migrated_any_database_url,
+    migrated_postgres_template,
+)
+
+__all__ = ["app", "database_url", "migrated_any_database_url", "migrated_postgres_template"]
+
+
+def kept_counts(app: Flask) -> dict[str, int]:
+    """The counts table, statuses no merchant holds left out."""
+    with app.app_context():
+        return dict(db.session.execute(
+            select(MerchantStatusCount.status, MerchantStatusCount.merchants)
+            .where(MerchantStatusCount.merchants != 0)).all())
+
+
+def counted(app: Flask) -> dict[str, int]:
+    """The same counts read the slow way: every merchant, grouped by status."""
+    status = func.coalesce(Merchant.status, NO_STATUS)
+    with app.app_context():
+        return dict(db.session.execute(
+            select(status, func.count()).group_by(status)).all())
+
+
+def move(app: Flask, merchant_id: int, *statuses: str) -> None:
+    """Move a merchant through ``statuses``, each move committed as a poll commits it."""
+    with app.app_context():
+        merchant = db.session.get(Merchant, merchant_id)
+        for status in statuses:
+            assert change_status(merchant, status, StatusSource.POLL)
+            db.session.commit()
+
+
+def test_the_counts_follow_starts_moves_a_bulk_import_and_deletes(app, runner, sandbox):
+    with app.app_context():
+        started, errors = start_merchant(scenarios.form_data(scenarios.HAPPY, "create"))
+        assert errors == [] and started is not None
+        db.session.commit()
+        abandoned = started.id
+    assert kept_counts(app) == counted(app) == {NO_STATUS: 1}
+
+    result = runner.invoke(args=["merchants", "import", str(EXAMPLE)])
+    assert result.exit_code == 0, result.output
+    assert kept_counts(app) == counted(app) == {NO_STATUS: 1, "PENDING_VERIFICATION": 10}
+
+    with app.app_context():
+        first, second, third = db.session.scalars(
+            select(Merchant.id).where(Merchant.status.is_not(None)).order_by(Merchant.id)
+            .limit(3))
+    move(app, first, "PENDING_REVIEW", "RFI", "PENDING_REVIEW", "APPROVED")
+    move(app, second, "PENDING_REVIEW", "REJECTED")
+    assert kept_counts(app) == counted(app) == {
+        NO_STATUS: 1, "PENDING_VERIFICATION": 8, "APPROVED": 1, "REJECTED": 1}
+
+    with app.app_context():  # a reader that lost the race moves neither the status nor a count
+        stale = db.session.get(Merchant, third)
+        move(app, third, "PENDING_REVIEW")
+        assert not change_status(stale, "RFI", StatusSource.WEBHOOK)
+        db.session.commit()
+    assert kept_counts(app) == counted(app) == {
+        NO_STATUS: 1, "PENDING_VERIFICATION": 7, "PENDING_REVIEW": 1, "APPROVED": 1,
+        "REJECTED": 1}
+
+    with app.app_context():
+        assert delete_abandoned(current_settings(), db.session.get(Merchant, abandoned))
+    assert kept_counts(app) == counted(app) == {
+        "PENDING_VERIFICATION": 7, "PENDING_REVIEW": 1, "APPROVED": 1, "REJECTED": 1}

@@ -49,13 +49,12 @@ def find_draft(merchant: Merchant, step: Step) -> StepDraft | None:
 
 
 def _held_draft(merchant_id: int, step_key: str) -> StepDraft | None:
-    """The step's draft among the rows the session holds loaded (an expired row's values are
-    not read, which would cost a SELECT each), if there."""
+    """The step's draft among the rows the session holds loaded and not marked for deletion
+    (an expired row's values are not read, which would cost a SELECT each), if there."""
     for row in db.session.identity_map.values():
-        state = inspect(row)
-        if (isinstance(row, StepDraft) and not state.deleted
-                and state.dict.get("merchant_id") == merchant_id
-                and state.dict.get("step") == step_key):
+        loaded = inspect(row).dict
+        if (isinstance(row, StepDraft) and loaded.get("merchant_id") == merchant_id
+                and loaded.get("step") == step_key and row not in db.session.deleted):
             return row
     return None
 

@@ -104,9 +104,27 @@ def statements(app: Flask) -> Iterator[list[str]]:
     def count(_conn, _cursor, statement: str, *_args) -> None:
         seen.append(statement)
 
-    engine = db.engine(app)
-    event.listen(engine, "before_cursor_execute", count)
-    try:
+    with _listening(app, "before_cursor_execute", count):
         yield seen
+
+
+@contextmanager
+def commits(app: Flask) -> Iterator[list[float]]:
+    """Collect the COMMITs the app's engine makes inside the block (the time of each)."""
+    made: list[float] = []
+
+    def count(_conn) -> None:
+        made.append(time.perf_counter())
+
+    with _listening(app, "commit", count):
+        yield made
+
+
+@contextmanager
+def _listening(app: Flask, name: str, listener: Callable[..., None]) -> Iterator[None]:
+    engine = db.engine(app)
+    event.listen(engine, name, listener)
+    try:
+        yield
     finally:
-        event.remove(engine, "before_cursor_execute", count)
+        event.remove(engine, name, listener)

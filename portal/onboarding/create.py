@@ -20,7 +20,7 @@ from portal.gateway import rules
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.shapes import FieldError, validate_payload
 from portal.models.merchant import CreateState, Merchant
-from portal.onboarding.drafts import draft_for, save_draft
+from portal.onboarding.drafts import draft_for, save_draft, stage_draft
 from portal.onboarding.result import StepResult
 from portal.onboarding.sending import call_gateway
 from portal.onboarding.status_counts import adjust_status_counts
@@ -60,14 +60,25 @@ def start_merchant(data: dict[str, Any],
 
 def save_create_draft(merchant: Merchant, data: dict[str, Any],
                       version: int | None = None) -> list[FieldError]:
-    """Step 1's draft: the identity fields may change only until the create is sent."""
+    """Step 1's draft: the identity fields may change only until the create is sent; commits
+    when saved."""
+    errors = stage_create_draft(merchant, data, version)
+    if not errors:
+        db.session.commit()
+    return errors
+
+
+def stage_create_draft(merchant: Merchant, data: dict[str, Any],
+                       version: int | None = None) -> list[FieldError]:
+    """Step 1's draft written into the session, unless its identity fields may not change
+    (why not, else nothing); no commit (a send commits it with the create it sends)."""
     if merchant.create_state != CreateState.DRAFT:
         return [FieldError("", "The create was sent already; the id and the PAN are fixed.")]
     errors = _external_id_errors(str(data.get(EXTERNAL_ID_FIELD) or "").strip(), merchant)
     if errors:
         return errors
     _update_identity(merchant, data)
-    save_draft(merchant, CREATE, data, version)
+    stage_draft(merchant, CREATE, data, version)
     return []
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import inspect, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -39,9 +39,24 @@ def drafts_of(merchant: Merchant) -> dict[str, StepDraft]:
 
 
 def find_draft(merchant: Merchant, step: Step) -> StepDraft | None:
-    """The step's stored draft, if any."""
+    """The step's stored draft, if any: the one this session already holds (a page reads all
+    of the merchant's drafts first), else read."""
+    held = _held_draft(merchant.id, step.key)
+    if held is not None:
+        return held  # (merchant, step) is unique: the row held is the row a read would give
     return db.session.scalar(select(StepDraft).where(StepDraft.merchant_id == merchant.id,
                                                      StepDraft.step == step.key))
+
+
+def _held_draft(merchant_id: int, step_key: str) -> StepDraft | None:
+    """The step's draft among the rows the session holds loaded and not marked for deletion
+    (an expired row's values are not read, which would cost a SELECT each), if there."""
+    for row in db.session.identity_map.values():
+        loaded = inspect(row).dict
+        if (isinstance(row, StepDraft) and loaded.get("merchant_id") == merchant_id
+                and loaded.get("step") == step_key and row not in db.session.deleted):
+            return row
+    return None
 
 
 def draft_for(merchant: Merchant, step: Step) -> StepDraft:
@@ -56,7 +71,16 @@ def draft_for(merchant: Merchant, step: Step) -> StepDraft:
 
 def save_draft(merchant: Merchant, step: Step, data: dict[str, Any],
                version: int | None = None) -> StepDraft:
-    """Store what was typed without sending it (the step is then a draft again); commits.
+    """Store what was typed without sending it (see :func:`stage_draft`); commits."""
+    draft = stage_draft(merchant, step, data, version)
+    db.session.commit()
+    return draft
+
+
+def stage_draft(merchant: Merchant, step: Step, data: dict[str, Any],
+                version: int | None = None) -> StepDraft:
+    """Write what was typed into the session (the step is then a draft again); no commit, so
+    a send commits it with the body it sends, in one transaction.
 
     ``version`` is the draft version the form was loaded at (default: the one read now); if
     the stored draft moved on since, nothing is written and DraftConflict is raised. A send
@@ -64,17 +88,15 @@ def save_draft(merchant: Merchant, step: Step, data: dict[str, Any],
     """
     draft = draft_for(merchant, step)
     created = draft.id is None
+    typed: dict[str, Any] = {"payload": data, "updated_at": clock.utcnow()}
+    if draft.state != StepState.LOCKED:
+        typed |= {"state": StepState.DRAFT, "last_error": {}}
     try:
-        _take_version(draft, draft.version if version is None else version)
+        _take_version(draft, draft.version if version is None else version, typed)
         queue.supersede(merchant.id, step.key)
-        draft.payload = data
-        if draft.state != StepState.LOCKED:
-            draft.state = StepState.DRAFT
-            draft.last_error = {}
-        draft.updated_at = clock.utcnow()
         merchant.touch()
         record("step.draft", merchant_id=merchant.id, detail={"step": step.key})
-        db.session.commit()
+        db.session.flush()  # a draft created meanwhile by someone else fails here
     except IntegrityError:
         db.session.rollback()
         stored = find_draft(merchant, step) if created else None
@@ -84,25 +106,30 @@ def save_draft(merchant: Merchant, step: Step, data: dict[str, Any],
     return draft
 
 
-def _take_version(draft: StepDraft, seen: int) -> None:
-    """Move the stored draft from version ``seen`` to the next, or raise DraftConflict.
+def _take_version(draft: StepDraft, seen: int, values: dict[str, Any]) -> None:
+    """Move the stored draft from version ``seen`` to the next with ``values``, or raise
+    DraftConflict.
 
-    The conditional UPDATE is the check: it lands only while the row is still at ``seen``,
-    and holds the row until the commit, so of two concurrent saves exactly one wins.
+    The conditional UPDATE is the check and the write in one statement: it lands only while
+    the row is still at ``seen``, and holds the row until the commit, so of two concurrent
+    saves exactly one wins.
     """
+    values = {**values, "version": seen + 1}
     if draft.id is None:
-        draft.version = seen + 1
+        for name, value in values.items():
+            setattr(draft, name, value)
         return
     result = db.session.execute(
         update(StepDraft).where(StepDraft.id == draft.id, StepDraft.version == seen)
-        .values(version=seen + 1),
+        .values(values),
         execution_options={"synchronize_session": False},
     )
     if result.rowcount != 1:
         db.session.rollback()
         db.session.refresh(draft)
         raise DraftConflict(draft)
-    set_committed_value(draft, "version", seen + 1)
+    for name, value in values.items():
+        set_committed_value(draft, name, value)
 
 
 def draft_saved() -> StepResult:

@@ -33,10 +33,10 @@ INVALID = "invalid"
 
 def send_draft(client: OnboardingClient, merchant: Merchant, step: Step,
                draft: StepDraft) -> StepResult:
-    """Send the stored draft; when the gateway is unavailable, queue it for the background
-    sync; commits."""
+    """Send the draft (saved, or staged in this transaction: it is committed with the body
+    before the call); when the gateway is unavailable, queue it for the background sync;
+    commits. A send still queued for the step was superseded by the caller."""
     assert step.request is not None
-    queue.supersede(merchant.id, step.key)
     body = step.request(draft.payload)
     result = call_gateway(client, merchant, step, draft, body)
     result.version = draft.version

@@ -11,13 +11,14 @@ from typing import Any
 
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.models.merchant import Merchant
-from portal.onboarding import create
+from portal.onboarding import create, queue
 from portal.onboarding.drafts import (
     DraftConflict,
     conflict_result,
     draft_for,
     draft_saved,
     save_draft,
+    stage_draft,
 )
 from portal.onboarding.locks import lock_reason
 from portal.onboarding.result import StepResult
@@ -42,10 +43,13 @@ def save_step_draft(merchant: Merchant, step: Step, data: dict[str, Any],
 
 def send_step(client: OnboardingClient, merchant: Merchant, step: Step,
               data: dict[str, Any], version: int | None = None) -> StepResult:
-    """Keep the draft, validate it like the gateway does, send it and store the answer."""
+    """Keep the draft, validate it like the gateway does, send it and store the answer.
+
+    Two commits: the draft with the body about to be sent, then the answer (see sending).
+    """
     try:
         if step.creates_record:
-            errors = create.save_create_draft(merchant, data, version)
+            errors = create.stage_create_draft(merchant, data, version)
             if errors:
                 return StepResult(False, "The draft could not be saved.",
                                   create.with_send_errors(step, data, errors))
@@ -53,7 +57,7 @@ def send_step(client: OnboardingClient, merchant: Merchant, step: Step,
         reason = lock_reason(merchant, step)
         if reason:
             return StepResult(False, reason)
-        draft = save_draft(merchant, step, data, version)
+        draft = stage_draft(merchant, step, data, version)
     except DraftConflict as exc:
         return conflict_result(exc)
     return send_draft(client, merchant, step, draft)
@@ -67,4 +71,5 @@ def send_saved(client: OnboardingClient, merchant: Merchant, step: Step) -> Step
     reason = lock_reason(merchant, step)
     if reason:
         return StepResult(False, reason)
+    queue.supersede(merchant.id, step.key)  # this send replaces the one queued, if any
     return send_draft(client, merchant, step, draft)

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from flask import Flask
 from pyotp import TOTP
@@ -14,18 +12,13 @@ from sqlalchemy import text
 
 from bench.measure import Row, info_row, ratio_row, statements
 from bench.seed import seed_merchants
-from bench.stack import OPS, PASSWORD, Bench, app_for
+from bench.stack import OPS, PASSWORD, Bench, app_for, postgres
 from portal import clock
 from portal.auth.accounts import create_user
 from portal.auth.totp import new_secret
 from portal.db import db
 from portal.migrate import upgrade
 from portal.models.user import Role
-
-try:  # the test helpers are moving into tests/support (issue 13)
-    from tests.support.postgres import Cluster, find_bindir
-except ImportError:
-    from tests.postgres import Cluster, find_bindir
 
 SMALL, LARGE = 100, 100_000
 SAMPLES = 5
@@ -46,28 +39,13 @@ PAGES = {
 def run(bench: Bench) -> list[Row]:
     """Measure every page at 100 merchants, seed up to 100,000 and measure again, per database."""
     rows = _measure("SQLite", bench.portal_env("merchant-list"))
-    with _postgres() as url:
+    with postgres() as url:
         if url is None:
             return [*rows, info_row("List at 100,000: PostgreSQL (no server binaries)", 0, 0, "")]
         upgrade(url)
         rows += _measure("PostgreSQL", {**bench.portal_env("merchant-list-pg"),
                                         "DATABASE_URL": url})
     return rows
-
-
-@contextmanager
-def _postgres() -> Iterator[str | None]:
-    bindir = find_bindir()
-    if bindir is None:
-        yield None
-        return
-    cluster = Cluster(bindir)
-    cluster.start()
-    try:
-        with cluster.database() as url:
-            yield url
-    finally:
-        cluster.stop()
 
 
 def _measure(database: str, env: dict[str, str]) -> list[Row]:

@@ -1,5 +1,6 @@
-"""The processes a benchmark talks to: the sandbox and gunicorn, each in a subprocess, and a
-fresh migrated SQLite database per portal, all configured through environment variables."""
+"""The processes a benchmark talks to: the sandbox and gunicorn, each in a subprocess, a fresh
+migrated SQLite database per portal and a throwaway PostgreSQL (the tests' cluster), all
+configured through environment variables."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from portal.factory import create_app
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.migrate import upgrade
 from portal.models.user import Role
+from tests.support.postgres import Cluster, find_bindir
 
 API_KEY = "bench-api-key"
 API_SECRET = "bench-api-secret-0123456789"  # noqa: S105 - a local sandbox key
@@ -76,6 +78,23 @@ def sandbox(workdir: Path) -> Iterator[str]:
     with process([sys.executable, "-m", "portal.sandbox", "--port", str(port),
                   "--config", str(config)], f"{url}/openapi.json"):
         yield url
+
+
+@contextmanager
+def postgres() -> Iterator[str | None]:
+    """An empty database in a throwaway PostgreSQL cluster (the tests' helper: initdb in a
+    temporary folder, fsync off); None where no server binaries are installed."""
+    bindir = find_bindir()
+    if bindir is None:
+        yield None
+        return
+    cluster = Cluster(bindir)
+    cluster.start()
+    try:
+        with cluster.database() as url:
+            yield url
+    finally:
+        cluster.stop()
 
 
 @dataclass(frozen=True)

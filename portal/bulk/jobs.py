@@ -122,13 +122,20 @@ def give_up(payload: dict[str, Any]) -> None:
 
 
 class _Progress:
-    """What the job has heard of its rows: their rows in the session, and why it stopped."""
+    """What the job knows of its import while it runs: the rows in flight, the counts and the
+    problems so far (this worker alone writes them while its lease holds), and whether it lost
+    the job."""
 
     def __init__(self, import_id: int, run: JobRun) -> None:
         self.import_id = import_id
         self.run = run
-        #: The rows started and not yet recorded, by spreadsheet row number.
-        self.started: dict[int, BulkImportRow] = {}
+        job = db.session.get(BulkImport, import_id, populate_existing=True)
+        assert job is not None
+        self.counts = dict(job.counts)
+        self.problems = list(job.problems)
+        db.session.commit()  # end the read
+        #: The ids of the rows started and not yet recorded, by spreadsheet row number.
+        self.started: dict[int, int] = {}
         self.lost = False
 
     def may_start(self) -> bool:
@@ -138,30 +145,40 @@ class _Progress:
     def record(self, outcomes: list[RowOutcome]) -> bool:
         """Store the rows' outcomes and the counts in one commit, if the lease is still ours;
         whether to start more rows."""
-        rows = [(self.started.pop(o.row), o) for o in outcomes]
+        ended = [(self.started.pop(o.row), o) for o in outcomes]
         if self.lost or not self.run.still_mine():
             db.session.rollback()
             self.lost = True
             return False
-        state = _record_rows(self.import_id, rows)
+        state = _record_rows(self, ended)
         return state == ImportState.RUNNING and self.may_start()
+
+    def add(self, outcome: RowOutcome) -> None:
+        """Count one row's outcome (a row not completed is also a problem)."""
+        counts = self.counts
+        counts["created"] = counts.get("created", 0) + outcome.created
+        counts["resumed"] = counts.get("resumed", 0) + outcome.resumed
+        counts[outcome.state.value] = counts.get(outcome.state.value, 0) + 1
+        if outcome.state is not RowState.COMPLETED:
+            self.problems.append(outcome.as_json())
+            self.problems.sort(key=lambda p: p["row"])
 
 
 def _pending_rows(import_id: int, progress: _Progress) -> Iterator[BulkRow]:
     """The rows still to send in file order, read ``BATCH`` at a time while the import runs."""
     after = 0
     while progress.may_start():
-        batch = list(db.session.scalars(
-            select(BulkImportRow).join(BulkImport)
+        batch = db.session.execute(
+            select(BulkImportRow.id, BulkImportRow.number, BulkImportRow.forms).join(BulkImport)
             .where(BulkImportRow.import_id == import_id, BulkImportRow.state == ROW_PENDING,
                    BulkImportRow.number > after, BulkImport.state == ImportState.RUNNING)
-            .order_by(BulkImportRow.number).limit(BATCH)))
+            .order_by(BulkImportRow.number).limit(BATCH)).all()
         db.session.commit()  # end the read: no transaction is held while rows are in flight
-        for row in batch:
+        for row_id, number, forms in batch:
             if not progress.may_start():
                 return
-            progress.started[row.number] = row
-            yield BulkRow(row.number, row.forms)
+            progress.started[number] = row_id
+            yield BulkRow(number, forms)
         if len(batch) < BATCH:
             return
         after = batch[-1].number
@@ -175,29 +192,23 @@ def _unfinished(import_id: int) -> bool:
                BulkImport.state == ImportState.RUNNING).limit(1)) is not None
 
 
-def _record_rows(import_id: int, rows: list[tuple[BulkImportRow, RowOutcome]]) -> str:
-    """The rows' outcomes and the import's counts, in one transaction; commits. The import's
-    state as it was read (cancelled: start no more rows)."""
-    job = db.session.get(BulkImport, import_id, populate_existing=True)
-    assert job is not None
-    counts = dict(job.counts)
-    problems = []
-    for row, outcome in rows:
-        row.state = outcome.state.value
-        row.outcome = outcome.as_json()
-        row.finished_at = clock.utcnow()
-        counts["created"] = counts.get("created", 0) + outcome.created
-        counts["resumed"] = counts.get("resumed", 0) + outcome.resumed
-        counts[outcome.state.value] = counts.get(outcome.state.value, 0) + 1
-        if outcome.state is not RowState.COMPLETED:
-            problems.append(outcome.as_json())
-    job.counts = counts
-    job.done += len(rows)
-    if problems:
-        job.problems = sorted([*job.problems, *problems], key=lambda p: p["row"])
-    state = job.state
+def _record_rows(progress: _Progress, ended: list[tuple[int, RowOutcome]]) -> str:
+    """The rows' outcomes and the import's counts, in the caller's transaction (with the
+    lease's renewal); commits. The import's state (cancelled: start no more rows)."""
+    now = clock.utcnow()
+    db.session.execute(update(BulkImportRow), [
+        {"id": row_id, "state": outcome.state.value, "outcome": outcome.as_json(),
+         "finished_at": now} for row_id, outcome in ended])
+    for _row_id, outcome in ended:
+        progress.add(outcome)
+    db.session.execute(
+        update(BulkImport).where(BulkImport.id == progress.import_id)
+        .values(done=BulkImport.done + len(ended), counts=dict(progress.counts),
+                problems=list(progress.problems)),
+        execution_options={"synchronize_session": False})
+    state = db.session.scalar(select(BulkImport.state).where(BulkImport.id == progress.import_id))
     db.session.commit()
-    return state
+    return state or ""
 
 
 def _finish(import_id: int, state: ImportState) -> None:

@@ -26,7 +26,7 @@ from portal.models.step import DONE_STATES
 from portal.onboarding.create import outcome_unknown_message, reconcile_message, start_merchant
 from portal.onboarding.drafts import drafts_of
 from portal.onboarding.result import StepResult
-from portal.onboarding.service import send_step
+from portal.onboarding.service import send_saved, send_step
 from portal.onboarding.steps import BY_KEY, STEPS
 
 #: Steps sent after the create and before the documents; products come last.
@@ -92,7 +92,10 @@ def _create(client: OnboardingClient, merchant: Merchant, row: BulkRow,
         return outcome_unknown_message(merchant)
     if merchant.create_state == CreateState.NEEDS_RECONCILE:
         return reconcile_message(merchant)
-    result = send_step(client, merchant, BY_KEY["create"], row.forms["create"])
+    if outcome.resumed:  # the stored draft may be older than the row: save the row's, send
+        result = send_step(client, merchant, BY_KEY["create"], row.forms["create"])
+    else:  # start_merchant has just saved the row as the draft: send that
+        result = send_saved(client, merchant, BY_KEY["create"])
     outcome.created = result.ok
     return "" if result.ok else describe("create", result)
 

@@ -25,8 +25,8 @@ def stop_after(monkeypatch, rows: int, then) -> None:
     record_rows = jobs._record_rows
     stored: list[int] = []
 
-    def record_and_maybe_stop(import_id, ended):
-        state = record_rows(import_id, ended)
+    def record_and_maybe_stop(progress, ended):
+        state = record_rows(progress, ended)
         before = len(stored)
         stored.extend(1 for _ in ended)
         if before < rows <= len(stored):

@@ -28,7 +28,7 @@ from portal.onboarding.steps import BY_KEY
 EXAMPLE = ROOT / "tests" / "bulk" / "data" / "example.csv"
 #: Merchants per round, and rounds per database (raw and job alternate, so load hits both);
 #: the two databases' tags below are ``2 * ROUNDS`` letters each.
-ROUND, ROUNDS = 100, 3
+ROUND, ROUNDS = 80, 3
 #: The small import of the memory row.
 SMALL = 20
 #: The steps the job sends (the page never uploads documents), in the wizard's order.

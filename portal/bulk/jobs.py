@@ -63,7 +63,7 @@ def submit(content: bytes, filename: str, started_by: str, *,
 
 
 def cancel(import_id: int) -> bool:
-    """Stop a running import after the row being sent; False if it was over already."""
+    """Stop a running import after the rows being sent; False if it was over already."""
     result = db.session.execute(
         update(BulkImport).where(BulkImport.id == import_id,
                                  BulkImport.state == ImportState.RUNNING)

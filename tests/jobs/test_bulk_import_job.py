@@ -125,6 +125,24 @@ def test_a_stopping_worker_hands_the_import_back_and_another_goes_on(portal_cloc
     assert creates(sandbox) == ROWS
 
 
+def test_a_worker_whose_lease_was_taken_over_stores_nothing_more(portal_clock, app, sandbox,
+                                                                monkeypatch):
+    import_id = queue_import(app, ROWS)
+
+    def take_over() -> None:  # the first worker looked dead long enough: another claims
+        portal_clock.advance(LEASE.total_seconds())
+        assert claim("other") is not None
+
+    stop_after(monkeypatch, 2, take_over)
+    assert run_next(app, WorkerOptions(name="first"), threading.Event())
+    [job] = stored_jobs(app, KIND)
+    assert (job.state, job.worker) == (JobState.RUNNING, "other"), "left to the new holder"
+    done = stored_import(app, import_id)
+    assert done.state == "running"
+    assert 2 <= done.done < ROWS  # the rows in flight at the takeover ended, unrecorded
+    assert sum(r.state != "pending" for r in stored_rows(app, import_id)) == done.done
+
+
 def test_an_import_whose_worker_died_is_finished_by_another(portal_clock, app, sandbox):
     import_id = queue_import(app, ROWS)
     with app.app_context():

@@ -1,9 +1,10 @@
-"""Bulk import of 500 merchants vs the sandbox's raw capacity for the same calls; peak RSS at
-500 vs 50 merchants (the upload's memory is ``bench/upload.py``)."""
+"""Bulk import as production runs it (a worker's job, ``bench/probe.py job``) vs the sandbox's
+raw capacity for the same calls from as many direct clients as the job has rows in flight, on
+SQLite and on a throwaway PostgreSQL, in alternating rounds; peak RSS of the job at two sizes
+(the upload's memory is ``bench/upload.py``)."""
 
 from __future__ import annotations
 
-import base64
 import csv
 import json
 import os
@@ -15,16 +16,27 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from bench.measure import Row, floor_row, ratio_row
-from bench.stack import Bench
+from bench.measure import Row, floor_row, info_row, ratio_row
+from bench.stack import Bench, postgres
+from portal.bulk.jobs import CONCURRENCY
 from portal.bulk.parsing import BulkRow, parse_csv
 from portal.config import ROOT
 from portal.gateway.onboarding_client import OnboardingClient
+from portal.migrate import upgrade
 from portal.onboarding.steps import BY_KEY
 
 EXAMPLE = ROOT / "tests" / "bulk" / "data" / "example.csv"
-LARGE, SMALL = 500, 50
-CONCURRENCY = 4
+#: Merchants per round, and rounds per database (raw and job alternate, so load hits both);
+#: the two databases' tags below are ``2 * ROUNDS`` letters each.
+ROUND, ROUNDS = 80, 3
+#: The small import of the memory row.
+SMALL = 20
+#: The steps the job sends (the page never uploads documents), in the wizard's order.
+STEPS = ("business", "owners", "bank", "signatory", "products")
+#: Gateway calls per merchant: the create and each step.
+CALLS = 1 + len(STEPS)
+#: Throughput targets (job vs raw merchants/s) per database.
+TARGETS = {"SQLite": 0.6, "PostgreSQL": 0.8}
 MB = 1024 * 1024
 
 
@@ -44,31 +56,20 @@ def write_csv(folder: Path, count: int, tag: str) -> Path:
     return path
 
 
-def probe(bench: Bench, name: str, *args: str) -> dict:
-    """Run ``python -m bench.probe`` on a fresh portal database and read its figures."""
-    env = {**os.environ, **bench.portal_env(name)}
-    done = subprocess.run([sys.executable, "-m", "bench.probe", *args], cwd=ROOT, env=env,  # noqa: S603
-                          check=True, capture_output=True, text=True)
+def probe(env: dict[str, str], *args: str) -> dict:
+    """Run ``python -m bench.probe`` on the portal ``env`` configures and read its figures."""
+    done = subprocess.run([sys.executable, "-m", "bench.probe", *args], cwd=ROOT,  # noqa: S603
+                          env={**os.environ, **env}, check=True, capture_output=True, text=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def raw_row(client: OnboardingClient, row: BulkRow, folder: Path) -> None:
-    """The calls the import makes for one row, made directly."""
-    answer = client.create_onboarding(_body("create", row))
-    onboarding_id = answer.merchantInfo.onboardingId
-    for key in ("business", "owners", "bank", "signatory"):
+def raw_row(client: OnboardingClient, row: BulkRow) -> None:
+    """The calls the import job makes for one row, made directly."""
+    onboarding_id = client.create_onboarding(_body("create", row)).merchantInfo.onboardingId
+    for key in STEPS:
         send = BY_KEY[key].send
         assert send is not None
-        answer = send(client, onboarding_id, _body(key, row))
-    for cell in row.documents:
-        pending = answer.merchantOnboardingCheckListStatus.documentsToBeUploaded
-        doc_type = next(k for k in pending if cell.owner is not None
-                        and k.startswith(row.owner_pan(cell.owner) + "_"))
-        content = base64.b64encode((folder / cell.path).read_bytes()).decode("ascii")
-        answer = client.upload_document(onboarding_id, {
-            "merchantDocType": doc_type, "fileName": Path(cell.path).name,
-            "documentContent": content})
-    client.configure_products(onboarding_id, _body("products", row))
+        send(client, onboarding_id, _body(key, row))
 
 
 def _body(key: str, row: BulkRow):
@@ -77,16 +78,15 @@ def _body(key: str, row: BulkRow):
     return build(row.forms[key])
 
 
-def raw_capacity(bench: Bench, folder: Path) -> float:
-    """Seconds for the sandbox to take every row's calls from direct clients."""
-    csv_file = write_csv(folder, LARGE, "R")
+def raw_seconds(bench: Bench, csv_file: Path) -> float:
+    """Seconds for the sandbox to take every row's calls from ``CONCURRENCY`` direct clients."""
     rows = parse_csv(csv_file.read_bytes()).rows
     local = threading.local()
 
     def work(row: BulkRow) -> None:
         if not hasattr(local, "client"):
             local.client = bench.client()
-        raw_row(local.client, row, folder)
+        raw_row(local.client, row)
 
     start = time.perf_counter()
     with ThreadPoolExecutor(CONCURRENCY) as pool:
@@ -94,19 +94,44 @@ def raw_capacity(bench: Bench, folder: Path) -> float:
     return time.perf_counter() - start
 
 
-def run(bench: Bench) -> list[Row]:
-    """The throughput and memory rows."""
-    raw = raw_capacity(bench, bench.workdir / "raw")
-    large = probe(bench, "bulk-large", "import",
-                  str(write_csv(bench.workdir / "large", LARGE, "P")),
-                  "--concurrency", str(CONCURRENCY))
-    small = probe(bench, "bulk-small", "import",
-                  str(write_csv(bench.workdir / "small", SMALL, "Q")),
-                  "--concurrency", str(CONCURRENCY))
-    assert large["counts"]["completed"] == LARGE, large["counts"]
+def throughput(bench: Bench, database: str, env: dict[str, str],
+               tags: str) -> tuple[list[Row], list[dict]]:
+    """Rounds of raw calls then the job, each on new merchants (their ids and PANs tagged with
+    the next two letters of ``tags``); the rows and the job figures."""
+    raw, jobs = 0.0, []
+    for n, (raw_tag, job_tag) in enumerate(zip(tags[::2], tags[1::2], strict=True)):
+        folder = bench.workdir / f"{database}-{n}"
+        raw += raw_seconds(bench, write_csv(folder / "raw", ROUND, raw_tag))
+        jobs.append(probe(env, "job", str(write_csv(folder / "job", ROUND, job_tag))))
+        assert jobs[-1]["counts"]["awaiting_documents"] == ROUND, jobs[-1]["counts"]
+    merchants = ROUND * ROUNDS
+    seconds = sum(float(job["seconds"]) for job in jobs)
+    name = f"Bulk import job ({database}): merchants/s, {merchants} in {ROUNDS} rounds"
     return [
-        floor_row(f"Bulk import of {LARGE} merchants: merchants/s, portal vs direct client",
-                  LARGE / float(large["seconds"]), LARGE / raw, "/s", 0.6),
-        ratio_row(f"Bulk import: peak RSS, {LARGE} vs {SMALL} merchants",
-                  large["peakRss"] / MB, small["peakRss"] / MB, "MB", 1.3),
-    ]
+        floor_row(f"{name}, portal vs direct clients", merchants / seconds, merchants / raw,
+                  "/s", TARGETS[database]),
+        info_row(f"Bulk import job ({database}): commits per merchant vs its {CALLS} gateway "
+                 f"calls ({sum(job['statements'] for job in jobs) / merchants:.0f} SQL "
+                 "statements)", sum(job["commits"] for job in jobs) / merchants, CALLS, ""),
+    ], jobs
+
+
+def run(bench: Bench) -> list[Row]:
+    """The throughput rows on each database, the memory rows."""
+    env = bench.portal_env("bulk-sqlite")
+    rows, jobs = throughput(bench, "SQLite", env, "ABCDEF")
+    small = probe(bench.portal_env("bulk-small"), "job",
+                  str(write_csv(bench.workdir / "small", SMALL, "S")))
+    rows.append(ratio_row(f"Bulk import job: peak RSS, {ROUND} vs {SMALL} merchants",
+                          max(job["peakRss"] for job in jobs) / MB, small["peakRss"] / MB,
+                          "MB", 1.3))
+    with postgres() as urls:
+        if urls is None:
+            rows.append(info_row("Bulk import job (PostgreSQL): no server binaries", 0, 0, ""))
+        else:
+            [url] = urls
+            upgrade(url)
+            rows += throughput(bench, "PostgreSQL",
+                               {**bench.portal_env("bulk-pg"), "DATABASE_URL": url},
+                               "GHIJKL")[0]
+    return rows

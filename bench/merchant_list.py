@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
@@ -21,18 +19,13 @@ from sqlalchemy import text
 from bench.business_names import business_name
 from bench.measure import Row, info_row, ratio_row, statements
 from bench.seed import seed_merchants, seeded_pan
-from bench.stack import OPS, PASSWORD, Bench, app_for
+from bench.stack import OPS, PASSWORD, Bench, app_for, postgres
 from portal import clock
 from portal.auth.accounts import create_user
 from portal.auth.totp import new_secret
 from portal.db import db
 from portal.migrate import upgrade
 from portal.models.user import Role
-
-try:  # the test helpers are moving into tests/support (issue 13)
-    from tests.support.postgres import Cluster, find_bindir
-except ImportError:
-    from tests.postgres import Cluster, find_bindir
 
 SMALL, LARGE = 100, 100_000
 SIZES = (SMALL, LARGE)
@@ -54,7 +47,7 @@ PAGES = {
 def run(bench: Bench) -> list[Row]:
     """Measure every page at 100 and at 100,000 merchants, on SQLite then PostgreSQL."""
     rows = _measure("SQLite", [bench.portal_env(f"merchant-list-{size}") for size in SIZES])
-    with _postgres() as urls:
+    with postgres(len(SIZES)) as urls:
         if urls is None:
             return [*rows, info_row("List at 100,000: PostgreSQL (no server binaries)", 0, 0, "")]
         envs = []
@@ -63,22 +56,6 @@ def run(bench: Bench) -> list[Row]:
             envs.append({**bench.portal_env(f"merchant-list-pg-{size}"), "DATABASE_URL": url})
         rows += _measure("PostgreSQL", envs)
     return rows
-
-
-@contextmanager
-def _postgres() -> Iterator[list[str] | None]:
-    """A database per size in one throwaway cluster (None without server binaries)."""
-    bindir = find_bindir()
-    if bindir is None:
-        yield None
-        return
-    cluster = Cluster(bindir)
-    cluster.start()
-    try:
-        with cluster.database() as small, cluster.database() as large:
-            yield [small, large]
-    finally:
-        cluster.stop()
 
 
 @dataclass(frozen=True)

@@ -8,14 +8,17 @@ from __future__ import annotations
 import argparse
 import json
 import resource
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from sqlalchemy import select
+from sqlalchemy import event, select
 
+from bench.measure import statements
+from portal.bulk import jobs
 from portal.bulk.runner import run_rows
-from portal.bulk.validation import Files, check_file
+from portal.bulk.validation import check_file
 from portal.clients import onboarding_client
 from portal.config import current_settings, settings_from_env
 from portal.db import db
@@ -23,6 +26,7 @@ from portal.documents import service as documents
 from portal.factory import create_app
 from portal.models.merchant import Merchant
 from portal.onboarding import scenarios
+from portal.worker.loop import WorkerOptions, run_next
 
 #: ru_maxrss is in kilobytes on Linux.
 KB = 1024
@@ -56,18 +60,25 @@ def rss_growth(action: Callable[[], object]) -> int:
     return peak_rss() - before
 
 
-def bulk_import(csv_file: Path, concurrency: int) -> dict[str, object]:
-    """Check and import a file with documents, as ``flask merchants import`` does."""
+def bulk_job(csv_file: Path) -> dict[str, object]:
+    """Queue a file as the admin page does, then time one worker running its import job; with
+    the statements and commits the job ran."""
     app = create_app()
     with app.app_context():
-        checked = check_file(csv_file.read_bytes(),
-                             Files(csv_file.parent, current_settings().upload_max_bytes))
-        assert not checked.errors, checked.errors[:3]
+        queued = jobs.submit(csv_file.read_bytes(), csv_file.name, "bench")
+    commits: list[int] = []
+    engine = db.engine(app)
+    event.listen(engine, "commit", lambda _conn: commits.append(1))
+    with statements(app) as seen:
         start = time.perf_counter()
-        summary = run_rows(app, checked.rows, concurrency=concurrency, files=csv_file.parent)
+        assert run_next(app, WorkerOptions(name="bench-worker"), threading.Event())
         seconds = time.perf_counter() - start
-    return {"seconds": seconds, "peakRss": peak_rss(), "counts": summary.counts(),
-            "ruMaxrss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * KB}
+    with app.app_context():
+        done = jobs.get_import(queued.id)
+        assert done is not None
+        counts = done.counts
+    return {"seconds": seconds, "peakRss": peak_rss(), "counts": counts,
+            "statements": len(seen), "commits": len(commits)}
 
 
 def upload(csv_file: Path, size: int, max_bytes: int | None = None) -> dict[str, object]:
@@ -100,13 +111,12 @@ def upload(csv_file: Path, size: int, max_bytes: int | None = None) -> dict[str,
 def main() -> None:
     """Run one probe and print its figures."""
     parser = argparse.ArgumentParser(prog="python -m bench.probe")
-    parser.add_argument("probe", choices=["import", "upload"])
+    parser.add_argument("probe", choices=["job", "upload"])
     parser.add_argument("csv_file", type=Path)
-    parser.add_argument("--concurrency", type=int, default=4)
     parser.add_argument("--size", type=int, default=5 * 1024 * 1024)
     parser.add_argument("--max-bytes", type=int, help="the upload limit (UPLOAD_MAX_BYTES)")
     args = parser.parse_args()
-    result = (bulk_import(args.csv_file, args.concurrency) if args.probe == "import"
+    result = (bulk_job(args.csv_file) if args.probe == "job"
               else upload(args.csv_file, args.size, args.max_bytes))
     print(json.dumps(result))
 

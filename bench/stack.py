@@ -1,5 +1,6 @@
-"""The processes a benchmark talks to: the sandbox and gunicorn, each in a subprocess, and a
-fresh migrated SQLite database per portal, all configured through environment variables."""
+"""The processes a benchmark talks to: the sandbox and gunicorn, each in a subprocess, a fresh
+migrated SQLite database per portal and a throwaway PostgreSQL (the tests' cluster), all
+configured through environment variables."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from portal.factory import create_app
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.migrate import upgrade
 from portal.models.user import Role
+from tests.support.postgres import Cluster, find_bindir
 
 API_KEY = "bench-api-key"
 API_SECRET = "bench-api-secret-0123456789"  # noqa: S105 - a local sandbox key
@@ -77,6 +79,23 @@ def sandbox(workdir: Path, **settings: object) -> Iterator[str]:
     with process([sys.executable, "-m", "portal.sandbox", "--port", str(port),
                   "--config", str(config)], f"{url}/openapi.json"):
         yield url
+
+
+@contextmanager
+def postgres(databases: int = 1) -> Iterator[list[str] | None]:
+    """``databases`` empty databases in one throwaway PostgreSQL cluster (the tests' helper:
+    initdb in a temporary folder, fsync off); None where no server binaries are installed."""
+    bindir = find_bindir()
+    if bindir is None:
+        yield None
+        return
+    cluster = Cluster(bindir)
+    cluster.start()
+    try:
+        with ExitStack() as stack:
+            yield [stack.enter_context(cluster.database()) for _ in range(databases)]
+    finally:
+        cluster.stop()
 
 
 @dataclass(frozen=True)

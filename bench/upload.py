@@ -25,7 +25,8 @@ def run(bench: Bench) -> list[Row]:
         own = Bench(bench.workdir, url)
         for size, tag in zip(SIZES, "UV", strict=True):  # a merchant (and PAN) per upload
             name = f"upload-{size // MB}mb"
-            figures = probe(own, name, "upload", str(write_csv(folder / name, 1, tag)),
+            figures = probe(own.portal_env(name), "upload",
+                            str(write_csv(folder / name, 1, tag)),
                             "--size", str(size), "--max-bytes", str(max(SIZES)))
             rows.append(ratio_row(f"Upload of a {size // MB} MB document: peak RSS growth vs "
                                   "file size", figures["growth"] / MB, size / MB, "MB", LIMIT))

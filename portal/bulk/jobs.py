@@ -1,27 +1,29 @@
 """Imports started from the admin page: checked in the request, run row by row by a worker.
 
 The upload's valid rows and the job that runs them are stored in one transaction. A worker
-(``flask --app app worker``) sends the rows in file order, writing each row's outcome and the
-import's counts together, and only while its lease on the job holds: a worker that took the job
-over after a crash goes on from the first row without an outcome (a merchant is never created
+(``flask --app app worker``) starts the rows in file order, ``CONCURRENCY`` in flight at once
+(``portal.bulk.runner``), and writes the outcomes of the rows that ended with the import's
+counts in one transaction, only while its lease on the job holds: a worker that took the job
+over after a crash goes on from the first rows without an outcome (a merchant is never created
 twice: the row resumes it). Documents are never uploaded from the page: the wizard takes them.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from typing import Any
 
+from flask import current_app
 from sqlalchemy import select, update
 
 from portal import clock
 from portal.audit import record
 from portal.bulk.onboard import RowOutcome, RowState
 from portal.bulk.parsing import BulkRow
-from portal.bulk.runner import bulk_client, onboard_safely
+from portal.bulk.runner import DEFAULT_CONCURRENCY, run_pool
 from portal.bulk.validation import check_file, skipped_documents
 from portal.db import db
-from portal.gateway.onboarding_client import OnboardingClient
 from portal.jobs.queue import JobEnd, JobRun, enqueue
 from portal.models.bulk import ROW_PENDING, BulkImport, BulkImportRow, ImportState
 
@@ -30,6 +32,10 @@ log = logging.getLogger("portal.bulk")
 KIND = "bulk_import"
 #: How many past imports the page lists.
 RECENT = 10
+#: Rows in flight at once in one worker.
+CONCURRENCY = DEFAULT_CONCURRENCY
+#: Rows read from the database at a time (one query per batch, not per row).
+BATCH = 50
 
 
 def submit(content: bytes, filename: str, started_by: str, *,
@@ -57,7 +63,7 @@ def submit(content: bytes, filename: str, started_by: str, *,
 
 
 def cancel(import_id: int) -> bool:
-    """Stop a running import after the row being sent; False if it was over already."""
+    """Stop a running import after the rows being sent; False if it was over already."""
     result = db.session.execute(
         update(BulkImport).where(BulkImport.id == import_id,
                                  BulkImport.state == ImportState.RUNNING)
@@ -91,23 +97,21 @@ def progress(job: BulkImport) -> dict[str, Any]:
 
 
 def run_import(run: JobRun) -> JobEnd:
-    """The worker's part: send the rows without an outcome, in file order, one at a time."""
+    """The worker's part: send the rows without an outcome, in file order, several at once."""
     import_id = int(run.payload["import"])
-    client = bulk_client()
+    progress = _Progress(import_id, run)
     try:
-        while (row := _next_row(import_id)) is not None:
-            if run.stopping.is_set():
-                return JobEnd.RELEASED
-            outcome = _send(client, row)
-            if not run.still_mine():
-                db.session.rollback()
-                return JobEnd.LOST
-            _record_row(import_id, row, outcome)
+        run_pool(current_app._get_current_object(),  # type: ignore[attr-defined]
+                 _pending_rows(import_id, progress), progress.record, concurrency=CONCURRENCY)
     except Exception:  # the import must be left in a final state
         log.exception("bulk import %d stopped", import_id)
         db.session.rollback()
         _finish(import_id, ImportState.CRASHED)
         raise
+    if progress.lost:
+        return JobEnd.LOST
+    if run.stopping.is_set() and _unfinished(import_id):
+        return JobEnd.RELEASED  # another worker goes on with the rows left
     _finish(import_id, ImportState.FINISHED)
     return JobEnd.DONE
 
@@ -117,37 +121,94 @@ def give_up(payload: dict[str, Any]) -> None:
     _finish(int(payload["import"]), ImportState.CRASHED)
 
 
-def _next_row(import_id: int) -> BulkImportRow | None:
-    """The first row still to send, None once every row is done or the import was stopped."""
-    state = db.session.scalar(select(BulkImport.state).where(BulkImport.id == import_id))
-    if state != ImportState.RUNNING:
-        return None
+class _Progress:
+    """What the job knows of its import while it runs: the rows in flight, the counts and the
+    problems so far (this worker alone writes them while its lease holds), and whether it lost
+    the job."""
+
+    def __init__(self, import_id: int, run: JobRun) -> None:
+        self.import_id = import_id
+        self.run = run
+        job = db.session.get(BulkImport, import_id, populate_existing=True)
+        assert job is not None
+        self.counts = dict(job.counts)
+        self.problems = list(job.problems)
+        db.session.commit()  # end the read
+        #: The ids of the rows started and not yet recorded, by spreadsheet row number.
+        self.started: dict[int, int] = {}
+        self.lost = False
+
+    def may_start(self) -> bool:
+        """False once the worker is stopping (the job is then handed back) or lost the job."""
+        return not (self.lost or self.run.stopping.is_set())
+
+    def record(self, outcomes: list[RowOutcome]) -> bool:
+        """Store the rows' outcomes and the counts in one commit, if the lease is still ours;
+        whether to start more rows."""
+        ended = [(self.started.pop(o.row), o) for o in outcomes]
+        if self.lost or not self.run.still_mine():
+            db.session.rollback()
+            self.lost = True
+            return False
+        state = _record_rows(self, ended)
+        return state == ImportState.RUNNING and self.may_start()
+
+    def add(self, outcome: RowOutcome) -> None:
+        """Count one row's outcome (a row not completed is also a problem)."""
+        counts = self.counts
+        counts["created"] = counts.get("created", 0) + outcome.created
+        counts["resumed"] = counts.get("resumed", 0) + outcome.resumed
+        counts[outcome.state.value] = counts.get(outcome.state.value, 0) + 1
+        if outcome.state is not RowState.COMPLETED:
+            self.problems.append(outcome.as_json())
+            self.problems.sort(key=lambda p: p["row"])
+
+
+def _pending_rows(import_id: int, progress: _Progress) -> Iterator[BulkRow]:
+    """The rows still to send in file order, read ``BATCH`` at a time while the import runs."""
+    after = 0
+    while progress.may_start():
+        batch = db.session.execute(
+            select(BulkImportRow.id, BulkImportRow.number, BulkImportRow.forms).join(BulkImport)
+            .where(BulkImportRow.import_id == import_id, BulkImportRow.state == ROW_PENDING,
+                   BulkImportRow.number > after, BulkImport.state == ImportState.RUNNING)
+            .order_by(BulkImportRow.number).limit(BATCH)).all()
+        db.session.commit()  # end the read: no transaction is held while rows are in flight
+        for row_id, number, forms in batch:
+            if not progress.may_start():
+                return
+            progress.started[number] = row_id
+            yield BulkRow(number, forms)
+        if len(batch) < BATCH:
+            return
+        after = batch[-1].number
+
+
+def _unfinished(import_id: int) -> bool:
+    """Whether the running import has rows still to send."""
     return db.session.scalar(
-        select(BulkImportRow).where(BulkImportRow.import_id == import_id,
-                                    BulkImportRow.state == ROW_PENDING)
-        .order_by(BulkImportRow.number).limit(1))
+        select(BulkImportRow.id).join(BulkImport)
+        .where(BulkImportRow.import_id == import_id, BulkImportRow.state == ROW_PENDING,
+               BulkImport.state == ImportState.RUNNING).limit(1)) is not None
 
 
-def _send(client: OnboardingClient, row: BulkImportRow) -> RowOutcome:
-    return onboard_safely(client, BulkRow(row.number, row.forms), None)
-
-
-def _record_row(import_id: int, row: BulkImportRow, outcome: RowOutcome) -> None:
-    """The row's outcome and the import's counts, in one transaction; commits."""
-    job = db.session.get(BulkImport, import_id, populate_existing=True)
-    assert job is not None
-    row.state = outcome.state.value
-    row.outcome = outcome.as_json()
-    row.finished_at = clock.utcnow()
-    counts = dict(job.counts)
-    counts["created"] = counts.get("created", 0) + outcome.created
-    counts["resumed"] = counts.get("resumed", 0) + outcome.resumed
-    counts[outcome.state.value] = counts.get(outcome.state.value, 0) + 1
-    job.counts = counts
-    job.done += 1
-    if outcome.state is not RowState.COMPLETED:
-        job.problems = sorted([*job.problems, outcome.as_json()], key=lambda p: p["row"])
+def _record_rows(progress: _Progress, ended: list[tuple[int, RowOutcome]]) -> str:
+    """The rows' outcomes and the import's counts, in the caller's transaction (with the
+    lease's renewal); commits. The import's state (cancelled: start no more rows)."""
+    now = clock.utcnow()
+    db.session.execute(update(BulkImportRow), [
+        {"id": row_id, "state": outcome.state.value, "outcome": outcome.as_json(),
+         "finished_at": now} for row_id, outcome in ended])
+    for _row_id, outcome in ended:
+        progress.add(outcome)
+    db.session.execute(
+        update(BulkImport).where(BulkImport.id == progress.import_id)
+        .values(done=BulkImport.done + len(ended), counts=dict(progress.counts),
+                problems=list(progress.problems)),
+        execution_options={"synchronize_session": False})
+    state = db.session.scalar(select(BulkImport.state).where(BulkImport.id == progress.import_id))
     db.session.commit()
+    return state or ""
 
 
 def _finish(import_id: int, state: ImportState) -> None:

@@ -22,11 +22,11 @@ from portal.documents import service as documents
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_shapes import AADHAR_DOC_PATTERN, ChecklistState, OnboardingStatus
 from portal.models.merchant import CreateState, Merchant
-from portal.models.step import DONE_STATES
+from portal.models.step import DONE_STATES, StepDraft
 from portal.onboarding.create import outcome_unknown_message, reconcile_message, start_merchant
 from portal.onboarding.drafts import drafts_of
 from portal.onboarding.result import StepResult
-from portal.onboarding.service import send_step
+from portal.onboarding.service import send_saved, send_step
 from portal.onboarding.steps import BY_KEY, STEPS
 
 #: Steps sent after the create and before the documents; products come last.
@@ -76,11 +76,13 @@ def onboard_row(client: OnboardingClient, settings: Settings, row: BulkRow,
             outcome.reason = "; ".join(e.message for e in errors)
             return outcome
     outcome.merchant_id = merchant.id
-    failure = _create(client, merchant, row, outcome) or _steps(client, merchant, row,
+    # a merchant started here has no step drafts but step 1's: nothing to read back
+    drafts = drafts_of(merchant) if outcome.resumed else {}
+    failure = _create(client, merchant, row, outcome) or _steps(client, merchant, row, drafts,
                                                                 BEFORE_DOCUMENTS)
     if not failure and files is not None:
         failure = _documents(client, settings, merchant, row, files)
-    failure = failure or _steps(client, merchant, row, ("products",))
+    failure = failure or _steps(client, merchant, row, drafts, ("products",))
     return _finish(outcome, merchant, failure)
 
 
@@ -92,14 +94,17 @@ def _create(client: OnboardingClient, merchant: Merchant, row: BulkRow,
         return outcome_unknown_message(merchant)
     if merchant.create_state == CreateState.NEEDS_RECONCILE:
         return reconcile_message(merchant)
-    result = send_step(client, merchant, BY_KEY["create"], row.forms["create"])
+    if outcome.resumed:  # the stored draft may be older than the row: save the row's, send
+        result = send_step(client, merchant, BY_KEY["create"], row.forms["create"])
+    else:  # start_merchant has just saved the row as the draft: send that
+        result = send_saved(client, merchant, BY_KEY["create"])
     outcome.created = result.ok
     return "" if result.ok else describe("create", result)
 
 
 def _steps(client: OnboardingClient, merchant: Merchant, row: BulkRow,
-           keys: tuple[str, ...]) -> str:
-    drafts = drafts_of(merchant)
+           drafts: dict[str, StepDraft], keys: tuple[str, ...]) -> str:
+    """Send the steps ``keys`` not done according to ``drafts`` (read before any was sent)."""
     for key in keys:
         draft = drafts.get(key)
         if draft is not None and draft.state in DONE_STATES:

@@ -59,7 +59,7 @@ def show(import_id: int) -> ResponseReturnValue:
 @bp.post("/<int:import_id>/cancel")
 @roles_required(Role.ADMIN)
 def cancel(import_id: int) -> ResponseReturnValue:
-    """Stop a running import: the row being sent ends, the rows after it are not sent."""
+    """Stop a running import: the rows being sent end, the rows after them are not sent."""
     job = load(import_id)
     if not CancelForm().validate_on_submit():
         abort(400)

@@ -1,12 +1,17 @@
-"""Running valid rows with bounded concurrency: one thread per slot, each row in its own app
-context (so its own database session); all threads share one gateway client (it keeps no
-state between calls, and its transport gives each thread its own HTTP session)."""
+"""Running valid rows with bounded concurrency: a pool of threads, each row in its own app
+context (so its own database session and connection); all threads share one gateway client (it
+keeps no state between calls, and its transport gives each thread its own HTTP session).
+
+The gateway calls of different rows overlap; each row's database writes stay short, as the
+step service commits before each call and after each answer. Rows are read, started and heard
+in the caller's thread, so the caller may stop starting rows at any point (rows in flight end).
+"""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -64,6 +69,28 @@ def run_rows(app: Flask, rows: list[BulkRow], *, concurrency: int = DEFAULT_CONC
              files: Path | None = None, client: OnboardingClient | None = None,
              on_row: Callable[[RowOutcome], None] | None = None) -> Summary:
     """Onboard ``rows`` with at most ``concurrency`` at a time; ``on_row`` hears each end."""
+    outcomes: list[RowOutcome] = []
+
+    def heard(ended: list[RowOutcome]) -> bool:
+        for outcome in ended:
+            outcomes.append(outcome)
+            if on_row is not None:
+                on_row(outcome)
+        return True
+
+    run_pool(app, rows, heard, concurrency=concurrency, files=files, client=client)
+    return Summary(sorted(outcomes, key=lambda o: o.row))
+
+
+def run_pool(app: Flask, rows: Iterable[BulkRow], heard: Callable[[list[RowOutcome]], bool], *,
+             concurrency: int = DEFAULT_CONCURRENCY, files: Path | None = None,
+             client: OnboardingClient | None = None) -> None:
+    """Onboard the rows ``rows`` yields, at most ``concurrency`` in flight, in their order.
+
+    ``rows`` is read and ``heard`` called in the caller's thread: ``heard`` gets the rows that
+    ended since its last call and answers whether to start more; once it says no, the rows in
+    flight still end and are heard, and nothing else is read from ``rows``.
+    """
     if client is None:
         with app.app_context():
             client = bulk_client()
@@ -73,15 +100,23 @@ def run_rows(app: Flask, rows: list[BulkRow], *, concurrency: int = DEFAULT_CONC
         with app.app_context():
             return onboard_safely(shared, row, files)
 
-    outcomes = []
+    waiting = iter(rows)
+    starting = True
+    in_flight: set[Future[RowOutcome]] = set()
     with ThreadPoolExecutor(max_workers=max(1, concurrency),
                             thread_name_prefix="bulk-import") as pool:
-        for future in as_completed([pool.submit(work, row) for row in rows]):
-            outcome = future.result()
-            outcomes.append(outcome)
-            if on_row is not None:
-                on_row(outcome)
-    return Summary(sorted(outcomes, key=lambda o: o.row))
+        while True:
+            while starting and len(in_flight) < max(1, concurrency):
+                row = next(waiting, None)
+                if row is None:
+                    starting = False
+                else:
+                    in_flight.add(pool.submit(work, row))
+            if not in_flight:
+                return
+            ended, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
+            outcomes = sorted((future.result() for future in ended), key=lambda o: o.row)
+            starting = heard(outcomes) and starting
 
 
 def onboard_safely(client: OnboardingClient, row: BulkRow, files: Path | None) -> RowOutcome:

@@ -108,6 +108,9 @@ def end(job: Job, worker: str, how: JobEnd, error: str = "") -> None:
 
     A periodic job goes back to pending, due one interval later, whatever the outcome.
     """
+    if how is JobEnd.LOST:  # the job is another worker's now: nothing of it is ours to store
+        db.session.commit()
+        return
     now = clock.utcnow()
     values: dict[str, Any] = {"worker": "", "lease_until": None}
     if how is not JobEnd.RELEASED:
@@ -119,9 +122,8 @@ def end(job: Job, worker: str, how: JobEnd, error: str = "") -> None:
         values |= {"state": JobState.PENDING, "attempts": Job.attempts - 1}
     else:
         values |= {"state": JobState(how.value), "finished_at": now}
-    if how is not JobEnd.LOST:
-        db.session.execute(update(Job).where(_held_by(job.id, worker)).values(**values),
-                           execution_options={"synchronize_session": False})
+    db.session.execute(update(Job).where(_held_by(job.id, worker)).values(**values),
+                       execution_options={"synchronize_session": False})
     db.session.commit()
 
 

@@ -35,7 +35,7 @@ def worker_command(lease: float, poll: float, sync_every: float, reminders_every
                    once: bool) -> None:
     """Run background work: bulk imports, the status sync, reminders, queued step sends.
 
-    Run one or more, beside the web processes; SIGTERM or Ctrl-C stops a worker after the row
+    Run one or more, beside the web processes; SIGTERM or Ctrl-C stops a worker after the rows
     or item in hand (a job left unfinished goes on in another worker).
     """
     app = current_app._get_current_object()  # type: ignore[attr-defined]

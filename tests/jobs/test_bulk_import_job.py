@@ -1,8 +1,10 @@
-"""A bulk import as a worker runs it: row by row, cancelled, released, taken over, crashed."""
+"""A bulk import as a worker runs it: several rows at once, cancelled, released, taken over,
+crashed."""
 
 from __future__ import annotations
 
 import threading
+from contextlib import contextmanager
 
 from portal.bulk import jobs
 from portal.bulk.jobs import KIND
@@ -13,24 +15,52 @@ from tests.bulk.conftest import creates
 from tests.jobs.support import SCHEDULES, queue_import, stored_import, stored_jobs, stored_rows
 from tests.support.workers import run_worker
 
-ROWS = 6
+ROWS = 12
+#: A wait that only a broken test reaches: the barrier below trips as soon as the rows meet.
+NEVER = 60
 
 
 def stop_after(monkeypatch, rows: int, then) -> None:
-    """Call ``then()`` once the worker has stored ``rows`` rows' outcomes."""
-    record_row = jobs._record_row
+    """Call ``then()`` once, when the worker has stored at least ``rows`` rows' outcomes."""
+    record_rows = jobs._record_rows
     stored: list[int] = []
 
-    def record_and_maybe_stop(*args) -> None:
-        record_row(*args)
-        stored.append(1)
-        if len(stored) == rows:
+    def record_and_maybe_stop(progress, ended):
+        state = record_rows(progress, ended)
+        before = len(stored)
+        stored.extend(1 for _ in ended)
+        if before < rows <= len(stored):
             then()
+        return state
 
-    monkeypatch.setattr("portal.bulk.jobs._record_row", record_and_maybe_stop)
+    monkeypatch.setattr("portal.bulk.jobs._record_rows", record_and_maybe_stop)
 
 
-def test_rows_are_sent_in_file_order_each_outcome_stored(portal_clock, app, sandbox):
+@contextmanager
+def creates_meeting(monkeypatch, sandbox, parties: int):
+    """Hold each create at the sandbox until ``parties`` creates are there at once; yields the
+    most that were there together."""
+    barrier = threading.Barrier(parties, timeout=NEVER)
+    create = sandbox.backend.create_onboarding
+    inside, most, lock = [0], [0], threading.Lock()
+
+    def meet_then_create(*args):
+        with lock:
+            inside[0] += 1
+            most[0] = max(most[0], inside[0])
+        try:
+            barrier.wait()  # a row sent alone would break the barrier: its create fails
+        finally:
+            with lock:
+                inside[0] -= 1
+        return create(*args)
+
+    monkeypatch.setattr(sandbox.backend, "create_onboarding", meet_then_create)
+    yield most
+    assert not barrier.broken
+
+
+def test_each_rows_outcome_is_stored(portal_clock, app, sandbox):
     import_id = queue_import(app, ROWS)
     assert [r.state for r in stored_rows(app, import_id)] == ["pending"] * ROWS
     assert creates(sandbox) == 0, "the upload sends nothing"
@@ -40,20 +70,31 @@ def test_rows_are_sent_in_file_order_each_outcome_stored(portal_clock, app, sand
     assert [r.outcome["externalOnboardingId"] for r in rows] == [
         f"jobs-{n:03d}" for n in range(1, ROWS + 1)]
     assert {r.finished_at for r in rows} == {portal_clock.now()}
-    assert stored_import(app, import_id).state == "finished"
+    done = stored_import(app, import_id)
+    assert (done.state, done.done, done.counts["created"]) == ("finished", ROWS, ROWS)
     assert [j.state for j in stored_jobs(app, KIND)] == [JobState.DONE]
 
 
-def test_a_cancelled_import_stops_after_the_row_in_hand(portal_clock, app, sandbox,
-                                                        monkeypatch):
+def test_rows_are_sent_several_at_once_never_more(portal_clock, app, sandbox, monkeypatch):
+    import_id = queue_import(app, 2 * jobs.CONCURRENCY)
+    with creates_meeting(monkeypatch, sandbox, jobs.CONCURRENCY) as most:
+        run_worker(app)
+    assert most[0] == jobs.CONCURRENCY
+    done = stored_import(app, import_id)
+    assert (done.state, done.counts["created"]) == ("finished", 2 * jobs.CONCURRENCY)
+
+
+def test_a_cancelled_import_stops_after_the_rows_in_hand(portal_clock, app, sandbox,
+                                                         monkeypatch):
     import_id = queue_import(app, ROWS)
     stop_after(monkeypatch, 2, lambda: jobs.cancel(import_id))
     run_worker(app)
     done = stored_import(app, import_id)
-    assert (done.state, done.done) == ("cancelled", 2)
+    assert done.state == "cancelled"
+    assert 2 <= done.done < ROWS
     assert [r.state for r in stored_rows(app, import_id)] == (
-        ["awaiting_documents"] * 2 + ["pending"] * (ROWS - 2))
-    assert creates(sandbox) == 2
+        ["awaiting_documents"] * done.done + ["pending"] * (ROWS - done.done))
+    assert creates(sandbox) == done.done
     assert [j.state for j in stored_jobs(app, KIND)] == [JobState.DONE]
     with app.app_context():
         assert not jobs.cancel(import_id), "over already"
@@ -76,12 +117,30 @@ def test_a_stopping_worker_hands_the_import_back_and_another_goes_on(portal_cloc
     assert run_next(app, WorkerOptions(name="stopping"), stopping)
     [job] = stored_jobs(app, KIND)
     assert (job.state, job.worker) == (JobState.PENDING, "")
-    assert stored_import(app, import_id).done == 2
+    assert 2 <= stored_import(app, import_id).done < ROWS
     monkeypatch.undo()
     run_worker(app)
     done = stored_import(app, import_id)
     assert (done.state, done.done, done.counts["created"]) == ("finished", ROWS, ROWS)
     assert creates(sandbox) == ROWS
+
+
+def test_a_worker_whose_lease_was_taken_over_stores_nothing_more(portal_clock, app, sandbox,
+                                                                monkeypatch):
+    import_id = queue_import(app, ROWS)
+
+    def take_over() -> None:  # the first worker looked dead long enough: another claims
+        portal_clock.advance(LEASE.total_seconds())
+        assert claim("other") is not None
+
+    stop_after(monkeypatch, 2, take_over)
+    assert run_next(app, WorkerOptions(name="first"), threading.Event())
+    [job] = stored_jobs(app, KIND)
+    assert (job.state, job.worker) == (JobState.RUNNING, "other"), "left to the new holder"
+    done = stored_import(app, import_id)
+    assert done.state == "running"
+    assert 2 <= done.done < ROWS  # the rows in flight at the takeover ended, unrecorded
+    assert sum(r.state != "pending" for r in stored_rows(app, import_id)) == done.done
 
 
 def test_an_import_whose_worker_died_is_finished_by_another(portal_clock, app, sandbox):
@@ -104,7 +163,7 @@ def test_an_unexpected_error_ends_the_import_as_crashed(portal_clock, app, sandb
     def broken(*_args) -> None:
         raise RuntimeError("the disk is full")
 
-    stop_after(monkeypatch, 1, lambda: monkeypatch.setattr("portal.bulk.jobs._record_row",
+    stop_after(monkeypatch, 1, lambda: monkeypatch.setattr("portal.bulk.jobs._record_rows",
                                                            broken))
     run_worker(app)
     assert stored_import(app, import_id).state == "crashed"

@@ -1,6 +1,6 @@
 """Two ``flask worker`` processes on one PostgreSQL: one is killed with SIGKILL in the middle of
-a 50-row import, the other takes the job over when the lease runs out and finishes it: no
-merchant created twice, no row skipped."""
+a 50-row import, with rows in flight, the other takes the job over when the lease runs out and
+finishes it: no merchant created twice, no row skipped."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from portal.bulk.jobs import KIND
+from portal.bulk.jobs import CONCURRENCY, KIND
 from portal.config import Settings
 from portal.db import db
 from portal.migrate import upgrade
@@ -60,11 +60,13 @@ def held_by(app, pid: int) -> bool:
     return job.worker.endswith(f":{pid}")
 
 
-def hold_a_products_send_midway(sandbox) -> None:
-    """Products sends pass until the one of row ``HALF + 1``, held 20 s; every create counted."""
+def hold_products_sends_midway(sandbox) -> None:
+    """Products sends pass for ``HALF`` rows, then those of the ``CONCURRENCY`` rows in flight
+    are held 20 s (so no other row starts); every create counted."""
     sandbox.state.faults.set(
         Fault(FaultKind.LATENCY, operation="configure_products", times=HALF),
-        Fault(FaultKind.LATENCY, operation="configure_products", times=1, seconds=20),
+        Fault(FaultKind.LATENCY, operation="configure_products", times=CONCURRENCY,
+              seconds=20),
         Fault(FaultKind.LATENCY, operation="create_onboarding"))
 
 
@@ -75,13 +77,14 @@ def sent(sandbox, method: str) -> int:
 
 def test_a_worker_killed_mid_import_is_taken_over(app, settings, sandbox, tmp_path):
     import_id = queue_import(app, ROWS)
-    hold_a_products_send_midway(sandbox)
+    hold_products_sends_midway(sandbox)
     with ExitStack() as stack:
         first = stack.enter_context(worker_process(settings, tmp_path / "first.log"))
         wait_for(lambda: held_by(app, first.pid), "the first worker to claim the import")
         second = stack.enter_context(worker_process(settings, tmp_path / "second.log"))
-        wait_for(lambda: sent(sandbox, "PUT") == HALF + 1, "row 26's products send in flight")
-        first.send_signal(signal.SIGKILL)  # in the middle of a row, half the rows done
+        wait_for(lambda: sent(sandbox, "PUT") == HALF + CONCURRENCY,
+                 "the products sends of rows 26-29 in flight")
+        first.send_signal(signal.SIGKILL)  # in the middle of rows, half the rows done
         assert first.wait(timeout=30) == -signal.SIGKILL
         assert stored_import(app, import_id).done == HALF
 
@@ -94,14 +97,14 @@ def test_a_worker_killed_mid_import_is_taken_over(app, settings, sandbox, tmp_pa
 
     done = stored_import(app, import_id)
     assert (done.state, done.done, done.total) == ("finished", ROWS, ROWS)
-    # the row in flight was resumed (its merchant existed), every other one created once
-    assert done.counts == {"created": ROWS - 1, "resumed": 1, "completed": 0,
-                           "awaiting_documents": ROWS, "failed": 0}
+    # the rows in flight were resumed (their merchants existed), every other one created once
+    assert done.counts == {"created": ROWS - CONCURRENCY, "resumed": CONCURRENCY,
+                           "completed": 0, "awaiting_documents": ROWS, "failed": 0}
     rows = stored_rows(app, import_id)
     assert [r.number for r in rows] == list(range(2, ROWS + 2))
     assert {r.state for r in rows} == {"awaiting_documents"}
-    assert [r.outcome["resumed"] for r in rows].count(True) == 1
-    assert rows[HALF].outcome["resumed"] is True  # the row in flight when the worker died
+    assert [n for n, r in enumerate(rows) if r.outcome["resumed"]] == list(
+        range(HALF, HALF + CONCURRENCY))  # the rows in flight when the worker died
     assert sent(sandbox, "POST") == ROWS  # one create per merchant
     with app.app_context():
         merchants = list(db.session.scalars(select(Merchant)))

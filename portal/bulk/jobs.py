@@ -150,7 +150,13 @@ class _Progress:
             db.session.rollback()
             self.lost = True
             return False
-        state = _record_rows(self, ended)
+        try:
+            state = _record_rows(self, ended)
+        except Exception:
+            # the lease's renewal holds the write lock: release it now, or the rows still in
+            # flight (their threads are waited for next) wait out SQLite's busy timeout
+            db.session.rollback()
+            raise
         return state == ImportState.RUNNING and self.may_start()
 
     def add(self, outcome: RowOutcome) -> None:

@@ -25,6 +25,7 @@ from portal.factory import create_app
 from portal.migrate import upgrade
 from portal.models import Role
 from portal.sandbox.payments.routes import GATEWAY_KEY_PATH
+from tests.support.routing import reuse_url_builders
 from tests.support.sandbox import RunningSandbox, serve_sandbox
 
 #: Fixtures of the whole suite kept in tests/support.
@@ -37,6 +38,8 @@ hypothesis_settings.register_profile("ci", derandomize=True, database=None, dead
                                      print_blob=True)
 hypothesis_settings.register_profile("dev", deadline=None)
 hypothesis_settings.load_profile("ci" if os.environ.get("CI") == "true" else "dev")
+
+reuse_url_builders()  # each test's new app compiles no route's URL builder twice
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -25,7 +25,7 @@ from portal.factory import create_app
 from portal.migrate import upgrade
 from portal.models import Role
 from portal.sandbox.payments.routes import GATEWAY_KEY_PATH
-from tests.support.routing import reuse_url_builders
+from tests.support.compiled import reuse_compiled_code
 from tests.support.sandbox import RunningSandbox, serve_sandbox
 
 #: Fixtures of the whole suite kept in tests/support.
@@ -39,7 +39,7 @@ hypothesis_settings.register_profile("ci", derandomize=True, database=None, dead
 hypothesis_settings.register_profile("dev", deadline=None)
 hypothesis_settings.load_profile("ci" if os.environ.get("CI") == "true" else "dev")
 
-reuse_url_builders()  # each test's new app compiles no route's URL builder twice
+reuse_compiled_code()  # no new app compiles a route's URL builder or a template again
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

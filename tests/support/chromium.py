@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, FrameLocator, sync_playwright
+from playwright.sync_api import Browser, FrameLocator, Locator, sync_playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
 #: Flags for a closed network: no background traffic, no sandbox as root, no GPU.
@@ -58,15 +58,21 @@ def accept_terms(frame: FrameLocator) -> None:
     frame.get_by_role("button", name="Accept and continue").click()
 
 
+def posted(frame: FrameLocator, shown: Locator) -> Locator:
+    """``shown``, once its page is there and has posted its messages to the parent (the page's
+    script marks its body): leaving sooner, as only a test can, would lose them."""
+    shown.wait_for()
+    frame.locator("body[data-posted]").wait_for(state="attached")
+    return shown
+
+
 def click_through_verification(frame: FrameLocator, pass_video_kyc: bool = True) -> None:
     """Do what the merchant does on the sandbox's verification page in ``frame``: accept the
     terms, consent to DigiLocker, then pass video KYC (or, without ``pass_video_kyc``, stop
-    once its button shows)."""
+    once its button shows), each page's messages posted before going on."""
     accept_terms(frame)
-    frame.get_by_label(DIGILOCKER_CONSENT).check()
+    posted(frame, frame.get_by_label(DIGILOCKER_CONSENT)).check()
     frame.get_by_role("button", name="Give consent and continue").click()
-    video_kyc = frame.get_by_role("button", name="Pass video KYC")
+    video_kyc = posted(frame, frame.get_by_role("button", name="Pass video KYC"))
     if pass_video_kyc:
         video_kyc.click()
-    else:
-        video_kyc.wait_for()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from sqlalchemy import func, select
 
 from portal.db import db
+from portal.gateway.retry import RetryPolicy
 from portal.models.merchant import CreateState, Merchant
 from portal.sandbox.faults import Fault, FaultKind
 from tests.bulk.conftest import EXAMPLE, creates, example_rows, received
@@ -96,7 +97,10 @@ def test_dry_run_checks_and_sends_nothing(runner, sandbox):
     assert received(sandbox) == []
 
 
-def test_a_rerun_resumes_without_creating_anyone_twice(runner, app, sandbox):
+def test_a_rerun_resumes_without_creating_anyone_twice(runner, app, sandbox, monkeypatch):
+    # every bank send fails after its retries, taken at once (the backoff is tested below)
+    monkeypatch.setattr("portal.bulk.runner.BULK_RETRY",
+                        RetryPolicy(attempts=5, base_delay=0, max_delay=0))
     sandbox.state.faults.set(Fault(FaultKind.ERROR, operation="update_bank_details"))
     first = import_file(runner, EXAMPLE, "--concurrency", "3")
     assert first.exit_code == 1

@@ -17,6 +17,7 @@ from portal.config import Settings
 from portal.db import db
 from portal.models.merchant import CreateState, Merchant
 from portal.models.payment import Payment, PaymentCredentials
+from portal.onboarding.status_counts import adjust_status_counts
 from portal.sandbox.payments.backend import PaymentsBackend
 from tests.conftest import with_payments
 from tests.support.rows import fresh
@@ -37,13 +38,15 @@ def settings(settings: Settings, sandbox, tmp_path: Path) -> Settings:
 
 
 def add_merchant(app, status: str | None, name: str = "Chai Point") -> int:
-    """A merchant row with an onboarding status; returns its id."""
+    """A merchant row with an onboarding status, counted on the dashboard as the portal counts
+    one it starts; returns its id."""
     with app.app_context():
         merchant = Merchant(external_onboarding_id=f"pop-{name.replace(' ', '')}-{status}",
                             onboarding_id=f"pg_onboard_{name.replace(' ', '')}{status}",
                             pan="ABCCE1234F", display_name=name, legal_name=name,
                             status=status, create_state=CreateState.CREATED)
         db.session.add(merchant)
+        adjust_status_counts({status: 1})
         db.session.commit()
         return merchant.id
 

@@ -22,7 +22,7 @@ from portal.gateway.transport import Timeouts
 from tests.support.sleeps import SleepRecorder
 
 API_KEY = "ak_test_partner_7f3a"
-API_SECRET = "s3cr3t-Ω-key"  # the same secret the openssl vectors in test_signing use
+API_SECRET = "s3cr3t-Ω-key"  # the same secret the openssl vectors in test_hmac_digest use
 
 
 # ---------------------------------------------------------------- keys

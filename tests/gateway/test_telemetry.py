@@ -10,7 +10,7 @@ from prometheus_client import REGISTRY
 
 from portal.gateway.errors import GatewayUnavailable, ValidationFailed
 from portal.gateway.tracing import REQUEST_ID_HEADER, request_id
-from tests.gateway.test_transport import error_body, merchant
+from tests.gateway.support import error_body, merchant
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import requests
 
 from portal.gateway.onboarding_shapes import PennyDropStatus
 from tests.sandbox.payloads import CALLBACK, bank, business, fill_every_step
-from tests.sandbox.test_verification_page import (
+from tests.sandbox.verification_pages import (
     PARTNER_ORIGIN,
     TICKED,
     Page,

@@ -11,10 +11,8 @@ from portal.gateway.errors import Forbidden, NotFound, Unauthorized, ValidationF
 from portal.gateway.onboarding_shapes import OPERATIONS
 from tests.sandbox.conftest import OTHER_KEY, OTHER_SECRET, SECRET, client_of
 from tests.sandbox.payloads import fill_every_step
-from tests.sandbox.test_webhooks import TNC, receiver, served_receiver
+from tests.sandbox.webhook_deliveries import TNC
 from tests.support.sandbox import RunningSandbox
-
-__all__ = ["receiver", "served_receiver"]
 
 MID = "p1"  # the partner's MID is its partnerId in the sandbox config
 

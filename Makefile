@@ -13,14 +13,16 @@ export PORTAL_ENV_FILE ?= instance/portal.env
 .PHONY: run test test-fast lint bench screenshots install clean
 
 # The venv's own pip unless it is older than 23.2 (upgrading a recent one costs ~8 s for
-# nothing); no bytecode compiled at install time: Python compiles each module the first time
-# it is imported, and a run imports far fewer than the ~9 s of CPU compiling all of them takes.
+# nothing). Bytecode is compiled once, on every core (pip compiles on one): where
+# PYTHONDONTWRITEBYTECODE is set, nothing compiled later is kept, and every process of a test
+# run (xdist workers, gunicorn, flask) would compile what it imports again.
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q 'pip>=23.2'
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q --no-compile -e '.[test,dev,postgres]'
+	$(BIN)/python -m compileall -q -j 0 "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" >/dev/null
 	touch $@
 
 install: $(VENV)/.installed

@@ -7,13 +7,11 @@ parsed value holds a :class:`SpilledString` there, read back in chunks by whoeve
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import hmac
 import json
 import re
 import secrets
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Any
@@ -21,11 +19,12 @@ from typing import IO, Any
 from flask import Request
 
 from portal.gateway.shapes import FieldError
+from portal.gateway.signing import SignedBody
 from portal.sandbox.errors import validation_error
 from portal.sandbox.json_body import BODY_FIELD, parsed_json, require_json
 
-#: A body stays in memory up to this size, then goes to disk.
-SPOOL_BYTES = 1024 * 1024
+#: What a body is read back from: a file, or the spooled body it was read into.
+BodyFile = IO[bytes] | SignedBody
 #: How much of a body is read (or scanned) at a time.
 CHUNK = 64 * 1024
 #: Strings longer than this stay in the spooled file instead of the parsed value.
@@ -38,7 +37,7 @@ _STRING_STOP = re.compile(rb'["\\]')
 class SpooledBody:
     """A request body as it arrived: in a spooled file, with its size, SHA-256 and HMAC."""
 
-    file: IO[bytes]
+    file: BodyFile
     size: int
     sha256: str
     #: Standard Base64 of the HMAC-SHA256 under the key it was read for.
@@ -49,7 +48,7 @@ class SpooledBody:
 class SpilledString:
     """A long JSON string left in the spooled body: the raw bytes between its quotes."""
 
-    file: IO[bytes]
+    file: BodyFile
     start: int
     end: int
     #: Whether the raw bytes hold backslash escapes (then only :meth:`text` reads it right).
@@ -71,16 +70,14 @@ class SpilledString:
 
 def spool(stream: IO[bytes], mac: hmac.HMAC) -> SpooledBody:
     """Read ``stream`` to its end into a spooled temporary file, a chunk at a time, feeding
-    ``mac`` and a SHA-256 the same bytes."""
-    body = tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)  # noqa: SIM115
-    sha, size = hashlib.sha256(), 0
+    ``mac`` (as the client's :class:`SignedBody` does when it writes one) and a SHA-256 the
+    same bytes."""
+    body, sha = SignedBody(mac), hashlib.sha256()
     for chunk in iter(lambda: stream.read(CHUNK), b""):
-        mac.update(chunk)
         sha.update(chunk)
         body.write(chunk)
-        size += len(chunk)
-    body.seek(0)
-    return SpooledBody(body, size, sha.hexdigest(), base64.b64encode(mac.digest()).decode("ascii"))
+    body.finish()
+    return SpooledBody(body, len(body), sha.hexdigest(), body.digest)
 
 
 def read_spooled_json(request: Request, body: SpooledBody) -> Any:
@@ -90,7 +87,7 @@ def read_spooled_json(request: Request, body: SpooledBody) -> Any:
     return parse_spooled(body.file)
 
 
-def parse_spooled(file: IO[bytes]) -> Any:
+def parse_spooled(file: BodyFile) -> Any:
     """The JSON value in ``file``, each string longer than SPILL_BYTES a :class:`SpilledString`;
     400 VALIDATION_ERROR on field ``body`` when it holds no JSON."""
     skeleton, spilled = _Skeleton(file).scan()
@@ -115,7 +112,7 @@ class _Skeleton:
     """One pass over a spooled body: the JSON text with each long string replaced by a
     placeholder string, and the long strings' places in the file by placeholder."""
 
-    def __init__(self, file: IO[bytes]) -> None:
+    def __init__(self, file: BodyFile) -> None:
         self._file = file
         self._nonce = secrets.token_hex(8)
         self.text = bytearray()

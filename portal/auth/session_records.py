@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, select
 
 from portal.db import db
-from portal.models import UserSession
+from portal.models import User, UserSession
 
 
 def _digest(token: str) -> str:
@@ -30,11 +30,16 @@ def open_session(user_id: int, now: datetime, max_age: timedelta) -> str:
     return token
 
 
-def is_live(token: str, user_id: int, now: datetime, max_age: timedelta) -> bool:
-    """True when ``token`` names a recorded session of ``user_id`` younger than ``max_age``."""
-    started = db.session.scalar(select(UserSession.created_at).where(
-        UserSession.id == _digest(token), UserSession.user_id == user_id))
-    return started is not None and now - started < max_age
+def live_user(token: str, user_id: int, now: datetime, max_age: timedelta) -> User | None:
+    """The user ``user_id`` when ``token`` names a recorded session of theirs younger than
+    ``max_age``; read with the session in one SELECT, since every request asks."""
+    found = db.session.execute(
+        select(User, UserSession.created_at)
+        .join(UserSession, UserSession.user_id == User.id)
+        .where(User.id == user_id, UserSession.id == _digest(token))).first()
+    if found is None or now - found.created_at >= max_age:
+        return None
+    return found.User
 
 
 def close_session(token: str) -> None:

@@ -56,10 +56,10 @@ def _max_age() -> timedelta:
 def load_user(user_id: str) -> User | None:
     """The signed-in user for flask-login, if the session's record is live and the user active."""
     token = session.get(SESSION_ID_KEY)
-    user = db.session.get(User, int(user_id)) if user_id.isdigit() and token else None
-    if user is None or not user.active:
+    if not (token and user_id.isdigit()):
         return None
-    return user if session_records.is_live(token, user.id, clock.utcnow(), _max_age()) else None
+    user = session_records.live_user(token, int(user_id), clock.utcnow(), _max_age())
+    return user if user is not None and user.active else None
 
 
 def start_session(user: User) -> None:

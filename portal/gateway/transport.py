@@ -157,7 +157,15 @@ class Transport:
             return self._shared_session
         session: requests.Session | None = getattr(self._local, "session", None)
         if session is None:
-            session = self._local.session = requests.Session()
+            session = self._local.session = self._new_session()
+        return session
+
+    def _new_session(self) -> requests.Session:
+        """A session with the environment's proxy for the gateway read once, here: by default
+        requests scans the environment again on every call (about 0.2 ms each)."""
+        session = requests.Session()
+        session.proxies = requests.utils.get_environ_proxies(self.base_url)
+        session.trust_env = False
         return session
 
     @staticmethod

@@ -21,6 +21,7 @@ from portal.redaction import mask_mapping, redact_text
 PAN = "ABCPE1234F"
 ACCOUNT = "123456789012"
 SECRET = "sk_live_9f8e7d6c5b4a"
+GID = "gl-b84ff0123456789015b6579d"  # a gateway id holding a run of 12 digits
 SENSITIVE = {
     "pan": PAN,
     "business": {"panNumber": PAN, "gstin": "27AAPFU0939F1ZV",
@@ -111,6 +112,10 @@ def test_mask_mapping_by_key(key, value, masked):
     ("Authorization: Bearer eyJhbGciOi.abc", "Authorization: [REDACTED]"),
     ("token=abc123&step=2", "token=[REDACTED]&step=2"),
     ("merchant 42 created", "merchant 42 created"),
+    (f"-> 200 gid={GID} in 3 ms", f"-> 200 gid={GID} in 3 ms"),  # ids stay whole
+    ("gid gl_o-1234567890abcdef", "gid gl_o-1234567890abcdef"),
+    ("gl-x 1234567890", "gl-x ******7890"),
+    ("notgl-1234567890ab", "notgl-******7890ab"),
 ])
 def test_redact_text(text, redacted):
     assert redact_text(text) == redacted

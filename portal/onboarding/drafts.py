@@ -93,7 +93,8 @@ def stage_draft(merchant: Merchant, step: Step, data: dict[str, Any],
         typed |= {"state": StepState.DRAFT, "last_error": {}}
     try:
         _take_version(draft, draft.version if version is None else version, typed)
-        queue.supersede(merchant.id, step.key)
+        if not created:  # only a stored draft can have a send queued (queue.enqueue)
+            queue.supersede(merchant.id, step.key)
         merchant.touch()
         record("step.draft", merchant_id=merchant.id, detail={"step": step.key})
         db.session.flush()  # a draft created meanwhile by someone else fails here

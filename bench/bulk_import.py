@@ -18,9 +18,8 @@ from pathlib import Path
 
 from bench.measure import Row, floor_row, info_row, ratio_row
 from bench.stack import Bench, postgres
-from portal.bulk.jobs import CONCURRENCY
 from portal.bulk.parsing import BulkRow, parse_csv
-from portal.config import ROOT
+from portal.config import ROOT, settings_from_env
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.migrate import upgrade
 from portal.onboarding.steps import BY_KEY
@@ -78,8 +77,8 @@ def _body(key: str, row: BulkRow):
     return build(row.forms[key])
 
 
-def raw_seconds(bench: Bench, csv_file: Path) -> float:
-    """Seconds for the sandbox to take every row's calls from ``CONCURRENCY`` direct clients."""
+def raw_seconds(bench: Bench, csv_file: Path, clients: int) -> float:
+    """Seconds for the sandbox to take every row's calls from ``clients`` direct clients."""
     rows = parse_csv(csv_file.read_bytes()).rows
     local = threading.local()
 
@@ -89,7 +88,7 @@ def raw_seconds(bench: Bench, csv_file: Path) -> float:
         raw_row(local.client, row)
 
     start = time.perf_counter()
-    with ThreadPoolExecutor(CONCURRENCY) as pool:
+    with ThreadPoolExecutor(clients) as pool:
         list(pool.map(work, rows))
     return time.perf_counter() - start
 
@@ -99,9 +98,10 @@ def throughput(bench: Bench, database: str, env: dict[str, str],
     """Rounds of raw calls then the job, each on new merchants (their ids and PANs tagged with
     the next two letters of ``tags``); the rows and the job figures."""
     raw, jobs = 0.0, []
+    in_flight = settings_from_env(env).bulk_concurrency  # the job's rows in flight
     for n, (raw_tag, job_tag) in enumerate(zip(tags[::2], tags[1::2], strict=True)):
         folder = bench.workdir / f"{database}-{n}"
-        raw += raw_seconds(bench, write_csv(folder / "raw", ROUND, raw_tag))
+        raw += raw_seconds(bench, write_csv(folder / "raw", ROUND, raw_tag), in_flight)
         jobs.append(probe(env, "job", str(write_csv(folder / "job", ROUND, job_tag))))
         assert jobs[-1]["counts"]["awaiting_documents"] == ROUND, jobs[-1]["counts"]
     merchants = ROUND * ROUNDS

@@ -66,6 +66,8 @@ Folder = Annotated[str, AfterValidator(lambda path: str(ROOT / path))]
 DatabaseUrl = Annotated[str, AfterValidator(_sqlite_under_root)]
 Lowercase = Annotated[str, AfterValidator(lambda value: value.strip().lower())]
 #: An amount, or None when the variable is empty.
+#: Rows of a bulk import in flight at once: at least one, and few enough to stay a fair client.
+BulkConcurrency = Annotated[int, Field(ge=1, le=16)]
 OptionalAmount = Annotated[Decimal | None, BeforeValidator(
     lambda value: None if isinstance(value, str) and not value.strip() else value)]
 
@@ -122,6 +124,9 @@ class Settings(BaseSettings):
                                       "Seconds to connect to the gateway")
     read_timeout: float = variable("GATEWAY_READ_TIMEOUT", 30.0,
                                    "Seconds to wait for the gateway's answer")
+    bulk_concurrency: BulkConcurrency = variable(
+        "BULK_CONCURRENCY", 4, "Rows of a bulk import a worker sends at once, 1 to 16: raise it "
+        "when the gateway answers slowly, lower it if it answers 429 Too Many Requests")
     upload_folder: Folder = variable("UPLOAD_FOLDER", "instance/uploads", "Where uploaded "
                                      "documents are stored (never under `static/`)")
     upload_max_bytes: int = variable("UPLOAD_MAX_BYTES", 5 * 1024 * 1024,
@@ -269,6 +274,7 @@ def env_files() -> tuple[Path, ...]:
 #: Validation errors of numeric variables, and what the value is not.
 NUMBER_ERRORS = {"float_parsing": "a number", "int_parsing": "a whole number",
                  "int_from_float": "a whole number"}
+RANGE_ERRORS = {"greater_than_equal": "at least", "less_than_equal": "at most"}
 
 
 def _config_error(error: ValidationError) -> ConfigError:
@@ -279,8 +285,14 @@ def _config_error(error: ValidationError) -> ConfigError:
         key = str(detail["loc"][0]) if detail["loc"] else ""
         variable_name = names.get(key, key)
         kind = NUMBER_ERRORS.get(detail["type"])
-        problems.append(f"{variable_name} is not {kind}: {detail['input']!r}." if kind
-                        else f"{variable_name} has a value the portal cannot use.")
+        bound = RANGE_ERRORS.get(detail["type"])
+        if kind:
+            problems.append(f"{variable_name} is not {kind}: {detail['input']!r}.")
+        elif bound:
+            limit = next(iter(detail.get("ctx", {}).values()), "")
+            problems.append(f"{variable_name} must be {bound} {limit}: {detail['input']!r}.")
+        else:
+            problems.append(f"{variable_name} has a value the portal cannot use.")
     return ConfigError(" ".join(problems))
 
 

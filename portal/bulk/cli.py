@@ -11,7 +11,7 @@ from flask.cli import AppGroup
 from portal.audit import record
 from portal.bulk.onboard import RowState
 from portal.bulk.report import errors_text
-from portal.bulk.runner import DEFAULT_CONCURRENCY, run_rows
+from portal.bulk.runner import run_rows
 from portal.bulk.validation import Files, check_file
 from portal.config import current_settings
 from portal.db import db
@@ -22,12 +22,12 @@ ACTOR = "cli"
 
 @merchants_cli.command("import")
 @click.argument("csv_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--concurrency", default=DEFAULT_CONCURRENCY, show_default=True,
-              type=click.IntRange(1, 32), help="Rows onboarded at the same time.")
+@click.option("--concurrency", type=click.IntRange(1, 32),
+              help="Rows onboarded at the same time.  [default: BULK_CONCURRENCY]")
 @click.option("--dry-run", is_flag=True, help="Validate the file; send nothing.")
 @click.option("--skip-invalid", is_flag=True,
               help="Onboard the valid rows even when others are invalid.")
-def import_merchants(csv_file: Path, concurrency: int, dry_run: bool,
+def import_merchants(csv_file: Path, concurrency: int | None, dry_run: bool,
                      skip_invalid: bool) -> None:
     """Onboard the merchants of a CSV; documents are paths relative to the CSV.
 
@@ -48,7 +48,8 @@ def import_merchants(csv_file: Path, concurrency: int, dry_run: bool,
         return
     with click.progressbar(length=len(rows), label="Onboarding", show_pos=True) as bar:
         summary = run_rows(current_app._get_current_object(),  # type: ignore[attr-defined]
-                           rows, concurrency=concurrency, files=csv_file.parent,
+                           rows, concurrency=concurrency or current_settings().bulk_concurrency,
+                           files=csv_file.parent,
                            on_row=lambda _outcome: bar.update(1))
     record("bulk.import", actor_label=ACTOR,
            detail={"file": csv_file.name, "rows": len(rows), **summary.counts()})

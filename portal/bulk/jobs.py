@@ -1,7 +1,7 @@
 """Imports started from the admin page: checked in the request, run row by row by a worker.
 
 The upload's valid rows and the job that runs them are stored in one transaction. A worker
-(``flask --app app worker``) starts the rows in file order, ``CONCURRENCY`` in flight at once
+(``flask --app app worker``) starts the rows in file order, BULK_CONCURRENCY in flight at once
 (``portal.bulk.runner``), and writes the outcomes of the rows that ended with the import's
 counts in one transaction, only while its lease on the job holds: a worker that took the job
 over after a crash goes on from the first rows without an outcome (a merchant is never created
@@ -21,8 +21,9 @@ from portal import clock
 from portal.audit import record
 from portal.bulk.onboard import RowOutcome, RowState
 from portal.bulk.parsing import BulkRow
-from portal.bulk.runner import DEFAULT_CONCURRENCY, run_pool
+from portal.bulk.runner import run_pool
 from portal.bulk.validation import check_file, skipped_documents
+from portal.config import current_settings
 from portal.db import db
 from portal.jobs.queue import JobEnd, JobRun, enqueue
 from portal.models.bulk import ROW_PENDING, BulkImport, BulkImportRow, ImportState
@@ -32,8 +33,6 @@ log = logging.getLogger("portal.bulk")
 KIND = "bulk_import"
 #: How many past imports the page lists.
 RECENT = 10
-#: Rows in flight at once in one worker.
-CONCURRENCY = DEFAULT_CONCURRENCY
 #: Rows read from the database at a time (one query per batch, not per row).
 BATCH = 50
 
@@ -102,7 +101,8 @@ def run_import(run: JobRun) -> JobEnd:
     progress = _Progress(import_id, run)
     try:
         run_pool(current_app._get_current_object(),  # type: ignore[attr-defined]
-                 _pending_rows(import_id, progress), progress.record, concurrency=CONCURRENCY)
+                 _pending_rows(import_id, progress), progress.record,
+                 concurrency=current_settings().bulk_concurrency)
     except Exception:  # the import must be left in a final state
         log.exception("bulk import %d stopped", import_id)
         db.session.rollback()

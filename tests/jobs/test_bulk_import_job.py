@@ -6,8 +6,11 @@ from __future__ import annotations
 import threading
 from contextlib import contextmanager
 
+import pytest
+
 from portal.bulk import jobs
 from portal.bulk.jobs import KIND
+from portal.config import SETTINGS_EXTENSION
 from portal.jobs.queue import LEASE, claim
 from portal.models.job import JobState
 from portal.worker.loop import WorkerOptions, run_next
@@ -75,13 +78,16 @@ def test_each_rows_outcome_is_stored(portal_clock, app, sandbox):
     assert [j.state for j in stored_jobs(app, KIND)] == [JobState.DONE]
 
 
-def test_rows_are_sent_several_at_once_never_more(portal_clock, app, sandbox, monkeypatch):
-    import_id = queue_import(app, 2 * jobs.CONCURRENCY)
-    with creates_meeting(monkeypatch, sandbox, jobs.CONCURRENCY) as most:
+@pytest.mark.parametrize("in_flight", [4, 3])  # the default, and BULK_CONCURRENCY set
+def test_rows_are_sent_as_many_at_once_as_set_never_more(portal_clock, app, settings, sandbox,
+                                                          monkeypatch, in_flight):
+    app.extensions[SETTINGS_EXTENSION] = settings.with_changes(bulk_concurrency=in_flight)
+    import_id = queue_import(app, 2 * in_flight)
+    with creates_meeting(monkeypatch, sandbox, in_flight) as most:
         run_worker(app)
-    assert most[0] == jobs.CONCURRENCY
+    assert most[0] == in_flight
     done = stored_import(app, import_id)
-    assert (done.state, done.counts["created"]) == ("finished", 2 * jobs.CONCURRENCY)
+    assert (done.state, done.counts["created"]) == ("finished", 2 * in_flight)
 
 
 def test_a_cancelled_import_stops_after_the_rows_in_hand(portal_clock, app, sandbox,

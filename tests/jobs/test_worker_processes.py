@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from portal.bulk.jobs import CONCURRENCY, KIND
+from portal.bulk.jobs import KIND
 from portal.config import Settings
 from portal.db import db
 from portal.migrate import upgrade
@@ -26,6 +26,8 @@ from tests.support.servers import ROOT, portal_environment
 pytestmark = pytest.mark.postgres
 
 ROWS = 50
+#: Rows a worker has in flight: BULK_CONCURRENCY's default, which these workers run with.
+CONCURRENCY = Settings.model_fields["bulk_concurrency"].default
 HALF = ROWS // 2
 #: Short, so the takeover comes soon; the heartbeat renews it every second meanwhile.
 LEASE_SECONDS = 3

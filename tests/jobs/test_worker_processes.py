@@ -105,8 +105,12 @@ def test_a_worker_killed_mid_import_is_taken_over(app, settings, sandbox, tmp_pa
     rows = stored_rows(app, import_id)
     assert [r.number for r in rows] == list(range(2, ROWS + 2))
     assert {r.state for r in rows} == {"awaiting_documents"}
-    assert [n for n, r in enumerate(rows) if r.outcome["resumed"]] == list(
-        range(HALF, HALF + CONCURRENCY))  # the rows in flight when the worker died
+    # the rows in flight when the worker died: started in file order, but on a loaded machine
+    # one may reach its products send after a later row's, so they are near HALF, not exactly
+    # the 4 after it
+    resumed = [n for n, r in enumerate(rows) if r.outcome["resumed"]]
+    assert len(resumed) == CONCURRENCY
+    assert set(resumed) <= set(range(HALF - CONCURRENCY, HALF + CONCURRENCY)), resumed
     assert sent(sandbox, "POST") == ROWS  # one create per merchant
     with app.app_context():
         merchants = list(db.session.scalars(select(Merchant)))

@@ -21,6 +21,7 @@ from pydantic.fields import FieldInfo
 from pydantic_core.core_schema import ValidationInfo
 from pydantic_settings import BaseSettings, NoDecode, PydanticBaseSettingsSource, SettingsConfigDict
 
+from portal.config_errors import bad_values_text
 from portal.gateway.onboarding_events import origin_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -271,31 +272,6 @@ def env_files() -> tuple[Path, ...]:
     return (Path(named), dot_env)
 
 
-#: Validation errors of numeric variables, and what the value is not.
-NUMBER_ERRORS = {"float_parsing": "a number", "int_parsing": "a whole number",
-                 "int_from_float": "a whole number"}
-RANGE_ERRORS = {"greater_than_equal": "at least", "less_than_equal": "at most"}
-
-
-def _config_error(error: ValidationError) -> ConfigError:
-    """One sentence per bad value, naming its variable (never a library's message)."""
-    names = {name: env_name(info) for name, info in Settings.model_fields.items()}
-    problems = []
-    for detail in error.errors():
-        key = str(detail["loc"][0]) if detail["loc"] else ""
-        variable_name = names.get(key, key)
-        kind = NUMBER_ERRORS.get(detail["type"])
-        bound = RANGE_ERRORS.get(detail["type"])
-        if kind:
-            problems.append(f"{variable_name} is not {kind}: {detail['input']!r}.")
-        elif bound:
-            limit = next(iter(detail.get("ctx", {}).values()), "")
-            problems.append(f"{variable_name} must be {bound} {limit}: {detail['input']!r}.")
-        else:
-            problems.append(f"{variable_name} has a value the portal cannot use.")
-    return ConfigError(" ".join(problems))
-
-
 def settings_from_env(environ: Mapping[str, str | None] | None = None) -> Settings:
     """Settings from ``environ`` alone, or by default from the environment and ``env_files()``
     (real variables win), with each variable's default for the rest."""
@@ -304,7 +280,8 @@ def settings_from_env(environ: Mapping[str, str | None] | None = None) -> Settin
             return _EnvironmentSettings(_env_file=env_files())
         return Settings.model_validate({k: v for k, v in environ.items() if v is not None})
     except ValidationError as exc:
-        raise _config_error(exc) from None
+        names = {name: env_name(info) for name, info in Settings.model_fields.items()}
+        raise ConfigError(bad_values_text(exc, names)) from None
 
 
 def current_settings() -> Settings:

@@ -94,6 +94,20 @@ def test_every_bad_number_is_named_in_words():
                                  "MAIL_PORT is not a whole number: '25.5'.")
 
 
+@pytest.mark.parametrize(("value", "sentence"), [
+    ("0", "BULK_CONCURRENCY must be at least 1: '0'."),
+    ("17", "BULK_CONCURRENCY must be at most 16: '17'."),
+])
+def test_a_number_out_of_its_range_is_named_with_the_bound(value, sentence):
+    with pytest.raises(ConfigError) as caught:
+        settings_from_env({"BULK_CONCURRENCY": value})
+    assert str(caught.value) == sentence
+
+
+def test_bulk_concurrency_reads_a_whole_number_in_range():
+    assert settings_from_env({"BULK_CONCURRENCY": "16"}).bulk_concurrency == 16
+
+
 def test_yes_no_variables_and_comma_lists_read_as_before():
     def read(**environ: str) -> Settings:
         return settings_from_env(environ)

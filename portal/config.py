@@ -67,8 +67,9 @@ Folder = Annotated[str, AfterValidator(lambda path: str(ROOT / path))]
 DatabaseUrl = Annotated[str, AfterValidator(_sqlite_under_root)]
 Lowercase = Annotated[str, AfterValidator(lambda value: value.strip().lower())]
 #: An amount, or None when the variable is empty.
-#: Rows of a bulk import in flight at once: at least one, and few enough to stay a fair client.
-BulkConcurrency = Annotated[int, Field(ge=1, le=16)]
+#: Most rows of a bulk import in flight at once: few enough to stay a fair client.
+MAX_BULK_CONCURRENCY = 16
+BulkConcurrency = Annotated[int, Field(ge=1, le=MAX_BULK_CONCURRENCY)]
 OptionalAmount = Annotated[Decimal | None, BeforeValidator(
     lambda value: None if isinstance(value, str) and not value.strip() else value)]
 

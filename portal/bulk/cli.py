@@ -13,7 +13,7 @@ from portal.bulk.onboard import RowState
 from portal.bulk.report import errors_text
 from portal.bulk.runner import run_rows
 from portal.bulk.validation import Files, check_file
-from portal.config import current_settings
+from portal.config import MAX_BULK_CONCURRENCY, current_settings
 from portal.db import db
 
 merchants_cli = AppGroup("merchants", help="Onboard merchants in bulk.")
@@ -22,7 +22,7 @@ ACTOR = "cli"
 
 @merchants_cli.command("import")
 @click.argument("csv_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--concurrency", type=click.IntRange(1, 32),
+@click.option("--concurrency", type=click.IntRange(1, MAX_BULK_CONCURRENCY),
               help="Rows onboarded at the same time.  [default: BULK_CONCURRENCY]")
 @click.option("--dry-run", is_flag=True, help="Validate the file; send nothing.")
 @click.option("--skip-invalid", is_flag=True,

@@ -17,7 +17,6 @@ from portal.models.document import DocumentStatus, StoredDocument
 from portal.models.merchant import CreateState, Merchant
 from portal.models.step import StepDraft, StepState
 from portal.models.types import EncryptedJSON, EncryptedText
-from portal.onboarding.status_counts import status_counts_upsert
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 #: Merchants inserted per executemany (bounds the memory a large seed takes).
@@ -32,7 +31,7 @@ def seed_merchants(app: Flask, count: int, *, owners: int = 1,
                    documents: int = 0) -> list[int]:
     """Insert ``count`` merchants of ``app`` with real-looking names, three steps sent,
     ``owners`` owners and ``documents`` stored documents each (encrypted with the app's keys),
-    counted per status as the portal counts them; return their ids."""
+    counted per status by the database's triggers as every merchant is; return their ids."""
     with app.app_context(), db.engine(app).begin() as conn:
         first = (conn.scalar(select(func.max(Merchant.id))) or 0) + 1
         ids = list(range(first, first + count))
@@ -44,9 +43,6 @@ def seed_merchants(app: Flask, count: int, *, owners: int = 1,
             conn.execute(insert(_plain(Merchant)), [seal(Merchant, _merchant(n)) for n in batch])
             conn.execute(insert(_plain(StepDraft)), [
                 {**draft, "merchant_id": n} for n in batch for draft in drafts])
-        counts = status_counts_upsert(conn.dialect.name, {SEEDED_STATUS: count})
-        if counts is not None:
-            conn.execute(counts)
         if documents:
             conn.execute(insert(StoredDocument), [
                 _document(n, d) for n in ids for d in range(documents)])

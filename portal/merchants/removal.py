@@ -17,7 +17,6 @@ from portal.config import Settings
 from portal.db import db
 from portal.documents.service import documents_of, path_of
 from portal.models.merchant import CreateState, Merchant
-from portal.onboarding.status_counts import adjust_status_counts
 
 ACTION = "merchant.delete"
 
@@ -45,7 +44,6 @@ def delete_abandoned(settings: Settings, merchant: Merchant) -> bool:
     if deleted.rowcount != 1:
         db.session.rollback()
         return False
-    adjust_status_counts({merchant.status: -1})
     db.session.expunge(merchant)
     record(ACTION, merchant_id=merchant_id,
            detail={"externalOnboardingId": external_id, "name": name, "documents": len(files)})

@@ -23,7 +23,6 @@ from portal.models.merchant import CreateState, Merchant
 from portal.onboarding.drafts import draft_for, save_draft, stage_draft
 from portal.onboarding.result import StepResult
 from portal.onboarding.sending import call_gateway
-from portal.onboarding.status_counts import adjust_status_counts
 from portal.onboarding.steps import BY_KEY, Step
 
 EXTERNAL_ID_FIELD = "externalOnboardingId"
@@ -50,7 +49,6 @@ def start_merchant(data: dict[str, Any],
                         documents_outstanding=[])
     db.session.add(merchant)
     db.session.flush()
-    adjust_status_counts({merchant.status: 1})
     record("merchant.start", merchant_id=merchant.id,
            detail={"externalOnboardingId": external_id})
     _update_identity(merchant, data)

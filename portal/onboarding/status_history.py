@@ -17,7 +17,6 @@ from portal.db import db
 from portal.gateway.onboarding_shapes import FINAL_STATUSES, OnboardingStatus
 from portal.models.merchant import Merchant
 from portal.models.status_change import StatusChange
-from portal.onboarding.status_counts import adjust_status_counts
 
 RANK: dict[str, int] = {
     OnboardingStatus.INITIATED: 0,
@@ -64,7 +63,6 @@ def change_status(merchant: Merchant, new: str | None, source: str, gid: str = "
         db.session.refresh(merchant)
         return False
     set_committed_value(merchant, "status", new)
-    adjust_status_counts({current: -1, new: 1})
     db.session.add(StatusChange(merchant_id=merchant.id, from_status=current, to_status=new,
                                 source=source, at=clock.utcnow(), gid=gid))
     record("status.change", merchant_id=merchant.id, gid=gid,

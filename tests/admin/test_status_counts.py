@@ -1,10 +1,11 @@
-"""The dashboard's counts per status (a table the status changes keep, migration 0019) equal a
-count of the merchants grouped by status after every kind of change, on SQLite and PostgreSQL."""
+"""The dashboard's counts per status (a table that triggers on ``merchants`` keep, migration
+0020) equal a count of the merchants grouped by status after every kind of change, through the
+portal or straight in SQL, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
 from flask import Flask
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
 from portal.config import current_settings
 from portal.db import db
@@ -85,3 +86,32 @@ def test_the_counts_follow_starts_moves_a_bulk_import_and_deletes(app, runner, s
         assert delete_abandoned(current_settings(), db.session.get(Merchant, abandoned))
     assert kept_counts(app) == counted(app) == {
         "PENDING_VERIFICATION": 7, "PENDING_REVIEW": 1, "APPROVED": 1, "REJECTED": 1}
+
+
+INSERT_SQL = text(
+    "INSERT INTO merchants (external_onboarding_id, pan, display_name, legal_name, status, "
+    "create_state, created_at, last_activity_at, checklist, documents_outstanding) VALUES "
+    "(:ext, '', 'Script Traders', '', :status, 'created', '2026-01-01', '2026-01-01', '{}', "
+    "'[]')")
+
+
+def run_sql(app: Flask, statement, params) -> None:
+    """One statement in its own transaction, beside the portal (a script, a repair by hand)."""
+    with app.app_context(), db.engine(app).begin() as conn:
+        conn.execute(statement, params)
+
+
+def test_the_counts_follow_changes_made_straight_in_sql(app):
+    run_sql(app, INSERT_SQL, [{"ext": f"sql-{n}", "status": status} for n, status in
+                              enumerate(["IN_PROGRESS", "IN_PROGRESS", None, "APPROVED"])])
+    assert kept_counts(app) == counted(app) == {"IN_PROGRESS": 2, NO_STATUS: 1, "APPROVED": 1}
+
+    run_sql(app, text("UPDATE merchants SET status = :to WHERE external_onboarding_id = :ext"),
+            [{"ext": "sql-0", "to": "APPROVED"}, {"ext": "sql-2", "to": "INITIATED"},
+             {"ext": "sql-3", "to": "APPROVED"}])  # the last one changes nothing
+    assert kept_counts(app) == counted(app) == {"IN_PROGRESS": 1, "INITIATED": 1, "APPROVED": 2}
+
+    run_sql(app, text("UPDATE merchants SET status = NULL, display_name = 'Renamed' "
+                      "WHERE external_onboarding_id = :ext"), {"ext": "sql-1"})
+    run_sql(app, text("DELETE FROM merchants WHERE status = :status"), {"status": "APPROVED"})
+    assert kept_counts(app) == counted(app) == {NO_STATUS: 1, "INITIATED": 1}

@@ -17,7 +17,6 @@ from portal.config import Settings
 from portal.db import db
 from portal.models.merchant import CreateState, Merchant
 from portal.models.payment import Payment, PaymentCredentials
-from portal.onboarding.status_counts import adjust_status_counts
 from portal.sandbox.payments.backend import PaymentsBackend
 from tests.conftest import with_payments
 from tests.support.rows import fresh
@@ -46,7 +45,6 @@ def add_merchant(app, status: str | None, name: str = "Chai Point") -> int:
                             pan="ABCCE1234F", display_name=name, legal_name=name,
                             status=status, create_state=CreateState.CREATED)
         db.session.add(merchant)
-        adjust_status_counts({status: 1})
         db.session.commit()
         return merchant.id
 

@@ -32,20 +32,39 @@ MOVE = ("INSERT INTO merchant_status_counts (status, merchants) VALUES ({key}, {
         "ON CONFLICT (status) DO UPDATE SET merchants = merchant_status_counts.merchants "
         "+ excluded.merchants;")
 
-POSTGRES_FUNCTION = f"""
-CREATE FUNCTION {TRIGGER}_keep() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  old_key text := CASE WHEN TG_OP <> 'INSERT' THEN coalesce(OLD.status, {NO_STATUS}) END;
-  new_key text := CASE WHEN TG_OP <> 'DELETE' THEN coalesce(NEW.status, {NO_STATUS}) END;
+#: Rows inserted or deleted by one statement move the counts once, by their sums (a bulk insert
+#: of 100,000 merchants is a hundred moves, not 100,000 updates of the same row).
+POSTGRES_STATEMENT_FUNCTION = f"""
+CREATE FUNCTION {TRIGGER}_rows() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF old_key IS NOT DISTINCT FROM new_key THEN
-    RETURN NULL;
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO merchant_status_counts (status, merchants)
+    SELECT coalesce(status, {NO_STATUS}), count(*) FROM new_rows GROUP BY 1 ORDER BY 1
+    ON CONFLICT (status) DO UPDATE
+      SET merchants = merchant_status_counts.merchants + excluded.merchants;
+  ELSE
+    INSERT INTO merchant_status_counts (status, merchants)
+    SELECT coalesce(status, {NO_STATUS}), -count(*) FROM old_rows GROUP BY 1 ORDER BY 1
+    ON CONFLICT (status) DO UPDATE
+      SET merchants = merchant_status_counts.merchants + excluded.merchants;
   END IF;
-  INSERT INTO merchant_status_counts (status, merchants)
-  SELECT key, delta FROM (VALUES (old_key, -1), (new_key, 1)) AS moved (key, delta)
-  WHERE key IS NOT NULL ORDER BY key
-  ON CONFLICT (status) DO UPDATE
-    SET merchants = merchant_status_counts.merchants + excluded.merchants;
+  RETURN NULL;
+END $$
+"""
+#: A change of status moves the old status's count and the new one's, in the order of names.
+POSTGRES_ROW_FUNCTION = f"""
+CREATE FUNCTION {TRIGGER}_status() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  old_key text := coalesce(OLD.status, {NO_STATUS});
+  new_key text := coalesce(NEW.status, {NO_STATUS});
+BEGIN
+  IF old_key <> new_key THEN
+    INSERT INTO merchant_status_counts (status, merchants)
+    SELECT key, delta FROM (VALUES (old_key, -1), (new_key, 1)) AS moved (key, delta)
+    ORDER BY key
+    ON CONFLICT (status) DO UPDATE
+      SET merchants = merchant_status_counts.merchants + excluded.merchants;
+  END IF;
   RETURN NULL;
 END $$
 """
@@ -53,13 +72,23 @@ END $$
 
 def upgrade() -> None:
     if op.get_bind().dialect.name == "postgresql":
-        op.execute(POSTGRES_FUNCTION)
-        op.execute(f"CREATE TRIGGER {TRIGGER}_keep AFTER INSERT OR DELETE OR UPDATE OF status "
-                   f"ON merchants FOR EACH ROW EXECUTE FUNCTION {TRIGGER}_keep()")
+        create_postgres_triggers()
     else:
         create_sqlite_triggers()
     op.execute("DELETE FROM merchant_status_counts")
     op.execute(COUNT_AGAIN)
+
+
+def create_postgres_triggers() -> None:
+    """PostgreSQL's: inserts and deletes per statement (their transition tables summed), a
+    change of status per row (the portal changes one merchant at a time)."""
+    op.execute(POSTGRES_STATEMENT_FUNCTION)
+    op.execute(POSTGRES_ROW_FUNCTION)
+    for event, rows in (("INSERT", "NEW TABLE AS new_rows"), ("DELETE", "OLD TABLE AS old_rows")):
+        op.execute(f"CREATE TRIGGER {TRIGGER}_{event.lower()} AFTER {event} ON merchants "
+                   f"REFERENCING {rows} FOR EACH STATEMENT EXECUTE FUNCTION {TRIGGER}_rows()")
+    op.execute(f"CREATE TRIGGER {TRIGGER}_update AFTER UPDATE OF status ON merchants "
+               f"FOR EACH ROW EXECUTE FUNCTION {TRIGGER}_status()")
 
 
 def create_sqlite_triggers() -> None:
@@ -80,8 +109,10 @@ def create_sqlite_triggers() -> None:
 
 def downgrade() -> None:
     if op.get_bind().dialect.name == "postgresql":
-        op.execute(f"DROP TRIGGER IF EXISTS {TRIGGER}_keep ON merchants")
-        op.execute(f"DROP FUNCTION IF EXISTS {TRIGGER}_keep()")
+        for event in ("insert", "delete", "update"):
+            op.execute(f"DROP TRIGGER IF EXISTS {TRIGGER}_{event} ON merchants")
+        op.execute(f"DROP FUNCTION IF EXISTS {TRIGGER}_rows()")
+        op.execute(f"DROP FUNCTION IF EXISTS {TRIGGER}_status()")
     else:
         for name in ("insert", "delete", "update_up", "update_down"):
             op.execute(f"DROP TRIGGER IF EXISTS {TRIGGER}_{name}")

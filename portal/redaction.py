@@ -15,7 +15,7 @@ PAN_LIKE = re.compile(r"[A-Z]{5}[0-9]{4}[A-Z]"
 #: A run of 9 digits or more (an account or card number), but not inside a gateway id
 #: (``gl-``, ``gl_`` or ``gl_o-`` then hex): about one id in twenty holds such a run, and ops
 #: quote ids to the gateway's support whole.
-LONG_DIGITS = re.compile(r"(?<![0-9A-Za-z])gl(?:_o-|[-_])[0-9a-f]+(?![0-9A-Za-z])|[0-9]{9,}")
+LONG_DIGITS = re.compile(r"(?<![0-9A-Za-z])gl(?:_o-|[-_])[0-9a-fA-F]+(?![0-9A-Za-z])|[0-9]{9,}")
 #: ``name=value``, ``name: value``, ``"name": "value"``, or URL-encoded ``name%3Dvalue`` (a link
 #: inside another link's query, as in ``/login?next=...``).
 SECRET_ASSIGNMENT = re.compile(

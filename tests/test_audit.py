@@ -114,6 +114,7 @@ def test_mask_mapping_by_key(key, value, masked):
     ("merchant 42 created", "merchant 42 created"),
     (f"-> 200 gid={GID} in 3 ms", f"-> 200 gid={GID} in 3 ms"),  # ids stay whole
     ("gid gl_o-1234567890abcdef", "gid gl_o-1234567890abcdef"),
+    ("gid gl_1234567890ABCDEF.", "gid gl_1234567890ABCDEF."),
     ("gl-x 1234567890", "gl-x ******7890"),
     ("notgl-1234567890ab", "notgl-******7890ab"),
 ])

@@ -32,8 +32,10 @@ def audit() -> ResponseReturnValue:
     valid = form.validate()
     page = service.audit_page(form.filters(), request.args.get("page", 1, type=int))
     args = {k: v for k, v in request.args.items() if k != "page"}
+    merchants = service.event_merchants(page.rows)
     return render_template("admin/audit.html", form=form, page=page, args=args,
-                           sentences=service.event_sentences(page.rows)), (
+                           merchants=merchants,
+                           sentences=service.event_sentences(page.rows, merchants)), (
         200 if valid else 400)
 
 

@@ -199,25 +199,44 @@ def audit_page(filters: AuditFilters, page: int = 1,
     return AuditPage(events, total, page, per_page)
 
 
-def event_sentences(events: list[AuditEvent]) -> dict[int, str]:
-    """Each event as a sentence naming its actor's role and its merchant: two statements."""
-    user_ids = {e.actor_id for e in events if e.actor_id is not None}
+@dataclass(frozen=True)
+class EventMerchant:
+    """The merchant an audit event concerns, by name; ``live``: it still exists (its page
+    opens), else the name is the one its deletion recorded, or its number."""
+
+    name: str
+    live: bool
+
+
+def event_merchants(events: list[AuditEvent]) -> dict[int, EventMerchant]:
+    """The merchant of each event that concerns one, by event id: one statement."""
     merchant_ids = {e.merchant_id for e in events if e.merchant_id is not None}
+    names = {m.id: m.name for m in db.session.scalars(
+        select(Merchant).where(Merchant.id.in_(merchant_ids)).options(load_only(
+            Merchant.legal_name, Merchant.display_name, Merchant.external_onboarding_id)))
+    } if merchant_ids else {}
+    return {e.id: _event_merchant(e, names) for e in events if e.merchant_id is not None}
+
+
+def _event_merchant(event: AuditEvent, names: dict[int, str]) -> EventMerchant:
+    assert event.merchant_id is not None
+    if event.merchant_id in names:
+        return EventMerchant(names[event.merchant_id], True)
+    recorded = str((event.detail or {}).get("name") or "")
+    return EventMerchant(recorded or f"merchant #{event.merchant_id}", False)
+
+
+def event_sentences(events: list[AuditEvent],
+                    merchants: dict[int, EventMerchant]) -> dict[int, str]:
+    """Each event as a sentence naming its actor's role and its merchant (``merchants``, from
+    :func:`event_merchants`): one statement."""
+    user_ids = {e.actor_id for e in events if e.actor_id is not None}
     roles = {row.id: row.role for row in db.session.execute(
         select(User.id, User.role).where(User.id.in_(user_ids)))} if user_ids else {}
-    names = {m.id: m.name for m in db.session.scalars(
-        select(Merchant).where(Merchant.id.in_(merchant_ids)))} if merchant_ids else {}
     return {e.id: audit_sentence(
         e.actor_label, roles.get(e.actor_id) if e.actor_id is not None else None, e.action,
-        e.outcome, _merchant_name(e, names), e.detail) for e in events}
-
-
-def _merchant_name(event: AuditEvent, names: dict[int, str]) -> str | None:
-    """The merchant's name now, or as its deletion recorded it, or its number."""
-    if event.merchant_id is None:
-        return None
-    return (names.get(event.merchant_id) or str((event.detail or {}).get("name") or "")
-            or f"merchant #{event.merchant_id}")
+        e.outcome, merchants[e.id].name if e.id in merchants else None, e.detail)
+        for e in events}
 
 
 def _day_start(day: date) -> datetime:

@@ -30,8 +30,8 @@ COMPLETE_SECTIONS = {"businessDetails": "COMPLETE", "beneficialOwners": "COMPLET
 def _add_merchants(app, count: int, status: str | None = "IN_PROGRESS",
                    name: str = "Trader", outstanding: tuple[str, ...] = ("CANCELLED_CHEQUE",),
                    ) -> list[int]:
-    """Merchants with two steps sent, straight into the database (counted per status as the
-    portal counts the merchants it starts)."""
+    """Merchants with two steps sent, straight into the database (counted per status by the
+    database's triggers, as every merchant is)."""
     ids = []
     with app.app_context():
         for _ in range(count):
@@ -255,4 +255,16 @@ def test_the_audit_trail_names_a_deleted_merchant_as_its_deletion_recorded_it(ap
     soup = _soup(client.get("/admin/audit?action=merchant.delete"))
     assert [td.get_text() for td in soup.select("td.sentence")] == [
         "asha@example.com deleted Lotus Traders."]
+    merchant_cell = soup.select_one("td[data-label='Merchant']")
+    assert merchant_cell.get_text() == "Lotus Traders (deleted)"
+    assert merchant_cell.select_one("a") is None  # its page is gone
     assert '"documents": 2' in soup.select_one("details pre").get_text()
+
+
+def test_the_audit_trail_names_each_events_merchant_and_links_to_it(app, client, auth):
+    [merchant_id] = _add_merchants(app, 1, name="Chai Point")
+    _audit(app, 1, merchant_id=merchant_id)
+    auth.login("admin")
+    soup = _soup(client.get(f"/admin/audit?merchant={merchant_id}&action=step.send.bank"))
+    link = soup.select_one("td[data-label='Merchant'] a")
+    assert (link.get_text(), link["href"]) == ("Chai Point", f"/merchants/{merchant_id}")

@@ -10,6 +10,7 @@ from sqlalchemy import inspect, text
 from portal.db import Base, make_engine
 from portal.migrate import alembic_config, include_object, upgrade
 from portal.models.merchant_search import SQLITE_HAS_TRIGRAM
+from tests.support.rows import MERCHANT_SQL
 
 
 def test_migrated_schema_matches_the_models(any_database_url):
@@ -44,11 +45,8 @@ def test_0019_counts_and_indexes_the_merchants_already_there_and_goes_back(any_d
     engine = make_engine(any_database_url)
     try:
         with engine.begin() as conn:
-            conn.execute(text(
-                "INSERT INTO merchants (external_onboarding_id, pan, display_name, legal_name, "
-                "status, create_state, created_at, last_activity_at, checklist, "
-                "documents_outstanding) VALUES (:ext, '', :name, '', :status, 'created', "
-                "'2026-01-01', '2026-01-01', '{}', '[]')"),
+            conn.execute(
+                MERCHANT_SQL,
                 [{"ext": f"ext-{n}", "name": name, "status": status} for n, (name, status) in
                  enumerate([("Lakshmi Sweets", "IN_PROGRESS"), ("Ganga Textiles", None),
                             ("Lotus Sweets & Sons", "IN_PROGRESS"), ("Apollo Tyres", "APPROVED")])])
@@ -75,25 +73,21 @@ def test_0019_counts_and_indexes_the_merchants_already_there_and_goes_back(any_d
 def test_0020_counts_again_keeps_counting_and_goes_back(any_database_url):
     upgrade(any_database_url, "0019")
     engine = make_engine(any_database_url)
-    insert = text(
-        "INSERT INTO merchants (external_onboarding_id, pan, display_name, legal_name, status, "
-        "create_state, created_at, last_activity_at, checklist, documents_outstanding) VALUES "
-        "(:ext, '', 'Drift Traders', '', :status, 'created', '2026-01-01', '2026-01-01', '{}', "
-        "'[]')")
     counts = text("SELECT status, merchants FROM merchant_status_counts WHERE merchants <> 0")
     try:
         with engine.begin() as conn:  # written beside the 0019 portal: the counts drift
-            conn.execute(insert, [{"ext": "a", "status": "APPROVED"}, {"ext": "b", "status": None}])
+            conn.execute(MERCHANT_SQL, [{"ext": "a", "name": "Drift Traders", "status": "APPROVED"},
+                                        {"ext": "b", "name": "Drift Traders", "status": None}])
         with engine.connect() as conn:
             assert dict(conn.execute(counts).all()) == {}
         upgrade(any_database_url)
         with engine.begin() as conn:
             assert dict(conn.execute(counts).all()) == {"APPROVED": 1, "": 1}
-            conn.execute(insert, {"ext": "c", "status": "APPROVED"})
+            conn.execute(MERCHANT_SQL, {"ext": "c", "name": "Drift Traders", "status": "APPROVED"})
             assert dict(conn.execute(counts).all()) == {"APPROVED": 2, "": 1}
         command.downgrade(alembic_config(any_database_url), "0019")
         with engine.begin() as conn:  # no trigger left: a new merchant is not counted
-            conn.execute(insert, {"ext": "d", "status": "APPROVED"})
+            conn.execute(MERCHANT_SQL, {"ext": "d", "name": "Drift Traders", "status": "APPROVED"})
             assert dict(conn.execute(counts).all()) == {"APPROVED": 2, "": 1}
         upgrade(any_database_url)
     finally:

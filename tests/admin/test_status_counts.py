@@ -23,6 +23,7 @@ from tests.outbox.support import (
     migrated_any_database_url,
     migrated_postgres_template,
 )
+from tests.support.rows import MERCHANT_SQL
 
 __all__ = ["app", "database_url", "migrated_any_database_url", "migrated_postgres_template"]
 
@@ -88,13 +89,6 @@ def test_the_counts_follow_starts_moves_a_bulk_import_and_deletes(app, runner, s
         "PENDING_VERIFICATION": 7, "PENDING_REVIEW": 1, "APPROVED": 1, "REJECTED": 1}
 
 
-INSERT_SQL = text(
-    "INSERT INTO merchants (external_onboarding_id, pan, display_name, legal_name, status, "
-    "create_state, created_at, last_activity_at, checklist, documents_outstanding) VALUES "
-    "(:ext, '', 'Script Traders', '', :status, 'created', '2026-01-01', '2026-01-01', '{}', "
-    "'[]')")
-
-
 def run_sql(app: Flask, statement, params) -> None:
     """One statement in its own transaction, beside the portal (a script, a repair by hand)."""
     with app.app_context(), db.engine(app).begin() as conn:
@@ -102,8 +96,9 @@ def run_sql(app: Flask, statement, params) -> None:
 
 
 def test_the_counts_follow_changes_made_straight_in_sql(app):
-    run_sql(app, INSERT_SQL, [{"ext": f"sql-{n}", "status": status} for n, status in
-                              enumerate(["IN_PROGRESS", "IN_PROGRESS", None, "APPROVED"])])
+    run_sql(app, MERCHANT_SQL, [{"ext": f"sql-{n}", "name": "Script Traders", "status": status}
+                                for n, status in enumerate(
+                                    ["IN_PROGRESS", "IN_PROGRESS", None, "APPROVED"])])
     assert kept_counts(app) == counted(app) == {"IN_PROGRESS": 2, NO_STATUS: 1, "APPROVED": 1}
 
     run_sql(app, text("UPDATE merchants SET status = :to WHERE external_onboarding_id = :ext"),

@@ -5,11 +5,19 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from flask import Flask
+from sqlalchemy import text
 
 from portal.db import db
 from portal.models.merchant import Merchant
 
 Row = TypeVar("Row")
+
+#: A merchant written in plain SQL, as a script or a restore writes one (no portal code runs):
+#: parameters ``ext``, ``name`` and ``status`` (None: no status yet).
+MERCHANT_SQL = text(
+    "INSERT INTO merchants (external_onboarding_id, pan, display_name, legal_name, status, "
+    "create_state, created_at, last_activity_at, checklist, documents_outstanding) VALUES "
+    "(:ext, '', :name, '', :status, 'created', '2026-01-01', '2026-01-01', '{}', '[]')")
 
 
 def fresh(app: Flask, model: type[Row], **columns: Any) -> Row:

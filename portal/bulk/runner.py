@@ -27,7 +27,6 @@ from portal.gateway.retry import RetryPolicy
 
 log = logging.getLogger("portal.bulk")
 
-DEFAULT_CONCURRENCY = 4
 #: A batch meets 429s and 5xx more than a person does: more, still capped, backoff on PUT/GET.
 BULK_RETRY = RetryPolicy(attempts=5, base_delay=0.25, max_delay=4.0)
 
@@ -65,7 +64,7 @@ class Summary:
                   f"{o.reason}" for o in self.outcomes if o.state is not RowState.COMPLETED)]
 
 
-def run_rows(app: Flask, rows: list[BulkRow], *, concurrency: int = DEFAULT_CONCURRENCY,
+def run_rows(app: Flask, rows: list[BulkRow], *, concurrency: int,
              files: Path | None = None, client: OnboardingClient | None = None,
              on_row: Callable[[RowOutcome], None] | None = None) -> Summary:
     """Onboard ``rows`` with at most ``concurrency`` at a time; ``on_row`` hears each end."""
@@ -83,7 +82,7 @@ def run_rows(app: Flask, rows: list[BulkRow], *, concurrency: int = DEFAULT_CONC
 
 
 def run_pool(app: Flask, rows: Iterable[BulkRow], heard: Callable[[list[RowOutcome]], bool], *,
-             concurrency: int = DEFAULT_CONCURRENCY, files: Path | None = None,
+             concurrency: int, files: Path | None = None,
              client: OnboardingClient | None = None) -> None:
     """Onboard the rows ``rows`` yields, at most ``concurrency`` in flight, in their order.
 

@@ -3,8 +3,9 @@
 whatever writes it (the portal, a script, a restore), instead of each portal path remembering
 to. The counts are taken again from the merchants, so any drift before this is gone.
 
-Each change moves its rows in a fixed order (the status's name), so two concurrent changes of
-the same statuses never wait on each other in opposite orders. A later batch migration that
+On PostgreSQL each change moves its rows in a fixed order (the status's name), so two
+concurrent changes of the same statuses never wait on each other in opposite orders (SQLite has
+one writer at a time, so its triggers need no order). A later batch migration that
 rebuilds ``merchants`` on SQLite drops these triggers with the old table: it must create them
 again (``create_sqlite_triggers``) and count again (``COUNT_AGAIN``).
 
@@ -93,26 +94,21 @@ def create_postgres_triggers() -> None:
 
 def create_sqlite_triggers() -> None:
     """SQLite's triggers: one per kind of change; a change of status moves the old status's
-    count and the new one's in the order of their names."""
+    count down and the new one's up."""
     old, new = f"coalesce(old.status, {NO_STATUS})", f"coalesce(new.status, {NO_STATUS})"
     op.execute(f"CREATE TRIGGER {TRIGGER}_insert AFTER INSERT ON merchants "
                f"BEGIN {MOVE.format(key=new, delta=1)} END")
     op.execute(f"CREATE TRIGGER {TRIGGER}_delete AFTER DELETE ON merchants "
                f"BEGIN {MOVE.format(key=old, delta=-1)} END")
-    for name, order, first, second in (("up", "<", (old, -1), (new, 1)),
-                                       ("down", ">", (new, 1), (old, -1))):
-        op.execute(f"CREATE TRIGGER {TRIGGER}_update_{name} AFTER UPDATE OF status ON merchants "
-                   f"WHEN {old} {order} {new} BEGIN "
-                   f"{MOVE.format(key=first[0], delta=first[1])} "
-                   f"{MOVE.format(key=second[0], delta=second[1])} END")
+    op.execute(f"CREATE TRIGGER {TRIGGER}_update AFTER UPDATE OF status ON merchants "
+               f"WHEN {old} <> {new} BEGIN {MOVE.format(key=old, delta=-1)} "
+               f"{MOVE.format(key=new, delta=1)} END")
 
 
 def downgrade() -> None:
-    if op.get_bind().dialect.name == "postgresql":
-        for event in ("insert", "delete", "update"):
-            op.execute(f"DROP TRIGGER IF EXISTS {TRIGGER}_{event} ON merchants")
+    postgres = op.get_bind().dialect.name == "postgresql"
+    for event in ("insert", "delete", "update"):
+        op.execute(f"DROP TRIGGER IF EXISTS {TRIGGER}_{event}" + (" ON merchants" if postgres else ""))
+    if postgres:
         op.execute(f"DROP FUNCTION IF EXISTS {TRIGGER}_rows()")
         op.execute(f"DROP FUNCTION IF EXISTS {TRIGGER}_status()")
-    else:
-        for name in ("insert", "delete", "update_up", "update_down"):
-            op.execute(f"DROP TRIGGER IF EXISTS {TRIGGER}_{name}")

@@ -39,7 +39,9 @@ EXPLICIT = {
     **dict.fromkeys(["portal.gateway.transport", "portal.gateway.retry",
                      "portal.gateway.errors", "portal.gateway.signing", "portal.gateway.jwe",
                      "portal.gateway.payments_auth", "portal.gateway.telemetry",
-                     "portal.gateway.tracing"], TRANSPORT),
+                     "portal.gateway.tracing", "portal.gateway.reading",
+                     "portal.gateway.reading.payments", "portal.gateway.reading.onboarding"],
+                    TRANSPORT),
     **dict.fromkeys(["portal.gateway", "portal.gateway.onboarding_client",
                      "portal.gateway.payments_client"], GATEWAY),
     #: Flask wiring: sign-in sessions' request hooks and the extensions bound to the app.

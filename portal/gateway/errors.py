@@ -75,11 +75,17 @@ class Forbidden(GatewayError):
 
 
 class NotFound(GatewayError):
-    """404: no such record."""
+    """No such record, in any of the gateway's dialects: HTTP 404, HTTP 400 with reasonCode
+    GL-400-999, or a 2xx whose status is NOT_FOUND (CONTRACT.md revision 3)."""
 
 
 class Conflict(GatewayError):
     """409: the operation clashes with the record's state (second capture, over-refund)."""
+
+
+class Declined(GatewayError):
+    """A 2xx answer that says no (a failure status word or a decline reasonCode): the action
+    did not happen; ``display_message`` says why in the gateway's words."""
 
 
 class UnexpectedAnswer(GatewayError):
@@ -89,20 +95,28 @@ class UnexpectedAnswer(GatewayError):
 
 
 class GatewayUnavailable(GatewayError):
-    """5xx, timeout or lost connection.
+    """5xx, 429 (too many requests), timeout or lost connection.
 
     ``outcome_unknown`` is set when the call was not safe to repeat and the connection broke
-    after sending it.
+    after sending it (or a 5xx answered it). ``retry_after`` is the seconds a 429 or 503 asked
+    the client to wait (``Retry-After``), None when it named none.
     """
 
-    def __init__(self, message: str, *, outcome_unknown: bool = False, **kwargs: Any) -> None:
+    def __init__(self, message: str, *, outcome_unknown: bool = False,
+                 retry_after: float | None = None, **kwargs: Any) -> None:
         super().__init__(message, **kwargs)
         self.outcome_unknown = outcome_unknown
+        self.retry_after = retry_after
 
     def __str__(self) -> str:
         text = super().__str__()
         return f"{text} | outcome unknown" if self.outcome_unknown else text
 
+
+#: reasonCode of "transaction not found" on a 400 (gateway-facts D, standalone-capture.mdx).
+NOT_FOUND_REASON = "GL-400-999"
+#: HTTP statuses that mean "too busy now, ask again later": never a refusal.
+TOO_MANY_REQUESTS = 429
 
 _BY_STATUS: dict[int, tuple[type[GatewayError], str]] = {
     401: (Unauthorized, "the gateway refused our credentials"),
@@ -112,8 +126,9 @@ _BY_STATUS: dict[int, tuple[type[GatewayError], str]] = {
 }
 
 
-def error_for_response(status: int, body: Any, operation: str) -> GatewayError:
-    """Map a non-2xx answer onto the hierarchy."""
+def error_for_response(status: int, body: Any, operation: str,
+                       retry_after: float | None = None) -> GatewayError:
+    """Map a non-2xx answer onto the hierarchy; ``retry_after`` is its Retry-After, if any."""
     parsed = _envelope(body)
     common: dict[str, Any] = {
         "http_status": status,
@@ -123,7 +138,13 @@ def error_for_response(status: int, body: Any, operation: str) -> GatewayError:
         "display_message": display_message(parsed.errors),
     }
     if status >= 500:
-        return GatewayUnavailable(f"{operation}: the gateway failed", **common)
+        return GatewayUnavailable(f"{operation}: the gateway failed", retry_after=retry_after,
+                                  **common)
+    if status == TOO_MANY_REQUESTS:
+        return GatewayUnavailable(f"{operation}: the gateway asked us to slow down",
+                                  retry_after=retry_after, **common)
+    if status == 400 and parsed.reasonCode == NOT_FOUND_REASON:
+        return NotFound(f"{operation}: no such record", **common)
     if status in (400, 422):
         field_errors = [FieldError(d.path, d.message) for d in parsed.errorDetails]
         return ValidationFailed(f"{operation}: the gateway refused the request",

@@ -1,10 +1,11 @@
 """PaymentsClient: hosted-checkout authorize-only payments (spec 000, CONTRACT.md).
 
-Every call is signed with a JWS over the exact bytes sent. The body goes as JSON or, in the
-SDKs' mode, as a compact JWE to the gateway's key. POSTs are never retried: a POST whose
-answer is lost (or comes back in a shape we cannot read) raises an error with
-``outcome_unknown``, so the caller reconciles with a status read of that call's own
-merchantTxnId instead of sending it twice.
+Every call is signed with a JWS over the exact bytes sent. The body goes as a compact JWE to
+the gateway's key, as every official SDK sends it, or as plain JSON (a sandbox setting). POSTs
+are never retried. Every answer is read by :mod:`portal.gateway.reading.payments`: a 2xx that
+declines raises :class:`~portal.gateway.errors.Declined`, and one that does not say whether the
+action was done (or cannot be read) raises an error with ``outcome_unknown``, so the caller
+reconciles with a status read of that call's own merchantTxnId instead of sending it twice.
 """
 
 from __future__ import annotations
@@ -15,12 +16,12 @@ from typing import Any, TypeVar
 
 import requests
 from joserfc.jwk import RSAKey
-from pydantic import ValidationError
 
-from portal.gateway.errors import GatewayError, UnexpectedAnswer, ValidationFailed
+from portal.gateway.errors import ValidationFailed
 from portal.gateway.jwe import encrypt_body
 from portal.gateway.payments_auth import JwsAuth
 from portal.gateway.payments_shapes import (
+    INITIATE_PATH,
     OPERATIONS,
     ActionResponse,
     AmountScope,
@@ -29,6 +30,12 @@ from portal.gateway.payments_shapes import (
     InitiateResponse,
     RefundResponse,
     StatusResponse,
+)
+from portal.gateway.reading.payments import (
+    action_reader,
+    issued_at_ms,
+    read_callback_claims,
+    read_status,
 )
 from portal.gateway.retry import RetryPolicy
 from portal.gateway.shapes import Envelope, dump, validate_payload
@@ -64,6 +71,7 @@ class PaymentsClient:
         gateway_kid: str | None = None,
         encrypt: bool = False,
         parent_mid: str | None = None,
+        initiate_path: str = INITIATE_PATH,
         timeouts: Timeouts = Timeouts(),
         retry: RetryPolicy = RetryPolicy(),
         session: requests.Session | None = None,
@@ -76,6 +84,7 @@ class PaymentsClient:
         self._signer_mid = parent_mid or merchant_id
         self._gateway_key = load_public_key(gateway_public_key_pem) if encrypt else None
         self._gateway_kid = gateway_kid or ""
+        self._initiate_path = initiate_path
         self._now_ms = now_ms
         auth = JwsAuth(load_private_key(private_key_pem), kid=kid, merchant_id=merchant_id,
                        encrypted=encrypt, now_ms=now_ms, parent_mid=parent_mid)
@@ -100,7 +109,7 @@ class PaymentsClient:
         if not status_url.startswith(base + "/"):
             raise ValueError("statusUrl does not point at this gateway")
         prepared = self._public.prepare("GET", status_url[len(base):])
-        return self._parse("status", StatusResponse, self._public.send(prepared, "status").body)
+        return self._public.send_and_read(prepared, "status", read_status)
 
     def capture(self, gid: str, merchant_txn_id: str, amount: str | None = None
                 ) -> ActionResponse:
@@ -141,57 +150,46 @@ class PaymentsClient:
     def prepare(self, name: str, request: Any = None, **params: str) -> requests.PreparedRequest:
         """Validate, encode and sign one operation's request without sending it."""
         operation = OPERATIONS[name]
+        path = self._initiate_path if name == "initiate" else operation.url_path(**params)
         if operation.request is None:
-            return self.transport.prepare(operation.method, operation.url_path(**params))
+            return self.transport.prepare(operation.method, path)
         value, errors = validate_payload(operation.request, dump(request))
         if errors:
             raise ValidationFailed(f"{name}: the request is not valid", field_errors=errors)
         body = json_bytes(dump(value))
         if self._gateway_key is None:
-            return self.transport.prepare(operation.method, operation.url_path(**params),
-                                          body=body)
+            return self.transport.prepare(operation.method, path, body=body)
         token = encrypt_body(body, self._gateway_key, gateway_kid=self._gateway_kid,
                              merchant_id=self._signer_mid, now_ms=self._now_ms())
-        return self.transport.prepare(operation.method, operation.url_path(**params),
-                                      body=token.encode("ascii"), content_type="text/plain")
+        return self.transport.prepare(operation.method, path, body=token.encode("ascii"),
+                                      content_type="text/plain")
 
     def _call(self, name: str, shape: type[Answer], request: Any, **params: str) -> Answer:
         prepared = self.prepare(name, request, **params)
-        return self._parse(name, shape, self.transport.send(prepared, name).body)
-
-    @staticmethod
-    def _parse(name: str, shape: type[Answer], body: Any) -> Answer:
-        try:
-            return shape.model_validate(body)
-        except ValidationError as exc:
-            # a POST the gateway answered with 2xx was taken: its outcome is unknown, not failed
-            kind = UnexpectedAnswer if OPERATIONS[name].method == "POST" else GatewayError
-            raise kind(f"{name}: the gateway's answer has an unexpected shape",
-                       body=body) from exc
+        read = read_status if name == "status" else action_reader(name, shape)
+        return self.transport.send_and_read(prepared, name, read)
 
 
 def verify_callback_token(token: str, gateway_public_key: RSAKey | str | bytes, now_ms: int,
-                          max_age_ms: int = TOKEN_LIFETIME_MS) -> dict[str, Any]:
+                          max_age_ms: int = TOKEN_LIFETIME_MS) -> CallbackClaims:
     """Verify the ``x-gl-token`` the customer's browser brings back; return its claims.
 
-    RS256 with the gateway's key only. ``iat`` (epoch ms) must be recent and not in the future.
-    The claims (``CallbackClaims``) are a hint: find the payment by ``gid`` (or
-    ``merchantUniqueId``) and confirm the outcome with a status call before acting on it.
+    RS256 with the gateway's key only. ``iat`` (epoch ms, or seconds) must be recent and not in
+    the future. The claims are a hint: find the payment they name and confirm the outcome with
+    a status call before acting on it.
     """
     key = (gateway_public_key if isinstance(gateway_public_key, RSAKey)
            else load_public_key(gateway_public_key))
     _, claims = verify_claims(token, lambda header: key)
     try:
-        issued = int(str(claims["iat"]))
-    except (KeyError, ValueError) as exc:
-        raise TokenError("The callback token has no iat in milliseconds") from exc
+        issued = issued_at_ms(claims.get("iat"))
+    except ValueError as exc:
+        raise TokenError("The callback token has no usable iat") from exc
     if issued > now_ms + CLOCK_SKEW_MS:
         raise TokenError("The callback token is issued in the future")
     if now_ms > issued + max_age_ms + CLOCK_SKEW_MS:
         raise TokenError("The callback token is too old")
     try:
-        CallbackClaims.model_validate(claims)
-    except ValidationError as exc:
-        missing = ", ".join(str(e["loc"][0]) for e in exc.errors(include_url=False))
-        raise TokenError(f"The callback token has no usable {missing}") from None
-    return claims
+        return read_callback_claims(claims)
+    except ValueError as exc:
+        raise TokenError(f"The callback token has {exc}") from None

@@ -10,7 +10,7 @@ import re
 from datetime import datetime
 from decimal import Decimal
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Self
 
 import pycountry
 from pydantic import (
@@ -23,6 +23,7 @@ from pydantic import (
     TypeAdapter,
     ValidationError,
     ValidationInfo,
+    model_validator,
 )
 from pydantic.json_schema import SkipJsonSchema
 
@@ -308,33 +309,54 @@ class RefundRequest(RequestModel):
 
 
 class InitiateData(ResponseModel):
-    """``data`` of the initiate answer (spec 2.5): where to send the customer, where to poll."""
+    """``data`` of the initiate answer (spec 2.5): where to send the customer, where to poll.
+
+    Only ``redirectUrl`` is certain: the docs' examples carry ``{gid, redirectUrl, status}``
+    alone (CONTRACT.md revision 3), so without a ``statusUrl`` the status is read by gid.
+    """
 
     redirectUrl: str
-    statusUrl: str
-    merchantTxnId: str
+    statusUrl: str | None = None
+    merchantTxnId: str | None = None
+    gid: str | None = None
+    status: str | None = None
+
+
+class CardData(ResponseModel):
+    """The card the customer paid with, as the status answer shows it (masked)."""
+
+    maskedCardNumber: str | None = None
+    cardScheme: str | None = None
+    cardType: str | None = None
 
 
 class PaymentStatusData(ResponseModel):
-    """``data`` of the status answer (gateway-facts B6, api-reference get-transaction-status).
+    """``data`` of the status answer (gateway-facts B6 and D, get-transaction-status.mdx).
 
-    It carries no running totals (captured or refunded amounts): a client keeps its own ledger.
-    Read by a capture's or refund's merchantTxnId, ``merchantTxnId`` and ``Amount`` are that
-    action's.
+    The docs put the gid in the envelope, not here: read it with
+    :attr:`StatusResponse.payment_gid`. It carries no running totals (captured or refunded
+    amounts): a client keeps its own ledger. Read by a capture's or refund's merchantTxnId,
+    ``merchantTxnId`` and ``Amount`` are that action's.
     """
 
-    gid: str
+    model_config = ConfigDict(extra="allow", coerce_numbers_to_str=True, populate_by_name=True)
+
+    gid: str | None = None
     status: str
     merchantTxnId: str | None = None
     merchantUniqueId: str | None = None
     Amount: str | None = None
+    totalAmount: str | None = None
     Currency: str | None = None
     txnCurrency: str | None = None
     reasonCode: str | None = None
     detailedMessage: str | None = None
     transactionCreationTime: str | None = None
-    paymentMethod: str | None = Field(default=None, alias="payment-method")
+    paymentMethod: str | None = Field(
+        default=None, alias="payment-method",
+        validation_alias=AliasChoices("paymentMethod", "payment-method"))
     CardBrand: str | None = None
+    cardData: CardData | None = None
 
 
 class ActionData(ResponseModel):
@@ -346,34 +368,57 @@ class ActionData(ResponseModel):
     status: str | None = None
     merchantTxnId: str | None = None
     Amount: str | None = None
+    detailedMessage: str | None = None
 
 
 class RefundData(ResponseModel):
-    """``data`` of the refund answer.
-
-    Written as the official PHP SDK recorded it from the real gateway (``refundAmount``,
-    ``refundCurrency``); the docs page's ``Amount`` and ``Currency`` are read as the same fields.
-    """
+    """``data`` of the refund answer, in the three shapes the sources show (CONTRACT.md
+    revision 3): the official PHP SDK's recording (``refundAmount``, ``refundCurrency``), the
+    docs' ``Amount`` and ``Currency``, and the docs' refund page (``gid``, ``refundId``,
+    ``refundType``, ``refundStatus``, ``refundAmount``, ``currency``). ``gid`` and
+    ``refundId`` are the refund's own ids."""
 
     model_config = ConfigDict(extra="allow", coerce_numbers_to_str=True)
 
     merchantTxnId: str | None = None
+    gid: str | None = None
+    refundId: str | None = None
+    refundType: str | None = None
+    refundStatus: str | None = None
+    status: str | None = None
+    detailedMessage: str | None = None
     refundCurrency: str | None = Field(
-        default=None, validation_alias=AliasChoices("refundCurrency", "Currency"))
+        default=None, validation_alias=AliasChoices("refundCurrency", "Currency", "currency"))
     refundAmount: str | None = Field(
         default=None, validation_alias=AliasChoices("refundAmount", "Amount"))
 
 
 class InitiateResponse(Envelope):
-    """The whole initiate answer: the payment's gid is in the envelope, not in ``data``."""
+    """The whole initiate answer: a gid (the envelope's or ``data.gid``) and a redirectUrl."""
 
     data: InitiateData
+
+    @model_validator(mode="after")
+    def _names_the_payment(self) -> Self:
+        if not self.payment_gid:
+            raise ValueError("The initiate answer names no gid")
+        return self
+
+    @property
+    def payment_gid(self) -> str:
+        """The payment's gid: the envelope's (spec 2.5), else ``data.gid`` (the docs)."""
+        return self.gid or self.data.gid or ""
 
 
 class StatusResponse(Envelope):
     """The whole status answer."""
 
     data: PaymentStatusData
+
+    @property
+    def payment_gid(self) -> str:
+        """The payment's gid: ``data.gid``, else the envelope's (the docs put it there)."""
+        return self.data.gid or self.gid
 
 
 class ActionResponse(Envelope):
@@ -437,21 +482,35 @@ def display_message(errors: Any) -> str:
 
 class CallbackClaims(ResponseModel):
     """The claims of the ``x-gl-token`` the customer's browser brings back, as the PHP SDK
-    recorded them from the real gateway (CONTRACT.md revision 2). merchantTxnId and reasonCode
-    may be absent; ``iat`` is epoch ms, ``exp`` a lifetime in ms like the SDKs' tokens."""
+    recorded them from the real gateway (CONTRACT.md revision 2), read as revision 3 allows:
+    the payment named by ``gid``, else ``x-gl-gid``, else ``merchantUniqueId`` or
+    ``x-gl-orderId``; ``status`` may be absent (the status read decides anyway); ``iat`` is
+    epoch milliseconds or seconds, a string or a number; ``exp`` a lifetime in ms."""
 
     model_config = ConfigDict(extra="allow", populate_by_name=True)
 
-    gid: str
-    status: str
+    gid: str | None = None
+    status: str | None = None
     statusUrl: str | None = None
     merchantUniqueId: str | None = None
     gidHeader: str | None = Field(default=None, alias="x-gl-gid")
+    orderId: str | None = Field(default=None, alias="x-gl-orderId")
     merchantId: str | None = Field(default=None, alias="x-gl-merchantId")
     iat: str | int
     exp: int | str | None = None
     merchantTxnId: str | None = None
     reasonCode: str | None = None
+
+    @property
+    def payment_gid(self) -> str:
+        """The gid the token names: ``gid``, else ``x-gl-gid``; '' when neither."""
+        return self.gid or self.gidHeader or ""
+
+    @property
+    def unique_id(self) -> str:
+        """The merchant's own id the token names: ``merchantUniqueId``, else
+        ``x-gl-orderId``; '' when neither."""
+        return self.merchantUniqueId or self.orderId or ""
 
 
 #: ``issued-by`` in the protected header of the tokens the gateway signs.

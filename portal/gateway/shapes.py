@@ -94,6 +94,8 @@ class Envelope(ResponseModel):
     reasonCode: str = ""
     message: str | None = None
     status: str | None = None
+    #: The docs' refund answer's own result code (``GC000``: success).
+    code: str | None = None
     data: Any = None
     errors: Any = None
     errorDetails: list[ErrorDetail] = Field(default_factory=list)

@@ -18,11 +18,14 @@ LATENCY = Histogram("portal_gateway_call_duration_seconds",
 
 
 def outcome_of(error: BaseException | None) -> str:
-    """How a call ended, in one word: ok, refused (the gateway said no), unavailable, error."""
+    """How a call ended, in one word: ok, refused (the gateway said no), unavailable (5xx,
+    429, no answer), unknown (a 2xx we could not read: it may have been applied), error."""
     if error is None:
         return "ok"
     if isinstance(error, GatewayUnavailable):
         return "unavailable"
+    if isinstance(error, GatewayError) and error.outcome_unknown:
+        return "unknown"
     if isinstance(error, GatewayError):
         return "refused"
     return "error"

@@ -9,7 +9,8 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import IO, Any
+from email.utils import parsedate_to_datetime
+from typing import IO, Any, TypeVar
 
 import requests
 from urllib3.exceptions import NewConnectionError
@@ -20,6 +21,8 @@ from portal.gateway.telemetry import observe_call
 from portal.gateway.tracing import REQUEST_ID_HEADER, request_id
 
 log = logging.getLogger("portal.gateway")
+
+Read = TypeVar("Read")
 
 
 @dataclass(frozen=True)
@@ -104,14 +107,20 @@ class Transport:
         """Send with retries as the policy allows; return the 2xx reply or raise GatewayError.
 
         Each call is counted in the gateway metrics with its outcome and time."""
+        return self.send_and_read(prepared, operation, _as_is)
+
+    def send_and_read(self, prepared: requests.PreparedRequest, operation: str,
+                      read: Callable[[Reply], Read]) -> Read:
+        """Send as :meth:`send` does and ``read`` the 2xx reply (``portal.gateway.reading``):
+        a 2xx the reader judges a refusal, or cannot read, is counted as such in the metrics."""
         started = time.monotonic()
         try:
-            reply = self._send(prepared, operation)
+            answer = read(self._send(prepared, operation))
         except Exception as error:
             observe_call(operation, error, time.monotonic() - started)
             raise
         observe_call(operation, None, time.monotonic() - started)
-        return reply
+        return answer
 
     def _send(self, prepared: requests.PreparedRequest, operation: str) -> Reply:
         attempt = 0
@@ -146,9 +155,10 @@ class Transport:
                 self._sleep(self._retry.delay(attempt, self._rng,
                                               _retry_after(response.headers)))
                 continue
-            error: GatewayError = error_for_response(response.status_code, body, operation)
-            if isinstance(error, GatewayUnavailable):
-                error.outcome_unknown = not self._is_safe(prepared)
+            error: GatewayError = error_for_response(response.status_code, body, operation,
+                                                     _retry_after(response.headers))
+            if isinstance(error, GatewayUnavailable) and response.status_code >= 500:
+                error.outcome_unknown = not self._is_safe(prepared)  # a 429 was not taken
             raise error
 
     def _session(self) -> requests.Session:
@@ -216,10 +226,23 @@ def _rewind(prepared: requests.PreparedRequest) -> None:
         seek(0)
 
 
+def _as_is(reply: Reply) -> Reply:
+    return reply
+
+
 def _retry_after(headers: Mapping[str, str]) -> float | None:
+    """``Retry-After`` in seconds: a number of seconds or an HTTP date; None when absent or
+    unreadable."""
+    value = headers.get("Retry-After")
+    if value is None:
+        return None
     try:
-        return float(headers["Retry-After"])
-    except (KeyError, ValueError):
+        return max(float(value), 0.0)
+    except ValueError:
+        pass
+    try:
+        return max(parsedate_to_datetime(value).timestamp() - time.time(), 0.0)
+    except (TypeError, ValueError):
         return None
 
 

@@ -20,7 +20,7 @@ from portal.config import Settings
 from portal.db import db
 from portal.gateway.errors import GatewayError, ValidationFailed
 from portal.gateway.payments_client import PaymentsClient, verify_callback_token
-from portal.gateway.payments_shapes import InitiateRequest, PaymentStatus
+from portal.gateway.payments_shapes import CallbackClaims, InitiateRequest, PaymentStatus
 from portal.gateway.shapes import FieldError, dump, validate_payload
 from portal.gateway.signing import TokenError
 from portal.models.merchant import Merchant
@@ -94,12 +94,12 @@ def start_hold(client: PaymentsClient, merchant: Merchant, body: dict[str, Any],
         answer = client.initiate(value)
     except GatewayError as exc:
         return _initiate_failed(payment, exc)
-    payment.gid = answer.gid
-    payment.status = answer.status or PaymentStatus.INPROGRESS
+    payment.gid = answer.payment_gid or None
+    payment.status = PaymentStatus.INPROGRESS
     payment.redirect_url = answer.data.redirectUrl
     payment.status_url = answer.data.statusUrl
     release(payment)
-    record("payment.initiate", merchant_id=merchant.id, gid=answer.gid,
+    record("payment.initiate", merchant_id=merchant.id, gid=payment.gid or "",
            detail={"merchantTxnId": payment.merchant_txn_id, "amount": payment.amount,
                    "currency": payment.currency})
     db.session.commit()
@@ -177,20 +177,22 @@ def _gateway_key(settings: Settings) -> str:
         raise CallbackError(503, UNCONFIRMABLE) from None
 
 
-def _returned_payment(claims: dict[str, Any]) -> Payment | None:
-    """The payment a verified callback names: by its gid, else by its merchantUniqueId.
+def _returned_payment(claims: CallbackClaims) -> Payment | None:
+    """The payment a verified callback names: by its gid (``gid`` or ``x-gl-gid``), else by
+    its merchantUniqueId (or ``x-gl-orderId``).
 
     A payment found by merchantUniqueId whose initiate answer was lost has no gid yet: it takes
     the token's (gateway-signed) gid, and the status read that follows confirms it.
     """
-    payment = payment_by_gid(claims["gid"])
-    unique_id = claims.get("merchantUniqueId")
-    if payment is None and isinstance(unique_id, str):
-        payment = db.session.scalar(select(Payment).where(Payment.merchant_unique_id == unique_id))
-        if payment is not None and payment.gid not in (None, claims["gid"]):
+    gid = claims.payment_gid
+    payment = payment_by_gid(gid) if gid else None
+    if payment is None and claims.unique_id:
+        payment = db.session.scalar(
+            select(Payment).where(Payment.merchant_unique_id == claims.unique_id))
+        if payment is not None and gid and payment.gid not in (None, gid):
             return None
-        if payment is not None and payment.gid is None:
-            payment.gid = claims["gid"]
+        if payment is not None and payment.gid is None and gid:
+            payment.gid = gid
     return payment
 
 

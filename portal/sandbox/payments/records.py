@@ -127,4 +127,4 @@ class Payment:
     def refund_data(self, refund: Action) -> dict[str, Any]:
         """One of its refunds as the refund call answers it (the shape the PHP SDK recorded)."""
         return RefundData(merchantTxnId=refund.merchant_txn_id, refundCurrency=self.currency,
-                          refundAmount=money(refund.amount)).model_dump()
+                          refundAmount=money(refund.amount)).model_dump(exclude_none=True)

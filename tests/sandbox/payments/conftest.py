@@ -15,7 +15,7 @@ import requests
 from bs4 import BeautifulSoup
 
 from portal.clock import Clock
-from portal.gateway.payments_client import PaymentsClient
+from portal.gateway.payments_client import PaymentsClient, verify_callback_token
 from portal.gateway.payments_shapes import INITIATE_PATH
 from portal.gateway.retry import RetryPolicy
 from portal.gateway.signing import load_private_key, sign_claims, sign_digest_token
@@ -272,3 +272,9 @@ def dropping_url() -> Iterator[str]:
         stop.set()
         thread.join(timeout=5)
         listener.close()
+
+
+def claims_of(token: str, gateway_public_pem: str, now_ms: int) -> dict[str, Any]:
+    """The claims of a callback token the client verified, as the token carried them."""
+    return verify_callback_token(token, gateway_public_pem, now_ms).model_dump(
+        by_alias=True, exclude_none=True)

@@ -5,9 +5,14 @@ from __future__ import annotations
 import base64
 import json
 
-from portal.gateway.payments_client import verify_callback_token
 from portal.gateway.payments_shapes import GATEWAY_ISSUER
-from tests.sandbox.payments.conftest import MID, initiate_body, pay_by_card, returned
+from tests.sandbox.payments.conftest import (
+    MID,
+    claims_of,
+    initiate_body,
+    pay_by_card,
+    returned,
+)
 
 #: The claims the gateway's PHP SDK recorded (gateway-facts C, Callback payload recorded).
 RECORDED_CLAIMS = {"gid", "status", "statusUrl", "merchantUniqueId", "x-gl-gid",
@@ -23,7 +28,7 @@ def test_the_callback_token_has_the_recorded_claims_and_header(client, http, san
                                                                gateway_keys):
     started = client.initiate(initiate_body())
     back = returned(pay_by_card(http, started.data.redirectUrl, "4111111111111111"))
-    claims = verify_callback_token(back.token, gateway_keys.public_pem, sandbox.clock.now_ms())
+    claims = claims_of(back.token, gateway_keys.public_pem, sandbox.clock.now_ms())
     assert set(claims) == RECORDED_CLAIMS
     assert (claims["gid"], claims["x-gl-gid"], claims["x-gl-merchantId"]) == (
         started.gid, started.gid, MID)
@@ -39,6 +44,6 @@ def test_without_merchant_unique_id_the_claim_is_left_out(client, http, sandbox,
     del body["merchantUniqueId"]
     started = client.initiate(body)
     back = returned(pay_by_card(http, started.data.redirectUrl, "4111111111111111"))
-    claims = verify_callback_token(back.token, gateway_keys.public_pem, sandbox.clock.now_ms())
+    claims = claims_of(back.token, gateway_keys.public_pem, sandbox.clock.now_ms())
     assert "merchantUniqueId" not in claims
     assert claims["gid"] == started.gid

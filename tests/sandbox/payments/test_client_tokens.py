@@ -97,7 +97,7 @@ def _callback(private_pem: str, *, alg_header: dict | None = None, **claims) -> 
 def test_callback_token_verifies(gateway_keys):
     claims = verify_callback_token(_callback(gateway_keys.private_pem), gateway_keys.public_pem,
                                    NOW_MS + 1000)
-    assert (claims["gid"], claims["status"]) == ("gl_o-1", "AUTHORIZED")
+    assert (claims.payment_gid, claims.status) == ("gl_o-1", "AUTHORIZED")
 
 
 def test_callback_token_from_another_key_is_refused(gateway_keys, stranger_keys):
@@ -126,9 +126,26 @@ def test_future_callback_token_is_refused(gateway_keys):
                               NOW_MS - 61_000)
 
 
-def test_callback_token_without_status_is_refused(gateway_keys):
+def test_callback_token_without_status_is_taken(gateway_keys):
+    """CONTRACT.md revision 3: the status may be absent (the status read decides anyway)."""
     token = _callback(gateway_keys.private_pem, status=None)
-    with pytest.raises(TokenError, match="status"):
+    assert verify_callback_token(token, gateway_keys.public_pem, NOW_MS).status is None
+
+
+def test_callback_token_naming_the_payment_by_x_gl_gid_with_iat_in_seconds(gateway_keys):
+    """CONTRACT.md revision 3 (guides/webhooks.mdx): ``x-gl-gid`` instead of ``gid``, and
+    ``iat`` in seconds as a number."""
+    token = _callback(gateway_keys.private_pem, gid=None, status=None,
+                      iat=NOW_MS // 1000, **{"x-gl-gid": "gl_o-2"})
+    assert verify_callback_token(token, gateway_keys.public_pem, NOW_MS + 1000).payment_gid \
+        == "gl_o-2"
+    with pytest.raises(TokenError, match="too old"):
+        verify_callback_token(token, gateway_keys.public_pem, NOW_MS + 361_000)
+
+
+def test_callback_token_naming_no_payment_is_refused(gateway_keys):
+    token = _callback(gateway_keys.private_pem, gid=None)
+    with pytest.raises(TokenError, match="gid"):
         verify_callback_token(token, gateway_keys.public_pem, NOW_MS)
 
 
@@ -138,6 +155,6 @@ def test_published_gateway_key_verifies_callbacks(http, sandbox, client, gateway
     assert response.headers["x-gl-kid"] == sandbox.payments.gateway_key.kid
     token = sandbox.payments.gateway_key.sign({"gid": "g", "status": "AUTHORIZED",
                                                "iat": str(NOW_MS)})
-    assert verify_callback_token(token, response.text, NOW_MS)["gid"] == "g"
+    assert verify_callback_token(token, response.text, NOW_MS).gid == "g"
     assert jc_jwk.JWK.from_pem(response.content).thumbprint() == \
         jc_jwk.JWK.from_pem(gateway_keys.public_pem.encode()).thumbprint()

@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 
 from portal.gateway.errors import Conflict, GatewayUnavailable, NotFound, ValidationFailed
-from portal.gateway.payments_client import verify_callback_token
 from portal.gateway.payments_shapes import PaymentStatus
 from tests.sandbox.payments.conftest import (
     CALLBACK_URL,
     HOLD_HOURS,
     OTHER_KID,
     OTHER_MID,
+    claims_of,
     initiate_body,
     open_page,
     pay_by_card,
@@ -27,7 +27,7 @@ def authorized(client, http, sandbox, gateway_keys, **changes):
     """Initiate and pay with an approving card; return the initiate answer."""
     started = client.initiate(initiate_body(**changes))
     back = returned(pay_by_card(http, started.data.redirectUrl, APPROVED_CARD))
-    claims = verify_callback_token(back.token, gateway_keys.public_pem, sandbox.clock.now_ms())
+    claims = claims_of(back.token, gateway_keys.public_pem, sandbox.clock.now_ms())
     assert claims["status"] == PaymentStatus.AUTHORIZED
     return started
 
@@ -46,7 +46,7 @@ def test_journey_authorize_capture_refund(client, http, sandbox, gateway_keys):
     back = returned(pay_by_card(http, started.data.redirectUrl, APPROVED_CARD))
     assert back.action == CALLBACK_URL
     assert back.page.find("button", string="Return to the merchant") is not None
-    claims = verify_callback_token(back.token, gateway_keys.public_pem, sandbox.clock.now_ms())
+    claims = claims_of(back.token, gateway_keys.public_pem, sandbox.clock.now_ms())
     assert claims["gid"] == claims["x-gl-gid"] == started.gid
     assert claims["status"] == "AUTHORIZED"
     assert claims["merchantUniqueId"] == "UNIQUE0000000001"
@@ -168,7 +168,7 @@ def test_capture_before_authorisation_is_refused(client):
 def test_declined_card(client, http, sandbox, gateway_keys, number, expiry, reason):
     started = client.initiate(initiate_body())
     back = returned(pay_by_card(http, started.data.redirectUrl, number, expiry=expiry))
-    claims = verify_callback_token(back.token, gateway_keys.public_pem, sandbox.clock.now_ms())
+    claims = claims_of(back.token, gateway_keys.public_pem, sandbox.clock.now_ms())
     assert claims["status"] == "ISSUER_DECLINE"
     status = client.status(started.gid).data
     assert (status.status, status.reasonCode) == ("ISSUER_DECLINE", reason)

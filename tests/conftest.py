@@ -22,6 +22,7 @@ from portal.clock import Clock
 from portal.config import Settings
 from portal.db import db
 from portal.factory import create_app
+from portal.gateway.payments_auth import KID_HEADER
 from portal.migrate import upgrade
 from portal.models import Role
 from portal.sandbox.payments.routes import GATEWAY_KEY_PATH
@@ -102,13 +103,15 @@ def sandbox(session_sandbox: RunningSandbox) -> RunningSandbox:
 
 
 def with_payments(settings: Settings, sandbox: RunningSandbox, folder: Path) -> Settings:
-    """``settings`` plus payments: a credentials key and the sandbox's published gateway key."""
+    """``settings`` plus payments: a credentials key and the sandbox's published gateway key and
+    its key id (payment bodies are encrypted to it, as on the real gateway)."""
     answer = requests.get(sandbox.url + GATEWAY_KEY_PATH, timeout=5)
     answer.raise_for_status()
     key_file = folder / "gateway_public.pem"
     key_file.write_text(answer.text, encoding="utf-8")
     return settings.with_changes(credentials_key=Fernet.generate_key().decode(),
-                                 gateway_public_key_file=str(key_file))
+                                 gateway_public_key_file=str(key_file),
+                                 gateway_key_id=answer.headers[KID_HEADER])
 
 
 def settings_for(database_url: str, sandbox_url: str, folder: Path) -> Settings:

@@ -13,7 +13,7 @@ import string
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 
 from portal.db import db
 from portal.gateway.errors import (
@@ -161,9 +161,11 @@ def refundable(payment: Payment, refunds: list[PaymentRefund]) -> Decimal:
 
 
 def list_payments(merchant_id: int | None = None, status: str = "", page: int = 1,
-                  per_page: int = PAGE_SIZE) -> PaymentPage:
-    """Payments newest first, of one merchant or all, optionally of one status: two queries."""
-    filters = []
+                  per_page: int = PAGE_SIZE,
+                  only: ColumnElement[bool] | None = None) -> PaymentPage:
+    """Payments newest first, of one merchant or all, optionally of one status or matching
+    ``only`` (such as holds close to expiry): two queries."""
+    filters = [] if only is None else [only]
     if merchant_id is not None:
         filters.append(Payment.merchant_id == merchant_id)
     if status:

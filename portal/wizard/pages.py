@@ -14,7 +14,7 @@ from portal.gateway.shapes import FieldError
 from portal.models.merchant import Merchant
 from portal.onboarding.categories import CategoryCache, grouped_choices
 from portal.onboarding.result import StepResult
-from portal.onboarding.sending import UNAVAILABLE
+from portal.onboarding.sending import NEEDS_CORRECTING, UNAVAILABLE
 from portal.onboarding.steps import Step, next_step
 from portal.redaction import is_secret_key
 from portal.step_pages import step_url
@@ -44,8 +44,11 @@ def after(merchant: Merchant, step: Step, result: StepResult, moved: bool = Fals
 
 
 def page_errors(message: str, unavailable: bool, errors: list[FieldError]) -> list[FieldError]:
-    """A failed send's errors for the form: its message on top, unless the banner says it."""
-    return errors if unavailable else [FieldError("", message), *errors]
+    """A failed send's errors for the form: its message on top, unless the banner says it or
+    it only heads the error summary ("Some fields need correcting", said once)."""
+    if unavailable or (message == NEEDS_CORRECTING and errors):
+        return errors
+    return [FieldError("", message), *errors]
 
 
 def stored_errors(last_error: dict[str, Any]) -> list[FieldError]:

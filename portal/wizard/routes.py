@@ -12,7 +12,7 @@ from portal.auth import roles_required
 from portal.auth.held_forms import claim, keeps_typing
 from portal.auth.roles import STAFF
 from portal.clients import current_onboarding_client
-from portal.models.merchant import Merchant
+from portal.models.merchant import CreateState, Merchant
 from portal.models.step import StepDraft, StepState
 from portal.onboarding import progress, queue, scenarios
 from portal.onboarding import reconcile as reconciliation
@@ -55,7 +55,7 @@ def new() -> ResponseReturnValue:
             return after(merchant, CREATE, draft_saved())
         form.show_errors(errors)
     return render_template("wizard/step.html", merchant=None, step=CREATE, form=form,
-                           stepper=None, draft=None, lock_reason=None)
+                           stepper=None, draft=None, lock_reason=None, readonly=False)
 
 
 @bp.route("/merchants/<int:merchant_id>/steps/<step_key>", methods=["GET", "POST"])
@@ -177,6 +177,8 @@ def render_step(merchant: Merchant, step: Step, form: StepForm,
     draft = drafts.get(step.key)
     queued = queue.live_item(merchant.id, step.key) if draft and draft.state == StepState.QUEUED \
         else None
+    identity_fixed = step.creates_record and merchant.create_state != CreateState.DRAFT
     return render_template("wizard/step.html", merchant=merchant, step=step, form=form,
                            stepper=stepper, draft=draft, lock_reason=status.lock_reason,
+                           readonly=bool(status.lock_reason or identity_fixed),
                            queued=queued, changes=changes)

@@ -120,8 +120,8 @@ class Settings(BaseSettings):
         "GATEWAY_ORIGIN", "", "Origin of the verification iframe and its postMessage events",
         shown="the onboarding URL's origin")
     gateway_is_sandbox: Flag = variable(
-        "GATEWAY_IS_SANDBOX", False, "`true` when the gateway is the local sandbox: shows \"Fill "
-        "with test data\"")
+        "GATEWAY_IS_SANDBOX", False, "`true` when the gateway is the local sandbox: shows the "
+        "scenario picker (\"Fill every step\" with test data)")
     connect_timeout: float = variable("GATEWAY_CONNECT_TIMEOUT", 5.0,
                                       "Seconds to connect to the gateway")
     read_timeout: float = variable("GATEWAY_READ_TIMEOUT", 30.0,

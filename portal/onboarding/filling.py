@@ -63,8 +63,10 @@ def filled_message(scenario: str, filled: list[Step]) -> str:
     if not filled:
         return (f"Every step that can still change already holds the test data for '{name}'. "
                 "The scenario stays chosen for this merchant.")
-    steps = ", ".join(f"{step.number}. {step.title}" for step in filled)
-    return (f"Filled with the test data for '{name}': {steps}. Nothing is sent yet: send each "
+    numbers = [str(step.number) for step in filled]
+    steps = f"steps {', '.join(numbers[:-1])} and {numbers[-1]}" if len(numbers) > 1 \
+        else f"step {numbers[0]}"
+    return (f"Filled {steps} with the test data for '{name}'. Nothing is sent yet: send each "
             "step in turn with 'Save and send'. The scenario stays chosen for this merchant "
             "until you choose another.")
 

@@ -102,6 +102,16 @@ def test_a_rejected_merchants_steps_say_so_in_words(app, browser):
     assert "The onboarding is rejected: nothing can change any more." in main_text(page)
 
 
+def test_a_step_never_filled_says_so(app, browser, new_merchant):
+    with app.app_context():
+        db.session.get(Merchant, new_merchant).status = "REJECTED"
+        db.session.commit()
+    page = browser.get(step_url(new_merchant, "owners"))
+    assert "No owners were entered." in main_text(page)
+    assert "Together" not in main_text(page)
+    assert set(values(browser.get(step_url(new_merchant, "bank"))).values()) == {"—"}
+
+
 def test_a_step_locked_by_the_terms_reads_the_same_way(browser, app, new_merchant):
     url = step_url(new_merchant, "business")
     browser.submit(browser.get(url), {"entityType": "PVT_LTD_COMPANY",

@@ -55,7 +55,7 @@ def test_the_scenario_chosen_on_step_one_is_kept_on_the_next_steps(
     picker = page.get_by_label("Scenario", exact=True)
     expect(picker).to_have_value(scenarios.REVIEW_RFI)
     expect(page.locator(".scenario-picker")).to_contain_text(
-        "This merchant's scenario: Review ends in RFI")
+        "This merchant's scenario: Review asks for more information")
     send(page)  # step 1 sent: on to business details, filled already
     expect(page.locator("[name='registeredName']")).to_have_value(
         "RFI Sandbox Traders Private Limited")

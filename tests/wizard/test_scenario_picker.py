@@ -43,7 +43,7 @@ def test_an_rfi_chosen_on_step_one_fills_every_step_and_stays_chosen(browser, ap
     merchant_id = merchant_id_from(page)
     assert page.response.request.path == step_url(merchant_id, "create")
     assert picked(page) == scenarios.REVIEW_RFI
-    assert "Review ends in RFI" in page.text()
+    assert "Review asks for more information" in page.text()
     assert stored(app, merchant_id).sandbox_scenario == scenarios.REVIEW_RFI
     states = page.step_states()
     assert [states[step] for step in FORM_STEPS] == ["draft"] * len(FORM_STEPS)
@@ -101,7 +101,7 @@ def test_locked_steps_and_a_sent_identity_are_not_filled(browser, app, new_merch
     assert states["business"] == states["signatory"] == "locked"
     assert states["owners"] == "draft"
     assert stored(app, new_merchant).display_name == name  # step 1 was sent: left alone
-    assert "Filled steps 3, 4 and 7 with the test data for 'Review ends in RFI'" in \
+    assert "Filled steps 3, 4 and 7 with the test data for 'Review asks for more information'" in \
         flashed(page)
 
 

@@ -99,8 +99,8 @@ class Settings(BaseSettings):
         "GATEWAY_ORIGIN", "", "Origin of the verification iframe and its postMessage events",
         shown="the onboarding URL's origin")
     gateway_is_sandbox: Flag = variable(
-        "GATEWAY_IS_SANDBOX", False, "`true` when the gateway is the local sandbox: shows \"Fill "
-        "with test data\"")
+        "GATEWAY_IS_SANDBOX", False, "`true` when the gateway is the local sandbox: shows the "
+        "scenario picker (\"Fill every step\" with test data)")
     gateway_plain_json: Flag = variable(
         "GATEWAY_PLAIN_JSON", False, "`true`: payment bodies go as plain JSON instead of JWE; "
         "only with `GATEWAY_IS_SANDBOX` (the real gateway takes encrypted bodies only)")

@@ -92,3 +92,22 @@ def test_0020_counts_again_keeps_counting_and_goes_back(any_database_url):
         upgrade(any_database_url)
     finally:
         engine.dispose()
+
+
+def test_the_sandbox_scenario_column_comes_and_goes_leaving_the_counts_triggers(
+        any_database_url):
+    upgrade(any_database_url)
+    engine = make_engine(any_database_url)
+    counts = text("SELECT merchants FROM merchant_status_counts WHERE status = 'APPROVED'")
+    try:
+        with engine.connect() as conn:
+            assert "sandbox_scenario" in {c["name"] for c in inspect(conn).get_columns("merchants")}
+        command.downgrade(alembic_config(any_database_url), "0020")
+        with engine.begin() as conn:
+            assert "sandbox_scenario" not in {
+                c["name"] for c in inspect(conn).get_columns("merchants")}
+            conn.execute(MERCHANT_SQL, {"ext": "e", "name": "Kept Counting", "status": "APPROVED"})
+            assert conn.execute(counts).scalar() == 1  # the 0020 triggers are still there
+        upgrade(any_database_url)
+    finally:
+        engine.dispose()

@@ -13,9 +13,11 @@ from portal.bulk import jobs as bulk_jobs
 from portal.clients import current_onboarding_client
 from portal.config import current_settings
 from portal.documents.retention import delete_expired_files
+from portal.jobs import account_mail
 from portal.jobs.queue import JobEnd, JobRun
 from portal.merchant_mail.reminders import send_reminders
 from portal.sync import sync_once
+from portal.team.mail_jobs import run_account_mail
 
 log = logging.getLogger("portal.worker")
 
@@ -62,6 +64,7 @@ HANDLERS: dict[str, Handler] = {
     SYNC: Handler(run_sync),
     REMINDERS: Handler(run_reminders),
     RETENTION: Handler(run_retention),
+    account_mail.KIND: Handler(run_account_mail),
 }
 
 

@@ -78,11 +78,15 @@ def test_another_session_never_sees_the_key_and_ends_when_it_is_confirmed(url, a
 def test_the_key_is_shown_once_and_a_new_one_replaces_it(url, new_admin, portal_clock):
     browser = password_only(url, new_admin)
     first = shown_key(browser, url)
+    assert first is not None
     wrong = browser.post(url + "/account/authenticator", data={"code": "123456"}, timeout=10)
     assert first not in wrong.text, "a failed code does not show the key again"
     assert "not right" in page_of(wrong).select_one("#code-errors").get_text()
-    second = shown_key(browser, url)
-    assert second not in (None, first)
+    assert shown_key(browser, url) is None, "nor does a reload or another tab"
+    renewed = browser.post(url + "/account/authenticator", data={"action": "new_key"},
+                           timeout=10)
+    second = page_of(renewed).select_one(".totp-key").get_text()
+    assert second != first
     stale = browser.post(url + "/account/authenticator", timeout=10,
                          data={"code": TOTP(first).at(clock.utcnow())})
     assert "not right" in page_of(stale).select_one("#code-errors").get_text()

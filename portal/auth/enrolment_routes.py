@@ -16,20 +16,23 @@ from portal.auth.sessions import session_token
 from portal.config import current_settings
 from portal.db import db
 
+#: The button that asks for a new key in place of the one shown.
+NEW_KEY = "new_key"
 ENROLMENT_FAILED = ("That code is not right. Check that the app's clock is correct and type the "
                     "6 digits it shows now.")
 
 
 @bp.route("/account/authenticator", methods=["GET", "POST"])
 def enrol() -> ResponseReturnValue:
-    """Show a fresh key (QR code) to this session alone, once; a post turns it on with a first
-    code and ends the user's other sessions. Once on, show how many recovery codes are left."""
+    """Show a key (QR code) to this session alone, once: a reload or another tab shows none
+    (the app has it; "Show a new key" replaces it). A code turns it on and ends the user's
+    other sessions. Once on, show how many recovery codes are left."""
     if current_user.has_totp:
         return render_template("auth/authenticator.html",
                                left=recovery_codes.unused_count(current_user.id))
     token = session_token() or abort(403)
     form = EnrolmentForm()
-    if request.method == "POST":
+    if request.method == "POST" and request.form.get("action") != NEW_KEY:
         if form.validate_on_submit():
             codes = mfa.confirm_enrolment(current_user, token, form.code.data, clock.utcnow())
             if codes is not None:
@@ -37,7 +40,9 @@ def enrol() -> ResponseReturnValue:
                 db.session.commit()
                 return render_template("auth/recovery_codes.html", codes=codes)
             form.code.errors.append(ENROLMENT_FAILED)
-        return _page(form)  # the key is not shown again: the app has it, or a new one is asked
+        return _page(form)
+    if request.method == "GET" and mfa.enrolment_started(token):
+        return _page(form)
     secret = mfa.start_enrolment(current_user, token, clock.utcnow())
     db.session.commit()
     return _page(form, secret)

@@ -41,6 +41,11 @@ def start_enrolment(user: User, token: str, now: datetime) -> str:
     return secret
 
 
+def enrolment_started(token: str) -> bool:
+    """True when the session ``token`` was shown a key already (it is not shown again)."""
+    return session_records.pending_secret(token) is not None
+
+
 def confirm_enrolment(user: User, token: str, code: str, now: datetime) -> list[str] | None:
     """Turn on the secret the session ``token`` was shown if ``code`` is right, and end the
     user's other sessions (one that knew only the password must not inherit the new factor);

@@ -85,7 +85,7 @@ def _ask_to_add_admin(form: NewMemberForm) -> ResponseReturnValue:
         form.email.errors.append(str(exc))
         return _team_page(form), 400
     except RequestRefused as refused:
-        form.reason.errors.append(refused.message)
+        (form.reason if refused.field == "reason" else form.email).errors.append(refused.message)
         return _team_page(form), 400
     flash(f"Nothing was changed yet: adding {form.email.data} as an administrator needs another "
           f"administrator's approval. {WAITING}", "success")

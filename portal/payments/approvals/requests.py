@@ -196,6 +196,10 @@ def _already_asked(summary: str) -> bool:
         ApprovalRequest.expires_at > clock.utcnow()).limit(1)) is not None
 
 
+ADMIN_REASON_MISSING = ("Say why they need to be an administrator, in a sentence: another "
+                        "administrator reads it before approving.")
+
+
 def request_admin_role(email: str, user_id: int | None, invite: bool, reason: str | None,
                        asker_id: int) -> ApprovalRequest:
     """Store adding ``email`` as an administrator (``user_id`` None; ``invite``: email them a
@@ -205,6 +209,8 @@ def request_admin_role(email: str, user_id: int | None, invite: bool, reason: st
     if _already_asked(summary):
         raise RequestRefused(f"{summary}: this is already waiting for another admin on the "
                              "Approvals page.")
+    if not (reason or "").strip():
+        raise RequestRefused(ADMIN_REASON_MISSING, "reason")
     text = _checked_reason(reason)
     payload = {"email": email, "user_id": user_id, "invite": invite}
     return _store(ApprovalKind.ADMIN_ROLE, summary, payload, text, asker_id)

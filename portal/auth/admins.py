@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import ColumnElement, exists, func, or_, select, update
+from sqlalchemy import CTE, ColumnElement, exists, func, or_, select, update
 
 from portal.db import db
 from portal.models import Role, User
@@ -21,13 +21,13 @@ from portal.models import Role, User
 ADMIN = Role.ADMIN.value
 
 
-def _active_admins() -> Any:
+def _active_admins() -> CTE:
     """Every active admin's id, their rows locked until the caller commits (PostgreSQL)."""
     return (select(User.id).where(User.role == ADMIN, User.active.is_(True)).order_by(User.id)
             .with_for_update().cte("active_admins"))
 
 
-def _leaves_an_admin(admins: Any) -> ColumnElement[bool]:
+def _leaves_an_admin(admins: CTE) -> ColumnElement[bool]:
     """The changed row is not an active admin, or another active admin remains."""
     others = select(func.count()).select_from(admins).scalar_subquery()
     return or_(User.role != ADMIN, User.active.is_(False), others >= 2)

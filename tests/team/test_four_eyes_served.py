@@ -37,10 +37,10 @@ def become(url: str, one_time_password: str) -> requests.Session:
     browser = requests.Session()
     browser.post(url + "/login", data={"email": SOCK_PUPPET, "password": one_time_password},
                  timeout=10)
-    browser.post(url + "/account/password", timeout=10, data={
+    enrolment = browser.post(url + "/account/password", timeout=10, data={
         "current_password": one_time_password, "new_password": CHOSEN,
-        "confirm_password": CHOSEN})
-    key = page_of(browser.get(url + "/account/authenticator", timeout=10)).select_one(".totp-key")
+        "confirm_password": CHOSEN})  # followed to the authenticator page, which shows its key
+    key = page_of(enrolment).select_one(".totp-key")
     done = browser.post(url + "/account/authenticator", timeout=10,
                         data={"code": TOTP(key.get_text()).at(clock.utcnow())})
     assert page_of(done).select(".recovery-codes code"), "the second account is fully set up"

@@ -13,10 +13,12 @@ from portal.bulk import jobs as bulk_jobs
 from portal.clients import current_onboarding_client
 from portal.config import current_settings
 from portal.documents.retention import delete_expired_files
+from portal.jobs import account_mail
 from portal.jobs.queue import JobEnd, JobRun
 from portal.merchant_mail.reminders import send_reminders
 from portal.payments.status_poll import poll_once
 from portal.sync import sync_once
+from portal.team.mail_jobs import run_account_mail
 
 log = logging.getLogger("portal.worker")
 
@@ -71,6 +73,7 @@ HANDLERS: dict[str, Handler] = {
     REMINDERS: Handler(run_reminders),
     RETENTION: Handler(run_retention),
     PAYMENT_POLL: Handler(run_payment_poll),
+    account_mail.KIND: Handler(run_account_mail),
 }
 
 

@@ -602,6 +602,23 @@ class RedirectData(ResponseModel):
     onboardingId: str
 
 
+class BankVerificationData(ResponseModel):
+    """``data`` of the docs' bank-details answer (update-bank-details.mdx, CONTRACT.md revision
+    3): the penny drop's outcome (``VERIFIED`` | ``FAILED``) without the record."""
+
+    onboardingId: str
+    bankVerificationStatus: str
+
+
+class DocumentStatusData(ResponseModel):
+    """``data`` of the docs' document-upload answer (upload-documents.mdx, CONTRACT.md
+    revision 3): the document's type and status without the record."""
+
+    onboardingId: str
+    merchantDocType: str
+    documentStatus: str
+
+
 class Subcategory(ResponseModel):
     """A business subcategory; its code is what natureOfBusiness takes."""
 

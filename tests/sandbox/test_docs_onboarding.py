@@ -4,24 +4,14 @@ same as in the contract's dialect. Read raw (the answer as sent)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-import requests
-
 from portal.gateway.onboarding_client import OnboardingClient
 from tests.sandbox.payloads import bank, business, document
+from tests.sandbox.raw_calls import raw
 from tests.sandbox.verification_pages import ready_link, status_of, walk
 from tests.support.sandbox import RunningSandbox, speak
 
 CHECKLIST = "merchantOnboardingCheckListStatus"
 VERIFICATION_KEYS = ("tncAcknowledged", "digiLocker", "vkyc")
-
-
-def raw(partner: OnboardingClient, name: str, request: Any = None,
-        **params: str) -> requests.Response:
-    """Send one operation as ``partner`` signs it; the answer as it came."""
-    with requests.Session() as http:
-        return http.send(partner.prepare(name, request, **params), timeout=5)
 
 
 def verification_words(partner: OnboardingClient, onboarding_id: str) -> tuple[str, ...]:

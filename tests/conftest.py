@@ -26,15 +26,10 @@ from portal.migrate import upgrade
 from portal.models import Role
 from portal.sandbox.payments.routes import GATEWAY_KEY_PATH
 from tests.support.compiled import reuse_compiled_code
-from tests.support.sandbox import (
-    RunningSandbox,
-    answer_dialect_fixture,
-    serve_sandbox,
-    suite_dialect,
-)
+from tests.support.sandbox import RunningSandbox, serve_sandbox, suite_dialect
 
 #: Fixtures of the whole suite kept in tests/support.
-pytest_plugins = ["tests.support.chromium", "tests.support.postgres"]
+pytest_plugins = ["tests.support.chromium", "tests.support.postgres", "tests.support.dialects"]
 
 #: The fuzz tests' examples: a fixed number each (set on the tests), drawn the same way on every
 #: run in CI and never replayed from a local example database, so a run's cost and result are
@@ -88,8 +83,7 @@ def any_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return request.getfixturevalue("postgres_url")
 
 
-#: The sandbox config of the suite: one partner with one key (and the answer dialect named by
-#: SANDBOX_ANSWER_DIALECT, if any).
+#: The sandbox config of the suite: one partner with one key (SANDBOX_ANSWER_DIALECT's dialect).
 SANDBOX_CONFIG = {"partners": [{"partnerId": PARTNER_ID, "keys": [
     {"apiKey": API_KEY, "apiSecret": API_SECRET, "active": True}]}], **suite_dialect()}
 
@@ -105,11 +99,6 @@ def session_sandbox() -> Iterator[RunningSandbox]:
 def sandbox(session_sandbox: RunningSandbox) -> RunningSandbox:
     """The suite's sandbox as new: no records, its config's values, the clock at real time."""
     return session_sandbox.reset()
-
-
-#: ``answer_dialect``: the test runs once per answer dialect, its ``sandbox`` speaking it
-#: (tests/support/sandbox.py).
-answer_dialect = answer_dialect_fixture("sandbox")
 
 
 def with_payments(settings: Settings, sandbox: RunningSandbox, folder: Path) -> Settings:

@@ -9,13 +9,13 @@ given.
 Answer dialects (``portal.sandbox.dialect``): a test that asks for the ``answer_dialect``
 fixture runs once per dialect, ``contract`` then ``docs``, with its sandbox speaking it (the
 fixture's value is the dialect's name); the reset before the next test puts the config's dialect
-back, so tests that do not ask for it are left as they were. ``tests/conftest.py`` makes it
-over the suite's ``sandbox`` (so the browser tests' ``localhost`` one too, which overrides
-``sandbox``); ``tests/sandbox/conftest.py`` over ``sandbox_server``, ``tests/sandbox/payments``
-over its own ``sandbox``; another folder makes its own with :func:`answer_dialect_fixture`.
-:func:`speak` switches a sandbox by hand. ``SANDBOX_ANSWER_DIALECT=docs`` in the environment
-makes the suite's sandbox speak the docs by default (``suite_dialect``), to see which tests
-depend on the contract's shapes.
+back, so tests that do not ask for it are left as they were. ``tests/support/dialects.py`` (a
+plugin of ``tests/conftest.py``) makes it over the suite's ``sandbox`` (so the browser tests'
+``localhost`` one too, which overrides ``sandbox``); ``tests/sandbox/conftest.py`` over
+``sandbox_server``, ``tests/sandbox/payments`` over its own ``sandbox``; another folder makes
+its own with :func:`answer_dialect_fixture`. :func:`speak` switches a sandbox by hand.
+``SANDBOX_ANSWER_DIALECT=docs`` in the environment makes the suite's sandbox speak the docs by
+default (``suite_dialect``), to see which tests depend on the contract's shapes.
 """
 
 from __future__ import annotations

@@ -27,10 +27,10 @@ from portal.migrate import upgrade
 from portal.models import Role
 from portal.sandbox.payments.routes import GATEWAY_KEY_PATH
 from tests.support.compiled import reuse_compiled_code
-from tests.support.sandbox import RunningSandbox, serve_sandbox
+from tests.support.sandbox import RunningSandbox, serve_sandbox, suite_dialect
 
 #: Fixtures of the whole suite kept in tests/support.
-pytest_plugins = ["tests.support.chromium", "tests.support.postgres"]
+pytest_plugins = ["tests.support.chromium", "tests.support.postgres", "tests.support.dialects"]
 
 #: The fuzz tests' examples: a fixed number each (set on the tests), drawn the same way on every
 #: run in CI and never replayed from a local example database, so a run's cost and result are
@@ -84,9 +84,9 @@ def any_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return request.getfixturevalue("postgres_url")
 
 
-#: The sandbox config of the suite: one partner with one key.
+#: The sandbox config of the suite: one partner with one key (SANDBOX_ANSWER_DIALECT's dialect).
 SANDBOX_CONFIG = {"partners": [{"partnerId": PARTNER_ID, "keys": [
-    {"apiKey": API_KEY, "apiSecret": API_SECRET, "active": True}]}]}
+    {"apiKey": API_KEY, "apiSecret": API_SECRET, "active": True}]}], **suite_dialect()}
 
 
 @pytest.fixture(scope="session")

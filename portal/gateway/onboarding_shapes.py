@@ -595,6 +595,23 @@ class MerchantData(ResponseModel):
     merchantOnboardingCheckListStatus: Checklist = Field(default_factory=Checklist)
 
 
+class BankVerificationData(ResponseModel):
+    """``data`` of the docs' bank-details answer (api-reference update-bank-details.mdx): the
+    penny drop's outcome without the record (CONTRACT.md revision 3)."""
+
+    onboardingId: str
+    bankVerificationStatus: str | None = None
+
+
+class DocumentStatusData(ResponseModel):
+    """``data`` of the docs' document-upload answer (api-reference upload-documents.mdx):
+    the document's own status without the record (CONTRACT.md revision 3)."""
+
+    onboardingId: str
+    merchantDocType: str | None = None
+    documentStatus: str | None = None
+
+
 class RedirectData(ResponseModel):
     """``data`` of the verification redirect."""
 

@@ -43,13 +43,15 @@ class HeldStatusReads:
         self.release = threading.Event()
 
     def status_by_url(self, url: str):
-        answer = self._client.status_by_url(url)
+        return self._held(self._client.status_by_url(url))
+
+    def status(self, gid: str):
+        return self._held(self._client.status(gid))
+
+    def _held(self, answer):
         self.answered.set()
         assert self.release.wait(10)
         return answer
-
-    def status(self, gid: str):
-        return self._client.status(gid)
 
 
 def test_an_older_read_never_takes_a_payment_back(app, browser, merchant_id, credentials):

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, EmailField, PasswordField, SelectChoice, SelectField, SubmitField
+from wtforms import (
+    BooleanField,
+    EmailField,
+    HiddenField,
+    PasswordField,
+    SelectChoice,
+    SelectField,
+    SubmitField,
+)
 from wtforms.validators import DataRequired, EqualTo, Length, ValidationError
 
 from portal.auth.passwords import MIN_LENGTH
@@ -69,3 +77,9 @@ class NewPasswordForm(FlaskForm):
         EqualTo("password", "The two passwords differ.")],
         render_kw={"autocomplete": "new-password"})
     submit = SubmitField("Save my password")
+
+
+class ConfirmForm(FlaskForm):
+    """The confirmation page's button: a change that takes effect only once confirmed."""
+
+    confirmed = HiddenField(default="yes")

@@ -82,4 +82,5 @@ class NewPasswordForm(FlaskForm):
 class ConfirmForm(FlaskForm):
     """The confirmation page's button: a change that takes effect only once confirmed."""
 
-    confirmed = HiddenField(default="yes")
+    #: "yes" from the page's button (rendered with that value); missing from a bare post.
+    confirmed = HiddenField()

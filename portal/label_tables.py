@@ -223,7 +223,7 @@ _AUDIT_ACTION = {
     "verification.reminder": "sent a verification reminder",
     "merchant_link.issue": "issued a merchant link",
     "merchant_link.email": "emailed a merchant link",
-    "merchant_link.open": "opened the merchant link",
+    "merchant_link.open": "opened their verification link",
     "merchant_link.revoke": "revoked a merchant link",
     "mail_template.update": "edited a mail template",
     "mail_template.restore": "restored a mail template",

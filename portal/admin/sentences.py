@@ -9,13 +9,17 @@ from portal.label_tables import TABLES, Kind
 from portal.labels import label
 from portal.onboarding.steps import BY_KEY
 
+#: Who did it, for actors that are not users, where the label alone does not read well.
+ACTOR_WORDS = {"merchant link": "The merchant"}
+
 
 def audit_sentence(actor: str, role: str | None, action: str, outcome: str,
                    merchant: str | None, detail: Mapping[str, Any] | None = None) -> str:
     """An audit event as a sentence: 'asha@example.com (ops) sent bank details for Lotus
     Traders.', with the outcome after a dash when it was not ok."""
     detail = detail or {}
-    who = f"{actor} ({role})" if role else actor if "@" in actor else actor.capitalize()
+    who = f"{actor} ({role})" if role else actor if "@" in actor else ACTOR_WORDS.get(
+        actor, actor.capitalize())
     verb = TABLES[Kind.AUDIT_ACTION].get(action, f"did {action}")
     step = BY_KEY.get(str(detail.get("step", "")))
     fills = {"merchant": merchant or "a merchant", "to": label(detail.get("to")),

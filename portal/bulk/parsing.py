@@ -8,6 +8,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
+from portal.body_forms import typed_value
 from portal.bulk.columns import (
     BY_NAME,
     COLUMNS,
@@ -162,7 +163,7 @@ def _read(column: Column, raw: str) -> tuple[Any, str]:
         message = (f"Unknown: {', '.join(unknown)} (use {', '.join(Product)}, separated by "
                    f"'{LIST_SEPARATOR}')") if unknown else ""
         return items, message
-    return raw, ""
+    return typed_value(str(column.path[-1]), raw), ""
 
 
 def _document(column: Column, raw: str) -> DocumentCell:

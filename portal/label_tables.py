@@ -244,21 +244,21 @@ _AUDIT_ACTION = {
     "approval.carried_out": "carried out an approved change",
     "approval.rejected": "rejected a change another admin asked for",
     "approval.expired": "marked a change expired (24 hours without a second admin)",
-    "user.create": "added a user",
-    "user.activate": "reactivated a user",
-    "user.deactivate": "deactivated a user",
-    "user.reinvite": "invited a user again",
+    "user.create": "added {email}",
+    "user.activate": "reactivated {email}",
+    "user.deactivate": "deactivated {email}",
+    "user.reinvite": "invited {email} again",
     "user.invitation_accept": "accepted an invitation",
     "user.login": "signed in",
     "user.logout": "signed out",
     "user.mfa_enrol": "enrolled an authenticator",
-    "user.mfa_reset": "reset a user's two-step sign-in",
+    "user.mfa_reset": "reset the two-step sign-in of {email}",
     "user.password_change": "changed a password",
-    "user.role_change": "changed a user's role",
+    "user.role_change": "changed the role of {email}",
 }
 # Pairs, not dict entries: bandit takes a "password" key with a string value for a secret.
 _AUDIT_ACTION.update([
-    ("user.one_time_password", "issued a one-time password"),
+    ("user.one_time_password", "issued a one-time password to {email}"),
     ("password_reset.request", "asked for a password reset"),
     ("password_reset.complete", "reset a password"),
 ])

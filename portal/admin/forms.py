@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 
 from flask_wtf import FlaskForm
 from wtforms import DateField, Field, Form, SearchField, SelectChoice, SelectField
 from wtforms.validators import Optional, ValidationError
 
+from portal.admin.sentences import action_words
 from portal.admin.service import AuditFilters
 from portal.label_tables import TABLES, Kind
 
@@ -21,11 +23,16 @@ def within_audit_days(_form: Form, field: Field) -> None:
         raise ValidationError("Enter a day between 1 January 2000 and 31 December 2999.")
 
 
-def _choices(kind: Kind, anything: str) -> list[SelectChoice]:
-    """A select's choices: 'any', then each code of a table by its words, alphabetically."""
-    named = sorted(TABLES[kind].items(), key=lambda item: item[1].lower())
-    return [SelectChoice("", anything),
-            *(SelectChoice(code, words[:1].upper() + words[1:]) for code, words in named)]
+def _choices(codes: list[str], words: Callable[[str], str],
+             anything: str) -> list[SelectChoice]:
+    """A select's choices: 'any', then each code by its words, alphabetically."""
+    return [SelectChoice("", anything), *sorted(
+        (SelectChoice(code, words(code)) for code in codes), key=lambda c: c.label.lower())]
+
+
+def _outcome_words(code: str) -> str:
+    words = TABLES[Kind.OUTCOME][code]
+    return words[:1].upper() + words[1:]
 
 
 class AuditFilterForm(FlaskForm):
@@ -37,12 +44,12 @@ class AuditFilterForm(FlaskForm):
     actor = SearchField("Who", description="Part of an email, or system, webhook, merchant "
                                            "link, reminders.")
     # not checked against the list: older links carry the start of an action (step.send)
-    action = SelectField("What happened", choices=_choices(Kind.AUDIT_ACTION, "Anything"),
-                         validate_choice=False)
+    action = SelectField("What happened", choices=_choices(
+        list(TABLES[Kind.AUDIT_ACTION]), action_words, "Anything"), validate_choice=False)
     merchant = SearchField("Merchant", description="Part of its name or external id, or its "
                                                    "number.")
-    outcome = SelectField("Outcome", choices=_choices(Kind.OUTCOME, "Any outcome"),
-                          validate_choice=False)
+    outcome = SelectField("Outcome", choices=_choices(
+        list(TABLES[Kind.OUTCOME]), _outcome_words, "Any outcome"), validate_choice=False)
     date_from = DateField("From (UTC day)", validators=[Optional(), within_audit_days])
     date_to = DateField("To (UTC day)", validators=[Optional(), within_audit_days])
 

@@ -43,6 +43,8 @@ def test_the_action_is_chosen_from_a_list_of_what_happened(app, admin):
     assert options["Anything"] == ""
     assert options["Sent bank details"] == "step.send.bank"
     assert options["Deactivated a user"] == "user.deactivate"
+    assert options["Created a merchant at the gateway"] == "step.send.create"
+    assert not [label for label in options if "{" in label]
     assert not any(label.startswith(("step.", "user.")) for label in options)
     _audit(app, action="step.send.bank")
     _audit(app, action="step.send.owners")

@@ -139,4 +139,4 @@ def test_the_audit_trail_says_team_changes_in_words(app, client, auth):
     auth.login("admin")
     client.post(f"/admin/team/{_user(app, ops).id}/deactivate", data=CONFIRMED)
     sentences = [td.get_text() for td in _page(client.get("/admin/audit")).select("td.sentence")]
-    assert "admin@example.com (admin) deactivated a user." in sentences
+    assert f"admin@example.com (admin) deactivated {ops}." in sentences

@@ -77,8 +77,8 @@ class KeyPairForm(FlaskForm):
                     "the request's signature.")
     private_key_pem = TextAreaField(
         "Private key to import (PEM)", validators=[_own_key_only, Optional(), Length(max=20_000)],
-        description="Only to import an existing key: paste it as PEM text, the block that "
-                    "starts with -----BEGIN PRIVATE KEY----- (an RSA key of at least 2048 bits, "
+        description="Only to import an existing key: paste it as PEM text, the whole block "
+                    "from its BEGIN line to its END line (an RSA key of at least 2048 bits, "
                     "without a passphrase). Leave empty to generate a new key pair here.")
     reason = TextAreaField(
         "Reason, for the second admin", validators=[Optional(), Length(max=1000)],

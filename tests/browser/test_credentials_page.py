@@ -23,8 +23,8 @@ def test_the_credentials_are_explained_and_copied(page: Page, servers: Servers, 
     expect(setup).to_contain_text("the portal's credentials key (the CREDENTIALS_KEY setting")
     expect(page.locator("#kid-help")).to_contain_text("which public key checks the request's "
                                                       "signature")
-    expect(page.locator("#private_key_pem-help")).to_contain_text("PEM text, the block that "
-                                                                  "starts with -----BEGIN")
+    expect(page.locator("#private_key_pem-help")).to_contain_text(
+        "PEM text, the whole block from its BEGIN line to its END line")
     page.get_by_role("button", name="Save credentials").click()
     current = page.locator(".current-credentials")
     expect(current).to_contain_text("(as its x-gl-kid header)")

@@ -60,6 +60,7 @@ def seed_rows(app: Flask, admin_client, settings: Settings) -> dict[str, Any]:
                           for purpose in (tokens.RESET, tokens.INVITE)}
         ids = {"merchant_id": merchant_id, "document_id": document.id,
                "payment_id": payment.id, "link_id": link.id, "token": token,
+               "user_id": admin.id,
                "key": "merchant_link", "password_links": password_links}
     return {**ids, "import_id": refused_import(admin_client)}
 

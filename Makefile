@@ -8,6 +8,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORTAL_PORT ?= 5000
 SANDBOX_PORT ?= 8100
+# The development SMTP sink's port follows the portal's (5000: 8025, 5050: 8075), so two portals
+# on one machine never send into each other's mailbox.
+MAIL_SINK_PORT ?= $(shell echo $$(( $(PORTAL_PORT) + 3025 )))
 export PORTAL_ENV_FILE ?= instance/portal.env
 
 .PHONY: run test test-fast lint bench screenshots install clean
@@ -28,9 +31,11 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 install: $(VENV)/.installed
 
 run: install
-	$(BIN)/python -m portal.devsetup --portal-port $(PORTAL_PORT) --sandbox-port $(SANDBOX_PORT)
+	$(BIN)/python -m portal.devsetup --portal-port $(PORTAL_PORT) --sandbox-port $(SANDBOX_PORT) \
+		--mail-port $(MAIL_SINK_PORT)
 	$(BIN)/flask --app app db upgrade
-	PORTAL_PORT=$(PORTAL_PORT) SANDBOX_PORT=$(SANDBOX_PORT) BIN=$(BIN) bash scripts/run-dev.sh
+	PORTAL_PORT=$(PORTAL_PORT) SANDBOX_PORT=$(SANDBOX_PORT) MAIL_SINK_PORT=$(MAIL_SINK_PORT) \
+		BIN=$(BIN) bash scripts/run-dev.sh
 
 test: install
 	BIN=$(BIN) bash scripts/test.sh

@@ -3,6 +3,9 @@
 Their fields are named after the body's JSON fields, so a form's data is the body and a gateway
 error path (``[1].pan``, ``address.businessRegisteredAddress.zipcode``) names the field the error
 is shown beside. The rules themselves are the shared shapes', checked when the body is sent.
+What people type the way they write it elsewhere is tidied first (``typed_value``): a state code
+in capitals ("mh"), an amount without thousands separators ("50,000", "5,00,000"), a phone
+number without spaces ("98765 43210", an Indian mobile number getting its +91).
 """
 
 from __future__ import annotations
@@ -38,6 +41,21 @@ EXAMPLES = {
     "amount": "50000",
     "percentageOwnership": "51.5",
 }
+#: Amounts written with separators: 50,000 or 5,00,000 (Indian grouping) or 50 000.
+_GROUPED_AMOUNT = re.compile(r"[0-9]{1,3}(?:[, ][0-9]{2,3})+")
+#: What people put between a phone number's digits.
+_PHONE_PUNCTUATION = re.compile(r"[\s().-]")
+#: A ten-digit Indian mobile number typed without its calling code.
+_INDIAN_MOBILE = re.compile(r"0?([6-9][0-9]{9})")
+#: Typed values tidied before they are checked, by field name.
+_TIDY = {
+    "stateCode": lambda v: v.strip().upper(),
+    "amount": lambda v: re.sub(r"[, ]", "", v.strip()) if _GROUPED_AMOUNT.fullmatch(v.strip())
+    else v,
+    "phone": lambda v: _international_phone(_PHONE_PUNCTUATION.sub("", v)),
+    "phoneNumber": lambda v: _PHONE_PUNCTUATION.sub("", v),
+    "zipcode": lambda v: v.replace(" ", ""),
+}
 #: The empty first choice of a select that must be chosen.
 PLEASE_CHOOSE = SelectChoice("", "Choose…")
 #: How many names of a field's place the error summary gives (an owner's row and its PAN).
@@ -52,6 +70,27 @@ class ErrorLink:
     target: str
     where: tuple[str, ...]
     message: str
+
+
+def _international_phone(digits: str) -> str:
+    indian = _INDIAN_MOBILE.fullmatch(digits)
+    return f"+91{indian.group(1)}" if indian else digits
+
+
+def typed_value(name: str, value: Any) -> Any:
+    """``value`` of the field ``name`` as the gateway's rules want it written, when it only
+    differs in how it was typed; anything else as it is (the rules then explain it)."""
+    tidy = _TIDY.get(name)
+    return tidy(value) if tidy is not None and isinstance(value, str) and value else value
+
+
+def tidied(data: Any) -> Any:
+    """Form data with every typed value tidied (``typed_value``), at any depth."""
+    if isinstance(data, dict):
+        return {key: tidied(typed_value(key, value)) for key, value in data.items()}
+    if isinstance(data, list):
+        return [tidied(item) for item in data]
+    return data
 
 
 def text_field(label: str, help_text: str = "") -> StringField:
@@ -89,8 +128,9 @@ class BodyForm(FlaskForm):
         self.error_links: list[ErrorLink] = []
 
     def payload(self) -> dict[str, Any]:
-        """The form's data as the body's fields (no CSRF token)."""
-        return {key: value for key, value in self.data.items() if key not in self.not_data}
+        """The form's data as the body's fields (no CSRF token), typed values tidied."""
+        return tidied({key: value for key, value in self.data.items()
+                       if key not in self.not_data})
 
     def show_errors(self, errors: Iterable[FieldError], root: str | None = None) -> None:
         """Put each error beside its field; a list or group gets it at its top, else the page.

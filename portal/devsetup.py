@@ -79,7 +79,8 @@ def _complete(env_file: Path) -> None:
     _write_private(env_file, text + separator + _env_text(missing))
 
 
-def write_dev_config(instance: Path, portal_port: int, sandbox_port: int) -> bool:
+def write_dev_config(instance: Path, portal_port: int, sandbox_port: int,
+                     mail_port: int = 8025) -> bool:
     """Create the portal's env file and the sandbox's config if missing; True when created."""
     env_file = instance / "portal.env"
     private_folder(instance)
@@ -112,6 +113,7 @@ def write_dev_config(instance: Path, portal_port: int, sandbox_port: int) -> boo
         "GATEWAY_KEY_ID": gateway_key_id(gateway_public),
         "GATEWAY_IS_SANDBOX": "true",
         "PORTAL_URL": f"http://127.0.0.1:{portal_port}",
+        "MAIL_PORT": str(mail_port),
         **_local_secrets(),
     }
     _write_private(env_file, _env_text(env))
@@ -119,12 +121,15 @@ def write_dev_config(instance: Path, portal_port: int, sandbox_port: int) -> boo
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Command line: ``python -m portal.devsetup --portal-port 5000 --sandbox-port 8100``."""
+    """Command line: ``python -m portal.devsetup --portal-port 5000 --sandbox-port 8100
+    --mail-port 8025``."""
     parser = argparse.ArgumentParser(prog="python -m portal.devsetup", description=__doc__)
     parser.add_argument("--portal-port", type=int, default=5000)
     parser.add_argument("--sandbox-port", type=int, default=8100)
+    parser.add_argument("--mail-port", type=int, default=8025,
+                        help="The development SMTP sink's port (MAIL_PORT)")
     args = parser.parse_args(argv)
-    created = write_dev_config(INSTANCE, args.portal_port, args.sandbox_port)
+    created = write_dev_config(INSTANCE, args.portal_port, args.sandbox_port, args.mail_port)
     state = "written with fresh secrets" if created else "kept (delete instance/ to start over)"
     print(f"Development configuration {state}: {DEV_ENV_FILE}")
 

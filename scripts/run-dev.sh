@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Start the sandbox, the mail sink, the portal and a worker side by side; stop all on Ctrl-C.
 set -euo pipefail
-: "${BIN:=.venv/bin}" "${PORTAL_PORT:=5000}" "${SANDBOX_PORT:=8100}" "${MAIL_SINK_PORT:=8025}"
+: "${BIN:=.venv/bin}" "${PORTAL_PORT:=5000}" "${SANDBOX_PORT:=8100}"
+# the SMTP sink's port follows the portal's (the Makefile's MAIL_SINK_PORT), and the portal,
+# its worker and the commands below send to it
+: "${MAIL_SINK_PORT:=$((PORTAL_PORT + 3025))}"
+export MAIL_PORT="$MAIL_SINK_PORT"
 
 # The first admin (first run only): its one-time password is shown now and again in the
 # summary at the end, below the servers' start-up lines. Kept in a shell variable, never exported.

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 from dotenv import dotenv_values
@@ -86,3 +89,19 @@ def test_an_older_dev_config_gains_the_gateway_key_id(tmp_path):
                                 if not line.startswith("GATEWAY_KEY_ID=")))
     assert write_dev_config(tmp_path, 5000, 8100) is False
     assert dotenv_values(env_file)["GATEWAY_KEY_ID"] == kid
+
+
+def test_make_run_gives_each_portal_port_its_own_mail_sink(tmp_path):
+    write_dev_config(tmp_path, 5050, 8100, mail_port=8075)
+    assert dotenv_values(tmp_path / "portal.env")["MAIL_PORT"] == "8075"
+    root = Path(__file__).resolve().parents[1]
+    make = shutil.which("make")
+    if make is None:
+        pytest.skip("make is not installed")
+    planned = {port: subprocess.run(  # noqa: S603 - make with fixed arguments
+        [make, "-n", "run", f"PORTAL_PORT={port}"], cwd=root, capture_output=True, text=True,
+        check=True, timeout=60).stdout for port in (5000, 5050)}
+    assert "--mail-port 8025" in planned[5000] and "MAIL_SINK_PORT=8025" in planned[5000]
+    assert "--mail-port 8075" in planned[5050] and "MAIL_SINK_PORT=8075" in planned[5050]
+    script = (root / "scripts" / "run-dev.sh").read_text()
+    assert 'export MAIL_PORT="$MAIL_SINK_PORT"' in script

@@ -137,7 +137,7 @@ def test_server_error_rolls_back_so_the_page_still_renders(app, auth, client):
 @pytest.mark.parametrize(("role", "labels"), [
     ("ops", ["Merchants", "Payments"]),
     ("admin", ["Merchants", "Payments", "Dashboard", "Bulk import", "Team", "Emails",
-               "Approvals"]),
+               "Approvals", "Mailbox"]),  # the mailbox while the portal talks to the sandbox
 ])
 def test_navigation_shows_the_sections_of_the_role(client, auth, role, labels):
     auth.login(role=role)

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 
 from flask_wtf import FlaskForm
-from wtforms import DateField, Field, Form, IntegerField, SearchField
-from wtforms.validators import NumberRange, Optional, ValidationError
+from wtforms import DateField, Field, Form, SearchField, SelectChoice, SelectField
+from wtforms.validators import Optional, ValidationError
 
+from portal.admin.sentences import action_words
 from portal.admin.service import AuditFilters
-from portal.http import MAX_ROW_ID
+from portal.label_tables import TABLES, Kind
 
 #: The days the audit filter accepts: any day the portal can have recorded, with room to spare.
 FIRST_DAY, LAST_DAY = date(2000, 1, 1), date(2999, 12, 31)
@@ -21,17 +23,33 @@ def within_audit_days(_form: Form, field: Field) -> None:
         raise ValidationError("Enter a day between 1 January 2000 and 31 December 2999.")
 
 
+def _choices(codes: list[str], words: Callable[[str], str],
+             anything: str) -> list[SelectChoice]:
+    """A select's choices: 'any', then each code by its words, alphabetically."""
+    return [SelectChoice("", anything), *sorted(
+        (SelectChoice(code, words(code)) for code in codes), key=lambda c: c.label.lower())]
+
+
+def _outcome_words(code: str) -> str:
+    words = TABLES[Kind.OUTCOME][code]
+    return words[:1].upper() + words[1:]
+
+
 class AuditFilterForm(FlaskForm):
-    """Filter by actor, action, merchant, outcome and a range of UTC days."""
+    """Filter by actor, action, merchant, outcome and a range of UTC days, in words."""
 
     class Meta:
         csrf = False
 
-    actor = SearchField("Actor", description="Part of an email, or 'system', 'webhook'.")
-    action = SearchField("Action", description="An action or its start, e.g. 'step.send'.")
-    merchant = IntegerField("Merchant id", validators=[Optional(), NumberRange(
-        min=1, max=MAX_ROW_ID, message="Enter a merchant id as the merchants list shows it.")])
-    outcome = SearchField("Outcome", description="e.g. ok, refused, unavailable, stale.")
+    actor = SearchField("Who", description="Part of an email, or system, webhook, merchant "
+                                           "link, reminders.")
+    # not checked against the list: older links carry the start of an action (step.send)
+    action = SelectField("What happened", choices=_choices(
+        list(TABLES[Kind.AUDIT_ACTION]), action_words, "Anything"), validate_choice=False)
+    merchant = SearchField("Merchant", description="Part of its name or external id, or its "
+                                                   "number.")
+    outcome = SelectField("Outcome", choices=_choices(
+        list(TABLES[Kind.OUTCOME]), _outcome_words, "Any outcome"), validate_choice=False)
     date_from = DateField("From (UTC day)", validators=[Optional(), within_audit_days])
     date_to = DateField("To (UTC day)", validators=[Optional(), within_audit_days])
 
@@ -39,7 +57,6 @@ class AuditFilterForm(FlaskForm):
         """The filters as typed; a field that does not parse does not filter."""
         return AuditFilters(
             actor=self.actor.data or "", action=self.action.data or "",
-            merchant_id=self.merchant.data if not self.merchant.errors else None,
-            outcome=self.outcome.data or "",
+            merchant=self.merchant.data or "", outcome=self.outcome.data or "",
             date_from=self.date_from.data if not self.date_from.errors else None,
             date_to=self.date_to.data if not self.date_to.errors else None)

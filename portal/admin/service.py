@@ -16,7 +16,8 @@ from portal import clock
 from portal.admin.sentences import audit_sentence
 from portal.db import db
 from portal.gateway.onboarding_shapes import FINAL_STATUSES, Checklist, OnboardingStatus
-from portal.label_tables import NOT_CREATED
+from portal.http import MAX_ROW_ID
+from portal.label_tables import NOT_CREATED, TABLES
 from portal.labels import Kind, label
 from portal.models.audit import AuditEvent
 from portal.models.merchant import Merchant
@@ -160,8 +161,10 @@ class AuditFilters:
     """The audit trail's filters; empty values do not filter."""
 
     actor: str = ""
+    #: An action chosen from the list (exactly), or the start of one (``step.send``).
     action: str = ""
-    merchant_id: int | None = None
+    #: Part of a merchant's name or external id, or its number.
+    merchant: str = ""
     outcome: str = ""
     date_from: date | None = None
     date_to: date | None = None
@@ -171,10 +174,13 @@ class AuditFilters:
         found: list[ColumnElement[bool]] = []
         if self.actor.strip():
             found.append(AuditEvent.actor_label.icontains(self.actor.strip(), autoescape=True))
-        if self.action.strip():
-            found.append(AuditEvent.action.startswith(self.action.strip(), autoescape=True))
-        if self.merchant_id is not None:
-            found.append(AuditEvent.merchant_id == self.merchant_id)
+        action = self.action.strip()
+        if action in TABLES[Kind.AUDIT_ACTION]:
+            found.append(AuditEvent.action == action)
+        elif action:
+            found.append(AuditEvent.action.startswith(action, autoescape=True))
+        if self.merchant.strip():
+            found.append(_merchant_matches(self.merchant.strip()))
         if self.outcome.strip():
             found.append(AuditEvent.outcome == self.outcome.strip())
         if self.date_from is not None:
@@ -182,6 +188,17 @@ class AuditFilters:
         if self.date_to is not None:
             found.append(AuditEvent.at < _day_start(self.date_to + timedelta(days=1)))
         return found
+
+
+def _merchant_matches(typed: str) -> ColumnElement[bool]:
+    """Events of the merchants whose name or external id contains ``typed``; a number is the
+    merchant's own (as older links carry it)."""
+    if typed.isdigit():
+        return AuditEvent.merchant_id == (int(typed) if int(typed) <= MAX_ROW_ID else 0)
+    named = select(Merchant.id).where(or_(
+        *(column.icontains(typed, autoescape=True) for column in (
+            Merchant.display_name, Merchant.legal_name, Merchant.external_onboarding_id))))
+    return AuditEvent.merchant_id.in_(named)
 
 
 AuditPage = Page[AuditEvent]

@@ -1,5 +1,5 @@
 """The audit trail: ``record()`` an action beside the change it describes."""
 
-from portal.audit.service import record
+from portal.audit.service import Actor, record
 
-__all__ = ["record"]
+__all__ = ["Actor", "record"]

@@ -9,6 +9,7 @@ from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
 from portal.audit import record
+from portal.auth import recovery_codes
 from portal.auth.access import public
 from portal.auth.accounts import PasswordRefused, change_password, is_locked
 from portal.auth.forms import LoginForm, PasswordChangeForm, SecondFactorForm
@@ -35,6 +36,16 @@ CODE_FAILED = ("That code is not right. Type the 6-digit code your authenticator
                "or one of your recovery codes.")
 PASSWORD_GUESSES = (f"Too many wrong passwords: you have been signed out, and sign-in is paused "
                     f"for {PAUSE_MINUTES} minutes.")
+
+
+def codes_left_message(left: int) -> str:
+    """What a user who signed in with a recovery code is told."""
+    if left == 0:
+        return ("You signed in with your last recovery code. Ask an administrator to reset your "
+                "two-step sign-in now (Team page), then set it up again for new codes.")
+    return (f"You signed in with a recovery code: {left} {'is' if left == 1 else 'are'} left. "
+            "If you have lost your authenticator app, ask an administrator to reset your "
+            "two-step sign-in (Team page) and set it up again for new codes.")
 
 
 def safe_next(target: str | None) -> str:
@@ -70,14 +81,20 @@ def login() -> ResponseReturnValue:
 @bp.route("/login/code", methods=["GET", "POST"])
 @public
 def login_code() -> ResponseReturnValue:
-    """Ask a user whose password was right for their authenticator or recovery code."""
-    if pending_user() is None:
+    """Ask a user whose password was right for their authenticator or recovery code; after a
+    recovery code, say how many are left."""
+    user = pending_user()
+    if user is None:
         return redirect(url_for("auth.login", next=request.args.get("next")))
     form = SecondFactorForm()
     if form.validate_on_submit():
+        codes_before = recovery_codes.unused_count(user.id)
         outcome = sign_in_with_code(form.code.data, _address())
         db.session.commit()
         if outcome is SignIn.SIGNED_IN:
+            left = recovery_codes.unused_count(user.id)
+            if left < codes_before:
+                flash(codes_left_message(left), "warning")
             return redirect(safe_next(request.args.get("next")))
         if outcome is SignIn.START_OVER:
             flash(SIGN_IN_FAILED, "error")

@@ -8,7 +8,7 @@ import click
 from flask import current_app
 from flask.cli import AppGroup
 
-from portal.audit import record
+from portal.audit import Actor, record
 from portal.bulk.onboard import RowState
 from portal.bulk.report import errors_text
 from portal.bulk.runner import run_rows
@@ -18,7 +18,7 @@ from portal.config_fields import MAX_BULK_CONCURRENCY
 from portal.db import db
 
 merchants_cli = AppGroup("merchants", help="Onboard merchants in bulk.")
-ACTOR = "cli"
+ACTOR = Actor("cli")
 
 
 @merchants_cli.command("import")
@@ -50,9 +50,9 @@ def import_merchants(csv_file: Path, concurrency: int | None, dry_run: bool,
     with click.progressbar(length=len(rows), label="Onboarding", show_pos=True) as bar:
         summary = run_rows(current_app._get_current_object(),  # type: ignore[attr-defined]
                            rows, concurrency=concurrency or current_settings().bulk_concurrency,
-                           files=csv_file.parent,
+                           actor=ACTOR, files=csv_file.parent,
                            on_row=lambda _outcome: bar.update(1))
-    record("bulk.import", actor_label=ACTOR,
+    record("bulk.import", actor=ACTOR,
            detail={"file": csv_file.name, "rows": len(rows), **summary.counts()})
     db.session.commit()
     click.echo("\n".join(summary.lines()))

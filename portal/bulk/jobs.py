@@ -5,22 +5,28 @@ The upload's valid rows and the job that runs them are stored in one transaction
 (``portal.bulk.runner``), and writes the outcomes of the rows that ended with the import's
 counts in one transaction, only while its lease on the job holds: a worker that took the job
 over after a crash goes on from the first rows without an outcome (a merchant is never created
-twice: the row resumes it). Documents are never uploaded from the page: the wizard takes them.
+twice: the row resumes it). Documents come in a ZIP beside the CSV: checked with the file,
+copied into the import's own folder (``portal.bulk.staging``) in the upload's request, sent by
+the rows, and deleted when the import ends; without a ZIP they are left for the wizard. Every
+audit entry is the importing admin's.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
-from typing import Any
+from pathlib import Path
+from typing import Any, BinaryIO
 
 from flask import current_app
 from sqlalchemy import select, update
 
 from portal import clock
-from portal.audit import record
+from portal.audit import Actor, record
+from portal.bulk import staging
+from portal.bulk.archive import ZipDocuments
 from portal.bulk.onboard import RowOutcome, RowState
-from portal.bulk.parsing import BulkRow
+from portal.bulk.parsing import BulkRow, DocumentCell
 from portal.bulk.runner import run_pool
 from portal.bulk.validation import check_file, skipped_documents
 from portal.config import current_settings
@@ -37,31 +43,56 @@ RECENT = 10
 BATCH = 50
 
 
-def submit(content: bytes, filename: str, started_by: str, *,
-           skip_invalid: bool = False) -> BulkImport:
-    """Check the file; unless it has problems (and they are not skipped), queue the import."""
-    checked = check_file(content, None)
+def submit(content: bytes, filename: str, actor: Actor, *, skip_invalid: bool = False,
+           documents: BinaryIO | None = None) -> BulkImport:
+    """Check the file (and the ZIP of ``documents`` it names, when given: ArchiveError if it
+    is no ZIP); unless it has problems (and they are not skipped), queue the import."""
+    settings = current_settings()
+    archive = ZipDocuments(documents, settings.upload_max_bytes) if documents else None
+    checked = check_file(content, archive)
     rows = checked.valid_rows()
     send = bool(rows) and not checked.unreadable and (skip_invalid or not checked.errors)
-    job = BulkImport(filename=filename[:255], started_by=started_by,
+    job = BulkImport(filename=filename[:255], started_by=actor.label, started_by_id=actor.id,
                      state=ImportState.RUNNING if send else ImportState.INVALID,
                      rows=len(checked.rows), total=len(rows) if send else 0, done=0,
                      counts=_no_counts(), errors=[e.as_json() for e in checked.errors],
-                     problems=[], skipped_documents=skipped_documents(rows) if send else 0)
+                     problems=[], skipped_documents=skipped_documents(rows)
+                     if send and archive is None else 0)
     db.session.add(job)
     db.session.flush()
     if send:
+        staged = _stage(archive, rows, staging.folder_of(settings.upload_folder, job.id))
         db.session.add_all(BulkImportRow(import_id=job.id, number=row.number, forms=row.forms,
-                                         state=ROW_PENDING) for row in rows)
+                                         documents=staged.get(row.number), state=ROW_PENDING)
+                           for row in rows)
         enqueue(KIND, {"import": job.id})
-    record("bulk.import.start" if send else "bulk.import.invalid",
+    record("bulk.import.start" if send else "bulk.import.invalid", actor=actor,
            detail={"import": job.id, "file": job.filename, "rows": job.rows,
-                   "invalid": checked.invalid_count})
+                   "invalid": checked.invalid_count, "documents": archive is not None})
     db.session.commit()
     return job
 
 
-def cancel(import_id: int) -> bool:
+def _stage(archive: ZipDocuments | None, rows: list[BulkRow],
+           folder: Path) -> dict[int, list[dict[str, Any]]]:
+    """The rows' documents copied out of the ZIP (none without one); nothing is kept, in the
+    folder or the session, when a copy fails."""
+    if archive is None:
+        return {}
+    try:
+        return staging.stage_rows(archive, rows, folder)
+    except BaseException:
+        db.session.rollback()
+        staging.discard(folder)
+        raise
+
+
+def importer(job: BulkImport) -> Actor:
+    """Who started the import: the actor of everything it does."""
+    return Actor(job.started_by, job.started_by_id)
+
+
+def cancel(import_id: int, actor: Actor) -> bool:
     """Stop a running import after the rows being sent; False if it was over already."""
     result = db.session.execute(
         update(BulkImport).where(BulkImport.id == import_id,
@@ -71,7 +102,7 @@ def cancel(import_id: int) -> bool:
     if result.rowcount != 1:
         db.session.rollback()
         return False
-    record("bulk.import.cancel", detail={"import": import_id})
+    record("bulk.import.cancel", detail={"import": import_id}, actor=actor)
     db.session.commit()
     return True
 
@@ -99,10 +130,12 @@ def run_import(run: JobRun) -> JobEnd:
     """The worker's part: send the rows without an outcome, in file order, several at once."""
     import_id = int(run.payload["import"])
     progress = _Progress(import_id, run)
+    settings = current_settings()
     try:
         run_pool(current_app._get_current_object(),  # type: ignore[attr-defined]
                  _pending_rows(import_id, progress), progress.record,
-                 concurrency=current_settings().bulk_concurrency)
+                 concurrency=settings.bulk_concurrency, actor=progress.actor,
+                 files=staging.folder_of(settings.upload_folder, import_id))
     except Exception:  # the import must be left in a final state
         log.exception("bulk import %d stopped", import_id)
         db.session.rollback()
@@ -133,6 +166,7 @@ class _Progress:
         assert job is not None
         self.counts = dict(job.counts)
         self.problems = list(job.problems)
+        self.actor = importer(job)
         db.session.commit()  # end the read
         #: The ids of the rows started and not yet recorded, by spreadsheet row number.
         self.started: dict[int, int] = {}
@@ -175,16 +209,17 @@ def _pending_rows(import_id: int, progress: _Progress) -> Iterator[BulkRow]:
     after = 0
     while progress.may_start():
         batch = db.session.execute(
-            select(BulkImportRow.id, BulkImportRow.number, BulkImportRow.forms).join(BulkImport)
+            select(BulkImportRow.id, BulkImportRow.number, BulkImportRow.forms,
+                   BulkImportRow.documents).join(BulkImport)
             .where(BulkImportRow.import_id == import_id, BulkImportRow.state == ROW_PENDING,
                    BulkImportRow.number > after, BulkImport.state == ImportState.RUNNING)
             .order_by(BulkImportRow.number).limit(BATCH)).all()
         db.session.commit()  # end the read: no transaction is held while rows are in flight
-        for row_id, number, forms in batch:
+        for row_id, number, forms, documents in batch:
             if not progress.may_start():
                 return
             progress.started[number] = row_id
-            yield BulkRow(number, forms)
+            yield BulkRow(number, forms, [DocumentCell.from_json(c) for c in documents or []])
         if len(batch) < BATCH:
             return
         after = batch[-1].number
@@ -218,15 +253,21 @@ def _record_rows(progress: _Progress, ended: list[tuple[int, RowOutcome]]) -> st
 
 
 def _finish(import_id: int, state: ImportState) -> None:
-    """End a running import in ``state`` (a cancelled one keeps its state); commits."""
+    """End a running import in ``state`` (a cancelled one keeps its state); commits. Its
+    documents' copies go, and any copies an upload that died left behind."""
     job = db.session.get(BulkImport, import_id, populate_existing=True)
     assert job is not None
     if job.state == ImportState.RUNNING:
         job.state = state
         job.finished_at = clock.utcnow()
         record("bulk.import.end", outcome="ok" if state is ImportState.FINISHED else "error",
-               detail={"import": import_id, **job.counts})
+               detail={"import": import_id, **job.counts}, actor=importer(job))
     db.session.commit()
+    folder = current_settings().upload_folder
+    staging.discard(staging.folder_of(folder, import_id))
+    staging.sweep(folder, set(db.session.scalars(
+        select(BulkImport.id).where(BulkImport.state == ImportState.RUNNING))))
+    db.session.commit()  # end the read
 
 
 def _no_counts() -> dict[str, int]:

@@ -2,7 +2,8 @@
 
 A merchant the portal already knows (same externalOnboardingId) is never created again: its
 create is skipped once sent, and so is every step already sent; an unknown create outcome is
-reported and left for the wizard, never sent again from here.
+reported and left for the wizard, never sent again from here. Every audit entry a row writes is
+the importer's (``actor``), in a worker too. An outcome's reason is in words, PANs masked.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from portal.audit.service import Actor
 from portal.bulk.columns import column_for
 from portal.bulk.parsing import BulkRow, DocumentCell
 from portal.config import Settings
@@ -21,6 +23,8 @@ from portal.db import db
 from portal.documents import service as documents
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_shapes import AADHAR_DOC_PATTERN, ChecklistState, OnboardingStatus
+from portal.label_tables import Kind
+from portal.labels import label
 from portal.models.merchant import CreateState, Merchant
 from portal.models.step import DONE_STATES, StepDraft
 from portal.onboarding.create import outcome_unknown_message, reconcile_message, start_merchant
@@ -28,6 +32,7 @@ from portal.onboarding.drafts import drafts_of
 from portal.onboarding.result import StepResult
 from portal.onboarding.service import send_saved, send_step
 from portal.onboarding.steps import BY_KEY, STEPS
+from portal.redaction import redact_text
 
 #: Steps sent after the create and before the documents; products come last.
 BEFORE_DOCUMENTS = ("business", "owners", "bank", "signatory")
@@ -65,29 +70,53 @@ class RowOutcome:
 
 
 def onboard_row(client: OnboardingClient, settings: Settings, row: BulkRow,
-                files: Path | None) -> RowOutcome:
-    """Send the row's steps not yet sent; documents too when ``files`` is the CSV's folder."""
+                files: Path | None, actor: Actor) -> RowOutcome:
+    """Send the row's steps not yet sent, as ``actor``; documents too when ``files`` is the
+    folder they are in (the CSV's, or the import's copy of its ZIP)."""
     merchant = db.session.scalar(select(Merchant).where(
         Merchant.external_onboarding_id == row.external_id))
     outcome = RowOutcome(row.number, row.external_id, resumed=merchant is not None)
     if merchant is None:
-        merchant, errors = start_merchant(row.forms["create"])
+        merchant, errors = start_merchant(row.forms["create"], actor=actor)
         if merchant is None:
-            outcome.reason = "; ".join(e.message for e in errors)
+            outcome.reason = redact_text("; ".join(e.message for e in errors))
             return outcome
     outcome.merchant_id = merchant.id
     # a merchant started here has no step drafts but step 1's: nothing to read back
     drafts = drafts_of(merchant) if outcome.resumed else {}
-    failure = _create(client, merchant, row, outcome) or _steps(client, merchant, row, drafts,
-                                                                BEFORE_DOCUMENTS)
+    sender = _Sender(client, merchant, row, actor)
+    failure = _create(sender, outcome) or sender.steps(drafts, BEFORE_DOCUMENTS)
     if not failure and files is not None:
-        failure = _documents(client, settings, merchant, row, files)
-    failure = failure or _steps(client, merchant, row, drafts, ("products",))
+        failure = _documents(sender, settings, files)
+    failure = failure or sender.steps(drafts, ("products",))
     return _finish(outcome, merchant, failure)
 
 
-def _create(client: OnboardingClient, merchant: Merchant, row: BulkRow,
-            outcome: RowOutcome) -> str:
+@dataclass(frozen=True)
+class _Sender:
+    """What every send of one row needs: the client, the merchant, the row, the importer."""
+
+    client: OnboardingClient
+    merchant: Merchant
+    row: BulkRow
+    actor: Actor
+
+    def steps(self, drafts: dict[str, StepDraft], keys: tuple[str, ...]) -> str:
+        """Send the steps ``keys`` not done according to ``drafts`` (read before any was
+        sent); why the first one failed, '' when none did."""
+        for key in keys:
+            draft = drafts.get(key)
+            if draft is not None and draft.state in DONE_STATES:
+                continue
+            result = send_step(self.client, self.merchant, BY_KEY[key], self.row.forms[key],
+                               actor=self.actor)
+            if not result.ok:
+                return describe(key, result)
+        return ""
+
+
+def _create(sender: _Sender, outcome: RowOutcome) -> str:
+    client, merchant, row, actor = sender.client, sender.merchant, sender.row, sender.actor
     if merchant.create_state == CreateState.CREATED:
         return ""
     if merchant.create_state == CreateState.OUTCOME_UNKNOWN:
@@ -95,35 +124,23 @@ def _create(client: OnboardingClient, merchant: Merchant, row: BulkRow,
     if merchant.create_state == CreateState.NEEDS_RECONCILE:
         return reconcile_message(merchant)
     if outcome.resumed:  # the stored draft may be older than the row: save the row's, send
-        result = send_step(client, merchant, BY_KEY["create"], row.forms["create"])
+        result = send_step(client, merchant, BY_KEY["create"], row.forms["create"], actor=actor)
     else:  # start_merchant has just saved the row as the draft: send that
-        result = send_saved(client, merchant, BY_KEY["create"])
+        result = send_saved(client, merchant, BY_KEY["create"], actor=actor)
     outcome.created = result.ok
     return "" if result.ok else describe("create", result)
 
 
-def _steps(client: OnboardingClient, merchant: Merchant, row: BulkRow,
-           drafts: dict[str, StepDraft], keys: tuple[str, ...]) -> str:
-    """Send the steps ``keys`` not done according to ``drafts`` (read before any was sent)."""
-    for key in keys:
-        draft = drafts.get(key)
-        if draft is not None and draft.state in DONE_STATES:
-            continue
-        result = send_step(client, merchant, BY_KEY[key], row.forms[key])
-        if not result.ok:
-            return describe(key, result)
-    return ""
-
-
-def _documents(client: OnboardingClient, settings: Settings, merchant: Merchant, row: BulkRow,
-               folder: Path) -> str:
+def _documents(sender: _Sender, settings: Settings, folder: Path) -> str:
+    merchant, row = sender.merchant, sender.row
     for cell in row.documents:
         doc_type = _pending_type(merchant, row, cell)
         if doc_type is None:
             continue  # sent before, or not asked for by the gateway
         path = folder / cell.path
         with path.open("rb") as stream:
-            result = documents.upload(client, settings, merchant, doc_type, path.name, stream)
+            result = documents.upload(sender.client, settings, merchant, doc_type,
+                                      cell.name or path.name, stream, actor=sender.actor)
         if not result.ok:
             return describe("documents", result, cell.column)
     return ""
@@ -157,9 +174,10 @@ def _finish(outcome: RowOutcome, merchant: Merchant, failure: str) -> RowOutcome
     elif merchant.documents_outstanding:
         outcome.state = RowState.AWAITING_DOCUMENTS
         outcome.reason = "Documents to upload in the wizard: " + ", ".join(
-            merchant.documents_outstanding)
+            label(key, Kind.DOCUMENT) for key in merchant.documents_outstanding)
     else:
         pending = [s.title for s in STEPS if s.checklist_key
                    and merchant.checklist.get(s.checklist_key) != ChecklistState.COMPLETE]
         outcome.reason = "The gateway still lists as incomplete: " + ", ".join(pending)
+    outcome.reason = redact_text(outcome.reason)  # a PAN the gateway or a key repeats
     return outcome

@@ -8,6 +8,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
+from portal.body_forms import typed_value
 from portal.bulk.columns import (
     BY_NAME,
     COLUMNS,
@@ -31,12 +32,28 @@ _FALSE = frozenset({"false", "no", "n", "0", ""})
 
 @dataclass(frozen=True)
 class DocumentCell:
-    """A file named in a row: a document type, or the Aadhaar of owner number ``owner``."""
+    """A file named in a row: a document type, or the Aadhaar of owner number ``owner``.
+
+    ``path`` is where the file is (as typed, or its staged copy's name); ``name`` the name it
+    is sent under when that differs (the name the CSV gave a staged copy).
+    """
 
     column: str
     path: str
     doc_type: str | None = None
     owner: int | None = None
+    name: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        """The cell as an import's row stores it."""
+        return {"column": self.column, "path": self.path, "docType": self.doc_type,
+                "owner": self.owner, "name": self.name}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> DocumentCell:
+        """A cell stored by ``as_json``."""
+        return cls(data["column"], data["path"], data.get("docType"), data.get("owner"),
+                   data.get("name", ""))
 
 
 @dataclass
@@ -146,7 +163,7 @@ def _read(column: Column, raw: str) -> tuple[Any, str]:
         message = (f"Unknown: {', '.join(unknown)} (use {', '.join(Product)}, separated by "
                    f"'{LIST_SEPARATOR}')") if unknown else ""
         return items, message
-    return raw, ""
+    return typed_value(str(column.path[-1]), raw), ""
 
 
 def _document(column: Column, raw: str) -> DocumentCell:

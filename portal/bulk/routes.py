@@ -1,4 +1,5 @@
-"""The bulk import page (admins only): upload, the problems found, live progress."""
+"""The bulk import page (admins only): upload, the problems found, live progress, and the
+template and codes that help fill a file."""
 
 from __future__ import annotations
 
@@ -10,25 +11,39 @@ from flask import (
     jsonify,
     redirect,
     render_template,
+    request,
     url_for,
 )
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from portal.audit import Actor
 from portal.auth import roles_required
-from portal.bulk import jobs
+from portal.bulk import jobs, template
+from portal.bulk.archive import MAX_ZIP_BYTES, ArchiveError
 from portal.bulk.forms import CancelForm, ImportForm
 from portal.bulk.report import RowError, errors_csv
+from portal.gateway.errors import GatewayError
 from portal.models.bulk import BulkImport, ImportState
 from portal.models.user import Role
+from portal.onboarding.categories import cached_categories
 
 bp = Blueprint("bulk", __name__, url_prefix="/admin/bulk")
+#: The largest upload of the page: a CSV and a ZIP of documents.
+MAX_REQUEST_BYTES = MAX_ZIP_BYTES + 16 * 1024 * 1024
+
+
+@bp.before_request
+def _room_for_documents() -> None:
+    """The upload carries a ZIP of documents: allow more than one document's size."""
+    request.max_content_length = MAX_REQUEST_BYTES
 
 
 @bp.errorhandler(RequestEntityTooLarge)
 def _too_large(_error: RequestEntityTooLarge) -> ResponseReturnValue:
-    flash("The file is too large for one upload; split it into several files.", "error")
+    flash("The files are too large for one upload (100 MB at most); split the import into "
+          "several files.", "error")
     return redirect(url_for("bulk.index"))
 
 
@@ -39,14 +54,47 @@ def index() -> ResponseReturnValue:
     form = ImportForm()
     if form.validate_on_submit():
         upload = form.file.data
-        job = jobs.submit(upload.read(), upload.filename or "merchants.csv", current_user.email,
-                          skip_invalid=form.skip_invalid.data)
+        try:
+            job = jobs.submit(upload.read(), upload.filename or "merchants.csv",
+                              Actor(current_user.email, current_user.id),
+                              skip_invalid=form.skip_invalid.data,
+                              documents=form.documents.data.stream if form.documents.data
+                              else None)
+        except ArchiveError as exc:
+            form.documents.errors = [str(exc)]
+            return _page(form, None), 422
         if job.state != ImportState.INVALID:
             return redirect(url_for("bulk.show", import_id=job.id))
-        return render_template("bulk/index.html", form=form, invalid=job,
-                               recent=jobs.recent_imports()), 422
-    return render_template("bulk/index.html", form=form, invalid=None,
+        return _page(form, job), 422
+    return _page(form, None)
+
+
+def _page(form: ImportForm, invalid: BulkImport | None) -> str:
+    return render_template("bulk/index.html", form=form, invalid=invalid,
                            recent=jobs.recent_imports())
+
+
+@bp.get("/template.csv")
+@roles_required(Role.ADMIN)
+def template_file() -> ResponseReturnValue:
+    """Every column, with an example row."""
+    return _csv(template.template_csv(), "merchants-template.csv")
+
+
+@bp.get("/codes.csv")
+@roles_required(Role.ADMIN)
+def codes_file() -> ResponseReturnValue:
+    """The codes the columns accept, with their meanings."""
+    try:
+        categories = cached_categories()
+    except GatewayError:
+        categories = None
+    return _csv(template.codes_csv(categories), "merchants-codes.csv")
+
+
+def _csv(body: str, name: str) -> Response:
+    return Response(body, mimetype="text/csv",
+                    headers={"Content-Disposition": f"attachment; filename={name}"})
 
 
 @bp.get("/<int:import_id>")
@@ -63,7 +111,7 @@ def cancel(import_id: int) -> ResponseReturnValue:
     job = load(import_id)
     if not CancelForm().validate_on_submit():
         abort(400)
-    if jobs.cancel(job.id):
+    if jobs.cancel(job.id, Actor(current_user.email, current_user.id)):
         flash("The import was cancelled: the rows not yet done will not be sent. Uploading the "
               "same file again resumes it.", "info")
     else:
@@ -84,8 +132,7 @@ def errors(import_id: int) -> ResponseReturnValue:
     """The file's problems as CSV: row, column, message."""
     job = load(import_id)
     body = errors_csv([RowError(e["row"], e["column"], e["message"]) for e in job.errors])
-    return Response(body, mimetype="text/csv", headers={
-        "Content-Disposition": f"attachment; filename=bulk-import-{job.id}-errors.csv"})
+    return _csv(body, f"bulk-import-{job.id}-errors.csv")
 
 
 def load(import_id: int) -> BulkImport:

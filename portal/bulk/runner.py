@@ -17,6 +17,7 @@ from pathlib import Path
 
 from flask import Flask
 
+from portal.audit.service import Actor
 from portal.bulk.onboard import RowOutcome, RowState, onboard_row
 from portal.bulk.parsing import BulkRow
 from portal.clients import onboarding_client
@@ -64,10 +65,11 @@ class Summary:
                   f"{o.reason}" for o in self.outcomes if o.state is not RowState.COMPLETED)]
 
 
-def run_rows(app: Flask, rows: list[BulkRow], *, concurrency: int,
+def run_rows(app: Flask, rows: list[BulkRow], *, concurrency: int, actor: Actor,
              files: Path | None = None, client: OnboardingClient | None = None,
              on_row: Callable[[RowOutcome], None] | None = None) -> Summary:
-    """Onboard ``rows`` with at most ``concurrency`` at a time; ``on_row`` hears each end."""
+    """Onboard ``rows`` as ``actor`` with at most ``concurrency`` at a time; ``on_row`` hears
+    each end."""
     outcomes: list[RowOutcome] = []
 
     def heard(ended: list[RowOutcome]) -> bool:
@@ -77,14 +79,15 @@ def run_rows(app: Flask, rows: list[BulkRow], *, concurrency: int,
                 on_row(outcome)
         return True
 
-    run_pool(app, rows, heard, concurrency=concurrency, files=files, client=client)
+    run_pool(app, rows, heard, concurrency=concurrency, actor=actor, files=files, client=client)
     return Summary(sorted(outcomes, key=lambda o: o.row))
 
 
 def run_pool(app: Flask, rows: Iterable[BulkRow], heard: Callable[[list[RowOutcome]], bool], *,
-             concurrency: int, files: Path | None = None,
+             concurrency: int, actor: Actor, files: Path | None = None,
              client: OnboardingClient | None = None) -> None:
-    """Onboard the rows ``rows`` yields, at most ``concurrency`` in flight, in their order.
+    """Onboard the rows ``rows`` yields as ``actor``, at most ``concurrency`` in flight, in
+    their order.
 
     ``rows`` is read and ``heard`` called in the caller's thread: ``heard`` gets the rows that
     ended since its last call and answers whether to start more; once it says no, the rows in
@@ -97,7 +100,7 @@ def run_pool(app: Flask, rows: Iterable[BulkRow], heard: Callable[[list[RowOutco
 
     def work(row: BulkRow) -> RowOutcome:
         with app.app_context():
-            return onboard_safely(shared, row, files)
+            return onboard_safely(shared, row, files, actor)
 
     waiting = iter(rows)
     starting = True
@@ -118,10 +121,11 @@ def run_pool(app: Flask, rows: Iterable[BulkRow], heard: Callable[[list[RowOutco
             starting = heard(outcomes) and starting
 
 
-def onboard_safely(client: OnboardingClient, row: BulkRow, files: Path | None) -> RowOutcome:
+def onboard_safely(client: OnboardingClient, row: BulkRow, files: Path | None,
+                   actor: Actor) -> RowOutcome:
     """``onboard_row``, an unexpected error reported as the row's failure (others go on)."""
     try:
-        return onboard_row(client, current_settings(), row, files)
+        return onboard_row(client, current_settings(), row, files, actor)
     except Exception as exc:  # one broken row must not stop the others
         log.exception("bulk import: row %d failed unexpectedly", row.number)
         db.session.rollback()

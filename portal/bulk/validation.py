@@ -3,7 +3,8 @@
 Each step's form data goes through the step table's request builder and the shared shapes
 (``validate_payload``), exactly as a wizard send does; gateway field paths are mapped back to
 CSV columns. On top: ids repeated in the file, ids the portal knows under another PAN, and the
-files a row names (they must exist and be a PDF, JPEG or PNG under the upload limit).
+files a row names (they must exist, beside the CSV or in the ZIP uploaded with it, and be a
+PDF, JPEG or PNG under the upload limit).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from sqlalchemy import select
 
@@ -25,6 +27,14 @@ from portal.models.merchant import Merchant
 from portal.onboarding.steps import BY_KEY
 
 
+class DocumentSource(Protocol):
+    """Where the files a CSV names are: its folder (the CLI) or a ZIP (the page)."""
+
+    def problem(self, name: str) -> str:
+        """Why the file ``name`` cannot be sent ('' when it can)."""
+        ...
+
+
 @dataclass(frozen=True)
 class Files:
     """Where a file's documents are (the CSV's folder) and the largest one accepted."""
@@ -32,8 +42,16 @@ class Files:
     base: Path
     max_bytes: int
 
+    def problem(self, name: str) -> str:
+        """The file must exist beside the CSV and be a document the portal accepts."""
+        path = self.base / name
+        if not path.is_file():
+            return f"No such file: {name} (paths are relative to the CSV)"
+        with path.open("rb") as stream:
+            return read_upload(stream, self.max_bytes).error
 
-def validate_rows(rows: list[BulkRow], files: Files | None,
+
+def validate_rows(rows: list[BulkRow], files: DocumentSource | None,
                   known: list[RowError] | None = None) -> list[RowError]:
     """Every problem of every row, by row; ``known`` (unreadable cells) take precedence."""
     errors = list(known or [])
@@ -88,19 +106,14 @@ def portal_errors(rows: list[BulkRow]) -> list[RowError]:
     return errors
 
 
-def document_errors(row: BulkRow, files: Files) -> list[RowError]:
-    """Each file named must exist beside the CSV and be a document the portal accepts."""
+def document_errors(row: BulkRow, files: DocumentSource) -> list[RowError]:
+    """Each file named must be found and be a document the portal accepts."""
     errors = []
     for cell in row.documents:
-        message = ""
-        path = files.base / cell.path
         if cell.owner is not None and not row.owner_pan(cell.owner):
             message = f"No PAN for owner {cell.owner + 1}, whose Aadhaar this is"
-        elif not path.is_file():
-            message = f"No such file: {cell.path} (paths are relative to the CSV)"
         else:
-            with path.open("rb") as stream:
-                message = read_upload(stream, files.max_bytes)[2]
+            message = files.problem(cell.path)
         if message:
             errors.append(RowError(row.number, cell.column, message))
     return errors
@@ -134,7 +147,7 @@ class CheckedFile:
         return len({e.row for e in self.errors if e.row != HEADER_ROW})
 
 
-def check_file(content: bytes, files: Files | None) -> CheckedFile:
+def check_file(content: bytes, files: DocumentSource | None) -> CheckedFile:
     """Read and check a whole file; ``files`` is None when documents are left for later."""
     parsed = parse_csv(content)
     return CheckedFile(parsed.rows, validate_rows(parsed.rows, files, parsed.errors))

@@ -19,7 +19,7 @@ import filetype
 from sqlalchemy import select
 from werkzeug.utils import secure_filename
 
-from portal.audit.service import record
+from portal.audit.service import Actor, record
 from portal.config import Settings
 from portal.db import db
 from portal.gateway.onboarding_client import DocumentFile, OnboardingClient
@@ -132,11 +132,16 @@ def _chunks(stream: BinaryIO, limit: int) -> Iterator[bytes]:
 def save_upload(settings: Settings, stream: BinaryIO) -> tuple[Received, str]:
     """Stream an upload into the upload folder, owner-only, under a generated name: what was
     read, and the stored file's name ("" when it was refused: nothing is kept then)."""
-    folder = private_folder(Path(settings.upload_folder))
+    return save_stream(stream, Path(settings.upload_folder), settings.upload_max_bytes)
+
+
+def save_stream(stream: BinaryIO, folder: Path, max_bytes: int) -> tuple[Received, str]:
+    """``save_upload`` into ``folder`` (created owner-only) with the limit ``max_bytes``."""
+    folder = private_folder(folder)
     partial, stored_name = folder / f"{uuid.uuid4().hex}.part", ""
     try:
         with open_private(partial) as sink:
-            received = read_upload(stream, settings.upload_max_bytes, sink)
+            received = read_upload(stream, max_bytes, sink)
         if not received.error:
             stored_name = f"{partial.stem}.{ACCEPTED[received.content_type]}"
             partial.rename(folder / stored_name)
@@ -153,8 +158,10 @@ def too_large(max_bytes: int) -> str:
 
 
 def upload(client: OnboardingClient, settings: Settings, merchant: Merchant, doc_type: str,
-           filename: str, stream: BinaryIO, uploaded_by_id: int | None = None) -> StepResult:
-    """Check, store and send one document for ``doc_type`` (uploaded by user ``uploaded_by_id``)."""
+           filename: str, stream: BinaryIO, uploaded_by_id: int | None = None, *,
+           actor: Actor | None = None) -> StepResult:
+    """Check, store and send one document for ``doc_type`` (uploaded by user ``uploaded_by_id``;
+    audited as ``actor``'s, default the signed-in user's)."""
     if not merchant.onboarding_id:
         return StepResult(False, "Create the merchant at the gateway first (step 1).")
     allowed = {t for slot in slots(merchant, documents_of(merchant)) for t in slot.types}
@@ -163,11 +170,12 @@ def upload(client: OnboardingClient, settings: Settings, merchant: Merchant, doc
     received, stored_name = save_upload(settings, stream)
     if received.error:
         record("document.refused", outcome="invalid", merchant_id=merchant.id,
-               detail={"docType": doc_type, "reason": received.error})
+               detail={"docType": doc_type, "reason": received.error}, actor=actor)
         db.session.commit()
         return StepResult(False, received.error, [FieldError(FILE_FIELD, received.error)])
-    document = remember(merchant, doc_type, filename, stored_name, received, uploaded_by_id)
-    return send(client, settings, merchant, document)
+    document = remember(merchant, doc_type, filename, stored_name, received, uploaded_by_id,
+                        actor=actor)
+    return send(client, settings, merchant, document, actor=actor)
 
 
 def store(settings: Settings, merchant: Merchant, doc_type: str, filename: str,
@@ -182,7 +190,8 @@ def store(settings: Settings, merchant: Merchant, doc_type: str, filename: str,
 
 
 def remember(merchant: Merchant, doc_type: str, filename: str, stored_name: str,
-             received: Received, uploaded_by_id: int | None = None) -> StoredDocument:
+             received: Received, uploaded_by_id: int | None = None, *,
+             actor: Actor | None = None) -> StoredDocument:
     """Record a stored file as the merchant's upload of ``doc_type``, with its audit entry;
     commits."""
     document = StoredDocument(
@@ -194,19 +203,20 @@ def remember(merchant: Merchant, doc_type: str, filename: str, stored_name: str,
     db.session.add(document)
     merchant.touch()
     record("document.store", merchant_id=merchant.id,
-           detail={"docType": doc_type, "size": received.size, "sha256": received.sha256})
+           detail={"docType": doc_type, "size": received.size, "sha256": received.sha256},
+           actor=actor)
     db.session.commit()
     return document
 
 
 def send(client: OnboardingClient, settings: Settings, merchant: Merchant,
-         document: StoredDocument) -> StepResult:
+         document: StoredDocument, *, actor: Actor | None = None) -> StepResult:
     """Send a stored document in its own call (the client reads the file as it sends); its
     status follows the outcome; commits."""
     body = {"merchantDocType": document.doc_type, "fileName": document.original_filename,
             "file": path_of(settings, document)}
     draft = draft_for(merchant, STEP)
-    result = call_gateway(client, merchant, FILE_STEP, draft, body)
+    result = call_gateway(client, merchant, FILE_STEP, draft, body, actor=actor)
     if result.ok:
         document.status, document.sent_gid = DocumentStatus.SENT, result.gid
         result.message = f"{label(document.doc_type, Kind.DOCUMENT)} sent to the gateway."

@@ -23,4 +23,5 @@ def mailbox() -> ResponseReturnValue:
     if not settings.gateway_is_sandbox:
         abort(404)
     folder = settings.mail_sink_folder
-    return render_template("mail/mailbox.html", messages=newest(Path(folder)) if folder else [])
+    return render_template("mail/mailbox.html", portal_url=settings.portal_url,
+                           messages=newest(Path(folder), settings.portal_url) if folder else [])

@@ -18,6 +18,11 @@ from portal.config import Settings
 log = logging.getLogger("portal.mail")
 
 
+#: The header naming the portal that sent a message (its PORTAL_URL): the development mailbox
+#: shows only its own portal's mail when several portals share a machine.
+PORTAL_HEADER = "X-Portal-URL"
+
+
 class MailError(RuntimeError):
     """The SMTP server could not be reached or refused the message."""
 
@@ -30,6 +35,7 @@ def compose(settings: Settings, to: str, subject: str, body: str) -> EmailMessag
     message["Subject"] = subject
     message["Date"] = format_datetime(clock.utcnow())
     message["Message-ID"] = make_msgid(domain="portal.localhost")
+    message[PORTAL_HEADER] = settings.portal_url
     message.set_content(body)
     return message
 

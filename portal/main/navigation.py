@@ -10,6 +10,7 @@ from flask_login import current_user
 from sqlalchemy.exc import SQLAlchemyError
 
 from portal.auth.roles import STAFF
+from portal.config import current_settings
 from portal.models import Role
 from portal.payments.approvals.queries import waiting_for
 
@@ -24,6 +25,8 @@ class Section:
     roles: tuple[str, ...] = STAFF
     #: How many things wait for the user there, shown beside the label (None: no count).
     count: Callable[[], int] | None = None
+    #: Whether the section exists at all now (None: always).
+    shown: Callable[[], bool] | None = None
 
 
 def _approvals_waiting() -> int:
@@ -43,6 +46,9 @@ SECTIONS = (
     Section("Team", "team.index", "/admin/team", (Role.ADMIN,)),
     Section("Emails", "merchant_mail.index", "/admin/emails", (Role.ADMIN,)),
     Section("Approvals", "approvals.index", "/approvals", (Role.ADMIN,), _approvals_waiting),
+    # development only: what the local SMTP sink received (its own entry, not the Dashboard's)
+    Section("Mailbox", "mail.mailbox", "/admin/mailbox", (Role.ADMIN,),
+            shown=lambda: current_settings().gateway_is_sandbox),
 )
 
 
@@ -59,7 +65,8 @@ class NavLink:
 def nav_links() -> list[NavLink]:
     """The sections the current user may open, the one being viewed marked current."""
     path = request.path
-    visible = [s for s in SECTIONS if current_user.has_role(*s.roles)]
+    visible = [s for s in SECTIONS if current_user.has_role(*s.roles)
+               and (s.shown is None or s.shown())]
     # the longest matching prefix wins, so /admin/bulk is not also "Dashboard"
     current = max((s for s in visible if path.startswith(s.prefix)),
                   key=lambda s: len(s.prefix), default=None)

@@ -29,7 +29,7 @@ def email_link(settings: Settings, merchant: Merchant, template_key: str, actor:
     link, token = links.issue(settings.secret_key, merchant, actor)
     url = absolute_url("verification.merchant_page", merchant_id=merchant.id, token=token)
     subject, body = templates.render(template_key, {
-        "business_name": merchant.name, "signatory_name": signatory.name or "Sir or Madam",
+        "business_name": merchant.public_name, "signatory_name": signatory.name or "Sir or Madam",
         "link": url, "expires_at": f"{link.expires_at:%Y-%m-%d %H:%M} UTC"})
     shown = masked_email(signatory.email)
     detail = {"link": link.id, "template": template_key, "to": shown}

@@ -39,6 +39,9 @@ class BulkImport(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     filename: Mapped[str] = mapped_column(String(255))
     started_by: Mapped[str] = mapped_column(String(254))
+    #: The admin who started it: every audit entry of the import is theirs.
+    started_by_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"))
     state: Mapped[str] = mapped_column(String(16), default=ImportState.RUNNING)
     #: Rows in the file, and rows sent (the valid ones).
     rows: Mapped[int] = mapped_column(Integer, default=0)
@@ -51,7 +54,7 @@ class BulkImport(Base):
     #: Outcomes of the rows that did not complete, as ``RowOutcome.as_json()``; encrypted, as
     #: they name the documents still owed (whose types embed owners' PANs).
     problems: Mapped[list[dict[str, Any]]] = mapped_column(EncryptedJSON, default=list)
-    #: Document cells left for the wizard (the page never uploads files).
+    #: Document cells left for the wizard (an upload without a ZIP of documents).
     skipped_documents: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
@@ -69,6 +72,9 @@ class BulkImportRow(Base):
     number: Mapped[int] = mapped_column(Integer)
     #: The row's form data per step, as ``BulkRow.forms``; encrypted (PANs, bank account).
     forms: Mapped[dict[str, Any]] = mapped_column(EncryptedJSON)
+    #: The row's documents staged from the ZIP, as ``DocumentCell.as_json()``; encrypted (file
+    #: names may carry PANs). None: the row names none, or they were left for the wizard.
+    documents: Mapped[list[dict[str, Any]] | None] = mapped_column(EncryptedJSON)
     state: Mapped[str] = mapped_column(String(24), default=ROW_PENDING)
     #: ``RowOutcome.as_json()`` once run; encrypted like the import's problems.
     outcome: Mapped[dict[str, Any] | None] = mapped_column(EncryptedJSON)

@@ -77,7 +77,13 @@ class Merchant(Base):
 
     @property
     def name(self) -> str:
-        """The best name known: legal name once sent, else the name typed at creation."""
+        """The name the portal shows its staff: the one typed at creation (the portal's own,
+        never replaced by what the gateway holds), else the legal name, else the id."""
+        return self.display_name or self.legal_name or self.external_onboarding_id
+
+    @property
+    def public_name(self) -> str:
+        """The name the merchant knows itself by (its own pages): the legal name once sent."""
         return self.legal_name or self.display_name or self.external_onboarding_id
 
     def touch(self) -> None:

@@ -6,10 +6,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from flask import current_app
+
+from portal.clients import current_onboarding_client
 from portal.gateway.onboarding_shapes import Category
 
 #: How long a fetched category table is used before it is fetched again.
 CATEGORY_TTL_SECONDS = 3600.0
+#: Where an app keeps its cache.
+CATEGORY_CACHE = "portal_category_cache"
 
 
 @dataclass
@@ -38,3 +43,10 @@ def grouped_choices(categories: list[Category]) -> dict[str, list[tuple[str, str
         for category in categories
         if category.subcategories
     }
+
+
+def cached_categories() -> list[Category]:
+    """The gateway's category table, cached per app for an hour (GatewayError when it cannot
+    be read): the wizard's select and the bulk page's list of codes read the same."""
+    cache = current_app.extensions.setdefault(CATEGORY_CACHE, CategoryCache())
+    return cache.get(lambda: current_onboarding_client().get_business_categories().categories)

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from portal.audit.service import record
+from portal.audit.service import Actor, record
 from portal.db import db
 from portal.gateway import rules
 from portal.gateway.onboarding_client import OnboardingClient
@@ -34,8 +34,8 @@ def new_external_id() -> str:
     return "pop-" + uuid.uuid4().hex
 
 
-def start_merchant(data: dict[str, Any],
-                   sending: bool = False) -> tuple[Merchant | None, list[FieldError]]:
+def start_merchant(data: dict[str, Any], sending: bool = False, *,
+                   actor: Actor | None = None) -> tuple[Merchant | None, list[FieldError]]:
     """Create the local record for step 1 (nothing is sent); the external id must be free.
 
     When it is not and the user meant to send, every other field that could not be sent is
@@ -50,9 +50,9 @@ def start_merchant(data: dict[str, Any],
     db.session.add(merchant)
     db.session.flush()
     record("merchant.start", merchant_id=merchant.id,
-           detail={"externalOnboardingId": external_id})
+           detail={"externalOnboardingId": external_id}, actor=actor)
     _update_identity(merchant, data)
-    save_draft(merchant, CREATE, data)
+    save_draft(merchant, CREATE, data, actor=actor)
     return merchant, []
 
 
@@ -66,8 +66,8 @@ def save_create_draft(merchant: Merchant, data: dict[str, Any],
     return errors
 
 
-def stage_create_draft(merchant: Merchant, data: dict[str, Any],
-                       version: int | None = None) -> list[FieldError]:
+def stage_create_draft(merchant: Merchant, data: dict[str, Any], version: int | None = None,
+                       *, actor: Actor | None = None) -> list[FieldError]:
     """Step 1's draft written into the session, unless its identity fields may not change
     (why not, else nothing); no commit (a send commits it with the create it sends)."""
     if merchant.create_state != CreateState.DRAFT:
@@ -76,7 +76,7 @@ def stage_create_draft(merchant: Merchant, data: dict[str, Any],
     if errors:
         return errors
     _update_identity(merchant, data)
-    stage_draft(merchant, CREATE, data, version)
+    stage_draft(merchant, CREATE, data, version, actor=actor)
     return []
 
 
@@ -89,14 +89,16 @@ def with_send_errors(step: Step, data: dict[str, Any],
     return [*errors, *(error for error in refused if error.field not in named)]
 
 
-def retry_create(client: OnboardingClient, merchant: Merchant) -> StepResult:
+def retry_create(client: OnboardingClient, merchant: Merchant, *,
+                 actor: Actor | None = None) -> StepResult:
     """Send the create again with the same externalOnboardingId and PAN, never a new id."""
     if merchant.create_state not in (CreateState.DRAFT, CreateState.OUTCOME_UNKNOWN):
         return StepResult(False, "The create cannot be sent again for this record.")
-    return send_create(client, merchant)
+    return send_create(client, merchant, actor=actor)
 
 
-def send_create(client: OnboardingClient, merchant: Merchant) -> StepResult:
+def send_create(client: OnboardingClient, merchant: Merchant, *,
+                actor: Actor | None = None) -> StepResult:
     """Send the create with the stored id and PAN and move the state machine; commits.
 
     The state is OUTCOME_UNKNOWN when the request is stored before it is sent (so also if
@@ -107,7 +109,7 @@ def send_create(client: OnboardingClient, merchant: Merchant) -> StepResult:
     body = {EXTERNAL_ID_FIELD: merchant.external_onboarding_id,
             "panNumber": merchant.pan or draft.payload.get("panNumber", "")}
     merchant.create_state = CreateState.OUTCOME_UNKNOWN
-    result = call_gateway(client, merchant, CREATE, draft, body)
+    result = call_gateway(client, merchant, CREATE, draft, body, actor=actor)
     result.version = draft.version
     if result.ok:
         merchant.create_state = CreateState.CREATED

@@ -10,7 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
 from portal import clock
-from portal.audit.service import record
+from portal.audit.service import Actor, record
 from portal.db import db
 from portal.models.merchant import Merchant
 from portal.models.step import StepDraft, StepState
@@ -70,15 +70,15 @@ def draft_for(merchant: Merchant, step: Step) -> StepDraft:
 
 
 def save_draft(merchant: Merchant, step: Step, data: dict[str, Any],
-               version: int | None = None) -> StepDraft:
+               version: int | None = None, *, actor: Actor | None = None) -> StepDraft:
     """Store what was typed without sending it (see :func:`stage_draft`); commits."""
-    draft = stage_draft(merchant, step, data, version)
+    draft = stage_draft(merchant, step, data, version, actor=actor)
     db.session.commit()
     return draft
 
 
 def stage_draft(merchant: Merchant, step: Step, data: dict[str, Any],
-                version: int | None = None) -> StepDraft:
+                version: int | None = None, *, actor: Actor | None = None) -> StepDraft:
     """Write what was typed into the session (the step is then a draft again); no commit, so
     a send commits it with the body it sends, in one transaction.
 
@@ -96,7 +96,7 @@ def stage_draft(merchant: Merchant, step: Step, data: dict[str, Any],
         if not created:  # only a stored draft can have a send queued (queue.enqueue)
             queue.supersede(merchant.id, step.key)
         merchant.touch()
-        record("step.draft", merchant_id=merchant.id, detail={"step": step.key})
+        record("step.draft", merchant_id=merchant.id, detail={"step": step.key}, actor=actor)
         db.session.flush()  # a draft created meanwhile by someone else fails here
     except IntegrityError:
         db.session.rollback()

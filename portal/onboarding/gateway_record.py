@@ -7,7 +7,7 @@ create once reconciled. Nothing else writes the gateway's record onto the mercha
 
 from __future__ import annotations
 
-from portal.audit.service import record
+from portal.audit.service import Actor, record
 from portal.gateway.onboarding_shapes import ChecklistState, MerchantData, OnboardingStatus
 from portal.models.merchant import Merchant
 from portal.models.status_change import StatusSource
@@ -18,14 +18,15 @@ from portal.onboarding.status_history import RANK, change_status, is_final, may_
 from portal.onboarding.steps import BY_KEY
 
 
-def apply_answer(merchant: Merchant, data: MerchantData) -> None:
+def apply_answer(merchant: Merchant, data: MerchantData, *, actor: Actor | None = None) -> None:
     """Store what a step's send answered: status, checklist, outstanding documents, penny drop;
     no commit."""
     merchant.onboarding_id = merchant.onboarding_id or data.merchantInfo.onboardingId
     store_record(merchant, data)
     # a send's answer is the newest word on the record: it may move the status back (a change
     # that leaves something outstanding); a status name the portal does not know moves nothing
-    change_status(merchant, data.merchantInfo.status, StatusSource.STEP_SEND, data.answer_gid)
+    change_status(merchant, data.merchantInfo.status, StatusSource.STEP_SEND, data.answer_gid,
+                  actor=actor)
     merchant.touch()
 
 

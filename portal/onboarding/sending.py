@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from portal import clock
-from portal.audit.service import record
+from portal.audit.service import Actor, record
 from portal.db import db
 from portal.gateway.errors import GatewayError, GatewayUnavailable, ValidationFailed
 from portal.gateway.onboarding_client import OnboardingClient
@@ -35,13 +35,13 @@ NEEDS_CORRECTING = "Some fields need correcting."
 
 
 def send_draft(client: OnboardingClient, merchant: Merchant, step: Step,
-               draft: StepDraft) -> StepResult:
+               draft: StepDraft, *, actor: Actor | None = None) -> StepResult:
     """Send the draft (saved, or staged in this transaction: it is committed with the body
     before the call); when the gateway is unavailable, queue it for the background sync;
     commits. A send still queued for the step was superseded by the caller."""
     assert step.request is not None
     body = step.request(draft.payload)
-    result = call_gateway(client, merchant, step, draft, body)
+    result = call_gateway(client, merchant, step, draft, body, actor=actor)
     result.version = draft.version
     if result.ok and step.checks_account and merchant.penny_drop_status:
         result.message = penny_drop_outcome(merchant)
@@ -55,15 +55,16 @@ def send_draft(client: OnboardingClient, merchant: Merchant, step: Step,
 
 
 def call_gateway(client: OnboardingClient, merchant: Merchant, step: Step, draft: StepDraft,
-                 body: Any) -> StepResult:
+                 body: Any, *, actor: Actor | None = None) -> StepResult:
     """Validate locally, then commit (what is sent is stored before it is sent), send, and
-    store the answer or the failure with its audit entry; the caller commits that."""
+    store the answer or the failure with its audit entry (credited to ``actor``, default the
+    signed-in user); the caller commits that."""
     action = f"step.send.{step.key}"
     value, errors = check_all(step.shape, body)
     if errors:
         mark_failed(draft, INVALID, NEEDS_CORRECTING, errors)
         record(action, outcome=INVALID, merchant_id=merchant.id,
-               detail={"fields": [e.field for e in errors]})
+               detail={"fields": [e.field for e in errors]}, actor=actor)
         return StepResult(False, NEEDS_CORRECTING, errors)
     if not step.creates_record and not merchant.onboarding_id:
         return StepResult(False, "Create the merchant at the gateway first (step 1).")
@@ -75,13 +76,13 @@ def call_gateway(client: OnboardingClient, merchant: Merchant, step: Step, draft
         message = "The gateway refused the request."
         mark_failed(draft, REFUSED, message, exc.field_errors, exc.gid)
         record(action, outcome=REFUSED, merchant_id=merchant.id, gid=exc.gid,
-               detail={"fields": [e.field for e in exc.field_errors]})
+               detail={"fields": [e.field for e in exc.field_errors]}, actor=actor)
         return StepResult(False, message, exc.field_errors, gid=exc.gid)
     except GatewayUnavailable as exc:
         message = unavailable_message(exc)
         mark_failed(draft, UNAVAILABLE, message, [], exc.gid)
         record(action, outcome="unknown" if exc.outcome_unknown else UNAVAILABLE,
-               merchant_id=merchant.id, gid=exc.gid, detail={"error": exc.message})
+               merchant_id=merchant.id, gid=exc.gid, detail={"error": exc.message}, actor=actor)
         merchant.touch()
         return StepResult(False, message, unavailable=True,
                           outcome_unknown=exc.outcome_unknown, gid=exc.gid)
@@ -89,12 +90,12 @@ def call_gateway(client: OnboardingClient, merchant: Merchant, step: Step, draft
         message = f"The gateway answered with an error: {exc}"
         mark_failed(draft, REFUSED, message, [], exc.gid)
         record(action, outcome="error", merchant_id=merchant.id, gid=exc.gid,
-               detail={"error": exc.message})
+               detail={"error": exc.message}, actor=actor)
         return StepResult(False, message, gid=exc.gid)
     mark_sent(draft, answer.answer_gid)
-    apply_answer(merchant, answer)
+    apply_answer(merchant, answer, actor=actor)
     record(action, merchant_id=merchant.id, gid=answer.answer_gid,
-           detail={"status": merchant.status or ""})
+           detail={"status": merchant.status or ""}, actor=actor)
     return StepResult(True, f"{step.title} sent to the gateway.", gid=answer.answer_gid)
 
 

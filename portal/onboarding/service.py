@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from portal.audit.service import Actor
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.models.merchant import Merchant
 from portal.onboarding import create, queue
@@ -42,34 +43,37 @@ def save_step_draft(merchant: Merchant, step: Step, data: dict[str, Any],
 
 
 def send_step(client: OnboardingClient, merchant: Merchant, step: Step,
-              data: dict[str, Any], version: int | None = None) -> StepResult:
+              data: dict[str, Any], version: int | None = None, *,
+              actor: Actor | None = None) -> StepResult:
     """Keep the draft, validate it like the gateway does, send it and store the answer.
 
     Two commits: the draft with the body about to be sent, then the answer (see sending).
+    The audit entries are ``actor``'s (default: the signed-in user).
     """
     try:
         if step.creates_record:
-            errors = create.stage_create_draft(merchant, data, version)
+            errors = create.stage_create_draft(merchant, data, version, actor=actor)
             if errors:
                 return StepResult(False, "The draft could not be saved.",
                                   create.with_send_errors(step, data, errors))
-            return create.send_create(client, merchant)
+            return create.send_create(client, merchant, actor=actor)
         reason = lock_reason(merchant, step)
         if reason:
             return StepResult(False, reason)
-        draft = stage_draft(merchant, step, data, version)
+        draft = stage_draft(merchant, step, data, version, actor=actor)
     except DraftConflict as exc:
         return conflict_result(exc)
-    return send_draft(client, merchant, step, draft)
+    return send_draft(client, merchant, step, draft, actor=actor)
 
 
-def send_saved(client: OnboardingClient, merchant: Merchant, step: Step) -> StepResult:
+def send_saved(client: OnboardingClient, merchant: Merchant, step: Step, *,
+               actor: Actor | None = None) -> StepResult:
     """Send the stored draft again (the Retry button after the gateway was unreachable)."""
     if step.creates_record:
-        return create.retry_create(client, merchant)
+        return create.retry_create(client, merchant, actor=actor)
     draft = draft_for(merchant, step)
     reason = lock_reason(merchant, step)
     if reason:
         return StepResult(False, reason)
     queue.supersede(merchant.id, step.key)  # this send replaces the one queued, if any
-    return send_draft(client, merchant, step, draft)
+    return send_draft(client, merchant, step, draft, actor=actor)

@@ -12,7 +12,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
 from portal import clock
-from portal.audit.service import record
+from portal.audit.service import Actor, record
 from portal.db import db
 from portal.gateway.onboarding_shapes import FINAL_STATUSES, OnboardingStatus
 from portal.models.merchant import Merchant
@@ -45,7 +45,8 @@ def may_move(current: str | None, new: str) -> bool:
     return RANK[new] > RANK[current]
 
 
-def change_status(merchant: Merchant, new: str | None, source: str, gid: str = "") -> bool:
+def change_status(merchant: Merchant, new: str | None, source: str, gid: str = "", *,
+                  actor: Actor | None = None) -> bool:
     """Set the status if it differs, as a compare-and-set, and record the change; no commit.
 
     The update only lands if the row still holds the status this session read, so two readers
@@ -66,7 +67,7 @@ def change_status(merchant: Merchant, new: str | None, source: str, gid: str = "
     db.session.add(StatusChange(merchant_id=merchant.id, from_status=current, to_status=new,
                                 source=source, at=clock.utcnow(), gid=gid))
     record("status.change", merchant_id=merchant.id, gid=gid,
-           detail={"from": current or "", "to": new, "source": source})
+           detail={"from": current or "", "to": new, "source": source}, actor=actor)
     merchant.touch()
     return True
 

@@ -73,11 +73,14 @@ class KeyPairForm(FlaskForm):
     kid = StringField("Key id (kid)", validators=[
         _own_key_only, DataRequired("Enter the key id registered with the gateway."),
         Regexp(KID_PATTERN, message="1 to 128 letters, digits, '.', '_' or '-'.")],
-        description="The identifier of this key pair at the gateway; sent as x-gl-kid.")
+        description="The name of this key pair at the gateway. Every payment request carries "
+                    "it (in its x-gl-kid header), so the gateway knows which public key checks "
+                    "the request's signature.")
     private_key_pem = TextAreaField(
         "Private key to import (PEM)", validators=[_own_key_only, Optional(), Length(max=20_000)],
-        description="Only to import an existing key: an unencrypted RSA key of at least 2048 "
-                    "bits. Leave empty to generate a new key pair here.")
+        description="Only to import an existing key: paste it as PEM text, the whole block "
+                    "from its BEGIN line to its END line (an RSA key of at least 2048 bits, "
+                    "without a passphrase). Leave empty to generate a new key pair here.")
     reason = TextAreaField(
         "Reason, for the second admin", validators=[Optional(), Length(max=1000)],
         description="Needed to import a key or replace one: another admin approves it on the "

@@ -7,6 +7,7 @@ from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
     EmailField,
+    HiddenField,
     PasswordField,
     SelectChoice,
     SelectField,
@@ -93,3 +94,10 @@ class NewPasswordForm(FlaskForm):
         EqualTo("password", "The two passwords differ.")],
         render_kw={"autocomplete": "new-password"})
     submit = SubmitField("Save my password")
+
+
+class ConfirmForm(FlaskForm):
+    """The confirmation page's button: a change that takes effect only once confirmed."""
+
+    #: "yes" from the page's button (rendered with that value); missing from a bare post.
+    confirmed = HiddenField()

@@ -20,6 +20,7 @@ from portal.models import Role, User
 from portal.payments.approvals.requests import RequestRefused
 from portal.team import reset, service, tokens
 from portal.team.forms import (
+    ConfirmForm,
     ForgotPasswordForm,
     NewMemberForm,
     NewPasswordForm,
@@ -34,7 +35,8 @@ def _team_page(form: NewMemberForm) -> str:
     users = service.members()
     roles = {user.id: RoleForm(prefix=f"user-{user.id}", role=user.role) for user in users}
     return render_template("team/index.html", form=form, users=users, roles=roles,
-                           labels=service.ROLE_LABELS)
+                           labels=service.ROLE_LABELS, states=service.STATE_HELP,
+                           state_of=service.state_of)
 
 
 @bp.get("/admin/team")
@@ -125,11 +127,54 @@ def _set_active(user_id: int, change: str) -> ResponseReturnValue:
                   lambda: f"{user.email} was {change}d.")
 
 
-@bp.post("/admin/team/<int:user_id>/deactivate")
+def _confirmed(user: User, confirmation: service.Confirmation,
+               change: Callable[[], None]) -> ResponseReturnValue:
+    """The confirmation page, until its button is pressed; then the change."""
+    form = ConfirmForm()
+    if request.method == "POST" and form.validate_on_submit() and form.confirmed.data == "yes":
+        return _apply(change, lambda: confirmation.done.format(email=user.email))
+    return render_template("team/confirm.html", user=user, form=form,
+                           confirmation=confirmation)
+
+
+@bp.route("/admin/team/<int:user_id>/deactivate", methods=["GET", "POST"])
 @roles_required(Role.ADMIN)
 def deactivate(user_id: int) -> ResponseReturnValue:
-    """Stop a member's sign-ins; their session ends on its next request."""
-    return _set_active(user_id, "deactivate")
+    """Ask, then stop a member's sign-ins; their session ends on its next request."""
+    user = _member_or_404(user_id)
+    return _confirmed(user, service.DEACTIVATE,
+                      lambda: service.set_active(user, False, current_user))
+
+
+@bp.route("/admin/team/<int:user_id>/two-step-sign-in", methods=["GET", "POST"])
+@roles_required(Role.ADMIN)
+def reset_two_step(user_id: int) -> ResponseReturnValue:
+    """Ask, then remove a member's lost authenticator and recovery codes (audited)."""
+    user = _member_or_404(user_id)
+    return _confirmed(user, service.RESET_TWO_STEP,
+                      lambda: service.reset_two_step(user, current_user))
+
+
+@bp.post("/admin/team/<int:user_id>/invite")
+@roles_required(Role.ADMIN)
+def reinvite(user_id: int) -> ResponseReturnValue:
+    """Invite a member who never signed in again: a new email, the old link dead."""
+    user = _member_or_404(user_id)
+    try:
+        password = service.reinvite(user, _one_time_for(), current_user)
+    except service.TeamError as exc:
+        flash(str(exc), "error")
+        return redirect(url_for("team.index"))
+    db.session.commit()
+    try:
+        reset.send_invitation(current_settings(), user, current_user.email)
+    except MailError:
+        flash("The invitation could not be emailed; hand over the one-time password below "
+              "instead.", "warning")
+        return _issued(user, password, created=False)
+    flash(f"A new invitation was emailed to {user.email}; the earlier one no longer works.",
+          "success")
+    return redirect(url_for("team.index"))
 
 
 @bp.post("/admin/team/<int:user_id>/reactivate")

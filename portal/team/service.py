@@ -1,24 +1,54 @@
-"""Managing the team: add members with a one-time password, (de)activate, change roles.
+"""Managing the team: add members with a one-time password, (de)activate, change roles,
+invite again, reset a lost two-step sign-in.
 
-The rules that keep the portal administrable and its four eyes two people: nobody deactivates
-or re-roles themselves; the last active admin stays an active admin (checked by the statement
-that makes the change, ``portal.auth.admins``); and while another active admin exists, giving
-someone the admin role is itself a request another admin approves. Who added, promoted or gave
-a one-time password to each account is recorded (``portal.auth.vouching``). Every change is
+The rules that keep the portal administrable and its four eyes two people: nobody deactivates,
+re-roles or resets themselves; the last active admin stays an active admin (checked by the
+statement that makes the change, ``portal.auth.admins``); and while another active admin exists,
+giving someone the admin role is itself a request another admin approves. Who added, promoted or
+gave a one-time password to each account is recorded (``portal.auth.vouching``). Every change is
 audited; the caller commits (a request for approval commits itself).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import timedelta
 
 from portal.audit import record
-from portal.auth import accounts, admins, passwords, session_records
+from portal.auth import accounts, admins, mfa, passwords, session_records
 from portal.db import db
 from portal.models import ApprovalRequest, Role, User
 from portal.payments.approvals import requests
 
 ROLE_LABELS = {Role.OPS.value: "Operations", Role.ADMIN.value: "Administrator"}
+#: A member's state, as the team page says it, and what it means.
+ACTIVE, INVITED, DEACTIVATED = "Active", "Invited", "Deactivated"
+STATE_HELP = {INVITED: "has not signed in yet"}
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """A change the team page asks about first: the question, what follows, the button, and
+    what is said once done ({email} is the member's)."""
+
+    question: str
+    consequence: str
+    button: str
+    done: str
+
+
+DEACTIVATE = Confirmation(
+    "Deactivate {email}?",
+    "They are signed out at once and cannot sign in until an administrator reactivates them. "
+    "Their merchants, payments and audit entries stay as they are.",
+    "Deactivate", "{email} was deactivated.")
+RESET_TWO_STEP = Confirmation(
+    "Reset the two-step sign-in of {email}?",
+    "Their authenticator app and recovery codes stop working and they are signed out. At their "
+    "next sign-in, with their password, they set up an authenticator app again and get new "
+    "recovery codes. Do this only when you know it is them who lost their phone.",
+    "Reset two-step sign-in", "The two-step sign-in of {email} was reset: they set it up "
+    "again at their next sign-in.")
 
 
 class TeamError(ValueError):
@@ -38,6 +68,16 @@ def member(user_id: int) -> User | None:
 def needs_approval(role: Role, actor: User) -> bool:
     """Giving the admin role waits for another admin while there is one to ask."""
     return role == Role.ADMIN and admins.another_active_admin(actor.id)
+
+
+def state_of(user: User) -> str:
+    """Deactivated; Invited (added, never signed in: their one-time password or invitation is
+    still to be used); else Active."""
+    if not user.active:
+        return DEACTIVATED
+    if user.must_change_password and user.last_login_at is None:
+        return INVITED
+    return ACTIVE
 
 
 def add_member(email: str, role: Role, one_time_for: timedelta,
@@ -109,3 +149,29 @@ def issue_one_time_password(user: User, one_time_for: timedelta, actor: User) ->
     user.password_issued_by_id = actor.id
     record("user.one_time_password", detail={"email": user.email})
     return password
+
+
+def reinvite(user: User, one_time_for: timedelta, actor: User) -> str:
+    """A new invitation for a member who never signed in: a fresh one-time password (the old
+    one and any emailed link stop working); the password, for when the email fails, so
+    ``actor`` is noted as who could have signed in with it."""
+    if state_of(user) != INVITED:
+        raise TeamError(f"{user.email} has signed in already; issue a one-time password "
+                        "instead if they are locked out.")
+    password = passwords.generate_password()
+    accounts.set_password(user, password, one_time_for=one_time_for)
+    user.password_issued_by_id = actor.id
+    record("user.reinvite", detail={"email": user.email})
+    return password
+
+
+def reset_two_step(user: User, actor: User) -> None:
+    """Remove a member's lost authenticator and recovery codes and end their sessions; they
+    set up two-step sign-in again at their next sign-in."""
+    if user.id == actor.id:
+        raise TeamError("You cannot reset your own two-step sign-in; ask another "
+                        "administrator.")
+    if not user.has_totp:
+        raise TeamError(f"{user.email} has no two-step sign-in to reset.")
+    mfa.remove_authenticator(user)
+    record("user.mfa_reset", detail={"email": user.email})

@@ -6,18 +6,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import current_app, flash, redirect, url_for
+from flask import flash, redirect, url_for
 from werkzeug.wrappers import Response
 from wtforms import BooleanField, Field, FieldList, FormField, HiddenField
 from wtforms.fields.choices import SelectFieldBase
 
 from portal.body_forms import title
-from portal.clients import current_onboarding_client
 from portal.gateway.errors import GatewayError
 from portal.gateway.rules import mask
 from portal.gateway.shapes import FieldError
 from portal.models.merchant import Merchant
-from portal.onboarding.categories import CategoryCache, grouped_choices
+from portal.onboarding.categories import cached_categories, grouped_choices
 from portal.onboarding.result import StepResult
 from portal.onboarding.sending import NEEDS_CORRECTING, UNAVAILABLE
 from portal.onboarding.steps import Step, next_step
@@ -25,15 +24,11 @@ from portal.redaction import is_secret_key
 from portal.step_pages import step_url
 from portal.wizard.forms import KEPT_CHOICE
 
-CATEGORY_CACHE = "portal_category_cache"
-
 
 def categories() -> dict[str, list[tuple[str, str]]]:
     """natureOfBusiness choices grouped by category, cached per app for an hour."""
-    cache = current_app.extensions.setdefault(CATEGORY_CACHE, CategoryCache())
     try:
-        return grouped_choices(cache.get(
-            lambda: current_onboarding_client().get_business_categories().categories))
+        return grouped_choices(cached_categories())
     except GatewayError:
         flash("The business categories could not be loaded from the gateway; try again later.",
               "warning")

@@ -4,6 +4,18 @@
 (function () {
   "use strict";
 
+  function select(source) {
+    if (typeof source.select === "function") {
+      source.select();
+      return;
+    }
+    var range = document.createRange();
+    range.selectNodeContents(source);
+    var selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+  }
+
   function announce(button, text) {
     var status = button.parentElement.querySelector(".copy-status");
     if (status) {
@@ -17,16 +29,17 @@
       if (!source) {
         return;
       }
-      var text = source.value !== undefined ? source.value : source.textContent;
+      // a field's value; else the text as shown (a list's items one per line)
+      var text = source.value !== undefined ? source.value : source.innerText;
       if (navigator.clipboard && window.isSecureContext) {
         navigator.clipboard.writeText(text).then(function () {
           announce(button, "Copied.");
         }, function () {
-          source.select();
+          select(source);
           announce(button, "Selected: press Ctrl+C to copy.");
         });
       } else {
-        source.select();
+        select(source);
         announce(button, "Selected: press Ctrl+C to copy.");
       }
     });

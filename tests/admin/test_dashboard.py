@@ -216,8 +216,7 @@ def test_the_audit_trail_filters_by_actor_action_merchant_outcome_and_days(app, 
     assert len(_listed(client, "date_to=2025-12-31")) == 1
     assert len(_listed(client, "date_from=2026-01-01&action=step")) == 1
     assert len(_listed(client, "actor=%25")) == 0  # a wildcard is a character, not a pattern
-    # a filter that does not parse is a 400 and filters nothing
-    assert len(_listed(client, "merchant=abc", 400)) == len(_listed(client, ""))
+    assert len(_listed(client, "merchant=abc")) == 0  # no merchant has that name
 
 
 def test_the_audit_trail_is_paged_and_keeps_its_filters(app, client, auth):
@@ -235,7 +234,6 @@ def test_the_audit_trail_is_paged_and_keeps_its_filters(app, client, auth):
 @pytest.mark.parametrize(("query", "field", "message"), [
     ("date_to=9999-12-31", "date_to", "Enter a day between 1 January 2000 and 31 December 2999."),
     ("date_from=0001-01-01", "date_from", "Enter a day between 1 January 2000"),
-    ("merchant=" + "9" * 30, "merchant", "Enter a merchant id as the merchants list shows it."),
 ])
 def test_an_audit_filter_out_of_range_is_a_400_beside_its_field(app, client, auth, query, field,
                                                                  message):

@@ -44,7 +44,7 @@ def business_page(page: Page, sent_merchant, auth) -> str:
 def test_bad_business_values_are_explained_in_words(page: Page, business_page: str,
                                                     axe: Axe) -> None:
     page.locator("[name='websiteUrl']").fill("merchant")
-    page.locator("[name='expectedMonthlyVolume-amount']").fill("50,000")
+    page.locator("[name='expectedMonthlyVolume-amount']").fill("50,000.50")
     page.locator("[name='address-businessRegisteredAddress-zipcode']").fill("012345")
     send(page)
     assert errors_beside(page, "websiteUrl") == [rules.URL_MESSAGE]
@@ -82,13 +82,13 @@ def test_the_bulk_import_table_uses_the_same_words(page: Page, servers: Servers,
                                                    tmp_path: Path, axe: Axe) -> None:
     rows = example_rows()
     rows[0]["websiteUrl"] = "merchant"
-    rows[0]["volume_amount"] = "50,000"
+    rows[0]["volume_amount"] = "50,000.50"
     rows[0]["registered_zipcode"] = "012345"
     file = tmp_path / "merchants.csv"
     file.write_text(csv_text(rows), encoding="utf-8")
     log_in(page, auth.create("admin"), app=app)
     page.goto("/admin/bulk/")
-    page.locator("input[type=file]").set_input_files(file)
+    page.locator("#file").set_input_files(file)
     page.locator("form").filter(has=page.locator("input[type=file]")).locator(
         "button[type=submit]").click()
     page.wait_for_load_state()

@@ -4,14 +4,19 @@ PORTAL_SCREENSHOTS names a folder (tests/browser/conftest.py)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import Page, expect
 
 from portal.onboarding import scenarios
 from tests.browser.conftest import Servers, log_in, screenshot
+from tests.browser.test_bulk_and_team_pages import zip_of_example_documents
 from tests.browser.test_failed_send_then_fix import fill, send
 from tests.browser.test_payment_pages import hold_and_pay
+from tests.bulk.conftest import EXAMPLE
 from tests.payments.conftest import APPROVING_CARD, add_merchant
+from tests.support.workers import run_worker
 from tests.verification.conftest import onboard
 from tests.wizard.finished import finished_merchant
 from tests.wizard.test_readonly_steps import FORM_STEPS
@@ -31,7 +36,7 @@ def shoot(page: Page, path: str, name: str) -> None:
     screenshot(page, name)
 
 
-def test_the_main_pages(page: Page, servers: Servers, auth, csrf_app) -> None:
+def test_the_main_pages(page: Page, servers: Servers, auth, csrf_app, tmp_path: Path) -> None:
     merchant_id = onboard(csrf_app)  # steps 1-7 sent: every page has something to show
     approved = add_merchant(csrf_app, "APPROVED")
     shoot(page, "/login", "01-sign-in")
@@ -50,6 +55,8 @@ def test_the_main_pages(page: Page, servers: Servers, auth, csrf_app) -> None:
     screenshot(page, "07-payment")
     shoot(page, "/payments", "08-payments")
     shoot(page, "/admin/audit", "09-audit")
+    bulk_results(page, csrf_app, tmp_path)
+    screenshot(page, "13-bulk-results")
 
 
 def test_the_step_pages_in_their_states(page: Page, servers: Servers, auth, csrf_app) -> None:
@@ -67,3 +74,15 @@ def test_the_step_pages_in_their_states(page: Page, servers: Servers, auth, csrf
     page.locator("[name='owners-0-percentageOwnership']").fill("75")
     send(page)
     screenshot(page, "12-error-summary")
+
+
+def bulk_results(page: Page, app, folder: Path) -> None:
+    """Import the example's ten merchants with their ZIP of documents from the bulk page
+    and run the import; ends on its results."""
+    page.goto("/admin/bulk/")
+    page.locator("#file").set_input_files(EXAMPLE)
+    page.locator("#documents").set_input_files(zip_of_example_documents(folder))
+    page.get_by_role("button", name="Check and import").click()
+    page.wait_for_url("**/admin/bulk/*")
+    run_worker(app)
+    page.reload()

@@ -56,12 +56,15 @@ def test_a_valid_file_is_imported_by_a_worker_without_documents(admin, app, sand
                                   "awaiting_documents": 10, "failed": 0}
     assert progress["skippedDocuments"] == 20
     assert [p["state"] for p in progress["problems"]] == ["awaiting_documents"] * 10
-    assert "ABCPR1234K_ASHA_RAO_AADHAR" in progress["problems"][0]["reason"]
+    assert progress["problems"][0]["reason"] == (
+        "Documents to upload in the wizard: Aadhaar of Asha Rao (PAN ******234K), "
+        "Aadhaar of Vikram Mehta (PAN ******678L)")
     assert not [r for r in received(sandbox, "PUT") if r.raw_path.endswith("/docs")]
     with app.app_context():
         assert {m.status for m in db.session.query(Merchant)} == {"IN_PROGRESS"}
 
     page = soup(admin.get(location))
+    assert "ABCPR1234K" not in page.get_text()  # the Aadhaar's key, masked as elsewhere
     assert "20 document cells skipped" in page.get_text(" ")
     assert page.select_one("[data-count='awaiting_documents']").get_text() == "10"
     assert page.find("script") is None  # no polling once finished

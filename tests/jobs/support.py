@@ -10,6 +10,7 @@ from collections.abc import Callable
 from flask import Flask
 from sqlalchemy import select
 
+from portal.audit import Actor
 from portal.bulk import jobs
 from portal.db import db
 from portal.models.bulk import BulkImport, BulkImportRow
@@ -17,6 +18,8 @@ from portal.models.job import Job
 from portal.worker.tasks import Intervals
 from tests.bulk.conftest import EXAMPLE
 
+#: Who uploads the imports of the job tests.
+ADMIN = Actor("admin@example.com")
 #: How many periodic jobs a worker adds (each runs once at its start).
 SCHEDULES = len(Intervals().schedules())
 
@@ -37,7 +40,7 @@ def many_merchants(count: int) -> bytes:
 def queue_import(app: Flask, count: int) -> int:
     """Upload ``count`` merchants as the page does (nothing runs yet); the import's id."""
     with app.app_context():
-        return jobs.submit(many_merchants(count), "merchants.csv", "admin@example.com").id
+        return jobs.submit(many_merchants(count), "merchants.csv", ADMIN).id
 
 
 def stored_import(app: Flask, import_id: int) -> BulkImport:

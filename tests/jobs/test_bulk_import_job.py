@@ -15,7 +15,14 @@ from portal.jobs.queue import LEASE, claim
 from portal.models.job import JobState
 from portal.worker.loop import WorkerOptions, run_next
 from tests.bulk.conftest import creates
-from tests.jobs.support import SCHEDULES, queue_import, stored_import, stored_jobs, stored_rows
+from tests.jobs.support import (
+    ADMIN,
+    SCHEDULES,
+    queue_import,
+    stored_import,
+    stored_jobs,
+    stored_rows,
+)
 from tests.support.workers import run_worker
 
 ROWS = 12
@@ -93,7 +100,7 @@ def test_rows_are_sent_as_many_at_once_as_set_never_more(portal_clock, app, sett
 def test_a_cancelled_import_stops_after_the_rows_in_hand(portal_clock, app, sandbox,
                                                          monkeypatch):
     import_id = queue_import(app, ROWS)
-    stop_after(monkeypatch, 2, lambda: jobs.cancel(import_id))
+    stop_after(monkeypatch, 2, lambda: jobs.cancel(import_id, ADMIN))
     run_worker(app)
     done = stored_import(app, import_id)
     assert done.state == "cancelled"
@@ -103,13 +110,13 @@ def test_a_cancelled_import_stops_after_the_rows_in_hand(portal_clock, app, sand
     assert creates(sandbox) == done.done
     assert [j.state for j in stored_jobs(app, KIND)] == [JobState.DONE]
     with app.app_context():
-        assert not jobs.cancel(import_id), "over already"
+        assert not jobs.cancel(import_id, ADMIN), "over already"
 
 
 def test_an_import_cancelled_before_a_worker_came_sends_nothing(portal_clock, app, sandbox):
     import_id = queue_import(app, ROWS)
     with app.app_context():
-        assert jobs.cancel(import_id)
+        assert jobs.cancel(import_id, ADMIN)
     run_worker(app)
     assert stored_import(app, import_id).done == 0
     assert creates(sandbox) == 0

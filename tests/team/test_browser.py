@@ -66,13 +66,18 @@ def test_add_copy_deactivate_and_reactivate_a_user(csrf_app, context: BrowserCon
 
     page.click("text=Back to the team")
     row = page.locator("tr[data-user='new.person@example.com']")
-    expect(row.locator(".user-state")).to_contain_text("Active")
-    row.get_by_role("button", name="Deactivate new.person@example.com").click()
+    expect(row.locator(".user-state")).to_contain_text("Invited")
+    row.get_by_role("link", name="Deactivate new.person@example.com").click()
+    expect(page.locator("h1")).to_have_text("Deactivate new.person@example.com?")
+    page.get_by_role("link", name="Cancel").click()
+    expect(row.locator(".user-state")).to_contain_text("Invited")  # never signed in
+    row.get_by_role("link", name="Deactivate new.person@example.com").click()
+    page.get_by_role("button", name="Deactivate").click()
     expect(page.locator(".flash--success")).to_have_text("new.person@example.com was deactivated.")
     expect(row.locator(".user-state")).to_contain_text("Deactivated")
     row.get_by_role("button", name="Reactivate new.person@example.com").click()
     expect(page.locator(".flash--success")).to_have_text("new.person@example.com was reactivated.")
-    expect(row.locator(".user-state")).to_contain_text("Active")
+    expect(row.locator(".user-state")).to_contain_text("Invited")
 
 
 def test_the_merchant_link_copy_button(csrf_app, context: BrowserContext):

@@ -12,11 +12,15 @@ from portal.models import AuditEvent
 from tests.conftest import TEST_PASSWORD, AuthActions
 from tests.support.mail import body_of, link_in
 
+#: What the confirmation page's button posts.
+CONFIRMED = {"confirmed": "yes"}
 ADMIN_ROUTES = [
     ("get", "/admin/team"), ("post", "/admin/team"), ("post", "/admin/team/1/deactivate"),
     ("post", "/admin/team/1/reactivate"), ("post", "/admin/team/1/role"),
     ("post", "/admin/team/1/one-time-password"), ("get", "/admin/team/1/promote"),
-    ("post", "/admin/team/1/promote"), ("get", "/admin/emails"),
+    ("post", "/admin/team/1/promote"), ("get", "/admin/team/1/deactivate"),
+    ("post", "/admin/team/1/invite"), ("get", "/admin/team/1/two-step-sign-in"),
+    ("post", "/admin/team/1/two-step-sign-in"), ("get", "/admin/emails"),
     ("get", "/admin/emails/verification_reminder"),
     ("post", "/admin/emails/verification_reminder"),
     ("post", "/admin/emails/verification_reminder/restore"),
@@ -123,7 +127,8 @@ def test_deactivate_then_reactivate_a_user(app, client, auth):
     ops = auth.create("ops")
     auth.login("admin")
     user_id = _user(app, ops).id
-    response = client.post(f"/admin/team/{user_id}/deactivate", follow_redirects=True)
+    response = client.post(f"/admin/team/{user_id}/deactivate", data=CONFIRMED,
+                           follow_redirects=True)
     assert f"{ops} was deactivated." in response.get_data(as_text=True)
     row = _page(response).select_one(f'tr[data-user="{ops}"]')
     assert row.select_one(".user-state").get_text(strip=True) == "Deactivated"
@@ -141,14 +146,15 @@ def test_a_deactivated_users_session_ends(app, client, auth):
     AuthActions(app, ops_client).login("ops")
     assert ops_client.get("/merchants").status_code == 200
     auth.login("admin")
-    client.post(f"/admin/team/{_user(app, 'ops@example.com').id}/deactivate")
+    client.post(f"/admin/team/{_user(app, 'ops@example.com').id}/deactivate", data=CONFIRMED)
     assert ops_client.get("/merchants").status_code == 302
 
 
 def test_an_admin_cannot_deactivate_or_demote_themselves(app, client, auth):
     auth.login("admin")
     me = _user(app, "admin@example.com").id
-    response = client.post(f"/admin/team/{me}/deactivate", follow_redirects=True)
+    response = client.post(f"/admin/team/{me}/deactivate", data=CONFIRMED,
+                           follow_redirects=True)
     assert "cannot deactivate your own account" in response.get_data(as_text=True)
     response = client.post(f"/admin/team/{me}/role", data={f"user-{me}-role": "ops"},
                            follow_redirects=True)
@@ -161,7 +167,7 @@ def test_the_last_active_admin_stays_an_active_admin(app, client, auth):
     other = auth.create("admin", "other.admin@example.com")
     auth.login("admin")
     other_id = _user(app, other).id
-    client.post(f"/admin/team/{_user(app, 'admin@example.com').id}/deactivate")
+    client.post(f"/admin/team/{_user(app, 'admin@example.com').id}/deactivate", data=CONFIRMED)
     # demote the other admin: allowed, two admins are active
     client.post(f"/admin/team/{other_id}/role", data={f"user-{other_id}-role": "ops"})
     assert _user(app, other).role == "ops"
@@ -191,7 +197,7 @@ def test_every_team_form_needs_its_csrf_token(csrf_app, csrf_client):
     ops = actions.create("ops")
     actions.login("admin")
     ops_id = _user(csrf_app, ops).id
-    csrf_client.post(f"/admin/team/{ops_id}/deactivate")
+    csrf_client.post(f"/admin/team/{ops_id}/deactivate", data=CONFIRMED)
     csrf_client.post(f"/admin/team/{ops_id}/role", data={f"user-{ops_id}-role": "admin"})
     assert csrf_client.post("/admin/team", data={"email": "x@example.com", "role": "ops"}
                             ).status_code == 400

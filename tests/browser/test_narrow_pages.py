@@ -1,0 +1,150 @@
+"""Every main page fits a 375 px phone, and a 1280 px screen: loaded in Chromium with realistic
+long values (long names and emails, ids, a refunds table, merchant links, bulk problems), none is
+wider than the viewport and no element is laid out past its edge, so nothing sits off-screen
+behind a sideways scroll."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from portal.db import db
+from portal.models.merchant import Merchant
+from tests.browser.conftest import Servers, log_in, screenshot
+from tests.browser.test_payment_pages import act, hold_and_pay
+from tests.bulk.conftest import csv_text, example_rows
+from tests.payments.conftest import APPROVING_CARD, add_merchant
+from tests.support.workers import run_worker
+from tests.verification.conftest import onboard
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 375, "height": 800}
+DESKTOP = {"width": 1280, "height": 800}
+ADMIN = "operations.manager.north.india@payments.partner-company.example.co.in"
+NEWCOMER = "relationship.manager.karnataka.region@onboarding.partner-company.example.co.in"
+DISPLAY_NAME = "Shree Venkateshwara Handloom & Textile Exports (Kanchipuram flagship store)"
+LEGAL_NAME = "Shree Venkateshwara Handloom and Textile Exports Private Limited"
+#: The elements laid out past the viewport's right edge, even inside a scrolling box (a table
+#: whose last column sits off-screen): the page's width alone does not show those.
+BEYOND_THE_EDGE = """() => Array.from(document.querySelectorAll("body *")).filter(el => {
+    const box = el.getBoundingClientRect();
+    const unseen = el.closest(
+        ".visually-hidden, .table--stacked thead, details:not([open]) > :not(summary)");
+    return !unseen && box.width > 0 && box.right > window.innerWidth + 1;
+}).slice(0, 3).map(el => el.tagName.toLowerCase() + (el.className ? "." + el.className : "")
+    + " " + JSON.stringify((el.innerText || "").slice(0, 30)))"""
+WIZARD_PAGES = ("steps/create", "steps/business", "steps/owners", "steps/bank",
+                "steps/signatory", "steps/documents", "steps/products", "verification",
+                "status")
+
+
+def long_names(app, merchant_id: int) -> None:
+    """Give a merchant the long names real ones have."""
+    with app.app_context():
+        merchant = db.session.get(Merchant, merchant_id)
+        merchant.display_name, merchant.legal_name = DISPLAY_NAME, LEGAL_NAME
+        db.session.commit()
+
+
+class Widths:
+    """The width of each page as loaded at 375 px."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.too_wide: dict[str, str] = {}
+
+    def measure(self, name: str, path: str | None = None) -> None:
+        """Open ``path`` (or stay); note the page at each width where it is wider than the
+        viewport or lays an element out past its edge."""
+        if path is not None:
+            self.page.goto(path)
+        self.page.wait_for_load_state()
+        for viewport in (DESKTOP, PHONE):
+            self.page.set_viewport_size(viewport)
+            width = self.page.evaluate("document.documentElement.scrollWidth")
+            beyond = self.page.evaluate(BEYOND_THE_EDGE)
+            if width > viewport["width"] or beyond:
+                self.too_wide[f"{name} at {viewport['width']} ({self.page.url})"] = \
+                    f"{width} px; {beyond}"
+        screenshot(self.page, f"narrow-{name}")
+        self.page.set_viewport_size(PHONE)
+
+
+def test_every_main_page_fits_a_phone_and_a_desktop(page: Page, servers: Servers, auth, csrf_app,
+                                      tmp_path: Path) -> None:
+    onboarded = onboard(csrf_app)
+    long_names(csrf_app, onboarded)
+    approved = add_merchant(csrf_app, "APPROVED", name="Chai Point")
+    long_names(csrf_app, approved)
+    auth.create("admin", ADMIN)
+    page.set_viewport_size(PHONE)
+    widths = Widths(page)
+    widths.measure("sign-in", "/login")
+    log_in(page, ADMIN, app=csrf_app)
+
+    widths.measure("dashboard", "/admin/")
+    widths.measure("merchants", "/merchants")
+    widths.measure("new-merchant", "/merchants/new")
+    widths.measure("merchant-summary", f"/merchants/{onboarded}")
+    for path in WIZARD_PAGES:
+        widths.measure(f"wizard-{path.split('/')[-1]}", f"/merchants/{onboarded}/{path}")
+    page.goto(f"/merchants/{onboarded}/verification")
+    for _ in range(2):
+        page.get_by_role("button", name="Create a link to copy").click()
+    expect(page.locator(".merchant-links table tbody tr")).to_have_count(2)
+    widths.measure("merchant-links")
+
+    page.goto(f"/merchants/{approved}/payments/credentials")
+    page.get_by_role("button", name="Save credentials").click()
+    expect(page.locator(".current-credentials")).to_be_visible()
+    widths.measure("credentials")
+    widths.measure("new-hold", f"/merchants/{approved}/payments/new")
+    hold_and_pay(page, servers, approved, APPROVING_CARD)
+    act(page, "capture")
+    act(page, "refund", "100.00")
+    act(page, "refund", "100.00", again=True)
+    expect(page.locator("table.refunds tbody tr")).to_have_count(2)
+    widths.measure("payment-refunds")
+    widths.measure("payments", "/payments")
+    widths.measure("portfolio-key", "/payments/portfolio-key")
+    widths.measure("approvals", "/approvals")
+
+    page.goto("/admin/team")
+    page.get_by_label("Email", exact=True).fill(NEWCOMER)
+    page.get_by_label("Email them a link to choose their own password (valid 3 days)").uncheck()
+    page.get_by_role("button", name="Add to the team").click()
+    expect(page.locator("h1")).to_contain_text("Added")
+    widths.measure("team-added")
+    widths.measure("team", "/admin/team")
+    page.get_by_role("link", name=f"Deactivate {NEWCOMER}").click()
+    widths.measure("team-confirm")
+    widths.measure("emails", "/admin/emails")
+    widths.measure("mailbox", "/admin/mailbox")
+    widths.measure("account", "/account/authenticator")
+
+    rows = example_rows()[:3]
+    rows[0]["websiteUrl"] = "merchant"
+    rows[1]["owner2_pan"] = "AAACB1234C"
+    bad = tmp_path / "merchants-with-problems.csv"
+    bad.write_text(csv_text(rows), encoding="utf-8")
+    page.goto("/admin/bulk/")
+    page.locator("#file").set_input_files(bad)
+    page.get_by_role("button", name="Check and import").click()
+    expect(page.locator(".bulk-errors__table")).to_be_visible()
+    widths.measure("bulk-problems")
+    good = tmp_path / "merchants.csv"
+    good.write_text(csv_text(example_rows()[:3]), encoding="utf-8")
+    page.goto("/admin/bulk/")
+    page.locator("#file").set_input_files(good)
+    page.get_by_role("button", name="Check and import").click()
+    page.wait_for_url("**/admin/bulk/*")
+    run_worker(csrf_app)
+    widths.measure("bulk-results", page.url)
+    widths.measure("bulk", "/admin/bulk/")
+    widths.measure("audit", "/admin/audit")
+
+    assert widths.too_wide == {}, "wider than the screen:\n" + "\n".join(
+        f"  {name}: {width}" for name, width in widths.too_wide.items())

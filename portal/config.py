@@ -21,14 +21,12 @@ from pydantic.fields import FieldInfo
 from pydantic_core.core_schema import ValidationInfo
 from pydantic_settings import BaseSettings, NoDecode, PydanticBaseSettingsSource, SettingsConfigDict
 
-from portal.config_errors import bad_values_text
+from portal.config_errors import bad_values_text, production_problem
 from portal.gateway.onboarding_events import origin_of
 
 ROOT = Path(__file__).resolve().parent.parent
 INSTANCE = ROOT / "instance"
 DEV_ENVS = ("development", "testing")
-MAIL_SECURITIES = ("none", "starttls", "ssl")
-LOG_FORMATS = ("text", "json")
 SETTINGS_EXTENSION = "portal_settings"
 #: The env file ``make run`` writes; read when PORTAL_ENV_FILE names no other.
 DEV_ENV_FILE = INSTANCE / "portal.env"
@@ -75,12 +73,13 @@ OptionalAmount = Annotated[Decimal | None, BeforeValidator(
 
 
 def variable(name: str, default: object, meaning: str, *, required: bool = False,
-             secret: bool = False, shown: str | None = None) -> Any:
+             secret: bool = False, random: bool = False, shown: str | None = None) -> Any:
     """A settings field read from the variable ``name``. ``required``: production refuses to
-    start without it; ``secret``: kept out of the settings' repr; ``shown``: the README's
-    Default column when the literal default would mislead."""
+    start without it; ``secret``: kept out of the settings' repr; ``random``: production
+    refuses less than 32 bytes of randomness in it (``config_errors.weak_secret``); ``shown``:
+    the README's Default column when the literal default would mislead."""
     return Field(default, validation_alias=name, description=meaning, repr=not secret,
-                 json_schema_extra={"required": required, "shown": shown})
+                 json_schema_extra={"required": required, "shown": shown, "random": random})
 
 
 class Settings(BaseSettings):
@@ -92,7 +91,7 @@ class Settings(BaseSettings):
 
     env: str = variable("PORTAL_ENV", "production", "`development`, `testing` or `production`")
     secret_key: str = variable("SECRET_KEY", "", "Signs sessions, CSRF tokens and merchant "
-                               "links", required=True, secret=True)
+                               "links", required=True, secret=True, random=True)
     database_url: DatabaseUrl = variable(
         "DATABASE_URL", "sqlite:///instance/portal.db",
         "SQLAlchemy URL; `postgresql+psycopg://...` for several processes")
@@ -115,7 +114,7 @@ class Settings(BaseSettings):
         secret=True)
     gateway_public_key_file: str = variable(
         "GATEWAY_PUBLIC_KEY_FILE", "", "PEM file of the gateway's public key; verifies payment "
-        "callbacks")
+        "callbacks", required=True, shown="none; `make run` writes the sandbox's")
     gateway_origin: str = variable(
         "GATEWAY_ORIGIN", "", "Origin of the verification iframe and its postMessage events",
         shown="the onboarding URL's origin")
@@ -144,13 +143,14 @@ class Settings(BaseSettings):
         "(admins always must)")
     credentials_key: str = variable(
         "CREDENTIALS_KEY", "", "Fernet key that encrypts merchants' payment private keys at rest "
-        "(several: comma-separated, newest first)", required=True, secret=True)
+        "(several: comma-separated, newest first)", required=True, secret=True, random=True)
     kyc_encryption_keys: str = variable(
         "KYC_ENCRYPTION_KEYS", "", "Fernet keys, comma-separated, newest first, that encrypt "
-        "PANs, bank account numbers and contacts at rest", required=True, secret=True)
+        "PANs, bank account numbers and contacts at rest", required=True, secret=True,
+        random=True)
     pan_index_key: str = variable(
         "PAN_INDEX_KEY", "", "HMAC key of the PAN blind index, so search by full PAN works on "
-        "encrypted PANs", required=True, secret=True)
+        "encrypted PANs", required=True, secret=True, random=True)
     stale_after_days: int = variable("STALE_AFTER_DAYS", 7, "Days without progress before the "
                                      "admin dashboard flags a merchant")
     document_retention_days: int = variable(
@@ -187,7 +187,8 @@ class Settings(BaseSettings):
         "logger, request id, user id, merchant id, message), redacted like the text lines")
     metrics_token: str = variable(
         "METRICS_TOKEN", "", "Bearer token that opens `/metrics` to addresses other than "
-        "loopback; empty: loopback only (see \"Operating the portal\")", secret=True)
+        "loopback; empty: loopback only (see \"Operating the portal\")", secret=True,
+        random=True)
     ready_gateway_timeout: float = variable("READY_GATEWAY_TIMEOUT", 2.0,
                                             "Seconds `/readyz` waits for the gateway to answer")
 
@@ -221,20 +222,13 @@ class Settings(BaseSettings):
         return Settings.model_validate({**self.model_dump(), **changes})
 
     def check(self) -> Settings:
-        """Refuse to start production with a missing secret or gateway address."""
-        if self.is_development:
-            return self
-        if self.mail_security not in MAIL_SECURITIES:
-            raise ConfigError("MAIL_SECURITY must be one of: " + ", ".join(MAIL_SECURITIES) + ".")
-        if self.log_format not in LOG_FORMATS:
-            raise ConfigError("LOG_FORMAT must be one of: " + ", ".join(LOG_FORMATS) + ".")
-        missing = [env_name(info) for name, info in Settings.model_fields.items()
-                   if field_options(info)["required"] and not getattr(self, name)]
-        if missing:
-            raise ConfigError(
-                "Missing configuration: " + ", ".join(missing)
-                + ". Set them in the environment or a .env file (see README, Configuration)."
-            )
+        """Refuse to start production with a missing, weak or unreadable secret or file, a
+        missing gateway address or an unknown choice: one line naming each variable."""
+        problem = None if self.is_development else production_problem(
+            [(env_name(info), getattr(self, name), field_options(info))
+             for name, info in Settings.model_fields.items()])
+        if problem:
+            raise ConfigError(problem)
         return self
 
 

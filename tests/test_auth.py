@@ -7,6 +7,7 @@ import re
 import pytest
 from argon2 import PasswordHasher
 from bs4 import BeautifulSoup
+from cryptography.fernet import Fernet
 from flask import Blueprint, Flask, jsonify
 from sqlalchemy import select
 
@@ -31,7 +32,9 @@ def _sample_path(rule: str) -> str:
 
 def _protected_routes() -> list[tuple[str, str]]:
     """(method, path) of every non-public rule of the portal, whatever blueprints it has."""
-    app = create_app(Settings(env="testing", secret_key="collect", database_url="sqlite://"))
+    app = create_app(Settings(env="testing", secret_key="collect", database_url="sqlite://",
+                              kyc_encryption_keys=Fernet.generate_key().decode(),
+                              pan_index_key="collect"))
     with app.test_request_context():
         return sorted({(method, _sample_path(rule.rule))
                        for rule in app.url_map.iter_rules() if not is_public(rule.endpoint)

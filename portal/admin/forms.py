@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from datetime import date
 
-from flask_wtf import FlaskForm
 from wtforms import DateField, Field, Form, IntegerField, SearchField
 from wtforms.validators import NumberRange, Optional, ValidationError
 
 from portal.admin.service import AuditFilters
+from portal.form_base import PortalForm
 from portal.http import MAX_ROW_ID
 
 #: The days the audit filter accepts: any day the portal can have recorded, with room to spare.
@@ -21,7 +21,7 @@ def within_audit_days(_form: Form, field: Field) -> None:
         raise ValidationError("Enter a day between 1 January 2000 and 31 December 2999.")
 
 
-class AuditFilterForm(FlaskForm):
+class AuditFilterForm(PortalForm):
     """Filter by actor, action, merchant, outcome and a range of UTC days."""
 
     class Meta:
@@ -36,10 +36,12 @@ class AuditFilterForm(FlaskForm):
     date_to = DateField("To (UTC day)", validators=[Optional(), within_audit_days])
 
     def filters(self) -> AuditFilters:
-        """The filters as typed; a field that does not parse does not filter."""
+        """The filters as typed; a field that does not parse (or holds a control character)
+        does not filter."""
         return AuditFilters(
-            actor=self.actor.data or "", action=self.action.data or "",
+            actor=self.actor.data or "" if not self.actor.errors else "",
+            action=self.action.data or "" if not self.action.errors else "",
             merchant_id=self.merchant.data if not self.merchant.errors else None,
-            outcome=self.outcome.data or "",
+            outcome=self.outcome.data or "" if not self.outcome.errors else "",
             date_from=self.date_from.data if not self.date_from.errors else None,
             date_to=self.date_to.data if not self.date_to.errors else None)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from flask_wtf import FlaskForm
 from flask_wtf.file import FileAllowed, FileField, FileRequired
 from wtforms import BooleanField
 
+from portal.form_base import PortalForm
 
-class ImportForm(FlaskForm):
+
+class ImportForm(PortalForm):
     """A CSV of merchants, and whether to import the valid rows of a file with problems."""
 
     file = FileField("CSV file", validators=[FileRequired("Choose a CSV file."),
@@ -16,5 +17,5 @@ class ImportForm(FlaskForm):
     skip_invalid = BooleanField("Import the valid rows even when others have problems")
 
 
-class CancelForm(FlaskForm):
+class CancelForm(PortalForm):
     """The Cancel button of a running import (its CSRF token)."""

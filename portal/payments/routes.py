@@ -54,13 +54,15 @@ def index(merchant_id: int | None = None) -> ResponseReturnValue:
     """Payments newest first, of every merchant or of one; filtered by status."""
     merchant = load_merchant(merchant_id) if merchant_id is not None else None
     form = FilterForm(request.args)
-    page = service.list_payments(merchant_id, form.status.data or "",
+    valid = form.validate()  # a status with a control character is refused beside the box
+    page = service.list_payments(merchant_id, form.status.data or "" if valid else "",
                                   request.args.get("page", 1, type=int))
     return render_template(
         "payments/index.html", merchant=merchant, form=form, page=page,
         reason=service.unavailable_reason(merchant) if merchant else None,
         credentials=creds.credentials_of(merchant) if merchant else None,
-        requests=queries.of_merchant(merchant.id) if merchant else [], queries=queries)
+        requests=queries.of_merchant(merchant.id) if merchant else [],
+        queries=queries), 200 if valid else 400
 
 
 @bp.get("/merchants/<int:merchant_id>/payments/credentials")

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from flask_wtf import FlaskForm
 from wtforms import BooleanField, EmailField, PasswordField, SelectChoice, SelectField, SubmitField
 from wtforms.validators import DataRequired, EqualTo, Length, ValidationError
 
 from portal.auth.passwords import MIN_LENGTH
+from portal.form_base import PortalForm
 from portal.gateway.rules import check_email
 from portal.team.service import ROLE_LABELS
 
 ROLE_CHOICES = [SelectChoice(value, label) for value, label in ROLE_LABELS.items()]
 
 
-def _email_syntax(_form: FlaskForm, field: EmailField) -> None:
+def _email_syntax(_form: PortalForm, field: EmailField) -> None:
     try:
         field.data = check_email(field.data or "")
     except ValueError as exc:
@@ -31,7 +31,7 @@ def _email_field(label: str) -> EmailField:
         render_kw={"autocomplete": "email"})
 
 
-class NewMemberForm(FlaskForm):
+class NewMemberForm(PortalForm):
     """Who to add, with which role, and whether to email them an invitation."""
 
     email = _email_field("Email")
@@ -42,21 +42,21 @@ class NewMemberForm(FlaskForm):
     submit = SubmitField("Add to the team")
 
 
-class RoleForm(FlaskForm):
+class RoleForm(PortalForm):
     """A member's new role."""
 
     role = SelectField("Role", choices=ROLE_CHOICES, validators=[DataRequired("Choose a role.")])
     submit = SubmitField("Change role")
 
 
-class ForgotPasswordForm(FlaskForm):
+class ForgotPasswordForm(PortalForm):
     """The email of the account whose password was forgotten."""
 
     email = _email_field("Email")
     submit = SubmitField("Email me a reset link")
 
 
-class NewPasswordForm(FlaskForm):
+class NewPasswordForm(PortalForm):
     """A new password, typed twice."""
 
     password = PasswordField("New password", validators=[

@@ -175,9 +175,10 @@ class Settings(BaseSettings):
     reminder_max: int = variable("REMINDER_MAX", 3,
                                  "Most verification reminders emailed to one merchant")
     four_eyes_refund_above: OptionalAmount = variable(
-        "FOUR_EYES_REFUND_ABOVE", Decimal(10000), "A refund of more than this amount (in the "
-        "payment's currency, major units as typed, e.g. `10000.00`) waits for a second admin's "
-        "approval on the Approvals page; empty: no refund does")
+        "FOUR_EYES_REFUND_ABOVE", Decimal(10000), "The most the refunds of one payment sent "
+        "without a second admin may add up to within 30 days (in the payment's currency, major "
+        "units as typed, e.g. `10000.00`); a refund that would take them past it waits for a "
+        "second admin's approval on the Approvals page; empty: no refund does")
     trusted_proxies: int = variable(
         "TRUSTED_PROXIES", 0, "Number of reverse proxies in front of the portal whose "
         "`X-Forwarded-For` and `X-Forwarded-Proto` are believed; 0: none (see \"Behind a "

@@ -29,11 +29,10 @@ from portal.models.user import Role
 from portal.payments import actions, holds, portfolio, service, status_read
 from portal.payments import credentials as creds
 from portal.payments.approvals import pages as approval_pages
-from portal.payments.approvals import queries
+from portal.payments.approvals import queries, refund_allowance
 from portal.payments.approvals.requests import (
     merchant_key_needs_approval,
     portfolio_key_needs_approval,
-    refund_needs_approval,
 )
 from portal.payments.forms import (
     ActionForm,
@@ -166,8 +165,8 @@ def act(payment_id: int, action: str) -> ResponseReturnValue:
     payment = load_payment(payment_id)
     form = ActionForm()
     if form.validate_on_submit():
-        if action == actions.REFUND and refund_needs_approval(
-                current_settings().four_eyes_refund_above, form.amount_or_none()):
+        if action == actions.REFUND and refund_allowance.needs_approval(
+                current_settings().four_eyes_refund_above, payment, form.amount_or_none()):
             if approval_pages.ask_for_refund(payment, form, current_user.id):
                 return redirect(url_for(".detail", payment_id=payment.id))
             return detail_page(payment, form), 400
@@ -256,6 +255,9 @@ def detail_page(payment: Payment, refund_form: ActionForm | None = None) -> str:
         offered=actions.offered(payment, refunds), recent_refund=actions.recent_refund(refunds),
         authorised=payment.status in service.AUTHORISED, refund_form=refund_form,
         four_eyes_above=current_settings().four_eyes_refund_above,
+        left_without_approval=refund_allowance.left_without_approval(
+            current_settings().four_eyes_refund_above, refunds),
+        four_eyes_days=refund_allowance.WINDOW.days,
         requests=queries.of_payment(payment.id), queries=queries)
 
 

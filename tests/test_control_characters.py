@@ -4,12 +4,16 @@ nothing typed is stored."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from bs4 import BeautifulSoup
 from sqlalchemy import func, select
 
 from portal.db import db
+from portal.factory import create_app
 from portal.models.merchant import Merchant
+from portal.models.webhook_event import WebhookEvent
 from portal.onboarding import scenarios
 from portal.typed_text import CONTROL_CHARACTER, control_character_problem
 from tests.outbox.support import (
@@ -66,3 +70,19 @@ def test_a_new_merchant_with_a_control_character_is_refused_and_not_stored(app, 
     assert errors_beside(response, "displayName") == [CONTROL_CHARACTER]
     with app.app_context():
         assert db.session.scalar(select(func.count()).select_from(Merchant)) == 0
+
+
+def test_a_webhook_naming_control_characters_is_stored_without_them(settings):
+    app = create_app(settings.with_changes(webhook_secrets=()))  # unsigned: anyone may post
+    body = json.dumps({"event_id": "evt-\x00-1", "status": "IN_PROGRESS\x00",
+                       "onboarding_id": "pg_onboard_\x00ab12"}).encode()
+    try:
+        response = app.test_client().post("/webhooks/onboarding", data=body,
+                                          content_type="application/json")
+        assert response.status_code == 200
+        with app.app_context():
+            [event] = db.session.scalars(select(WebhookEvent)).all()
+            assert (event.event_name, event.onboarding_id) == ("IN_PROGRESS", "pg_onboard_ab12")
+            assert event.dedup_key.startswith("sha256:")
+    finally:
+        db.engine(app).dispose()

@@ -34,8 +34,7 @@ from portal.onboarding.service import send_saved, send_step
 from portal.onboarding.steps import BY_KEY, STEPS
 
 #: What to do about a row whose create's outcome is unknown (the page links the wizard's step).
-UNKNOWN_NEXT = ("Its create step in the wizard retries it with the same id or links the "
-                "gateway's record; the sync links it by itself when a webhook names it.")
+UNKNOWN_NEXT = "The sync links it by itself when a webhook names its record."
 #: Steps sent after the create and before the documents; products come last.
 BEFORE_DOCUMENTS = ("business", "owners", "bank", "signatory")
 #: Statuses reached once every section is complete.

@@ -1,9 +1,15 @@
 """WSGI entry point: ``flask --app app ...`` and ``gunicorn app:app``."""
 
+import sys
+
 from portal.config import ConfigError
 from portal.factory import create_app
+from portal.startup import BOOT_ERROR, refusal
 
 try:
     app = create_app()
 except ConfigError as exc:  # one line that names the variable, not a traceback
-    raise SystemExit(f"Configuration error: {exc}") from None
+    print(refusal(exc), file=sys.stderr)
+    # gunicorn's master stops on this status instead of booting another worker (its own check
+    # in gunicorn.conf.py normally stops it before any worker boots)
+    raise SystemExit(BOOT_ERROR) from None

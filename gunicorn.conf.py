@@ -5,6 +5,7 @@ gunicorn also reads this file by itself when started from the project folder.
 
 import os
 import shutil
+import sys
 import tempfile
 
 # Prometheus' multiprocess mode: each worker writes its metrics to files in this folder and
@@ -16,6 +17,9 @@ if _own_metrics_folder:
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="portal-metrics-")
 
 from prometheus_client import multiprocess  # noqa: E402  (after the folder is set)
+
+from portal.config import ConfigError  # noqa: E402
+from portal.startup import checked_settings, refusal  # noqa: E402
 
 #: Every line gunicorn writes (access log included) goes through the portal's log redaction,
 #: and is JSON when LOG_FORMAT=json.
@@ -31,8 +35,24 @@ forwarded_allow_ips = ""
 secure_scheme_headers: dict[str, str] = {}
 
 
+#: The portal's WSGI app as gunicorn names it (README, scripts/run-dev.sh); the configuration
+#: check below is the portal's, so another app served with this file (a test's sandbox) skips it.
+PORTAL_APP = "app:app"
+
+
 def on_starting(server):
-    """Start from empty metrics: files left by an earlier run would be added to this one's."""
+    """Check the portal's configuration in the master, before any port is opened or worker
+    booted: an error stops gunicorn itself with the one line naming the variable (a worker
+    failing on it would be booted again and again). Then start from empty metrics: files left
+    by an earlier run would be added to this one's."""
+    if getattr(server.app, "app_uri", None) == PORTAL_APP:
+        try:
+            checked_settings()
+        except ConfigError as exc:
+            on_exit(server)
+            if server.pidfile is not None:
+                server.pidfile.unlink()
+            sys.exit(refusal(exc))
     folder = os.environ["PROMETHEUS_MULTIPROC_DIR"]
     os.makedirs(folder, exist_ok=True)
     for name in os.listdir(folder):

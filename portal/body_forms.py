@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask
-from flask_wtf import FlaskForm
 from wtforms import Field, FieldList, Form, FormField, HiddenField, SelectChoice, StringField
 
+from portal.form_base import PortalForm
 from portal.gateway import rules
 from portal.gateway.shapes import FieldError
 
@@ -114,7 +114,7 @@ def form_path(path: str, root: str | None = None) -> list[str]:
     return [root, *parts] if root and parts else parts
 
 
-class BodyForm(FlaskForm):
+class BodyForm(PortalForm):
     """Common machinery: the payload, and errors placed next to the field they name."""
 
     #: Form fields that are not body data.
@@ -157,7 +157,7 @@ class BodyForm(FlaskForm):
                 if not part.isdigit() or int(part) >= len(container.entries):
                     break
                 field = container.entries[int(part)]
-            elif isinstance(container, Form | FlaskForm) and part in container:
+            elif isinstance(container, Form | PortalForm) and part in container:
                 field = container[part]
             else:
                 break

@@ -21,7 +21,7 @@ from pydantic.fields import FieldInfo
 from pydantic_core.core_schema import ValidationInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
-from portal.config_errors import bad_values_text
+from portal.config_errors import bad_values_text, production_problem
 from portal.config_fields import (
     ROOT,
     Address,
@@ -42,8 +42,6 @@ from portal.gateway.payments_shapes import INITIATE_PATH
 
 INSTANCE = ROOT / "instance"
 DEV_ENVS = ("development", "testing")
-MAIL_SECURITIES = ("none", "starttls", "ssl")
-LOG_FORMATS = ("text", "json")
 SETTINGS_EXTENSION = "portal_settings"
 #: The env file ``make run`` writes; read when PORTAL_ENV_FILE names no other.
 DEV_ENV_FILE = INSTANCE / "portal.env"
@@ -64,7 +62,7 @@ class Settings(BaseSettings):
 
     env: str = variable("PORTAL_ENV", "production", "`development`, `testing` or `production`")
     secret_key: str = variable("SECRET_KEY", "", "Signs sessions, CSRF tokens and merchant "
-                               "links", required=True, secret=True)
+                               "links", required=True, secret=True, random=True)
     database_url: DatabaseUrl = variable(
         "DATABASE_URL", "sqlite:///instance/portal.db",
         "SQLAlchemy URL; `postgresql+psycopg://...` for several processes")
@@ -87,10 +85,10 @@ class Settings(BaseSettings):
         secret=True)
     gateway_public_key_file: str = variable(
         "GATEWAY_PUBLIC_KEY_FILE", "", "PEM file of the gateway's public key; verifies payment "
-        "callbacks")
+        "callbacks", required=True, shown="none; `make run` writes the sandbox's")
     gateway_key_id: str = variable(
         "GATEWAY_KEY_ID", "", "Key id (`kid`) of the gateway's public key: payment bodies are "
-        "encrypted (JWE) to that key, as the gateway's own SDKs send them",
+        "encrypted (JWE) to that key, as the gateway's own SDKs send them", required=True,
         shown="none; `make run` sets the sandbox's")
     gateway_initiate_path: InitiatePath = variable(
         "GATEWAY_INITIATE_PATH", INITIATE_PATH, "Path of the payments initiate call: spec 000's "
@@ -126,13 +124,14 @@ class Settings(BaseSettings):
         "(admins always must)")
     credentials_key: str = variable(
         "CREDENTIALS_KEY", "", "Fernet key that encrypts merchants' payment private keys at rest "
-        "(several: comma-separated, newest first)", required=True, secret=True)
+        "(several: comma-separated, newest first)", required=True, secret=True, random=True)
     kyc_encryption_keys: str = variable(
         "KYC_ENCRYPTION_KEYS", "", "Fernet keys, comma-separated, newest first, that encrypt "
-        "PANs, bank account numbers and contacts at rest", required=True, secret=True)
+        "PANs, bank account numbers and contacts at rest", required=True, secret=True,
+        random=True)
     pan_index_key: str = variable(
         "PAN_INDEX_KEY", "", "HMAC key of the PAN blind index, so search by full PAN works on "
-        "encrypted PANs", required=True, secret=True)
+        "encrypted PANs", required=True, secret=True, random=True)
     stale_after_days: int = variable("STALE_AFTER_DAYS", 7, "Days without progress before the "
                                      "admin dashboard flags a merchant")
     document_retention_days: int = variable(
@@ -157,9 +156,10 @@ class Settings(BaseSettings):
     reminder_max: int = variable("REMINDER_MAX", 3,
                                  "Most verification reminders emailed to one merchant")
     four_eyes_refund_above: OptionalAmount = variable(
-        "FOUR_EYES_REFUND_ABOVE", Decimal(10000), "A refund of more than this amount (in the "
-        "payment's currency, major units as typed, e.g. `10000.00`) waits for a second admin's "
-        "approval on the Approvals page; empty: no refund does")
+        "FOUR_EYES_REFUND_ABOVE", Decimal(10000), "The most the refunds of one payment sent "
+        "without a second admin may add up to within 30 days (in the payment's currency, major "
+        "units as typed, e.g. `10000.00`); a refund that would take them past it waits for a "
+        "second admin's approval on the Approvals page; empty: no refund does")
     payment_poll_seconds: PositiveSeconds = variable(
         "PAYMENT_POLL_SECONDS", 60, "How often the worker reads the gateway's status of payments "
         "not final yet (waiting for the customer, authorised, outcome unknown); one read again "
@@ -179,7 +179,8 @@ class Settings(BaseSettings):
         "logger, request id, user id, merchant id, message), redacted like the text lines")
     metrics_token: str = variable(
         "METRICS_TOKEN", "", "Bearer token that opens `/metrics` to addresses other than "
-        "loopback; empty: loopback only (see \"Operating the portal\")", secret=True)
+        "loopback; empty: loopback only (see \"Operating the portal\")", secret=True,
+        random=True)
     ready_gateway_timeout: float = variable("READY_GATEWAY_TIMEOUT", 2.0,
                                             "Seconds `/readyz` waits for the gateway to answer")
 
@@ -221,20 +222,13 @@ class Settings(BaseSettings):
         return Settings.model_validate({**self.model_dump(), **changes})
 
     def check(self) -> Settings:
-        """Refuse to start production with a missing secret or gateway address."""
-        if self.is_development:
-            return self
-        if self.mail_security not in MAIL_SECURITIES:
-            raise ConfigError("MAIL_SECURITY must be one of: " + ", ".join(MAIL_SECURITIES) + ".")
-        if self.log_format not in LOG_FORMATS:
-            raise ConfigError("LOG_FORMAT must be one of: " + ", ".join(LOG_FORMATS) + ".")
-        missing = [env_name(info) for name, info in Settings.model_fields.items()
-                   if field_options(info)["required"] and not getattr(self, name)]
-        if missing:
-            raise ConfigError(
-                "Missing configuration: " + ", ".join(missing)
-                + ". Set them in the environment or a .env file (see README, Configuration)."
-            )
+        """Refuse to start production with a missing, weak or unreadable secret or file, a
+        missing gateway address or an unknown choice: one line naming each variable."""
+        problem = None if self.is_development else production_problem(
+            [(env_name(info), getattr(self, name), field_options(info))
+             for name, info in Settings.model_fields.items()])
+        if problem:
+            raise ConfigError(problem)
         return self
 
 

@@ -93,18 +93,13 @@ class Cipher:
 
 
 def install(app: Flask, settings: Settings) -> None:
-    """Give ``app`` its cipher; without keys (allowed in development) it is refused on use."""
-    try:
-        app.extensions[EXTENSION] = Cipher.from_settings(settings)
-    except KeyConfigError as exc:
-        if settings.kyc_encryption_keys and settings.pan_index_key:
-            raise  # keys given but unusable: stop at start-up
-        app.extensions[EXTENSION] = exc
+    """Give ``app`` its cipher. Missing or unusable keys stop start-up in every environment
+    (KeyConfigError naming the variable): in development too, a portal without them could only
+    answer 500 at the first page that reads a merchant or a user's contact."""
+    app.extensions[EXTENSION] = Cipher.from_settings(settings)
 
 
 def current_cipher() -> Cipher:
-    """The cipher of the current app; a KeyConfigError naming the variable when unset."""
-    cipher = current_app.extensions[EXTENSION]
-    if isinstance(cipher, KeyConfigError):
-        raise KeyConfigError(str(cipher))
+    """The cipher of the current app."""
+    cipher: Cipher = current_app.extensions[EXTENSION]
     return cipher

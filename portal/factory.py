@@ -10,27 +10,21 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from portal import body_forms, encryption, labels, step_pages
 from portal.blueprints import register_blueprints
 from portal.cli import register_commands
-from portal.config import (
-    INSTANCE,
-    ROOT,
-    SETTINGS_EXTENSION,
-    Settings,
-    settings_from_env,
-)
+from portal.config import INSTANCE, ROOT, SETTINGS_EXTENSION, Settings
 from portal.db import db
 from portal.extensions import register_extensions
 from portal.http import RowIdConverter, refuse_json_for_forms
 from portal.ops.logs import configure_logging
 from portal.ops.routes import init_ops
 from portal.security_headers import add_security_headers
+from portal.startup import checked_settings
 from portal.uploads import PortalRequest
 
 
 def create_app(settings: Settings | None = None) -> Flask:
-    """Build the portal for ``settings`` (default: read from the environment)."""
-    if settings is None:
-        settings = settings_from_env()
-    settings.check()
+    """Build the portal for ``settings`` (default: read from the environment); ConfigError
+    naming the variable when they cannot start it (``portal.startup``)."""
+    settings = checked_settings(settings)
     app = Flask("portal", template_folder=str(ROOT / "templates"),
                 static_folder=str(ROOT / "static"), instance_path=str(INSTANCE))
     app.request_class = PortalRequest

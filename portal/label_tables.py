@@ -231,6 +231,7 @@ _AUDIT_ACTION = {
     "bulk.import.start": "started a bulk import",
     "bulk.import.end": "finished a bulk import",
     "bulk.import.cancel": "cancelled a bulk import",
+    "bulk.import.linked": "noted bulk rows of unknown outcome as linked",
     "payment.initiate": "started a payment",
     "payment.refresh": "refreshed a payment's status",
     "payment.capture": "captured a payment",

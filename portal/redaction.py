@@ -12,10 +12,13 @@ from portal.gateway.rules import mask
 #: (``/merchants?q=abcde1234f``, ``next=%2Fmerchants%3Fq%3Dabcde1234f``).
 PAN_LIKE = re.compile(r"[A-Z]{5}[0-9]{4}[A-Z]"
                       r"|(?i:(?:(?<![a-z0-9])|(?<=%[0-9a-f]{2}))[a-z]{5}[0-9]{4}[a-z](?![a-z0-9]))")
-#: A run of 9 digits or more (an account or card number), but not inside a gateway id
-#: (``gl-``, ``gl_`` or ``gl_o-`` then hex): about one id in twenty holds such a run, and ops
-#: quote ids to the gateway's support whole.
-LONG_DIGITS = re.compile(r"(?<![0-9A-Za-z])gl(?:_o-|[-_])[0-9a-fA-F]+(?![0-9A-Za-z])|[0-9]{9,}")
+#: The gateway's ids, kept whole (ops quote them to the gateway's support): a payment's gid
+#: (``gl-``, ``gl_`` or ``gl_o-`` then hex; about one in twenty holds a run of 9 digits or more)
+#: and an onboarding id (``pg_onboard_`` then hex). No mask below cuts into one.
+GATEWAY_ID = re.compile(r"(?<![0-9A-Za-z])(?:gl(?:_o-|[-_])|pg_onboard_)[0-9a-fA-F]+"
+                        r"(?![0-9A-Za-z])")
+#: A run of 9 digits or more: an account or card number.
+LONG_DIGITS = re.compile(r"[0-9]{9,}")
 #: ``name=value``, ``name: value``, ``"name": "value"``, or URL-encoded ``name%3Dvalue`` (a link
 #: inside another link's query, as in ``/login?next=...``).
 SECRET_ASSIGNMENT = re.compile(
@@ -32,13 +35,17 @@ HIDDEN_KEY_ENDINGS = ("secret", "token", "password", "apikey", "privatekey", "do
 def redact_text(text: str) -> str:
     """``text`` with PAN-like values, long digit runs and key/token values masked."""
     text = SECRET_ASSIGNMENT.sub(lambda m: m.group(1) + m.group(2) + "[REDACTED]", text)
+    pieces, start = [], 0
+    for found in GATEWAY_ID.finditer(text):
+        pieces += [_mask_numbers(text[start:found.start()]), found.group()]
+        start = found.end()
+    return "".join([*pieces, _mask_numbers(text[start:])])
+
+
+def _mask_numbers(text: str) -> str:
+    """``text`` (holding no gateway id) with PAN-like values and long digit runs masked."""
     text = PAN_LIKE.sub(lambda m: mask(m.group()), text)
-    return LONG_DIGITS.sub(_mask_digits, text)
-
-
-def _mask_digits(found: re.Match[str]) -> str:
-    run = found.group()
-    return run if run.startswith("gl") else mask(run)
+    return LONG_DIGITS.sub(lambda m: mask(m.group()), text)
 
 
 def is_secret_key(key: str) -> bool:

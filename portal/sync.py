@@ -12,6 +12,7 @@ import click
 from flask.cli import with_appcontext
 from sqlalchemy import or_, select
 
+from portal.bulk.settle import settle_linked_rows
 from portal.clients import onboarding_client
 from portal.config import current_settings
 from portal.db import db
@@ -34,11 +35,13 @@ class SyncReport:
     failed: int = 0
     events: int = 0
     outbox: str = ""
+    rows_linked: int = 0
 
     def summary(self) -> str:
         """One line for the log."""
         return (f"sync: {self.read} statuses read, {self.moved} moved, {self.failed} failed, "
-                f"{self.events} webhook events pending before the pass; {self.outbox}")
+                f"{self.events} webhook events pending before the pass; {self.outbox}; "
+                f"{self.rows_linked} bulk rows of unknown outcome linked")
 
 
 def open_merchants() -> list[Merchant]:
@@ -51,8 +54,9 @@ def open_merchants() -> list[Merchant]:
 
 
 def sync_once(client: OnboardingClient) -> SyncReport:
-    """One pass: the outbox (lost creates, queued steps), open records' statuses, webhooks."""
-    report = SyncReport(outbox=catch_up(client).summary())
+    """One pass: the outbox (lost creates, queued steps; then the bulk rows whose lost create
+    is now linked), open records' statuses, webhooks."""
+    report = SyncReport(outbox=catch_up(client).summary(), rows_linked=settle_linked_rows())
     read_ok: set[str] = set()
     for merchant in open_merchants():
         read = read_status(client, merchant, StatusSource.POLL)

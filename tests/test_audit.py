@@ -117,6 +117,11 @@ def test_mask_mapping_by_key(key, value, masked):
     ("gid gl_1234567890ABCDEF.", "gid gl_1234567890ABCDEF."),
     ("gl-x 1234567890", "gl-x ******7890"),
     ("notgl-1234567890ab", "notgl-******7890ab"),
+    ("onboardingId=pg_onboard_cfc1234567898225cd0ff7bf linked",
+     "onboardingId=pg_onboard_cfc1234567898225cd0ff7bf linked"),
+    ("id pg_onboard_ABCDE1234FABCDEF1234567890", "id pg_onboard_ABCDE1234FABCDEF1234567890"),
+    ("gid gl_ABCDE1234F0a, PAN ABCDE1234F", "gid gl_ABCDE1234F0a, PAN ******234F"),
+    ("pg_onboard_x 1234567890", "pg_onboard_x ******7890"),
 ])
 def test_redact_text(text, redacted):
     assert redact_text(text) == redacted

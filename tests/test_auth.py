@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from argon2 import PasswordHasher
@@ -15,11 +16,10 @@ from portal.auth.access import is_public
 from portal.auth.accounts import find_user, set_active
 from portal.auth.passwords import needs_rehash
 from portal.auth.throttle import ACCOUNT_LIMIT, ADDRESS_LIMIT, ADDRESS_WINDOW, LOCK_DURATION
-from portal.config import Settings
 from portal.db import db
 from portal.factory import create_app
 from portal.models import AuditEvent
-from tests.conftest import TEST_PASSWORD
+from tests.conftest import TEST_PASSWORD, settings_for
 
 SAMPLE_VALUES = {"int": "1", "float": "1.0", "uuid": "00000000-0000-4000-8000-000000000000"}
 CONVERTER = re.compile(r"<(?:(\w+)(?:\([^)]*\))?:)?\w+>")
@@ -31,7 +31,7 @@ def _sample_path(rule: str) -> str:
 
 def _protected_routes() -> list[tuple[str, str]]:
     """(method, path) of every non-public rule of the portal, whatever blueprints it has."""
-    app = create_app(Settings(env="testing", secret_key="collect", database_url="sqlite://"))
+    app = create_app(settings_for("sqlite://", "http://127.0.0.1:9", Path("/nonexistent")))
     with app.test_request_context():
         return sorted({(method, _sample_path(rule.rule))
                        for rule in app.url_map.iter_rules() if not is_public(rule.endpoint)

@@ -10,6 +10,7 @@ from pydantic import ValidationError
 from portal import config
 from portal.config import ROOT, ConfigError, Settings, env_files, settings_from_env
 from portal.config_table import VARIABLES, main, markdown_table
+from tests.support.production import production_environment
 
 
 @pytest.fixture
@@ -122,10 +123,8 @@ def test_yes_no_variables_and_comma_lists_read_as_before():
     assert read(PORTAL_URL="https://portal.example/").portal_url == "https://portal.example"
 
 
-def test_production_refuses_an_unknown_mail_security():
-    complete = {name: "x" for name in ("SECRET_KEY", "GATEWAY_ONBOARDING_URL", "GATEWAY_API_KEY",
-                                       "GATEWAY_API_SECRET", "CREDENTIALS_KEY",
-                                       "KYC_ENCRYPTION_KEYS", "PAN_INDEX_KEY")}
+def test_production_refuses_an_unknown_mail_security(tmp_path):
+    complete = production_environment(tmp_path)
     assert settings_from_env(complete).check().env == "production"
     with pytest.raises(ConfigError, match="MAIL_SECURITY must be one of: none, starttls, ssl"):
         settings_from_env({**complete, "MAIL_SECURITY": "tls"}).check()

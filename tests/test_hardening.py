@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 import requests
-from cryptography.fernet import Fernet
 from flask import Flask
 from sqlalchemy import select
 from werkzeug.test import TestResponse
@@ -22,6 +21,7 @@ from portal.models.audit import AuditEvent
 from portal.models.merchant import Merchant
 from portal.security_headers import STRICT_TRANSPORT_SECURITY
 from tests.conftest import TEST_PASSWORD, AuthActions, current_code
+from tests.support.production import production_settings
 from tests.support.routes import STATIC_FILES, get_urls, seed_rows
 from tests.support.servers import csrf_token, gunicorn_portal, page_of, serve, sign_in
 
@@ -101,8 +101,8 @@ def test_every_page_is_marked_no_store_over_http(app, real_ids):
 
 
 @pytest.mark.parametrize("env", ["production", "testing"])
-def test_production_sends_hsts(settings, env):
-    configured = settings.with_changes(env=env, credentials_key=Fernet.generate_key().decode())
+def test_production_sends_hsts(settings, env, tmp_path):
+    configured = settings.with_changes(env=env, **production_settings(tmp_path))
     with serve(create_app(configured)) as url:
         response = requests.get(url + "/login", timeout=10)
     assert response.status_code == 200

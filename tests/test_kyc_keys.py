@@ -156,11 +156,9 @@ def test_rotation_moves_every_value_to_the_newest_key_and_index_key(database_url
     assert found_by_pan(after, PAN) == ["Shop One"]
 
 
-def test_without_kyc_keys_a_merchant_cannot_be_stored_and_the_variable_is_named(database_url):
-    app = create_app(key_settings(database_url, ""))
-    with app.app_context(), pytest.raises(KeyConfigError, match="KYC_ENCRYPTION_KEYS"):
-        Merchant(external_onboarding_id="ext-1", pan=PAN)
-        db.session.commit()
+def test_without_kyc_keys_the_portal_does_not_start_and_the_variable_is_named(database_url):
+    with pytest.raises(KeyConfigError, match="KYC_ENCRYPTION_KEYS is not set"):
+        create_app(key_settings(database_url, ""))
 
 
 def test_production_requires_the_kyc_keys():

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date
 
-from flask_wtf import FlaskForm
 from wtforms import DateField, Field, Form, SearchField, SelectChoice, SelectField
 from wtforms.validators import Optional, ValidationError
 
 from portal.admin.sentences import action_words
 from portal.admin.service import AuditFilters
+from portal.form_base import PortalForm
 from portal.label_tables import TABLES, Kind
 
 #: The days the audit filter accepts: any day the portal can have recorded, with room to spare.
@@ -35,7 +35,7 @@ def _outcome_words(code: str) -> str:
     return words[:1].upper() + words[1:]
 
 
-class AuditFilterForm(FlaskForm):
+class AuditFilterForm(PortalForm):
     """Filter by actor, action, merchant, outcome and a range of UTC days, in words."""
 
     class Meta:
@@ -54,9 +54,12 @@ class AuditFilterForm(FlaskForm):
     date_to = DateField("To (UTC day)", validators=[Optional(), within_audit_days])
 
     def filters(self) -> AuditFilters:
-        """The filters as typed; a field that does not parse does not filter."""
+        """The filters as typed; a field that does not parse (or holds a control character)
+        does not filter."""
         return AuditFilters(
-            actor=self.actor.data or "", action=self.action.data or "",
-            merchant=self.merchant.data or "", outcome=self.outcome.data or "",
+            actor=(self.actor.data or "") if not self.actor.errors else "",
+            action=(self.action.data or "") if not self.action.errors else "",
+            merchant=(self.merchant.data or "") if not self.merchant.errors else "",
+            outcome=(self.outcome.data or "") if not self.outcome.errors else "",
             date_from=self.date_from.data if not self.date_from.errors else None,
             date_to=self.date_to.data if not self.date_to.errors else None)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from flask_wtf import FlaskForm
 from wtforms import EmailField, PasswordField, StringField, SubmitField
 from wtforms.validators import DataRequired, EqualTo, Length
 
+from portal.form_base import PortalForm
 
-class LoginForm(FlaskForm):
+
+class LoginForm(PortalForm):
     """Email and password."""
 
     email = EmailField("Email", validators=[DataRequired(), Length(max=254)],
@@ -17,7 +18,7 @@ class LoginForm(FlaskForm):
     submit = SubmitField("Sign in")
 
 
-class PasswordChangeForm(FlaskForm):
+class PasswordChangeForm(PortalForm):
     """The current password and a new one, typed twice."""
 
     current_password = PasswordField("Current password",
@@ -32,7 +33,7 @@ class PasswordChangeForm(FlaskForm):
     submit = SubmitField("Change password")
 
 
-class SecondFactorForm(FlaskForm):
+class SecondFactorForm(PortalForm):
     """The code from the authenticator app, or a recovery code, at sign-in."""
 
     code = StringField("Authentication code", validators=[DataRequired(), Length(max=32)],
@@ -41,7 +42,7 @@ class SecondFactorForm(FlaskForm):
     submit = SubmitField("Continue")
 
 
-class EnrolmentForm(FlaskForm):
+class EnrolmentForm(PortalForm):
     """The first code the newly added authenticator app shows, which proves it works."""
 
     code = StringField("Code from the app", validators=[DataRequired(), Length(max=16)],

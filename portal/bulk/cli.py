@@ -56,5 +56,5 @@ def import_merchants(csv_file: Path, concurrency: int | None, dry_run: bool,
            detail={"file": csv_file.name, "rows": len(rows), **summary.counts()})
     db.session.commit()
     click.echo("\n".join(summary.lines()))
-    if summary.count(RowState.FAILED):
+    if summary.count(RowState.FAILED) or summary.count(RowState.OUTCOME_UNKNOWN):
         raise click.exceptions.Exit(1)

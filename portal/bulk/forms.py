@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from flask_wtf import FlaskForm
 from flask_wtf.file import FileAllowed, FileField, FileRequired
 from wtforms import BooleanField
 
+from portal.form_base import PortalForm
 
-class ImportForm(FlaskForm):
+
+class ImportForm(PortalForm):
     """A CSV of merchants, a ZIP of the documents it names, and whether to import the valid
     rows of a file with problems."""
 
@@ -23,5 +24,5 @@ class ImportForm(FlaskForm):
     skip_invalid = BooleanField("Import the valid rows even when others have problems")
 
 
-class CancelForm(FlaskForm):
+class CancelForm(PortalForm):
     """The Cancel button of a running import (its CSRF token)."""

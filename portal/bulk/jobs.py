@@ -33,6 +33,7 @@ from portal.config import current_settings
 from portal.db import db
 from portal.jobs.queue import JobEnd, JobRun, enqueue
 from portal.models.bulk import ROW_PENDING, BulkImport, BulkImportRow, ImportState
+from portal.typed_text import without_control_characters
 
 log = logging.getLogger("portal.bulk")
 #: The job kind that runs an import.
@@ -52,7 +53,8 @@ def submit(content: bytes, filename: str, actor: Actor, *, skip_invalid: bool = 
     checked = check_file(content, archive)
     rows = checked.valid_rows()
     send = bool(rows) and not checked.unreadable and (skip_invalid or not checked.errors)
-    job = BulkImport(filename=filename[:255], started_by=actor.label, started_by_id=actor.id,
+    job = BulkImport(filename=without_control_characters(filename)[:255], started_by=actor.label,
+                     started_by_id=actor.id,
                      state=ImportState.RUNNING if send else ImportState.INVALID,
                      rows=len(checked.rows), total=len(rows) if send else 0, done=0,
                      counts=_no_counts(), errors=[e.as_json() for e in checked.errors],

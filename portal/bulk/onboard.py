@@ -1,9 +1,12 @@
 """Driving one row through steps 1-7 with the wizard's services, resuming where it stopped.
 
 A merchant the portal already knows (same externalOnboardingId) is never created again: its
-create is skipped once sent, and so is every step already sent; an unknown create outcome is
-reported and left for the wizard, never sent again from here. Every audit entry a row writes is
-the importer's (``actor``), in a worker too. An outcome's reason is in words, PANs masked.
+create is skipped once sent, and so is every step already sent. A create whose outcome is
+unknown (its answer lost, or its worker killed during the call and the row taken over) ends the
+row as OUTCOME_UNKNOWN: "may or may not have been created", for the wizard's retry or reconcile,
+never sent again from here and never counted as done (``portal.bulk.settle`` moves it on once
+the merchant is linked). Every audit entry a row writes is the importer's (``actor``), in a
+worker too. An outcome's reason is in words, PANs masked.
 """
 
 from __future__ import annotations
@@ -29,11 +32,14 @@ from portal.models.merchant import CreateState, Merchant
 from portal.models.step import DONE_STATES, StepDraft
 from portal.onboarding.create import outcome_unknown_message, reconcile_message, start_merchant
 from portal.onboarding.drafts import drafts_of
+from portal.onboarding.reconcile import AWAITING
 from portal.onboarding.result import StepResult
 from portal.onboarding.service import send_saved, send_step
 from portal.onboarding.steps import BY_KEY, STEPS
 from portal.redaction import redact_text
 
+#: What to do about a row whose create's outcome is unknown (the page links the wizard's step).
+UNKNOWN_NEXT = "The sync links it by itself when a webhook names its record."
 #: Steps sent after the create and before the documents; products come last.
 BEFORE_DOCUMENTS = ("business", "owners", "bank", "signatory")
 #: Statuses reached once every section is complete.
@@ -46,6 +52,11 @@ class RowState(StrEnum):
 
     COMPLETED = "completed"
     AWAITING_DOCUMENTS = "awaiting_documents"
+    #: The create was sent and its outcome is unknown: it may or may not have been created.
+    OUTCOME_UNKNOWN = "outcome_unknown"
+    #: Its create's outcome was unknown, and the merchant has since been linked to its record
+    #: (a webhook naming it, or ops in the wizard): its other steps are still to send.
+    LINKED = "linked"
     FAILED = "failed"
 
 
@@ -167,7 +178,10 @@ def describe(key: str, result: StepResult, column: str = "") -> str:
 
 def _finish(outcome: RowOutcome, merchant: Merchant, failure: str) -> RowOutcome:
     outcome.status = merchant.status
-    if failure:
+    if failure and merchant.create_state in AWAITING:
+        outcome.state = RowState.OUTCOME_UNKNOWN
+        outcome.reason = f"{failure} {UNKNOWN_NEXT}"
+    elif failure:
         outcome.reason = failure
     elif merchant.status in COMPLETE_STATUSES:
         outcome.state = RowState.COMPLETED

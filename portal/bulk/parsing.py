@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,9 +24,17 @@ from portal.bulk.columns import (
 )
 from portal.bulk.report import HEADER_ROW, RowError
 from portal.gateway.onboarding_shapes import Product
+from portal.typed_text import control_character_problem
 
 #: The most rows one file may hold.
 MAX_ROWS = 10_000
+#: The longest cell Python's CSV reader takes (``csv.field_size_limit()``, a setting of the
+#: whole process that the portal leaves as it is); no column of the file needs a tenth of it.
+MAX_CELL = 131_072
+TOO_LONG = (f"This cell holds more than {MAX_CELL:,} characters; no column takes that much. "
+            "The rows after it were not read: shorten it and upload the file again.")
+UNREADABLE_ROW = ("This row cannot be read as CSV (check its quotes). The rows after it were "
+                  "not read: correct it and upload the file again.")
 _TRUE = frozenset({"true", "yes", "y", "1"})
 _FALSE = frozenset({"false", "no", "n", "0", ""})
 
@@ -89,12 +98,20 @@ def parse_csv(content: bytes) -> ParsedFile:
         text = content.decode("utf-8-sig")
     except UnicodeDecodeError:
         return ParsedFile(errors=[RowError(HEADER_ROW, "", "The file is not UTF-8 text")])
-    reader = csv.reader(io.StringIO(text, newline=""))
-    header = [name.strip() for name in next(reader, [])]
+    lines = _Lines(text)
+    reader = csv.reader(lines)
+    records = _records(reader, lines)
+    first = next(records, (HEADER_ROW, []))
+    if isinstance(first[1], RowError):
+        return ParsedFile(errors=[RowError(HEADER_ROW, "", first[1].message)])
+    header = [name.strip() for name in first[1]]
     parsed = ParsedFile(errors=_header_errors(header))
     if parsed.errors:
         return parsed
-    for number, cells in enumerate(reader, start=HEADER_ROW + 1):
+    for number, cells in records:
+        if isinstance(cells, RowError):
+            parsed.errors.append(_in_column(cells, header))
+            break
         if not any(cell.strip() for cell in cells):
             continue
         if len(parsed.rows) == MAX_ROWS:
@@ -107,6 +124,64 @@ def parse_csv(content: bytes) -> ParsedFile:
         parsed.rows.append(row)
         parsed.errors += errors
     return parsed
+
+
+class _Lines:
+    """The file's lines for the CSV reader, keeping those of the record being read, so a
+    record the reader refuses can be looked at again."""
+
+    def __init__(self, text: str) -> None:
+        self._lines = iter(io.StringIO(text, newline=""))
+        self.record: list[str] = []
+
+    def __iter__(self) -> _Lines:
+        return self
+
+    def __next__(self) -> str:
+        line = next(self._lines)
+        self.record.append(line)
+        return line
+
+
+def _records(reader: Any, lines: _Lines) -> Iterator[tuple[int, list[str] | RowError]]:
+    """Each record with its row number; a record the reader refuses (a cell over MAX_CELL, a
+    stray quote) ends the file as a RowError (its column, a cell's index, told as ``column``)."""
+    for number in itertools.count(HEADER_ROW):
+        lines.record.clear()
+        try:
+            cells = next(reader)
+        except StopIteration:
+            return
+        except csv.Error:
+            index = _long_cell("".join(lines.record))
+            yield number, (RowError(number, str(index), TOO_LONG) if index is not None
+                           else RowError(number, "", UNREADABLE_ROW))
+            return
+        yield number, cells
+
+
+def _long_cell(record: str) -> int | None:
+    """The index of the first cell of ``record`` (CSV text, quotes doubled inside quoted
+    cells) longer than MAX_CELL, or None."""
+    index, length, quoted = 0, 0, False
+    for char in record:
+        if char == '"':
+            quoted = not quoted
+        elif char == "," and not quoted:
+            index, length = index + 1, 0
+            continue
+        length += 1
+        if length > MAX_CELL:
+            return index
+    return None
+
+
+def _in_column(error: RowError, header: list[str]) -> RowError:
+    """``error`` with its cell's index (if any) replaced by the header's name for it."""
+    if error.column.isdigit():
+        index = int(error.column)
+        return RowError(error.row, header[index] if index < len(header) else "", error.message)
+    return error
 
 
 def _header_errors(header: list[str]) -> list[RowError]:
@@ -132,6 +207,10 @@ def read_row(number: int, cells: dict[str, str]) -> tuple[BulkRow, list[RowError
     row, errors = BulkRow(number, forms), []
     for column in COLUMNS:
         raw = (cells.get(column.name) or "").strip()
+        problem = control_character_problem(raw)
+        if problem:  # the rule of every typed value (``portal.form_base``); none of it is kept
+            errors.append(RowError(number, column.name, problem))
+            raw = ""
         if column.kind is Kind.FILE:
             if raw:
                 row.documents.append(_document(column, raw))

@@ -53,9 +53,10 @@ class Summary:
         return sum(1 for o in self.outcomes if o.resumed)
 
     def counts(self) -> dict[str, int]:
-        """The summary's figures by name."""
+        """The summary's figures by name (LINKED aside: only a later sync moves a row there)."""
         return {"created": self.created, "resumed": self.resumed,
-                **{state.value: self.count(state) for state in RowState}}
+                **{state.value: self.count(state) for state in RowState
+                   if state is not RowState.LINKED}}
 
     def lines(self) -> list[str]:
         """The summary for a terminal: counts, then one line per row not completed."""

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import HiddenField, SelectChoice, SelectField
 
 from portal.documents.service import Slot
+from portal.form_base import PortalForm
 from portal.labels import Kind, label
 
 
-class UploadForm(FlaskForm):
+class UploadForm(PortalForm):
     """One file for one slot; the type must be one the slot accepts."""
 
     slot = HiddenField()

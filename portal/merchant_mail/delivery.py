@@ -23,6 +23,9 @@ def email_link(settings: Settings, merchant: Merchant, template_key: str, actor:
     Commits. When the mail server refuses, the undelivered link is withdrawn and DeliveryError
     says so.
     """
+    refused = links.refusal(merchant)
+    if refused:
+        raise DeliveryError(refused)
     signatory = signatory_of(merchant)
     if signatory is None:
         raise DeliveryError("This merchant has no signatory email yet: fill in step 5 first.")

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from flask_wtf import FlaskForm
 from wtforms import StringField, SubmitField, TextAreaField
 from wtforms.validators import DataRequired, Length
 
+from portal.form_base import PortalForm
 
-class TemplateForm(FlaskForm):
+
+class TemplateForm(PortalForm):
     """An email's subject and body, placeholders included."""
 
     subject = StringField("Subject", validators=[

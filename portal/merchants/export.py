@@ -3,7 +3,8 @@
 ``merchant.json`` holds the merchant's row, its step drafts, status timeline, documents'
 metadata (every version), payments with their refunds, reminders sent and the audit trail
 about it; ``documents/`` holds each stored file still kept. Secrets the portal holds *for*
-the merchant (payment keys, verification link tokens) are not the merchant's data and stay out.
+the merchant (payment keys, verification link tokens, a payment's hosted-checkout link with its
+``x-gl-token`` and its pre-authenticated status URL) are not the merchant's data and stay out.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ from portal.models.payment import Payment, PaymentRefund
 from portal.models.status_change import StatusChange
 from portal.models.step import StepDraft
 
-#: Columns that are bookkeeping of secrets, not the merchant's data.
-LEFT_OUT = {"pan_index", "action_nonce", "status_url"}
+#: Columns that are bookkeeping of secrets, not the merchant's data: the hosted-checkout link
+#: carries an ``x-gl-token`` and the status URL is pre-authenticated.
+LEFT_OUT = {"pan_index", "action_nonce", "status_url", "redirect_url"}
 #: Spooled in memory up to this size, then on disk.
 IN_MEMORY_BYTES = 8 * 1024 * 1024
 

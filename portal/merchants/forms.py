@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from flask_wtf import FlaskForm
 from wtforms import BooleanField, SearchField, SelectChoice, SelectField
 from wtforms.validators import DataRequired
 
+from portal.form_base import PortalForm
 from portal.gateway.onboarding_shapes import OnboardingStatus
 from portal.label_tables import NOT_CREATED
 from portal.labels import label
 
 
-class SearchForm(FlaskForm):
+class SearchForm(PortalForm):
     """Search by name, PAN, external id or onboarding id; filter by onboarding status."""
 
     class Meta:
@@ -23,7 +23,7 @@ class SearchForm(FlaskForm):
         *(SelectChoice(s.value, label(s)) for s in OnboardingStatus)])
 
 
-class DeleteMerchantForm(FlaskForm):
+class DeleteMerchantForm(PortalForm):
     """Delete an abandoned merchant: the box confirms that its drafts and documents go too."""
 
     confirm = BooleanField(

@@ -27,12 +27,16 @@ bp = Blueprint("merchants", __name__)
 @bp.get("/merchants")
 @roles_required(*STAFF)
 def index() -> ResponseReturnValue:
-    """Every merchant with status, steps done and last activity; searchable and paged."""
+    """Every merchant with status, steps done and last activity; searchable and paged. A search
+    that cannot be read (a control character typed) is a 400 with its message beside the box,
+    and lists every merchant."""
     form = SearchForm(request.args)
-    page = search_merchants(form.q.data or "", form.status.data or "",
+    valid = form.validate()
+    page = search_merchants(form.q.data or "" if valid else "",
+                            form.status.data or "" if valid else "",
                             request.args.get("page", 1, type=int))
     return render_template("merchants/index.html", form=form, page=page,
-                           total_steps=TOTAL_STEPS)
+                           total_steps=TOTAL_STEPS), 200 if valid else 400
 
 
 @bp.get("/merchants/<int:merchant_id>")

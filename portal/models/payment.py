@@ -176,3 +176,7 @@ class PaymentRefund(Base):
     amount: Mapped[str] = mapped_column(String(24))
     state: Mapped[str] = mapped_column(String(16), default=RefundState.SENDING)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow)
+    #: The four-eyes request a second admin approved it under; None: sent without approval, so
+    #: it counts toward FOUR_EYES_REFUND_ABOVE (``payments.approvals.refund_allowance``).
+    approval_request_id: Mapped[int | None] = mapped_column(
+        ForeignKey("approval_requests.id", ondelete="SET NULL"))

@@ -26,8 +26,12 @@ REQUEST_LATENCY = Histogram("portal_http_request_duration_seconds",
                             ["route", "method", "status"],
                             buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30))
 
-#: The route label of a request that matched no route (a 404 of any address).
+#: The route label of a request that matched no route (a 404 of any address, or a 405).
 UNMATCHED = "unmatched"
+#: The methods counted by name; any other (``XQWERTY /healthz``) is counted as OTHER_METHOD, so
+#: made-up methods add no series.
+KNOWN_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+OTHER_METHOD = "other"
 STARTED_KEY = "metrics_started"
 
 
@@ -38,11 +42,13 @@ def start_timer() -> None:
 
 def observe_request(response: Response) -> Response:
     """After each request: count it under its route (the URL rule, never the raw path, so ids
-    in URLs make no new series) with its method, status and time."""
+    in URLs make no new series) with its method (a made-up one as OTHER_METHOD), status and
+    time."""
     started = g.get(STARTED_KEY)
     if started is not None:
         rule = request.url_rule.rule if request.url_rule is not None else UNMATCHED
-        labels = (rule, request.method, str(response.status_code))
+        method = request.method if request.method in KNOWN_METHODS else OTHER_METHOD
+        labels = (rule, method, str(response.status_code))
         REQUESTS.labels(*labels).inc()
         REQUEST_LATENCY.labels(*labels).observe(time.perf_counter() - started)
     return response

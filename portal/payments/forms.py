@@ -9,7 +9,6 @@ import re
 from typing import Any
 
 import pycountry
-from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
     FieldList,
@@ -32,6 +31,7 @@ from wtforms.validators import (
 )
 
 from portal.body_forms import PLEASE_CHOOSE, BodyForm, text_field
+from portal.form_base import PortalForm
 from portal.labels import Kind, label
 from portal.payments.credentials import KID_PATTERN, MID_PATTERN, OWN_KEY, PORTFOLIO
 from portal.payments.expiry import EXPIRING
@@ -60,14 +60,14 @@ def _countries() -> list[SelectChoice]:
 _MID_FORMAT = Regexp(MID_PATTERN, message="1 to 64 letters, digits, '_' or '-'.")
 
 
-def _own_key_only(form: FlaskForm, field: Any) -> None:
+def _own_key_only(form: PortalForm, field: Any) -> None:
     """Skip the key fields when the merchant signs with the portfolio key."""
     if getattr(form, "key_source", None) is not None and form.key_source.data == PORTFOLIO:
         field.errors[:] = []
         raise StopValidation()
 
 
-class KeyPairForm(FlaskForm):
+class KeyPairForm(PortalForm):
     """A key pair as the gateway knows it: its kid, generated here or imported from a PEM."""
 
     kid = StringField("Key id (kid)", validators=[
@@ -206,7 +206,7 @@ class HoldForm(BodyForm):
 # ---------------------------------------------------------------- actions on a payment
 
 
-class ActionForm(FlaskForm):
+class ActionForm(PortalForm):
     """Every action form: the payment's one-time nonce and a required confirmation."""
 
     nonce = HiddenField(validators=[DataRequired("This form is incomplete; reload the page.")])
@@ -222,7 +222,7 @@ class ActionForm(FlaskForm):
         return (self.amount.data or "").strip() or None
 
 
-class FilterForm(FlaskForm):
+class FilterForm(PortalForm):
     """The payments list's status filter (a GET form: no CSRF token)."""
 
     class Meta:

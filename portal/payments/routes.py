@@ -30,11 +30,10 @@ from portal.models.user import Role
 from portal.payments import actions, expiry, holds, portfolio, service, status_read
 from portal.payments import credentials as creds
 from portal.payments.approvals import pages as approval_pages
-from portal.payments.approvals import queries
+from portal.payments.approvals import queries, refund_allowance
 from portal.payments.approvals.requests import (
     merchant_key_needs_approval,
     portfolio_key_needs_approval,
-    refund_needs_approval,
 )
 from portal.payments.forms import (
     ActionForm,
@@ -56,8 +55,9 @@ def index(merchant_id: int | None = None) -> ResponseReturnValue:
     """Payments newest first, of every merchant or of one; filtered by status."""
     merchant = load_merchant(merchant_id) if merchant_id is not None else None
     form = FilterForm(request.args)
+    valid = form.validate()  # a status with a control character is refused beside the box
     settings, now = current_settings(), clock.utcnow()
-    status = form.status.data or ""
+    status = (form.status.data or "") if valid else ""
     only = expiry.expiring_soon(settings, now) if status == expiry.EXPIRING else None
     page = service.list_payments(merchant_id, "" if only is not None else status,
                                  request.args.get("page", 1, type=int), only=only)
@@ -67,7 +67,8 @@ def index(merchant_id: int | None = None) -> ResponseReturnValue:
                   for row in page.rows},
         reason=service.unavailable_reason(merchant) if merchant else None,
         credentials=creds.credentials_of(merchant) if merchant else None,
-        requests=queries.of_merchant(merchant.id) if merchant else [], queries=queries)
+        requests=queries.of_merchant(merchant.id) if merchant else [],
+        queries=queries), 200 if valid else 400
 
 
 @bp.get("/merchants/<int:merchant_id>/payments/credentials")
@@ -171,8 +172,8 @@ def act(payment_id: int, action: str) -> ResponseReturnValue:
     payment = load_payment(payment_id)
     form = ActionForm()
     if form.validate_on_submit():
-        if action == actions.REFUND and refund_needs_approval(
-                current_settings().four_eyes_refund_above, form.amount_or_none()):
+        if action == actions.REFUND and refund_allowance.needs_approval(
+                current_settings().four_eyes_refund_above, payment, form.amount_or_none()):
             if approval_pages.ask_for_refund(payment, form, current_user.id):
                 return redirect(url_for(".detail", payment_id=payment.id))
             return detail_page(payment, form), 400
@@ -266,6 +267,9 @@ def detail_page(payment: Payment, refund_form: ActionForm | None = None) -> str:
         unknown_word=None if known(payment.gateway_status or payment.status)
         else payment.gateway_status,
         four_eyes_above=current_settings().four_eyes_refund_above,
+        left_without_approval=refund_allowance.left_without_approval(
+            current_settings().four_eyes_refund_above, refunds),
+        four_eyes_days=refund_allowance.WINDOW.days,
         requests=queries.of_payment(payment.id), queries=queries)
 
 

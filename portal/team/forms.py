@@ -3,7 +3,6 @@ forgotten password, a new password."""
 
 from __future__ import annotations
 
-from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
     EmailField,
@@ -17,6 +16,7 @@ from wtforms import (
 from wtforms.validators import DataRequired, EqualTo, Length, ValidationError
 
 from portal.auth.passwords import MIN_LENGTH
+from portal.form_base import PortalForm
 from portal.gateway.rules import check_email
 from portal.payments.approvals.requests import REASON_MAX
 from portal.team.service import ROLE_LABELS
@@ -24,7 +24,7 @@ from portal.team.service import ROLE_LABELS
 ROLE_CHOICES = [SelectChoice(value, label) for value, label in ROLE_LABELS.items()]
 
 
-def _email_syntax(_form: FlaskForm, field: EmailField) -> None:
+def _email_syntax(_form: PortalForm, field: EmailField) -> None:
     try:
         field.data = check_email(field.data or "")
     except ValueError as exc:
@@ -48,7 +48,7 @@ def _email_field(label: str) -> EmailField:
         render_kw={"autocomplete": "email"})
 
 
-class NewMemberForm(FlaskForm):
+class NewMemberForm(PortalForm):
     """Who to add, with which role, and whether to email them an invitation."""
 
     email = _email_field("Email")
@@ -60,28 +60,28 @@ class NewMemberForm(FlaskForm):
     submit = SubmitField("Add to the team")
 
 
-class RoleForm(FlaskForm):
+class RoleForm(PortalForm):
     """A member's new role."""
 
     role = SelectField("Role", choices=ROLE_CHOICES, validators=[DataRequired("Choose a role.")])
     submit = SubmitField("Change role")
 
 
-class PromotionForm(FlaskForm):
+class PromotionForm(PortalForm):
     """Why an operations user should become an administrator (another admin reads it)."""
 
     reason = _reason_field("Why they need to be an administrator")
     submit = SubmitField("Ask another administrator")
 
 
-class ForgotPasswordForm(FlaskForm):
+class ForgotPasswordForm(PortalForm):
     """The email of the account whose password was forgotten."""
 
     email = _email_field("Email")
     submit = SubmitField("Email me a reset link")
 
 
-class NewPasswordForm(FlaskForm):
+class NewPasswordForm(PortalForm):
     """A new password, typed twice."""
 
     password = PasswordField("New password", validators=[
@@ -96,7 +96,7 @@ class NewPasswordForm(FlaskForm):
     submit = SubmitField("Save my password")
 
 
-class ConfirmForm(FlaskForm):
+class ConfirmForm(PortalForm):
     """The confirmation page's button: a change that takes effect only once confirmed."""
 
     #: "yes" from the page's button (rendered with that value); missing from a bare post.

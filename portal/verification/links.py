@@ -19,6 +19,7 @@ from portal.audit.service import record
 from portal.db import db
 from portal.models.merchant import Merchant
 from portal.models.verification import MerchantLink
+from portal.onboarding.locks import verification_complete
 from portal.signing import timed_serializer
 
 SALT = "portal.merchant-verification-link"
@@ -38,8 +39,24 @@ class LinkCheck:
     reason: str = ""
 
 
+class LinkRefused(Exception):
+    """No link may be issued for this merchant now; the message says why, in words for ops."""
+
+
+def refusal(merchant: Merchant) -> str | None:
+    """Why no link may be issued for ``merchant`` (it finished verification), or None."""
+    if verification_complete(merchant):
+        return ("The merchant has finished verification, so no link was created: there is "
+                "nothing left for them to do on the verification page.")
+    return None
+
+
 def issue(secret_key: str, merchant: Merchant, actor: str) -> tuple[MerchantLink, str]:
-    """Store a new link for ``merchant`` and return it with its token; commits."""
+    """Store a new link for ``merchant`` and return it with its token; commits. LinkRefused
+    once the merchant has finished verification (the page offers none then)."""
+    reason = refusal(merchant)
+    if reason:
+        raise LinkRefused(reason)
     now = clock.utcnow()
     link = MerchantLink(merchant_id=merchant.id, nonce=secrets.token_urlsafe(24), created_at=now,
                         expires_at=now + LIFETIME, created_by=actor)

@@ -76,7 +76,11 @@ def issue_link(merchant_id: int) -> ResponseReturnValue:
     never travels in the session cookie's flash messages.
     """
     merchant = load(merchant_id)
-    _link, token = links.issue(current_settings().secret_key, merchant, current_user.email)
+    try:
+        _link, token = links.issue(current_settings().secret_key, merchant, current_user.email)
+    except links.LinkRefused as exc:
+        flash(str(exc), "error")
+        return redirect(url_for("verification.page", merchant_id=merchant.id))
     url = url_for("verification.merchant_page", merchant_id=merchant.id, token=token,
                   _external=True)
     return render_page(merchant, new_link=url)

@@ -30,6 +30,7 @@ from portal.models.status_change import StatusSource
 from portal.models.webhook_event import WebhookEvent
 from portal.onboarding.status_history import is_final
 from portal.status.service import read_status
+from portal.typed_text import without_control_characters
 
 #: Connect and read timeouts of the re-read: well inside the gateway's 10 seconds.
 TIMEOUTS = Timeouts(connect=2.0, read=4.0)
@@ -76,7 +77,8 @@ def receive(raw: bytes, digest: str | None, settings: Settings,
 def dedup_key(raw: bytes, payload: dict[str, object]) -> str:
     """The event's ``event_id``, or the SHA-256 of the raw body when it has none."""
     event_id = payload.get(WebhookKey.EVENT_ID)
-    if isinstance(event_id, str) and event_id and len(event_id) <= _MAX_KEY - 3:
+    if (isinstance(event_id, str) and event_id and len(event_id) <= _MAX_KEY - 3
+            and without_control_characters(event_id) == event_id):
         return f"id:{event_id}"
     return "sha256:" + hashlib.sha256(raw).hexdigest()
 
@@ -86,9 +88,8 @@ def store(raw: bytes, payload: dict[str, object]) -> WebhookEvent | None:
     key = dedup_key(raw, payload)
     if db.session.scalar(select(WebhookEvent.id).where(WebhookEvent.dedup_key == key)):
         return None
-    event = WebhookEvent(dedup_key=key,
-                         event_name=str(payload.get(WebhookKey.EVENT_NAME) or "")[:80],
-                         onboarding_id=str(payload.get(WebhookKey.ONBOARDING_ID) or "")[:64],
+    event = WebhookEvent(dedup_key=key, event_name=_text(payload, WebhookKey.EVENT_NAME, 80),
+                         onboarding_id=_text(payload, WebhookKey.ONBOARDING_ID, 64),
                          body=raw.decode("utf-8", "replace"), received_at=clock.utcnow())
     db.session.add(event)
     try:
@@ -97,6 +98,12 @@ def store(raw: bytes, payload: dict[str, object]) -> WebhookEvent | None:
         db.session.rollback()
         return None
     return event
+
+
+def _text(payload: dict[str, object], key: str, longest: int) -> str:
+    """A value of the event as a column holds it: text, no control character (PostgreSQL
+    cannot store a NUL, which JSON may carry as ``\u0000``), at most ``longest`` long."""
+    return without_control_characters(str(payload.get(key) or ""))[:longest]
 
 
 def process(client: OnboardingClient, event: WebhookEvent,

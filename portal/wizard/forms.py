@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 
-from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
     FieldList,
@@ -22,6 +21,7 @@ from wtforms import (
 )
 
 from portal.body_forms import PLEASE_CHOOSE, BodyForm, text_field
+from portal.form_base import PortalForm
 from portal.gateway.onboarding_shapes import AccountType, EntityType, Product
 from portal.labels import Kind, label
 from portal.wizard.form_parts import (
@@ -154,7 +154,7 @@ class ProductsForm(StepForm):
     productFees = FormField(ProductFeesForm, "Fees")
 
 
-class ReconcileForm(FlaskForm):
+class ReconcileForm(PortalForm):
     """The onboardingId ops learned for a create whose answer was lost."""
 
     onboardingId = StringField("Onboarding id at the gateway")

@@ -28,7 +28,8 @@ def test_the_example_file_onboards_every_merchant_to_pending_verification(runner
     assert result.exit_code == 0, result.output
     assert statuses(app) == {f"bulk-example-{n:03d}": "PENDING_VERIFICATION"
                              for n in range(1, 11)}
-    assert "Rows: 10; created 10, resumed 0, completed 10, awaiting documents 0, failed 0." \
+    assert ("Rows: 10; created 10, resumed 0, completed 10, awaiting documents 0, "
+            "outcome unknown 0, failed 0.") \
         in result.output
     assert creates(sandbox) == 10
     documents = [r for r in received(sandbox, "PUT") if r.raw_path.endswith("/docs")]
@@ -120,10 +121,10 @@ def test_a_rerun_resumes_without_creating_anyone_twice(runner, app, sandbox, mon
 def test_a_lost_create_answer_is_reported_and_never_sent_again(runner, app, sandbox):
     sandbox.state.faults.set(Fault(FaultKind.LOST, operation="create_onboarding", times=1))
     first = import_file(runner, EXAMPLE, "--concurrency", "1")
-    assert "failed 1" in first.output
+    assert "outcome unknown 1, failed 0" in first.output
     assert "may or may not have been created" in first.output
     second = import_file(runner, EXAMPLE, "--concurrency", "1")
-    assert "completed 9, awaiting documents 0, failed 1" in second.output
+    assert "completed 9, awaiting documents 0, outcome unknown 1, failed 0" in second.output
     assert creates(sandbox) == 10  # the lost one reached the sandbox once, and only once
     with app.app_context():
         unknown = db.session.scalar(select(func.count(Merchant.id)).where(

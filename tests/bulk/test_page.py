@@ -53,7 +53,8 @@ def test_a_valid_file_is_imported_by_a_worker_without_documents(admin, app, sand
     assert progress["state"] == "finished"
     assert (progress["done"], progress["total"]) == (10, 10)
     assert progress["counts"] == {"created": 10, "resumed": 0, "completed": 0,
-                                  "awaiting_documents": 10, "failed": 0}
+                                  "awaiting_documents": 10, "outcome_unknown": 0, "linked": 0,
+                                  "failed": 0}
     assert progress["skippedDocuments"] == 20
     assert [p["state"] for p in progress["problems"]] == ["awaiting_documents"] * 10
     assert progress["problems"][0]["reason"] == (

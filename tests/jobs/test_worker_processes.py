@@ -14,12 +14,16 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
+from portal import clock
 from portal.bulk.jobs import KIND
-from portal.config import Settings
+from portal.clients import onboarding_client
+from portal.config import Settings, current_settings
 from portal.db import db
 from portal.migrate import upgrade
 from portal.models.merchant import Merchant
+from portal.models.webhook_event import WebhookEvent
 from portal.sandbox.faults import Fault, FaultKind
+from portal.sync import sync_once
 from tests.jobs.support import queue_import, stored_import, stored_jobs, stored_rows, wait_for
 from tests.support.servers import ROOT, portal_environment
 
@@ -101,7 +105,8 @@ def test_a_worker_killed_mid_import_is_taken_over(app, settings, sandbox, tmp_pa
     assert (done.state, done.done, done.total) == ("finished", ROWS, ROWS)
     # the rows in flight were resumed (their merchants existed), every other one created once
     assert done.counts == {"created": ROWS - CONCURRENCY, "resumed": CONCURRENCY,
-                           "completed": 0, "awaiting_documents": ROWS, "failed": 0}
+                           "completed": 0, "awaiting_documents": ROWS, "outcome_unknown": 0,
+                           "linked": 0, "failed": 0}
     rows = stored_rows(app, import_id)
     assert [r.number for r in rows] == list(range(2, ROWS + 2))
     assert {r.state for r in rows} == {"awaiting_documents"}
@@ -119,3 +124,65 @@ def test_a_worker_killed_mid_import_is_taken_over(app, settings, sandbox, tmp_pa
     assert {m.create_state for m in merchants} == {"created"}
     [job] = stored_jobs(app, KIND)
     assert (job.state, job.attempts, job.worker) == ("done", 2, "")
+
+
+def hold_creates_midway(sandbox) -> None:
+    """Creates pass for ``HALF`` rows, then those of the ``CONCURRENCY`` rows in flight are
+    held 20 s (they land at the gateway after the worker that sent them died); products sends
+    are counted."""
+    sandbox.state.faults.set(
+        Fault(FaultKind.LATENCY, operation="create_onboarding", times=HALF),
+        Fault(FaultKind.LATENCY, operation="create_onboarding", times=CONCURRENCY, seconds=20),
+        Fault(FaultKind.LATENCY, operation="create_onboarding"),
+        Fault(FaultKind.LATENCY, operation="configure_products"))
+
+
+def test_a_create_in_flight_when_its_worker_dies_is_reported_unknown_never_done(
+        app, settings, sandbox, tmp_path):
+    import_id = queue_import(app, ROWS)
+    hold_creates_midway(sandbox)
+    with ExitStack() as stack:
+        first = stack.enter_context(worker_process(settings, tmp_path / "first.log"))
+        wait_for(lambda: held_by(app, first.pid), "the first worker to claim the import")
+        stack.enter_context(worker_process(settings, tmp_path / "second.log"))
+        wait_for(lambda: sent(sandbox, "POST") == HALF + CONCURRENCY,
+                 "the creates of the rows after the first half in flight")
+        first.send_signal(signal.SIGKILL)  # while those creates wait for their answers
+        assert first.wait(timeout=30) == -signal.SIGKILL
+        wait_for(lambda: stored_import(app, import_id).state != "running", "the import's end",
+                 seconds=240)
+
+    done = stored_import(app, import_id)
+    assert (done.state, done.done, done.total) == ("finished", ROWS, ROWS)
+    assert done.counts == {"created": ROWS - CONCURRENCY, "resumed": CONCURRENCY,
+                           "completed": 0, "awaiting_documents": ROWS - CONCURRENCY,
+                           "outcome_unknown": CONCURRENCY, "linked": 0, "failed": 0}
+    unknown = [r for r in stored_rows(app, import_id) if r.state == "outcome_unknown"]
+    assert len(unknown) == CONCURRENCY
+    assert all("may or may not have been created" in r.outcome["reason"] for r in unknown)
+    assert sent(sandbox, "POST") == ROWS  # no create was sent again for them
+    with app.app_context():
+        states = dict(db.session.execute(select(Merchant.id, Merchant.create_state)).all())
+    assert sorted(states[r.outcome["merchantId"]] for r in unknown) == [
+        "outcome_unknown"] * CONCURRENCY
+    problems = {p["row"]: p for p in done.problems}
+    assert {problems[r.number]["state"] for r in unknown} == {"outcome_unknown"}
+
+    # the held creates did land at the gateway; a webhook naming each links it at the next sync
+    records = sandbox.state.backends["onboarding"]._records.values
+    wait_for(lambda: {r.external_id for r in records()} >= {
+        r.outcome["externalOnboardingId"] for r in unknown}, "the held creates to land")
+    with app.app_context():
+        named = [r.onboarding_id for r in records()
+                 if r.external_id in {u.outcome["externalOnboardingId"] for u in unknown}]
+        db.session.add_all(WebhookEvent(dedup_key=f"id:{n}", event_name="IN_PROGRESS",
+                                        onboarding_id=n, body="{}", received_at=clock.utcnow())
+                           for n in named)
+        db.session.commit()
+        report = sync_once(onboarding_client(current_settings()))
+    assert f"{CONCURRENCY} bulk rows of unknown outcome linked" in report.summary()
+    linked = stored_import(app, import_id)
+    assert (linked.counts["outcome_unknown"], linked.counts["linked"]) == (0, CONCURRENCY)
+    assert {r.state for r in stored_rows(app, import_id)} == {"awaiting_documents", "linked"}
+    assert all("it was created" in p["reason"] for p in linked.problems if p["state"] == "linked")
+    assert sent(sandbox, "POST") == ROWS

@@ -13,6 +13,7 @@ from portal.auth.accounts import find_user
 from portal.config import ConfigError, settings_from_env
 from portal.db import db
 from portal.ops.logs import install_log_format
+from tests.support.production import production_environment
 
 
 def test_json_log_lines_carry_the_request_merchant_and_user_redacted(app, auth):
@@ -42,11 +43,8 @@ def test_json_log_lines_carry_the_request_merchant_and_user_redacted(app, auth):
     assert "[REDACTED]" in entry["message"]
 
 
-def test_an_unknown_log_format_stops_a_production_start():
-    environ = {"PORTAL_ENV": "production", "LOG_FORMAT": "xml", "SECRET_KEY": "k",
-               "GATEWAY_ONBOARDING_URL": "https://gw.example", "GATEWAY_API_KEY": "k",
-               "GATEWAY_API_SECRET": "s", "CREDENTIALS_KEY": "c", "KYC_ENCRYPTION_KEYS": "k",
-               "PAN_INDEX_KEY": "p"}
+def test_an_unknown_log_format_stops_a_production_start(tmp_path):
+    environ = {**production_environment(tmp_path), "LOG_FORMAT": "xml"}
     with pytest.raises(ConfigError, match="LOG_FORMAT must be one of: text, json"):
         settings_from_env(environ).check()
     assert settings_from_env({**environ, "LOG_FORMAT": " JSON "}).check().log_format == "json"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 from portal import clock
 from portal.db import db
@@ -117,3 +118,32 @@ def test_without_a_database_the_process_metrics_are_still_served(sandbox, tmp_pa
     assert sample(text, "portal_http_requests_total", route="/healthz", method="GET",
                   status="200") >= 1
     assert "portal_queue_depth" not in text
+
+
+def series(text: str) -> set[tuple[str, tuple[tuple[str, str], ...]]]:
+    """Every (sample name, labels) of a scrape."""
+    return {(found.name, tuple(sorted(found.labels.items())))
+            for family in text_string_to_metric_families(text) for found in family.samples}
+
+
+def test_made_up_methods_and_addresses_add_no_series(client):
+    client.open("/healthz", method="XQWERTY")  # the series a first request of each kind adds
+    client.open("/no/such/page/0", method="M0")
+    client.get("/no/such/page/0")
+    before = scrape(client)
+    for number in range(1, 40):
+        client.open("/healthz", method=f"XQWERTY{number}")
+        client.open(f"/no/such/page/{number}", method=f"M{number}")
+        client.get(f"/no/such/page/{number}")
+    after = scrape(client)
+    requests_now = {labels for name, labels in series(after)
+                    if name.startswith("portal_http_request")}
+    requests_before = {labels for name, labels in series(before)
+                       if name.startswith("portal_http_request")}
+    assert requests_now - requests_before <= {
+        labels for labels in requests_now if dict(labels).get("route") == "/metrics"}
+    for status in ("405", "404"):
+        other = {"route": "unmatched", "method": "other", "status": status}
+        assert (sample(after, "portal_http_requests_total", **other)
+                - sample(before, "portal_http_requests_total", **other)) == 39
+    assert "XQWERTY" not in after and "/no/such/page" not in after

@@ -172,3 +172,23 @@ def test_the_merchant_confirms_with_a_csrf_token_and_gets_only_its_status(
     assert answer.status_code == 200
     assert set(answer.json) == {"confirmed", "status", "message", "steps", "next"}
     assert answer.json["status"] == "PENDING_VERIFICATION"
+
+
+@pytest.mark.parametrize("path", ["links", "email"])
+def test_no_link_is_created_for_an_approved_merchant_by_a_direct_post(app, client, auth,
+                                                                       merchant_id, path):
+    with app.app_context():  # as the gateway's review left it: the page offers no link then
+        db.session.get(Merchant, merchant_id).status = "APPROVED"
+        db.session.commit()
+    auth.login("ops")
+    assert not BeautifulSoup(client.get(f"/merchants/{merchant_id}/verification").data,
+                             "html.parser").select(".merchant-links form")
+    response = client.post(f"/merchants/{merchant_id}/verification/{path}",
+                           follow_redirects=True)
+    assert response.status_code == 200
+    flashes = [p.get_text(" ", strip=True)
+               for p in BeautifulSoup(response.data, "html.parser").select(".flash")]
+    assert any("finished verification, so no link was created" in text for text in flashes)
+    assert "token=" not in response.get_data(as_text=True)
+    with app.app_context():
+        assert links.links_of(db.session.get(Merchant, merchant_id)) == []

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from flask_wtf import FlaskForm
 from wtforms import SelectChoice, SelectField, TextAreaField
 from wtforms.validators import DataRequired, Length
 
+from portal.form_base import PortalForm
 from portal.payments.approvals.decisions import NOTE_MAX
 
 APPROVE = "approve"
 REJECT = "reject"
 
 
-class DecisionForm(FlaskForm):
+class DecisionForm(PortalForm):
     """Approve or reject one request; a rejection says why (an approval may)."""
 
     reason = TextAreaField("Reason for your decision", validators=[

@@ -1,16 +1,17 @@
 """Asking for a second admin: which changes need one, and storing the request, checked now so
 the asker hears of a problem at once (the action checks again when it runs).
 
-A refund above FOUR_EYES_REFUND_ABOVE, importing a key, replacing a merchant's credentials or
-the portfolio key, and giving someone the admin role while another admin exists wait for
-another admin. Functions take plain arguments and commit.
+A refund that would take a payment's refunds sent without approval past FOUR_EYES_REFUND_ABOVE
+(``refund_allowance``), importing a key, replacing a merchant's credentials or the portfolio
+key, and giving someone the admin role while another admin exists wait for another admin.
+Functions take plain arguments and commit.
 """
 
 from __future__ import annotations
 
 import hashlib
 from datetime import timedelta
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from cryptography.hazmat.primitives import serialization
@@ -40,16 +41,6 @@ class RequestRefused(Exception):
         super().__init__(message)
         self.message = message
         self.field = field
-
-
-def refund_needs_approval(threshold: Decimal | None, amount: str | None) -> bool:
-    """Whether a refund of ``amount`` (as typed) is above ``threshold`` (None: never)."""
-    if threshold is None or amount is None:
-        return False
-    try:
-        return Decimal(amount) > threshold
-    except InvalidOperation:
-        return False  # the refund's own check says what is wrong with it
 
 
 def merchant_key_needs_approval(merchant: Merchant, imported_pem: str | None,

@@ -17,6 +17,8 @@ from portal.models.payment import Payment
 from portal.models.user import Role
 from portal.payments import actions, portfolio
 from portal.payments import credentials as creds
+from portal.payments.approvals import refund_allowance
+from portal.payments.service import refunds_of
 
 
 @dataclass(frozen=True)
@@ -50,9 +52,11 @@ def _refund(settings: Settings, request: ApprovalRequest) -> Outcome:
         return Outcome(ApprovalState.FAILED, "The payment or its merchant's credentials are gone; "
                                              "nothing was sent.")
     db.session.refresh(payment)
+    earlier = {refund.id for refund in refunds_of(payment)}
     result = actions.perform(creds.client_for(settings, current), payment, actions.REFUND,
                              payment.action_nonce, request.payload["amount"],
                              bool(request.payload.get("again")))
+    refund_allowance.mark_approved(payment, earlier, request.id)
     if result.ok:
         return Outcome(ApprovalState.DONE, result.message)
     return Outcome(ApprovalState.UNKNOWN if result.outcome_unknown else ApprovalState.FAILED,

@@ -28,7 +28,7 @@ def test_production_without_secrets_names_every_missing_variable():
     with pytest.raises(ConfigError) as caught:
         create_app(settings_from_env({"PORTAL_ENV": "production"}))
     for name in ("SECRET_KEY", "GATEWAY_API_KEY", "GATEWAY_API_SECRET", "GATEWAY_ONBOARDING_URL",
-                 "GATEWAY_PUBLIC_KEY_FILE"):
+                 "GATEWAY_PUBLIC_KEY_FILE", "GATEWAY_KEY_ID"):
         assert name in str(caught.value)
 
 

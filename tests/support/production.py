@@ -24,7 +24,8 @@ def production_environment(folder: Path) -> dict[str, str]:
     key_file.write_text(new_key_pair().public_pem, encoding="utf-8")
     return {"PORTAL_ENV": "production", "GATEWAY_ONBOARDING_URL": "https://gw.example",
             "GATEWAY_API_KEY": "pk_live_1", "GATEWAY_API_SECRET": "gateway-given-secret",
-            "GATEWAY_PUBLIC_KEY_FILE": str(key_file), **strong_secrets()}
+            "GATEWAY_PUBLIC_KEY_FILE": str(key_file), "GATEWAY_KEY_ID": "gateway-key-1",
+            **strong_secrets()}
 
 
 def production_settings(folder: Path) -> dict[str, str]:
@@ -35,4 +36,5 @@ def production_settings(folder: Path) -> dict[str, str]:
             "pan_index_key": environment["PAN_INDEX_KEY"],
             "credentials_key": environment["CREDENTIALS_KEY"],
             "kyc_encryption_keys": environment["KYC_ENCRYPTION_KEYS"],
-            "gateway_public_key_file": environment["GATEWAY_PUBLIC_KEY_FILE"]}
+            "gateway_public_key_file": environment["GATEWAY_PUBLIC_KEY_FILE"],
+            "gateway_key_id": environment["GATEWAY_KEY_ID"]}

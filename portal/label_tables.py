@@ -164,7 +164,7 @@ _PAYMENT_STATUS = {
     PaymentStatus.INPROGRESS: "In progress",
     PaymentStatus.AUTHORIZED: "Authorised (held)",
     PaymentStatus.SENT_FOR_CAPTURE: "Captured",
-    PaymentStatus.SENT_FOR_REFUND: "Refunded",
+    PaymentStatus.SENT_FOR_REFUND: "Refunded (in part or in full)",
     PaymentStatus.REVERSED: "Released",
     PaymentStatus.ISSUER_DECLINE: "Declined by the card issuer",
     PaymentStatus.AUTHENTICATION_FAILED: "Authentication failed",

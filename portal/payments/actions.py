@@ -20,7 +20,6 @@ from portal.db import db
 from portal.gateway.errors import GatewayError
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.payments_shapes import PaymentStatus, check_amount
-from portal.labels import Kind, label
 from portal.models.payment import ActionState, Payment, PaymentRefund, RefundState
 from portal.payments.in_flight import claim, mark_unknown, record_sending, release, took_effect
 from portal.payments.service import (
@@ -35,6 +34,7 @@ from portal.payments.service import (
     refundable,
     refunds_of,
 )
+from portal.payments.wording import sent_message
 
 ACTIONS = (CAPTURE, REVERSE, REFUND)
 _NOUNS = {CAPTURE: "capture", REVERSE: "reversal", REFUND: "refund", "initiate": "hold"}
@@ -148,8 +148,7 @@ def perform(client: PaymentsClient, payment: Payment, action: str, nonce: str,
     record(f"payment.{action}", merchant_id=payment.merchant_id, gid=payment.gid or "",
            detail={**detail, "status": payment.status})
     db.session.commit()
-    return Result(True, f"The {_NOUNS[action]} was sent; the payment is now "
-                          f"{label(payment.status, Kind.PAYMENT_STATUS).lower()}.")
+    return Result(True, sent_message(_NOUNS[action], payment, refunds_of(payment)))
 
 
 def _new_refund(payment: Payment, amount: str | None) -> PaymentRefund:

@@ -26,7 +26,7 @@ from portal.http import is_row_id
 from portal.models.merchant import Merchant
 from portal.models.payment import Payment, PaymentCredentials, PortfolioKey
 from portal.models.user import Role
-from portal.payments import actions, holds, portfolio, service, status_read
+from portal.payments import actions, holds, portfolio, service, status_read, wording
 from portal.payments import credentials as creds
 from portal.payments.approvals import pages as approval_pages
 from portal.payments.approvals import queries
@@ -57,7 +57,7 @@ def index(merchant_id: int | None = None) -> ResponseReturnValue:
     page = service.list_payments(merchant_id, form.status.data or "",
                                   request.args.get("page", 1, type=int))
     return render_template(
-        "payments/index.html", merchant=merchant, form=form, page=page,
+        "payments/index.html", merchant=merchant, form=form, page=page, words=wording,
         reason=service.unavailable_reason(merchant) if merchant else None,
         credentials=creds.credentials_of(merchant) if merchant else None,
         requests=queries.of_merchant(merchant.id) if merchant else [], queries=queries)
@@ -248,13 +248,15 @@ def hold_prefill(merchant: Merchant, resume: str | None) -> dict[str, Any]:
 def detail_page(payment: Payment, refund_form: ActionForm | None = None) -> str:
     """A payment's page; ``refund_form`` is a refund form refused with errors beside fields."""
     refunds = service.refunds_of(payment)
+    requests = queries.of_payment(payment.id)
+    ledger = wording.ledger_of(payment, refunds, queries.awaiting_refunds(requests))
     return render_template(
         "payments/detail.html", payment=payment, merchant=merchant_of(payment), refunds=refunds,
-        refundable=service.refundable(payment, refunds),
+        ledger=ledger, words=wording,
         offered=actions.offered(payment, refunds), recent_refund=actions.recent_refund(refunds),
         authorised=payment.status in service.AUTHORISED, refund_form=refund_form,
         four_eyes_above=current_settings().four_eyes_refund_above,
-        requests=queries.of_payment(payment.id), queries=queries)
+        requests=requests, queries=queries)
 
 
 def credentials_page(merchant: Merchant, current: PaymentCredentials | None,

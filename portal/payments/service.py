@@ -59,10 +59,11 @@ class Result:
 
 @dataclass(frozen=True)
 class PaymentRow:
-    """One list row: the payment and its merchant's name."""
+    """One list row: the payment, its merchant's name and its refunds (for its words)."""
 
     payment: Payment
     merchant_name: str
+    refunds: list[PaymentRefund] = field(default_factory=list)
 
 
 PaymentPage = Page[PaymentRow]
@@ -138,7 +139,8 @@ def refundable(payment: Payment, refunds: list[PaymentRefund]) -> Decimal:
 
 def list_payments(merchant_id: int | None = None, status: str = "", page: int = 1,
                   per_page: int = PAGE_SIZE) -> PaymentPage:
-    """Payments newest first, of one merchant or all, optionally of one status: two queries."""
+    """Payments newest first, of one merchant or all, optionally of one status, each with its
+    refunds: three queries."""
     filters = []
     if merchant_id is not None:
         filters.append(Payment.merchant_id == merchant_id)
@@ -151,5 +153,12 @@ def list_payments(merchant_id: int | None = None, status: str = "", page: int = 
         .join(Merchant, Merchant.id == Payment.merchant_id)
         .where(*filters)
         .order_by(Payment.created_at.desc(), Payment.id.desc())
-        .limit(per_page).offset((page - 1) * per_page))
-    return PaymentPage([PaymentRow(p, m.name) for p, m in rows], total, page, per_page)
+        .limit(per_page).offset((page - 1) * per_page)).all()
+    refunds: dict[int, list[PaymentRefund]] = {}
+    if rows:
+        for refund in db.session.scalars(
+                select(PaymentRefund).where(PaymentRefund.payment_id.in_([p.id for p, _ in rows]))
+                .order_by(PaymentRefund.id)):
+            refunds.setdefault(refund.payment_id, []).append(refund)
+    return PaymentPage([PaymentRow(p, m.name, refunds.get(p.id, [])) for p, m in rows],
+                       total, page, per_page)

@@ -4,6 +4,7 @@ merchant's and a payment's requests, and each state in words."""
 from __future__ import annotations
 
 from datetime import datetime
+from decimal import Decimal
 
 from sqlalchemy import ColumnElement, and_, func, or_, select
 
@@ -76,3 +77,10 @@ def of_payment(payment_id: int) -> list[ApprovalRequest]:
     return list(db.session.scalars(
         select(ApprovalRequest).where(ApprovalRequest.payment_id == payment_id)
         .order_by(ApprovalRequest.requested_at.desc(), ApprovalRequest.id.desc())))
+
+
+def awaiting_refunds(requests: list[ApprovalRequest], now: datetime | None = None) -> Decimal:
+    """The total of the refunds among ``requests`` still waiting for a second admin."""
+    return sum((Decimal(r.payload["amount"]) for r in requests
+                if r.kind == ApprovalKind.REFUND
+                and state_now(r, now) == ApprovalState.PENDING), Decimal(0))

@@ -10,7 +10,7 @@ from flask import abort, current_app, flash, g, jsonify, redirect, request, url_
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
-from portal.auth import held_forms
+from portal.auth import held_forms, session_end
 from portal.config import current_settings
 from portal.http import wants_json
 
@@ -50,10 +50,12 @@ def deny_anonymous() -> ResponseReturnValue:
 
 
 def session_ended() -> ResponseReturnValue:
-    """To the sign-in page, saying that the post was held and where it will be shown."""
-    minutes = current_settings().session_idle_minutes
-    flash(f"Your session ended after {minutes} idle minutes, so nothing was saved. Sign in "
-          "again to get back to the page with what you typed.", "warning")
+    """To the sign-in page, saying why the session ended, that the post was held, and where
+    it will be shown."""
+    settings = current_settings()
+    ending = g.get(session_end.ENDING, session_end.Ending.NO_SESSION)
+    flash(session_end.words(ending, settings.session_idle_minutes, settings.session_max_hours),
+          "warning")
     return redirect(url_for("auth.login", next=request.path))
 
 

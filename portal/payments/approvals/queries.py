@@ -3,6 +3,7 @@ merchant's and a payment's requests, and each state in words."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
@@ -11,6 +12,8 @@ from sqlalchemy import ColumnElement, and_, func, or_, select
 from portal import clock
 from portal.db import db
 from portal.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
+from portal.models.merchant import Merchant
+from portal.models.payment import Payment
 
 RECENT = 50
 
@@ -84,3 +87,23 @@ def awaiting_refunds(requests: list[ApprovalRequest], now: datetime | None = Non
     return sum((Decimal(r.payload["amount"]) for r in requests
                 if r.kind == ApprovalKind.REFUND
                 and state_now(r, now) == ApprovalState.PENDING), Decimal(0))
+
+
+@dataclass(frozen=True)
+class Subject:
+    """What a request is about, for its card: the merchant and the payment, when it has them."""
+
+    merchant: Merchant | None
+    payment: Payment | None
+
+
+def subjects(requests: list[ApprovalRequest]) -> dict[int, Subject]:
+    """Each request's merchant and payment, by request id: two queries for the whole list."""
+    merchant_ids = {r.merchant_id for r in requests if r.merchant_id is not None}
+    payment_ids = {r.payment_id for r in requests if r.payment_id is not None}
+    merchants = {m.id: m for m in db.session.scalars(
+        select(Merchant).where(Merchant.id.in_(merchant_ids)))} if merchant_ids else {}
+    payments = {p.id: p for p in db.session.scalars(
+        select(Payment).where(Payment.id.in_(payment_ids)))} if payment_ids else {}
+    return {r.id: Subject(merchants.get(r.merchant_id or 0), payments.get(r.payment_id or 0))
+            for r in requests}

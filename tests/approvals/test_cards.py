@@ -20,4 +20,4 @@ def test_a_refund_card_names_the_merchant_and_the_payment(app, browser, merchant
     assert merchant.get_text() == "Chai Point"
     payment = subject.select_one(f"a[href='/payments/{captured}']")
     assert payment_row(app, captured).merchant_txn_id in payment.get_text()
-    assert "1,500 INR, 1,500 INR captured" in subject.get_text(" ", strip=True)
+    assert "1,500 INR authorised · Captured: 1,500 INR" in subject.get_text(" ", strip=True)

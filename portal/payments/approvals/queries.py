@@ -3,7 +3,7 @@ merchant's and a payment's requests, and each state in words."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 
@@ -13,7 +13,7 @@ from portal import clock
 from portal.db import db
 from portal.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
 from portal.models.merchant import Merchant
-from portal.models.payment import Payment
+from portal.models.payment import Payment, PaymentRefund
 
 RECENT = 50
 
@@ -95,15 +95,24 @@ class Subject:
 
     merchant: Merchant | None
     payment: Payment | None
+    #: The payment's refunds so far, for its status in words.
+    refunds: list[PaymentRefund] = field(default_factory=list)
 
 
 def subjects(requests: list[ApprovalRequest]) -> dict[int, Subject]:
-    """Each request's merchant and payment, by request id: two queries for the whole list."""
+    """Each request's merchant, payment and refunds, by request id: three queries at most
+    for the whole list."""
     merchant_ids = {r.merchant_id for r in requests if r.merchant_id is not None}
     payment_ids = {r.payment_id for r in requests if r.payment_id is not None}
     merchants = {m.id: m for m in db.session.scalars(
         select(Merchant).where(Merchant.id.in_(merchant_ids)))} if merchant_ids else {}
-    payments = {p.id: p for p in db.session.scalars(
-        select(Payment).where(Payment.id.in_(payment_ids)))} if payment_ids else {}
-    return {r.id: Subject(merchants.get(r.merchant_id or 0), payments.get(r.payment_id or 0))
-            for r in requests}
+    payments: dict[int, Payment] = {}
+    refunds: dict[int, list[PaymentRefund]] = {}
+    if payment_ids:
+        payments = {p.id: p for p in db.session.scalars(
+            select(Payment).where(Payment.id.in_(payment_ids)))}
+        for refund in db.session.scalars(select(PaymentRefund).where(
+                PaymentRefund.payment_id.in_(payment_ids)).order_by(PaymentRefund.id)):
+            refunds.setdefault(refund.payment_id, []).append(refund)
+    return {r.id: Subject(merchants.get(r.merchant_id or 0), payments.get(r.payment_id or 0),
+                          refunds.get(r.payment_id or 0, [])) for r in requests}

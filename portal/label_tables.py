@@ -236,6 +236,7 @@ _AUDIT_ACTION = {
     "payment.capture": "captured a payment",
     "payment.reverse": "released a payment hold",
     "payment.refund": "refunded a payment",
+    "payment.discard": "discarded a hold that never reached the gateway",
     "payments.credentials": "set payment credentials",
     "payments.portfolio_key": "set the portfolio signing key",
     "approval.requested": "asked a second admin to approve a change",

@@ -28,6 +28,7 @@ from portal.models.payment import Payment, PaymentCredentials, PortfolioKey
 from portal.models.user import Role
 from portal.payments import actions, holds, portfolio, service, status_read, wording
 from portal.payments import credentials as creds
+from portal.payments import discard as discarding
 from portal.payments.approvals import pages as approval_pages
 from portal.payments.approvals import queries
 from portal.payments.approvals.requests import (
@@ -178,6 +179,19 @@ def act(payment_id: int, action: str) -> ResponseReturnValue:
     return redirect(url_for(".detail", payment_id=payment.id))
 
 
+@bp.post("/payments/<int:payment_id>/discard")
+@roles_required(*STAFF)
+def discard(payment_id: int) -> ResponseReturnValue:
+    """Discard a hold that never reached the gateway, after its confirmation box was ticked."""
+    payment, form = load_payment(payment_id), ActionForm()
+    merchant_id = payment.merchant_id
+    result = (discarding.discard(payment, form.nonce.data) if form.validate_on_submit() else
+              service.Result(False, " ".join(str(m) for ms in form.errors.values() for m in ms)))
+    flash(result.message, "success" if result.ok else "error")
+    return redirect(url_for(".index", merchant_id=merchant_id) if result.ok
+                    else url_for(".detail", payment_id=payment_id))
+
+
 @bp.post("/payments/<int:payment_id>/refresh")
 @roles_required(*STAFF)
 def refresh(payment_id: int) -> ResponseReturnValue:
@@ -254,6 +268,7 @@ def detail_page(payment: Payment, refund_form: ActionForm | None = None) -> str:
         "payments/detail.html", payment=payment, merchant=merchant_of(payment), refunds=refunds,
         ledger=ledger, words=wording,
         offered=actions.offered(payment, refunds), recent_refund=actions.recent_refund(refunds),
+        discardable=discarding.discard_refusal(payment) is None,
         authorised=payment.status in service.AUTHORISED, refund_form=refund_form,
         four_eyes_above=current_settings().four_eyes_refund_above,
         requests=requests, queries=queries)

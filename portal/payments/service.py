@@ -24,6 +24,7 @@ from portal.gateway.errors import (
 )
 from portal.gateway.payments_shapes import PaymentStatus
 from portal.gateway.shapes import FieldError
+from portal.gateway.signing import refused_for_age
 from portal.models.merchant import Merchant
 from portal.models.payment import PENDING, Payment, PaymentRefund, RefundState
 from portal.pagination import Page
@@ -73,6 +74,10 @@ def failure_message(exc: GatewayError, what: str) -> str:
     """What to tell ops about a gateway call that certainly did not go through."""
     if isinstance(exc, GatewayUnavailable):
         return f"The gateway could not be reached, so the {what} was not sent; try again."
+    if isinstance(exc, Unauthorized) and refused_for_age(exc.display_message or exc.message):
+        return (f"The gateway refused the {what}'s signature as too old (or made in the "
+                "future): this server's clock and the gateway's differ by more than a few "
+                "minutes. The keys are fine; check this server's clock.")
     if isinstance(exc, Unauthorized):
         return ("The gateway refused the merchant's credentials: check that the public key and "
                 "kid are registered with the gateway for this MID.")

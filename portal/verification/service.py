@@ -16,7 +16,7 @@ from sqlalchemy import select
 from portal import clock
 from portal.audit.service import record
 from portal.db import db
-from portal.gateway.errors import GatewayError, ValidationFailed
+from portal.gateway.errors import GatewayError, GatewayUnavailable, ValidationFailed
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_events import StepName
 from portal.gateway.onboarding_shapes import ChecklistState
@@ -25,6 +25,7 @@ from portal.models.status_change import StatusSource
 from portal.models.step import StepState
 from portal.models.verification import GatewayLink
 from portal.onboarding.drafts import draft_for
+from portal.onboarding.gateway_words import refusal_words
 from portal.onboarding.locks import verification_complete
 from portal.onboarding.steps import BY_KEY, STEPS
 from portal.status.service import read_status
@@ -104,9 +105,12 @@ def mint_link(client: OnboardingClient, merchant: Merchant, callback_url: str,
                    for e in exc.field_errors]
         _audit_refusal(merchant, "refused", exc, {"via": via, "missing": missing})
         return Minted(missing=missing or [exc.message])
-    except GatewayError as exc:
+    except GatewayUnavailable as exc:
         _audit_refusal(merchant, "unavailable", exc, {"via": via, "error": exc.message})
-        return Minted(error=f"The gateway could not give a verification link ({exc.message}).")
+        return Minted(error="The gateway could not be reached for a verification link.")
+    except GatewayError as exc:
+        _audit_refusal(merchant, "refused", exc, {"via": via, "error": exc.message})
+        return Minted(error=refusal_words(exc, merchant.onboarding_id or ""))
     now = clock.utcnow()
     link = GatewayLink(merchant_id=merchant.id, minted_at=now,
                        expires_at=now + GATEWAY_LINK_LIFETIME, via=via, gid=data.answer_gid)

@@ -8,7 +8,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Servers, log_in, screenshot
-from tests.browser.test_payment_pages import hold_and_pay
+from tests.browser.test_merchant_page import merchant_link
+from tests.browser.test_payment_pages import act, hold_and_pay
 from tests.payments.conftest import APPROVING_CARD, add_merchant
 from tests.verification.conftest import onboard
 
@@ -44,5 +45,9 @@ def test_the_main_pages(page: Page, servers: Servers, auth, csrf_app) -> None:
     shoot(page, f"/merchants/{approved}/payments/new", "06-new-hold")
     hold_and_pay(page, servers, approved, APPROVING_CARD)  # ends on the payment's page
     screenshot(page, "07-payment")
+    act(page, "capture")
+    act(page, "refund", "250")
+    screenshot(page, "07-payment-partly-refunded")
     shoot(page, "/payments", "08-payments")
     shoot(page, "/admin/audit", "09-audit")
+    shoot(page, merchant_link(csrf_app, merchant_id), "10-merchants-own-page")

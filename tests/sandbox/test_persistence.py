@@ -23,7 +23,7 @@ from portal.gateway.retry import NO_RETRY, RetryPolicy
 from portal.gateway.transport import Timeouts
 from portal.sandbox.app import create_sandbox_app, state_of
 from portal.sandbox.config import config_from
-from portal.sandbox.persistence import StateFile
+from portal.sandbox.persistence import SavingTicker, StateFile
 from portal.sandbox.state import BACKEND_NAME
 from tests.sandbox.conftest import CONFIG, KEY, SECRET
 from tests.sandbox.payloads import create_body, fill_every_step
@@ -153,3 +153,29 @@ def test_a_whole_journey_reads_back_as_it_was_written(tmp_path):
     record = again.backends[BACKEND_NAME]._get(onboarding_id)
     assert record.business is not None and record.status == "PENDING_VERIFICATION"
     assert again.backends["payments"].get(started.gid).refunded == Decimal("20.00")
+
+
+def test_a_tick_that_decided_a_review_is_kept_and_an_idle_one_writes_nothing(tmp_path):
+    app = create_sandbox_app(config_from({"gatewayPrivateKeyPem": gateway_key().private_pem,
+                                          **CONFIG}))
+    state = state_of(app)
+    backend = state.backends[BACKEND_NAME]
+    state_file = StateFile(tmp_path / "state.json", state)
+    ticker = SavingTicker(backend, state_file)
+    with serve(app) as url:
+        partner = OnboardingClient(url, KEY, SECRET, retry=NO_RETRY)
+        onboarding_id = partner.create_onboarding(create_body()).merchantInfo.onboardingId
+        fill_every_step(partner, onboarding_id)
+    state.config.reviewSeconds = 60
+    for step in (backend.acknowledge_tnc, backend.complete_digilocker,
+                 backend.complete_verification):
+        step(onboarding_id)
+    state_file.save()
+    written = (tmp_path / "state.json").stat().st_mtime_ns
+    ticker.tick()  # the review is not due yet: nothing to keep
+    assert (tmp_path / "state.json").stat().st_mtime_ns == written
+    state.clock.advance(61)
+    ticker.tick()
+    kept = json.loads((tmp_path / "state.json").read_text())
+    [record] = kept["backends"][BACKEND_NAME]["records"]
+    assert record["status"] == "APPROVED"

@@ -86,6 +86,13 @@ class OnboardingStore:
                                  for key, due in data.get("reviewsDue", {}).items()}
             self.webhooks.restore(data.get("webhooks", {}))
 
+    def activity(self) -> tuple[int, int, int]:
+        """A cheap mark of what a tick changes (reviews due, deliveries queued, delivery
+        attempts made): equal before and after a tick that did nothing."""
+        with self._lock:
+            reviews = len(self._reviews_due)
+        return reviews, self.webhooks.pending(), self.webhooks.attempted()
+
     # ------------------------------------------------------------ keys and request log
 
     def active_key(self, api_key: str) -> PartnerKeyState | None:

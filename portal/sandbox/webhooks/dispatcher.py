@@ -128,6 +128,8 @@ class WebhookDispatcher:
         self._faults = WebhookFaults()
         #: partner id -> its registered webhooks, oldest first.
         self._registered: dict[str, list[Webhook]] = {}
+        #: Delivery attempts made since start: a cheap mark that a tick sent something.
+        self._attempted = 0
         self.reset()
 
     def reset(self) -> None:
@@ -227,6 +229,11 @@ class WebhookDispatcher:
         with self._lock:
             return len(self._queue)
 
+    def attempted(self) -> int:
+        """How many delivery attempts were made since the sandbox started."""
+        with self._lock:
+            return self._attempted
+
     def _take_due(self) -> list[Delivery]:
         with self._lock:
             now = self._clock.now()
@@ -247,6 +254,7 @@ class WebhookDispatcher:
             error = type(exc).__name__
         retries = self._config.webhookRetrySeconds
         with self._lock:
+            self._attempted += 1
             now = self._clock.now()
             if status is not None and 200 <= status < 300:
                 outcome = "delivered"

@@ -16,14 +16,15 @@ from portal.onboarding import scenarios
 from portal.onboarding.service import save_step_draft
 from portal.onboarding.steps import BY_KEY
 from tests.browser.conftest import Axe, Servers, log_in, screenshot
-from tests.browser.test_payment_pages import act
+from tests.browser.test_payment_pages import act, merchant_id
 from tests.browser.test_payments_journey import fill_hold_form, pay_on_checkout_page
-from tests.payments.conftest import APPROVING_CARD, add_merchant
+from tests.payments.conftest import APPROVING_CARD
 from tests.support.approvals import second_admin
 from tests.support.chromium import click_through_verification
 from tests.verification.conftest import onboard
 
 pytestmark = pytest.mark.browser
+__all__ = ["merchant_id"]  # the approved merchant with credentials, an admin signed in
 
 
 def reviewed(page: Page, servers: Servers, app, scenario: str) -> int:
@@ -96,11 +97,7 @@ def test_after_step_7_the_wizard_goes_on_to_verification(page: Page, servers: Se
 
 
 def test_the_customer_result_and_the_approvals_card_lead_somewhere(
-        page: Page, servers: Servers, auth, csrf_app, axe: Axe) -> None:
-    merchant_id = add_merchant(csrf_app, "APPROVED")
-    log_in(page, auth.create("admin"), app=csrf_app)
-    page.goto(f"/merchants/{merchant_id}/payments/credentials")
-    page.get_by_role("button", name="Save credentials").click()
+        page: Page, servers: Servers, csrf_app, merchant_id: int, axe: Axe) -> None:
     page.goto(f"/merchants/{merchant_id}/payments/new")
     fill_hold_form(page)
     page.locator("[name='paymentData-totalAmount']").fill("18000.00")

@@ -6,13 +6,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from portal.config import Settings, current_settings
-from portal.db import db
-from portal.models.merchant import Merchant
-from portal.verification import links
+from portal.config import Settings
 from tests.browser.conftest import Axe, Servers, screenshot
 from tests.support.chromium import click_through_verification
-from tests.verification.conftest import onboard
+from tests.verification.conftest import merchant_link, onboard
 
 pytestmark = pytest.mark.browser
 
@@ -23,14 +20,6 @@ PARTNER = "Acme Payments"
 def settings(settings: Settings) -> Settings:
     """The browser tests' settings with the partner's name set."""
     return settings.with_changes(partner_name=PARTNER)
-
-
-def merchant_link(app, merchant_id: int) -> str:
-    """The path of a fresh merchant link, as the emailed one."""
-    with app.app_context():
-        merchant = db.session.get(Merchant, merchant_id)
-        _link, token = links.issue(current_settings().secret_key, merchant, "ops@example.com")
-    return f"/verify/{merchant_id}?token={token}"
 
 
 def test_the_merchant_reads_the_partners_name_and_plain_words(page: Page, servers: Servers,

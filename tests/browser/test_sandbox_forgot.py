@@ -10,12 +10,14 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Axe, Servers, log_in, screenshot
+from tests.browser.test_payment_pages import merchant_id
 from tests.browser.test_payments_journey import fill_hold_form
-from tests.payments.conftest import add_merchant, credentials_row
+from tests.payments.conftest import credentials_row
 from tests.support.keys import new_key_pair
 from tests.verification.conftest import onboard
 
 pytestmark = pytest.mark.browser
+__all__ = ["merchant_id"]  # the approved merchant with credentials, an admin signed in
 
 
 def test_a_merchant_the_gateway_forgot_is_worded_plainly(page: Page, servers: Servers, auth,
@@ -32,12 +34,8 @@ def test_a_merchant_the_gateway_forgot_is_worded_plainly(page: Page, servers: Se
     screenshot(page, "status-gateway-forgot")
 
 
-def test_a_refused_hold_is_discarded_from_its_page(page: Page, servers: Servers, auth,
-                                                   csrf_app, axe: Axe) -> None:
-    merchant_id = add_merchant(csrf_app, "APPROVED")
-    log_in(page, auth.create("admin"), app=csrf_app)
-    page.goto(f"/merchants/{merchant_id}/payments/credentials")
-    page.get_by_role("button", name="Save credentials").click()
+def test_a_refused_hold_is_discarded_from_its_page(page: Page, servers: Servers, csrf_app,
+                                                   merchant_id: int, axe: Axe) -> None:
     mine = credentials_row(csrf_app, merchant_id)  # the gateway no longer takes its key
     servers.sandbox.payments.register_key(mine.mid, mine.kid, new_key_pair().public_pem)
     page.goto(f"/merchants/{merchant_id}/payments/new")

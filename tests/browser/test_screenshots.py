@@ -8,10 +8,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Servers, log_in, screenshot
-from tests.browser.test_merchant_page import merchant_link
 from tests.browser.test_payment_pages import act, hold_and_pay
 from tests.payments.conftest import APPROVING_CARD, add_merchant
-from tests.verification.conftest import onboard
+from tests.verification.conftest import merchant_link, onboard
 
 pytestmark = [pytest.mark.browser, pytest.mark.screenshots]
 

@@ -9,12 +9,9 @@ import re
 import pytest
 from bs4 import BeautifulSoup
 
-from portal.config import Settings, current_settings
-from portal.db import db
-from portal.models.merchant import Merchant
-from portal.verification import links
+from portal.config import Settings
 from portal.verification.words import for_merchant
-from tests.verification.conftest import onboard
+from tests.verification.conftest import merchant_link, onboard
 
 PARTNER = "Acme Payments"
 #: What ops say and a merchant should not have to read.
@@ -25,14 +22,6 @@ JARGON = re.compile(r"gateway|compliance|confirmed with|partner_|onboarding", re
 def settings(settings: Settings) -> Settings:
     """The suite's settings with the partner's name set."""
     return settings.with_changes(partner_name=PARTNER)
-
-
-def merchant_link(app, merchant_id: int) -> str:
-    """A live merchant link's path."""
-    with app.app_context():
-        merchant = db.session.get(Merchant, merchant_id)
-        _link, token = links.issue(current_settings().secret_key, merchant, "ops@example.com")
-    return f"/verify/{merchant_id}?token={token}"
 
 
 def visible(soup: BeautifulSoup) -> str:

@@ -50,6 +50,18 @@ class Clock:
         with self._lock:
             self._frozen = moment
 
+    def reset(self) -> datetime:
+        """Back to the wall clock: no offset, not frozen; the new time."""
+        with self._lock:
+            self._offset = timedelta(0)
+            self._frozen = None
+        return self.now()
+
+    def offset(self) -> timedelta | None:
+        """How far the clock runs ahead of the wall clock (behind: negative); None when frozen."""
+        with self._lock:
+            return None if self._frozen is not None else self._offset
+
 
 #: The portal's clock: real time until a test freezes or advances it, or puts its own in place.
 current = Clock()

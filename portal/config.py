@@ -137,6 +137,9 @@ class Settings(BaseSettings):
     document_retention_days: int = variable(
         "DOCUMENT_RETENTION_DAYS", 0, "Days after a merchant's final status when its stored "
         "document files are deleted (their records stay); 0 keeps them")
+    partner_name: str = variable(
+        "PARTNER_NAME", "Your payments partner", "The partner's name as sub-merchants read it on "
+        "the verification page their emailed link opens")
     portal_url: Address = variable(
         "PORTAL_URL", "http://127.0.0.1:5000", "The portal's public address, used in emailed "
         "links (never the request's Host header)")

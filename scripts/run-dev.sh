@@ -16,8 +16,10 @@ pids=()
 cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; }
 trap cleanup EXIT INT TERM
 
+# The sandbox keeps its records in instance/sandbox-state.json across restarts, as the portal
+# keeps its merchants in its database (delete both, with instance/, to start over).
 "$BIN/python" -m portal.sandbox --host 127.0.0.1 --port "$SANDBOX_PORT" \
-  --config instance/sandbox.json > instance/sandbox.log 2>&1 &
+  --config instance/sandbox.json --state instance/sandbox-state.json > instance/sandbox.log 2>&1 &
 pids+=($!)
 # A local SMTP server: every email the portal sends lands in instance/mail/ as a .eml file.
 "$BIN/python" -m portal.mail.sink --port "$MAIL_SINK_PORT" --folder instance/mail \
@@ -42,9 +44,11 @@ for url in (f"http://127.0.0.1:{sys.argv[1]}/healthz", f"http://127.0.0.1:{sys.a
         except OSError:
             time.sleep(0.2)
 PY
-"$BIN/flask" --app app payments register-sandbox-keys || true  # the sandbox keeps keys in memory
-# the sandbox forgets registrations when it stops: register the portal's webhook through its
-# webhook API, under GATEWAY_PARTNER_MID (instance/portal.env)
+# Keys and the webhook are kept in the sandbox's state file; registering them again is harmless
+# (both replace what is there) and covers a state file deleted on its own.
+"$BIN/flask" --app app payments register-sandbox-keys || true
+# the portal's webhook, through the sandbox's webhook API, under GATEWAY_PARTNER_MID
+# (instance/portal.env)
 "$BIN/flask" --app app gateway webhooks register \
   "http://127.0.0.1:$PORTAL_PORT/webhooks/onboarding" || true
 cat <<TXT

@@ -10,7 +10,7 @@ from flask import abort, current_app, flash, g, jsonify, redirect, request, url_
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
-from portal.auth import held_forms
+from portal.auth import held_forms, session_end
 from portal.config import current_settings
 from portal.http import wants_json
 
@@ -56,14 +56,12 @@ def sign_in_first() -> ResponseReturnValue:
 
 
 def session_ended(*, kept: bool) -> ResponseReturnValue:
-    """To the sign-in page, saying whether the post was held (to be shown on this page again)."""
-    minutes = current_settings().session_idle_minutes
-    if kept:
-        flash(f"Your session ended after {minutes} idle minutes, so nothing was saved. Sign in "
-              "again to get back to the page with what you typed.", "warning")
-    else:
-        flash(f"Your session ended after {minutes} idle minutes, so nothing was saved, and what "
-              "you sent was too long to keep. Sign in again and type it again.", "error")
+    """To the sign-in page, saying why the session ended and whether the post was held (to be
+    shown on this page again)."""
+    settings = current_settings()
+    ending = g.get(session_end.ENDING, session_end.Ending.NO_SESSION)
+    flash(session_end.words(ending, settings.session_idle_minutes, settings.session_max_hours,
+                            kept=kept), "warning" if kept else "error")
     return redirect(url_for("auth.login", next=request.path))
 
 

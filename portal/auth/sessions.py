@@ -21,7 +21,7 @@ from flask_wtf.csrf import CSRFError
 
 from portal import clock
 from portal.audit import record
-from portal.auth import held_forms, mfa, passwords, session_records
+from portal.auth import held_forms, mfa, passwords, session_end, session_records
 from portal.auth.access import (
     ENDED_USER,
     deny_anonymous,
@@ -82,6 +82,7 @@ def start_session(user: User) -> None:
     now = clock.utcnow()
     session[SESSION_ID_KEY] = session_records.open_session(user.id, now, _max_age())
     session[LAST_SEEN_KEY] = now.timestamp()
+    session[session_end.SIGNED_IN_KEY] = now.timestamp()
 
 
 def _clear_keeping_held_form() -> None:
@@ -194,6 +195,16 @@ def is_stale() -> bool:
     return not current_user.is_authenticated or last_seen is None or now - last_seen > idle
 
 
+def _ending() -> session_end.Ending:
+    """Why the stale session of this request ended (see ``portal.auth.session_end``)."""
+    settings = current_settings()
+    return session_end.ending_of(
+        recorded=current_user.is_authenticated, last_seen=session.get(LAST_SEEN_KEY),
+        signed_in_at=session.get(session_end.SIGNED_IN_KEY),
+        now=clock.utcnow().timestamp(), idle_minutes=settings.session_idle_minutes,
+        max_hours=settings.session_max_hours)
+
+
 def end_stale_session() -> None:
     """Before each request: sign out idle, ended or deactivated sessions, else note the visit."""
     if "_user_id" not in session:
@@ -202,6 +213,7 @@ def end_stale_session() -> None:
         owner = recorded_owner()
         if owner is not None:
             g.setdefault(ENDED_USER, owner)  # whose typing a post may hold
+        g.setdefault(session_end.ENDING, _ending())  # what the sign-in page says of it
         end_session()
         return
     session[LAST_SEEN_KEY] = clock.utcnow().timestamp()
@@ -219,6 +231,8 @@ def expired_form(error: CSRFError) -> ResponseReturnValue:
             flash(PAGE_EXPIRED_NOT_KEPT, "error")
         return redirect(request.path)
     owner = recorded_owner()  # the server knows whose session it was, or nothing is held
+    if owner is not None:
+        g.setdefault(session_end.ENDING, _ending())
     end_session()
     if owner is None:
         return sign_in_first()

@@ -30,6 +30,10 @@ JWS_ALGORITHM = "RS256"
 TOKEN_LIFETIME_MS = 300_000
 #: Clock skew allowed on ``iat``.
 CLOCK_SKEW_MS = 60_000
+#: What a verifier says of a token refused for its age, the sandbox's words (the portal tells
+#: a refusal for the token's age from one of its keys by them: ``refused_for_age``).
+EXPIRED_WORDS = "The token has expired"
+FUTURE_WORDS = "The token is issued in the future"
 #: A body written while it is signed stays in memory up to this size, then goes to disk.
 SPOOL_BYTES = 1024 * 1024
 #: How much of such a body is handed to the connection at a time.
@@ -282,6 +286,12 @@ def check_digest_claims(claims: dict[str, Any], data: bytes, now_ms: int) -> Non
     except (KeyError, ValueError) as exc:
         raise TokenError("iat and exp must be integers (milliseconds)") from exc
     if issued > now_ms + CLOCK_SKEW_MS:
-        raise TokenError("The token is issued in the future")
+        raise TokenError(FUTURE_WORDS)
     if now_ms > issued + lifetime + CLOCK_SKEW_MS:
-        raise TokenError("The token has expired")
+        raise TokenError(EXPIRED_WORDS)
+
+
+def refused_for_age(message: str) -> bool:
+    """Whether a refusal's words say the token was too old or from the future (not its key)."""
+    text = message.lower()
+    return any(words.lower() in text for words in (EXPIRED_WORDS, FUTURE_WORDS))

@@ -20,6 +20,7 @@ from portal.models import Role
 from portal.models.merchant import Merchant
 from portal.onboarding import progress
 from portal.onboarding.drafts import drafts_of, get_merchant
+from portal.payments.credentials import credentials_of
 
 bp = Blueprint("merchants", __name__)
 
@@ -81,4 +82,5 @@ def render_detail(merchant: Merchant, delete_form: DeleteMerchantForm) -> str:
     stepper = progress.stepper(merchant, drafts_of(merchant))
     return render_template("merchants/detail.html", merchant=merchant, stepper=stepper,
                            versions=versions_of(documents_of(merchant)),
+                           credentials=credentials_of(merchant),
                            delete_form=delete_form if can_delete(merchant) else None)

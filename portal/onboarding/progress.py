@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from portal.gateway.onboarding_shapes import PennyDropStatus
+from portal.gateway.onboarding_shapes import OnboardingStatus, PennyDropStatus
 from portal.models.merchant import CreateState, Merchant
 from portal.models.step import StepDraft, StepState
 from portal.onboarding.locks import lock_reason
@@ -44,8 +44,18 @@ def stepper(merchant: Merchant, drafts: dict[str, StepDraft]) -> list[StepStatus
             state = draft.state if draft is not None else StepState.NOT_STARTED
         if step.checks_account and state == StepState.SENT and cheque_needed(merchant):
             state = StepState.NEEDS_ATTENTION
+        if step.key == "status" and merchant.status == OnboardingStatus.REJECTED:
+            state = StepState.NEEDS_ATTENTION  # a rejection is no success to colour green
+        if step.key == "documents" and asks_for_documents(merchant):
+            state, reason = StepState.NEEDS_ATTENTION, None  # the review asks for an upload
         entries.append(StepStatus(step, state, reason))
     return entries
+
+
+def asks_for_documents(merchant: Merchant) -> bool:
+    """The review asked for more information (RFI) and names documents to upload: the
+    documents step takes them, though verification locked it otherwise."""
+    return merchant.status == OnboardingStatus.RFI and bool(merchant.documents_outstanding)
 
 
 def cheque_needed(merchant: Merchant) -> bool:

@@ -20,6 +20,7 @@ from portal.models.merchant import Merchant
 from portal.models.step import StepDraft, StepState
 from portal.onboarding import queue
 from portal.onboarding.gateway_record import apply_answer
+from portal.onboarding.gateway_words import refusal_words
 from portal.onboarding.locks import says_locked
 from portal.onboarding.progress import cheque_needed, penny_drop_outcome
 from portal.onboarding.result import StepResult
@@ -87,7 +88,7 @@ def call_gateway(client: OnboardingClient, merchant: Merchant, step: Step, draft
         return StepResult(False, message, unavailable=True,
                           outcome_unknown=exc.outcome_unknown, gid=exc.gid)
     except GatewayError as exc:
-        message = f"The gateway answered with an error: {exc}"
+        message = refusal_words(exc, merchant.onboarding_id or "")
         mark_failed(draft, REFUSED, message, [], exc.gid)
         record(action, outcome="error", merchant_id=merchant.id, gid=exc.gid,
                detail={"error": exc.message}, actor=actor)

@@ -97,7 +97,7 @@ class Step:
     lock: str | None = None
     root: str | None = None
     #: False for the steps without a form to send (verification, status): the wizard's
-    #: form pages, locks and "next step" skip them; they have pages of their own.
+    #: form pages and locks skip them; they have pages of their own.
     available: bool = True
     #: Step 1: its send creates the gateway's record (every other step needs that record).
     creates_record: bool = False
@@ -129,5 +129,6 @@ BY_KEY: dict[str, Step] = {step.key: step for step in STEPS}
 
 
 def next_step(step: Step) -> Step | None:
-    """The step after ``step`` that the wizard can show, if any."""
-    return next((s for s in STEPS if s.number > step.number and s.available), None)
+    """The step after ``step``, if any: after products (7) comes verification (8), a page of
+    its own rather than a form, and then the status."""
+    return next((s for s in STEPS if s.number > step.number), None)

@@ -25,7 +25,6 @@ from portal.gateway.payments_shapes import (
     RefundResponse,
     check_amount,
 )
-from portal.labels import Kind, label
 from portal.models.payment import ActionState, Payment, PaymentRefund, RefundState
 from portal.payments import polling
 from portal.payments.in_flight import claim, mark_unknown, record_sending, release, took_effect
@@ -42,6 +41,7 @@ from portal.payments.service import (
     refunds_of,
     unknown_reason,
 )
+from portal.payments.wording import sent_message
 
 ACTIONS = (CAPTURE, REVERSE, REFUND)
 _NOUNS = {CAPTURE: "capture", REVERSE: "reversal", REFUND: "refund", "initiate": "hold"}
@@ -156,8 +156,7 @@ def perform(client: PaymentsClient, payment: Payment, action: str, nonce: str,
     record(f"payment.{action}", merchant_id=payment.merchant_id, gid=payment.gid or "",
            detail={**detail, "status": payment.status})
     db.session.commit()
-    return Result(True, f"The {_NOUNS[action]} was sent; the payment is now "
-                          f"{label(payment.status, Kind.PAYMENT_STATUS).lower()}.")
+    return Result(True, sent_message(_NOUNS[action], payment, refunds_of(payment)))
 
 
 def _new_refund(payment: Payment, amount: str | None) -> PaymentRefund:

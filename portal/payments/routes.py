@@ -8,9 +8,8 @@ token (the gateway's page posts it), answered with a customer-facing page.
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
@@ -18,17 +17,13 @@ from portal import clock
 from portal.auth import public, roles_required
 from portal.auth.roles import STAFF
 from portal.config import current_settings
-from portal.db import db
 from portal.extensions import csrf
-from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.payments_shapes import InitiateRequest
 from portal.gateway.shapes import FieldError
-from portal.http import is_row_id
-from portal.models.merchant import Merchant
-from portal.models.payment import Payment, PaymentCredentials, PortfolioKey
 from portal.models.user import Role
-from portal.payments import actions, expiry, holds, portfolio, service, status_read
+from portal.payments import actions, expiry, holds, portfolio, service, status_read, wording
 from portal.payments import credentials as creds
+from portal.payments import discard as discarding
 from portal.payments.approvals import pages as approval_pages
 from portal.payments.approvals import queries, refund_allowance
 from portal.payments.approvals.requests import (
@@ -42,7 +37,16 @@ from portal.payments.forms import (
     HoldForm,
     PortfolioKeyForm,
 )
-from portal.payments.status_moves import known
+from portal.payments.pages import (
+    client_for,
+    credentials_page,
+    detail_page,
+    hold_prefill,
+    load_merchant,
+    load_payment,
+    merchant_of,
+    portfolio_page,
+)
 from portal.required_fields import mark_required
 
 bp = Blueprint("payments", __name__)
@@ -62,7 +66,7 @@ def index(merchant_id: int | None = None) -> ResponseReturnValue:
     page = service.list_payments(merchant_id, "" if only is not None else status,
                                  request.args.get("page", 1, type=int), only=only)
     return render_template(
-        "payments/index.html", merchant=merchant, form=form, page=page,
+        "payments/index.html", merchant=merchant, form=form, page=page, words=wording,
         expiries={row.payment.id: expiry.expiry_of(row.payment, settings, now)
                   for row in page.rows},
         reason=service.unavailable_reason(merchant) if merchant else None,
@@ -186,6 +190,19 @@ def act(payment_id: int, action: str) -> ResponseReturnValue:
     return redirect(url_for(".detail", payment_id=payment.id))
 
 
+@bp.post("/payments/<int:payment_id>/discard")
+@roles_required(*STAFF)
+def discard(payment_id: int) -> ResponseReturnValue:
+    """Discard a hold that never reached the gateway, after its confirmation box was ticked."""
+    payment, form = load_payment(payment_id), ActionForm()
+    merchant_id = payment.merchant_id
+    result = (discarding.discard(payment, form.nonce.data) if form.validate_on_submit() else
+              service.Result(False, " ".join(str(m) for ms in form.errors.values() for m in ms)))
+    flash(result.message, "success" if result.ok else "error")
+    return redirect(url_for(".index", merchant_id=merchant_id) if result.ok
+                    else url_for(".detail", payment_id=payment_id))
+
+
 @bp.post("/payments/<int:payment_id>/refresh")
 @roles_required(*STAFF)
 def refresh(payment_id: int) -> ResponseReturnValue:
@@ -211,79 +228,3 @@ def callback() -> ResponseReturnValue:
         return render_template("payments/customer.html", error=exc.message), exc.status
     return render_template("payments/customer.html", payment=outcome.payment,
                            confirmed=outcome.confirmed)
-
-
-# ---------------------------------------------------------------- helpers
-
-
-def load_merchant(merchant_id: int) -> Merchant:
-    """The merchant, or 404."""
-    return db.session.get(Merchant, merchant_id) or abort(404)
-
-
-def load_payment(payment_id: int) -> Payment:
-    """The payment, or 404."""
-    return service.get_payment(payment_id) or abort(404)
-
-
-def merchant_of(payment: Payment) -> Merchant:
-    """The merchant a payment belongs to."""
-    return load_merchant(payment.merchant_id)
-
-
-def client_for(merchant: Merchant) -> PaymentsClient:
-    """The merchant's payments client; 409 without credentials, 503 if they cannot be read."""
-    current = creds.credentials_of(merchant)
-    if current is None:
-        abort(409, "Set up this merchant's payment credentials first (an admin does this).")
-    try:
-        return creds.client_for(current_settings(), current)
-    except creds.CredentialsError as exc:
-        abort(503, str(exc))
-
-
-def hold_prefill(merchant: Merchant, resume: str | None) -> dict[str, Any]:
-    """Fresh identifiers, or the stored data of the hold ``resume`` names if the gateway never
-    created it; 404 when ``resume`` names none of this merchant's payments."""
-    if resume is not None:
-        payment = service.get_payment(int(resume)) if is_row_id(resume) else None
-        if payment is None or payment.merchant_id != merchant.id:
-            abort(404, "This merchant has no payment with that number to send again.")
-        if payment.gid is None:
-            return payment.request_payload
-    return {"merchantTxnId": service.new_merchant_txn_id(),
-            "merchantUniqueId": service.new_merchant_unique_id()}
-
-
-def detail_page(payment: Payment, refund_form: ActionForm | None = None) -> str:
-    """A payment's page; ``refund_form`` is a refund form refused with errors beside fields."""
-    refunds = service.refunds_of(payment)
-    return render_template(
-        "payments/detail.html", payment=payment, merchant=merchant_of(payment), refunds=refunds,
-        refundable=service.refundable(payment, refunds),
-        offered=actions.offered(payment, refunds), recent_refund=actions.recent_refund(refunds),
-        authorised=payment.status in service.AUTHORISED, refund_form=refund_form,
-        expiry=expiry.expiry_of(payment, current_settings(), clock.utcnow()),
-        unknown_word=None if known(payment.gateway_status or payment.status)
-        else payment.gateway_status,
-        four_eyes_above=current_settings().four_eyes_refund_above,
-        left_without_approval=refund_allowance.left_without_approval(
-            current_settings().four_eyes_refund_above, refunds),
-        four_eyes_days=refund_allowance.WINDOW.days,
-        requests=queries.of_payment(payment.id), queries=queries)
-
-
-def credentials_page(merchant: Merchant, current: PaymentCredentials | None,
-                     form: CredentialsForm) -> str:
-    """The credentials page for ``merchant``."""
-    return render_template("payments/credentials.html", merchant=merchant, current=current,
-                           form=form, reason=service.unavailable_reason(merchant),
-                           sandbox=current_settings().gateway_is_sandbox,
-                           portfolio=creds.portfolio_key())
-
-
-def portfolio_page(current: PortfolioKey | None, form: PortfolioKeyForm) -> str:
-    """The portfolio key page."""
-    return render_template("payments/portfolio_key.html", current=current, form=form,
-                           members=portfolio.members(current) if current else [],
-                           sandbox=current_settings().gateway_is_sandbox)

@@ -27,6 +27,7 @@ from portal.gateway.errors import (
 )
 from portal.gateway.payments_shapes import PaymentStatus
 from portal.gateway.shapes import FieldError
+from portal.gateway.signing import refused_for_age
 from portal.models.merchant import Merchant
 from portal.models.payment import PENDING, Payment, PaymentRefund, RefundState
 from portal.pagination import Page
@@ -62,10 +63,11 @@ class Result:
 
 @dataclass(frozen=True)
 class PaymentRow:
-    """One list row: the payment and its merchant's name."""
+    """One list row: the payment, its merchant's name and its refunds (for its words)."""
 
     payment: Payment
     merchant_name: str
+    refunds: list[PaymentRefund] = field(default_factory=list)
 
 
 PaymentPage = Page[PaymentRow]
@@ -78,6 +80,10 @@ def failure_message(exc: GatewayError, what: str) -> str:
                 "try again in a minute.")
     if isinstance(exc, GatewayUnavailable):
         return f"The gateway could not be reached, so the {what} was not sent; try again."
+    if isinstance(exc, Unauthorized) and refused_for_age(exc.display_message or exc.message):
+        return (f"The gateway refused the {what}'s signature as too old (or made in the "
+                "future): this server's clock and the gateway's differ by more than a few "
+                "minutes. The keys are fine; check this server's clock.")
     if isinstance(exc, Declined):
         reason = exc.display_message or "it gave no reason"
         return f"The gateway declined the {what}: {reason}. Nothing was {_DONE[what]}."
@@ -164,7 +170,7 @@ def list_payments(merchant_id: int | None = None, status: str = "", page: int = 
                   per_page: int = PAGE_SIZE,
                   only: ColumnElement[bool] | None = None) -> PaymentPage:
     """Payments newest first, of one merchant or all, optionally of one status or matching
-    ``only`` (such as holds close to expiry): two queries."""
+    ``only`` (such as holds close to expiry), each with its refunds: three queries."""
     filters = [] if only is None else [only]
     if merchant_id is not None:
         filters.append(Payment.merchant_id == merchant_id)
@@ -177,5 +183,12 @@ def list_payments(merchant_id: int | None = None, status: str = "", page: int = 
         .join(Merchant, Merchant.id == Payment.merchant_id)
         .where(*filters)
         .order_by(Payment.created_at.desc(), Payment.id.desc())
-        .limit(per_page).offset((page - 1) * per_page))
-    return PaymentPage([PaymentRow(p, m.name) for p, m in rows], total, page, per_page)
+        .limit(per_page).offset((page - 1) * per_page)).all()
+    refunds: dict[int, list[PaymentRefund]] = {}
+    if rows:
+        for refund in db.session.scalars(
+                select(PaymentRefund).where(PaymentRefund.payment_id.in_([p.id for p, _ in rows]))
+                .order_by(PaymentRefund.id)):
+            refunds.setdefault(refund.payment_id, []).append(refund)
+    return PaymentPage([PaymentRow(p, m.name, refunds.get(p.id, [])) for p, m in rows],
+                       total, page, per_page)

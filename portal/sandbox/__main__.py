@@ -1,17 +1,20 @@
-"""Run the sandbox alone: ``python -m portal.sandbox --host HOST --port PORT --config FILE``."""
+"""Run the sandbox alone: ``python -m portal.sandbox --host HOST --port PORT --config FILE
+[--state FILE]``."""
 
 from __future__ import annotations
 
 import argparse
 import logging
+from pathlib import Path
 
 from werkzeug.serving import run_simple
 
 from portal.logging_filters import install_redaction
 from portal.sandbox.app import create_sandbox_app, state_of
 from portal.sandbox.config import ConfigError, load_config
+from portal.sandbox.persistence import SavingTicker, keep_state
 from portal.sandbox.state import BACKEND_NAME
-from portal.sandbox.verification.ticker import start_ticker
+from portal.sandbox.verification.ticker import Tickable, start_ticker
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -20,6 +23,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8100)
     parser.add_argument("--config", required=True, help="JSON file of partners and keys")
+    parser.add_argument("--state", help="JSON file that keeps the records across restarts "
+                        "(make run: instance/sandbox-state.json); without it they are "
+                        "forgotten when the sandbox stops")
     args = parser.parse_args(argv)
     try:
         config = load_config(args.config)
@@ -28,7 +34,11 @@ def main(argv: list[str] | None = None) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s sandbox %(message)s")
     install_redaction()  # request lines carry x-gl-token and verification tokens
     app = create_sandbox_app(config)
-    start_ticker(state_of(app).backends[BACKEND_NAME])  # reviews and webhooks fall due
+    state = state_of(app)
+    ticking: Tickable = state.backends[BACKEND_NAME]  # reviews and webhooks fall due
+    if args.state:
+        ticking = SavingTicker(ticking, keep_state(app, state, Path(args.state)))
+    start_ticker(ticking)
     print(f"Gateway sandbox on http://{args.host}:{args.port}", flush=True)
     run_simple(args.host, args.port, app, threaded=True, use_reloader=False)
 

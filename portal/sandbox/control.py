@@ -2,7 +2,8 @@
 
 - ``POST /_sandbox/reset``: forget every record, token and logged request of every API.
 - ``GET /_sandbox/clock``: the sandbox's current time.
-- ``POST /_sandbox/clock`` ``{"advanceSeconds": 3600}``: move the clock forward.
+- ``POST /_sandbox/clock`` ``{"advanceSeconds": 3600}``: move the clock forward (a negative
+  number sets it back); ``{"reset": true}``: back to the real time.
 - ``POST /_sandbox/merchants`` ``{"mid": "...", "kid": "...", "publicKeyPem": "...",
   "subMerchants": ["..."]}``: register a merchant's payments key (loopback callers only; the
   portal calls it in sandbox mode); ``subMerchants`` makes ``mid`` a portfolio (parent MID) whose
@@ -20,22 +21,25 @@ from typing import Annotated
 from flask import Blueprint, Response, jsonify, request
 from pydantic import Field
 
-from portal.gateway.shapes import RequestModel, envelope, validate_payload
+from portal.gateway.shapes import FieldError, RequestModel, envelope, validate_payload
 from portal.sandbox.errors import ApiError, validation_error
 from portal.sandbox.faults import FaultPlan
 from portal.sandbox.json_body import read_json
 from portal.sandbox.state import PAYMENTS_NAME, SandboxState
 
-#: The furthest one call may move the clock: ten years.
+#: The furthest one call may move the clock, either way: ten years.
 MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600
 #: Addresses allowed to register merchant keys.
 LOOPBACK = frozenset({"127.0.0.1", "::1"})
 
 
-class ClockAdvance(RequestModel):
-    """Body of ``POST /_sandbox/clock``."""
+class ClockChange(RequestModel):
+    """Body of ``POST /_sandbox/clock``: move the clock by ``advanceSeconds`` (back when
+    negative), or ``reset`` it to the real time."""
 
-    advanceSeconds: Annotated[float, Field(ge=0, le=MAX_ADVANCE_SECONDS)]
+    advanceSeconds: Annotated[float, Field(ge=-MAX_ADVANCE_SECONDS,
+                                           le=MAX_ADVANCE_SECONDS)] | None = None
+    reset: bool = False
 
 
 class MerchantKeyRegistration(RequestModel):
@@ -70,12 +74,18 @@ def control_blueprint(state: SandboxState) -> Blueprint:
         return answer(clock_data())
 
     @bp.post("/clock")
-    def advance_clock() -> Response:
-        """Move the sandbox's clock forward by ``advanceSeconds``."""
-        value, errors = validate_payload(ClockAdvance, read_json(request))
+    def move_clock() -> Response:
+        """Move the sandbox's clock by ``advanceSeconds`` (back when negative), or reset it to
+        the real time."""
+        value, errors = validate_payload(ClockChange, read_json(request))
+        if not errors and value.advanceSeconds is None and not value.reset:
+            errors = [FieldError("advanceSeconds", "Give advanceSeconds (negative sets the clock "
+                                                   "back) or reset: true")]
         if errors:
             raise validation_error(errors)
-        state.clock.advance(value.advanceSeconds)
+        if value.reset:
+            state.clock.reset()
+        state.clock.advance(value.advanceSeconds or 0.0)
         return answer(clock_data())
 
     @bp.post("/merchants")

@@ -1,6 +1,7 @@
 """Everything the sandbox holds, in one place: its config, its clock, its faults and one
 resettable backend per API it emulates (``portal.sandbox.onboarding``, ``payments`` and the
-verification page's sessions)."""
+verification page's sessions), and the snapshot of it that a restart keeps
+(``portal.sandbox.persistence``)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ BACKEND_NAME = "onboarding"
 SESSIONS_NAME = "verification"
 #: Key of the payments backend in ``SandboxState.backends``.
 PAYMENTS_NAME = "payments"
+#: The shape of ``SandboxState.snapshot``; a file of another version is not read.
+SNAPSHOT_VERSION = 1
 
 
 @dataclass
@@ -33,3 +36,22 @@ class SandboxState:
         for backend in self.backends.values():
             backend.reset()
         self.faults.reset()
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything a restart must keep, as JSON: each backend's records and the clock's
+        offset from the wall clock (faults and the request log are the tests')."""
+        offset = self.clock.offset()
+        return {"version": SNAPSHOT_VERSION,
+                "clockOffsetSeconds": offset.total_seconds() if offset is not None else None,
+                "backends": {name: backend.snapshot() for name, backend in self.backends.items()}}
+
+    def restore(self, data: dict[str, Any]) -> None:
+        """Take back a :meth:`snapshot`; ValueError when it is not one this sandbox wrote."""
+        if not isinstance(data, dict) or data.get("version") != SNAPSHOT_VERSION:
+            raise ValueError("not a snapshot of this sandbox's version")
+        for name, backend in self.backends.items():
+            backend.restore(data.get("backends", {}).get(name, {}))
+        offset = data.get("clockOffsetSeconds")
+        if offset is not None and self.clock.offset() is not None:
+            self.clock.reset()
+            self.clock.advance(float(offset))

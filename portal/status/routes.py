@@ -13,6 +13,8 @@ from portal.models.status_change import StatusSource
 from portal.onboarding import progress
 from portal.onboarding.drafts import drafts_of, get_merchant
 from portal.onboarding.status_history import timeline
+from portal.payments.credentials import credentials_of
+from portal.status.pendency import latest_pendency
 from portal.status.service import describe, gateway_name, read_status
 
 bp = Blueprint("status", __name__)
@@ -27,5 +29,6 @@ def page(merchant_id: int) -> ResponseReturnValue:
     db.session.commit()
     return render_template("status/page.html", merchant=merchant, read=read,
                            describe=describe, gateway_name=gateway_name(merchant),
-                           timeline=timeline(merchant),
+                           timeline=timeline(merchant), pendency=latest_pendency(merchant),
+                           credentials=credentials_of(merchant),
                            stepper=progress.stepper(merchant, drafts_of(merchant)))

@@ -10,12 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from portal.audit.service import record
-from portal.gateway.errors import GatewayError
+from portal.gateway.errors import GatewayError, GatewayUnavailable
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_shapes import MerchantData, OnboardingStatus, known_status
 from portal.labels import label
 from portal.models.merchant import Merchant
 from portal.onboarding.gateway_record import apply_status_read
+from portal.onboarding.gateway_words import refusal_words
 
 #: What each status means, where its label alone does not say it.
 MEANINGS = {
@@ -64,9 +65,13 @@ def read_status(client: OnboardingClient, merchant: Merchant, source: str) -> St
         return StatusRead(None, error="The merchant is not created at the gateway yet.")
     try:
         data = client.get_status(merchant.onboarding_id)
-    except GatewayError as exc:
+    except GatewayUnavailable as exc:
         record("status.read", outcome="unavailable", merchant_id=merchant.id, gid=exc.gid,
                detail={"source": source, "error": exc.message})
-        return StatusRead(None, error=str(exc.message))
+        return StatusRead(None, error="The gateway could not be reached just now.")
+    except GatewayError as exc:
+        record("status.read", outcome="refused", merchant_id=merchant.id, gid=exc.gid,
+               detail={"source": source, "error": exc.message})
+        return StatusRead(None, error=refusal_words(exc, merchant.onboarding_id))
     moved = apply_status_read(merchant, data, source)
     return StatusRead(data, moved)

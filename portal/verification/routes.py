@@ -27,7 +27,7 @@ from portal.onboarding import progress
 from portal.onboarding.drafts import drafts_of, get_merchant
 from portal.onboarding.signatory import masked_email, signatory_of
 from portal.security_headers import content_security_policy
-from portal.verification import links, service
+from portal.verification import links, service, words
 
 bp = Blueprint("verification", __name__)
 
@@ -57,14 +57,16 @@ def session(merchant_id: int) -> ResponseReturnValue:
     merchant = load(merchant_id)
     callback = url_for("verification.session", merchant_id=merchant.id, _external=True)
     confirm_url = url_for("verification.confirm", merchant_id=merchant.id)
-    return embedded("verification/session.html", merchant, callback, confirm_url, service.OPS)
+    return embedded("verification/session.html", merchant, callback, confirm_url, service.OPS,
+                    words.for_ops())
 
 
 @bp.post("/merchants/<int:merchant_id>/verification/confirm")
 @roles_required(*STAFF)
 def confirm(merchant_id: int) -> ResponseReturnValue:
     """The page reported completion: read the status server-side and answer what it says."""
-    return jsonify(service.confirm(current_onboarding_client(), load(merchant_id)))
+    return jsonify(service.confirm(current_onboarding_client(), load(merchant_id),
+                                   words.for_ops()))
 
 
 @bp.post("/merchants/<int:merchant_id>/verification/links")
@@ -111,7 +113,7 @@ def merchant_page(merchant_id: int) -> ResponseReturnValue:
                        _external=True)
     confirm_url = url_for("verification.merchant_confirm", merchant_id=merchant.id, token=token)
     return embedded("verification/merchant.html", merchant, callback, confirm_url,
-                    service.MERCHANT_LINK)
+                    service.MERCHANT_LINK, words.for_merchant(current_settings().partner_name))
 
 
 @bp.post("/verify/<int:merchant_id>/confirm")
@@ -119,7 +121,8 @@ def merchant_page(merchant_id: int) -> ResponseReturnValue:
 def merchant_confirm(merchant_id: int) -> ResponseReturnValue:
     """The merchant's page reported completion: read the status server-side."""
     merchant, _link = opened(merchant_id, request.args.get("token", ""))
-    return jsonify(service.confirm(current_onboarding_client(), merchant))
+    return jsonify(service.confirm(current_onboarding_client(), merchant,
+                                   words.for_merchant(current_settings().partner_name)))
 
 
 def load(merchant_id: int) -> Merchant:
@@ -133,19 +136,23 @@ def opened(merchant_id: int, token: str) -> tuple[Merchant, MerchantLink]:
     merchant = get_merchant(merchant_id) if checked.link else None
     if checked.link is None or merchant is None:
         abort(make_response(render_template("verification/refused.html", status=checked.status,
-                                            reason=checked.reason or "This link is not valid."),
+                                            reason=checked.reason or "This link is not valid.",
+                                            partner=current_settings().partner_name),
                             checked.status))
     return merchant, checked.link
 
 
 def embedded(template: str, merchant: Merchant, callback: str, confirm_url: str,
-             via: str) -> ResponseReturnValue:
-    """Mint a link for this view (if the gate is open) and render it framed, CSP allowing it."""
+             via: str, page_words: words.PageWords) -> ResponseReturnValue:
+    """Read the status, mint a link for this view (if the gate is open) and render it framed,
+    CSP allowing it, in ``page_words``."""
+    client = current_onboarding_client()
+    service.refresh_checklist(client, merchant)
     gate = service.gate(merchant)
-    minted = (service.mint_link(current_onboarding_client(), merchant, callback, via)
-              if gate.open else None)
+    minted = service.mint_link(client, merchant, callback, via) if gate.open else None
     html = render_template(template, merchant=merchant, gate=gate, minted=minted,
                            confirm_url=confirm_url, progress=service.progress(merchant),
-                           gateway_origin=current_settings().verification_origin)
+                           gateway_origin=current_settings().verification_origin,
+                           words=page_words, partner=current_settings().partner_name)
     return html, 200, {"Content-Security-Policy": content_security_policy(
         current_settings(), frame_from_gateway=True)}

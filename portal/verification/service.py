@@ -16,18 +16,20 @@ from sqlalchemy import select
 from portal import clock
 from portal.audit.service import record
 from portal.db import db
-from portal.gateway.errors import GatewayError, ValidationFailed
+from portal.gateway.errors import GatewayError, GatewayUnavailable, ValidationFailed
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_events import StepName
-from portal.gateway.onboarding_shapes import ChecklistState, OnboardingStatus
+from portal.gateway.onboarding_shapes import ChecklistState
 from portal.models.merchant import Merchant
 from portal.models.status_change import StatusSource
 from portal.models.step import StepState
 from portal.models.verification import GatewayLink
 from portal.onboarding.drafts import draft_for
+from portal.onboarding.gateway_words import refusal_words
 from portal.onboarding.locks import verification_complete
 from portal.onboarding.steps import BY_KEY, STEPS
-from portal.status.service import describe, read_status
+from portal.status.service import read_status
+from portal.verification.words import PageWords
 
 #: How long the gateway's link lasts (CONTRACT.md).
 GATEWAY_LINK_LIFETIME = timedelta(hours=24)
@@ -39,21 +41,6 @@ VERIFICATION_STEPS = (
     (StepName.DIGILOCKER, "digiLocker", "DigiLocker"),
     (StepName.VKYC, "vkyc", "Video KYC"),
 )
-#: What happens next, in words, once the gateway has said where the record stands.
-NEXT = {
-    OnboardingStatus.PENDING_VERIFICATION: "Some verification steps are still open: finish "
-    "them on the page below.",
-    OnboardingStatus.PENDING_REVIEW: "Verification is complete; nothing more is needed here. "
-    "The gateway's compliance team now reviews the merchant and decides: approved, more "
-    "information needed, or rejected. The decision arrives by itself; there is no need to "
-    "wait on this page.",
-    OnboardingStatus.RFI: "The review asks for more information; the partner is told what "
-    "to send.",
-    OnboardingStatus.APPROVED: "The merchant is approved and can take payments.",
-    OnboardingStatus.REJECTED: "The merchant was rejected; this onboarding cannot continue.",
-}
-
-
 @dataclass(frozen=True)
 class Gate:
     """Whether a verification link may be asked for, and if not, everything still missing."""
@@ -118,9 +105,12 @@ def mint_link(client: OnboardingClient, merchant: Merchant, callback_url: str,
                    for e in exc.field_errors]
         _audit_refusal(merchant, "refused", exc, {"via": via, "missing": missing})
         return Minted(missing=missing or [exc.message])
-    except GatewayError as exc:
+    except GatewayUnavailable as exc:
         _audit_refusal(merchant, "unavailable", exc, {"via": via, "error": exc.message})
-        return Minted(error=f"The gateway could not give a verification link ({exc.message}).")
+        return Minted(error="The gateway could not be reached for a verification link.")
+    except GatewayError as exc:
+        _audit_refusal(merchant, "refused", exc, {"via": via, "error": exc.message})
+        return Minted(error=refusal_words(exc, merchant.onboarding_id or ""))
     now = clock.utcnow()
     link = GatewayLink(merchant_id=merchant.id, minted_at=now,
                        expires_at=now + GATEWAY_LINK_LIFETIME, via=via, gid=data.answer_gid)
@@ -141,18 +131,27 @@ def _audit_refusal(merchant: Merchant, outcome: str, exc: GatewayError,
     db.session.commit()
 
 
-def confirm(client: OnboardingClient, merchant: Merchant) -> dict[str, object]:
-    """The verification page said it is complete: read the status server-side; commits."""
+def confirm(client: OnboardingClient, merchant: Merchant, words: PageWords) -> dict[str, object]:
+    """The verification page said it is complete: read the status server-side and answer in
+    the page's ``words``; commits."""
     result = read_status(client, merchant, StatusSource.VERIFICATION_PAGE)
     db.session.commit()
     steps = {p.step: p.done for p in progress(merchant)}
     if not result.ok:
         return {"confirmed": False, "status": merchant.status or "", "steps": steps,
-                "message": "The gateway could not be asked for the outcome just now; "
-                           "it will be checked again shortly.", "next": ""}
+                "message": words.unconfirmed, "next": ""}
+    message, next_step = words.outcome(merchant.status or "")
     return {"confirmed": True, "status": merchant.status or "", "steps": steps,
-            "message": f"Confirmed by the gateway: {describe(merchant.status)}.",
-            "next": NEXT.get(merchant.status or "", "")}
+            "message": message, "next": next_step}
+
+
+def refresh_checklist(client: OnboardingClient, merchant: Merchant) -> None:
+    """Read the status before the page is drawn, so its progress is the gateway's: a person
+    back from DigiLocker (opened outside the frame) sees it done, as the frame does. A failed
+    read keeps what is stored; commits."""
+    if merchant.onboarding_id and not verification_complete(merchant):
+        read_status(client, merchant, StatusSource.VERIFICATION_PAGE)
+        db.session.commit()
 
 
 def latest_link(merchant: Merchant) -> GatewayLink | None:

@@ -5,6 +5,8 @@
  *   data-confirm-url     where completion is confirmed server-side (POST, CSRF header)
  *   data-onboarding-id   messages about another record are ignored
  *   data-csrf-token      the CSRF token for the confirm request
+ *   data-text-*          the page's sentences (checking, unconfirmed, outside-digilocker,
+ *                        outside-other, closed): ops and the merchant read different words
  *
  * A message is only a hint: it moves the progress list, and "complete" makes the portal read
  * the status from the gateway; the page then shows what the server says, never the message.
@@ -32,8 +34,13 @@
   var result = root.querySelector("[data-role='result']");
   var confirming = false;
 
-  function show(text, state) {
-    result.textContent = text;
+  /* One of the page's sentences (data-text-NAME on #verification). */
+  function text(name) {
+    return root.getAttribute("data-text-" + name) || "";
+  }
+
+  function show(sentence, state) {
+    result.textContent = sentence;
     result.dataset.state = state;
   }
 
@@ -85,7 +92,7 @@
       return;
     }
     confirming = true;
-    show("Verification finished. Asking the gateway for the outcome…", "pending");
+    show(text("checking"), "pending");
     fetch(root.dataset.confirmUrl, {
       method: "POST",
       credentials: "same-origin",
@@ -101,8 +108,7 @@
       show(answer.message, answer.confirmed ? "confirmed" : "unconfirmed");
       root.querySelector("[data-role='next']").textContent = answer.next || "";
     }).catch(function () {
-      show("The outcome could not be confirmed just now; it will be checked again shortly.",
-           "unconfirmed");
+      show(text("unconfirmed"), "unconfirmed");
     }).then(function () {
       confirming = false;
     });
@@ -127,8 +133,8 @@
     if (!target) {
       return;
     }
-    show("The gateway opens " + (eventData.stepName === "DIGILOCKER" ? "DigiLocker" : "its next step") +
-         " outside this page; you come back here when it is done.", "redirecting");
+    show(text(eventData.stepName === "DIGILOCKER" ? "outside-digilocker" : "outside-other"),
+         "redirecting");
     window.location.assign(target.href);
   }
 
@@ -151,8 +157,7 @@
     } else if (message.eventName === REDIRECT) {
       openOutside(message.eventData);
     } else if (message.eventName === CLOSED) {
-      show("The verification page was closed before the end. Reload this page to start again.",
-           "closed");
+      show(text("closed"), "closed");
     }
   });
 }());

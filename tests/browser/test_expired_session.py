@@ -50,6 +50,8 @@ def test_idle_past_the_timeout_then_send(page: Page, owners_typed: str, portal_c
     portal_clock.advance(31 * 60)
     send(page)
     assert "/login" in page.url
+    expect(page.locator(".flash--warning")).to_contain_text(
+        "Your session ended after 30 idle minutes")
     sign_in_again_and_find_the_typing(page, owners_typed, axe, "idle")
 
 

@@ -87,6 +87,26 @@ def test_refunds_update_the_message_and_a_repeat_after_back_is_held(
     expect(page.locator("table.refunds tbody tr")).to_have_count(2)
 
 
+def test_a_partly_refunded_payment_says_how_much_of_what(page: Page, servers: Servers,
+                                                        merchant_id: int, axe: Axe) -> None:
+    hold_and_pay(page, servers, merchant_id, APPROVING_CARD)
+    act(page, "capture")
+    act(page, "refund", "250")
+    expect(page.locator(".flash--success")).to_contain_text(
+        "the payment is now partly refunded: 250 of 1,500 INR")
+    expect(page.locator("[data-field='status']")).to_have_text(
+        "Partly refunded: 250 of 1,500 INR")
+    expect(page.locator("[data-field='refundable']")).to_have_text("1,250 INR")
+    told = page.locator("h1 .order-reference").inner_text()
+    expect(page.locator("[data-field='order-reference'] code")).to_have_text(told)
+    axe.check(page)
+    screenshot(page, "payment-partly-refunded")
+    page.goto("/payments")
+    expect(page.locator(f"tr:has-text('{told}') .status")).to_have_text(
+        "Partly refunded: 250 of 1,500 INR")
+    axe.check(page)
+
+
 @pytest.mark.parametrize(("name", "value", "expected"), [
     ("paymentData-billingData-callingCode", "91", "with its +"),
     ("paymentData-billingData-phoneNumber", "98x", "4 to 14 digits"),

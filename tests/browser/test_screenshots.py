@@ -13,11 +13,11 @@ from portal.onboarding import scenarios
 from tests.browser.conftest import Servers, log_in, screenshot
 from tests.browser.test_bulk_and_team_pages import zip_of_example_documents
 from tests.browser.test_failed_send_then_fix import fill, send
-from tests.browser.test_payment_pages import hold_and_pay
+from tests.browser.test_payment_pages import act, hold_and_pay
 from tests.bulk.conftest import EXAMPLE
 from tests.payments.conftest import APPROVING_CARD, add_merchant
 from tests.support.workers import run_worker
-from tests.verification.conftest import onboard
+from tests.verification.conftest import merchant_link, onboard
 from tests.wizard.finished import finished_merchant
 from tests.wizard.test_readonly_steps import FORM_STEPS
 
@@ -53,10 +53,14 @@ def test_the_main_pages(page: Page, servers: Servers, auth, csrf_app, tmp_path: 
     shoot(page, f"/merchants/{approved}/payments/new", "06-new-hold")
     hold_and_pay(page, servers, approved, APPROVING_CARD)  # ends on the payment's page
     screenshot(page, "07-payment")
+    act(page, "capture")
+    act(page, "refund", "250")
+    screenshot(page, "07-payment-partly-refunded")
     shoot(page, "/payments", "08-payments")
     shoot(page, "/admin/audit", "09-audit")
     bulk_results(page, csrf_app, tmp_path)
     screenshot(page, "13-bulk-results")
+    shoot(page, merchant_link(csrf_app, merchant_id), "14-merchants-own-page")
 
 
 def test_the_step_pages_in_their_states(page: Page, servers: Servers, auth, csrf_app) -> None:

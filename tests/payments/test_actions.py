@@ -26,7 +26,7 @@ def test_full_capture(app, browser, sandbox, authorised, monkeypatch):
     captures = counting(monkeypatch, sandbox, "capture")
     page = act(browser, authorised, "capture")
     assert "The capture was sent; the payment is now captured" in flashes(page)
-    assert page.soup.select_one("[data-field=captured]").get_text() == "1500.00 INR"
+    assert page.soup.select_one("[data-field=captured]").get_text() == "1,500 INR"
     assert page.soup.select_one("form.action--capture") is None
     assert len(captures) == 1
 
@@ -175,7 +175,7 @@ def test_a_lost_refund_answer_is_settled_by_a_status_read_of_its_id(app, browser
     browser.client.post(f"/payments/{authorised}/refresh")
     page = browser.get(f"/payments/{authorised}")
     assert page.soup.select_one("table.refunds td:nth-of-type(3)").get_text() == "sent"
-    assert page.soup.select_one("[data-field=refundable]").get_text() == "1250.00 INR"
+    assert page.soup.select_one("[data-field=refundable]").get_text() == "1,250 INR"
 
 
 def test_actions_are_audited_with_gid_and_outcome(app, browser, sandbox, authorised):

@@ -65,7 +65,7 @@ def test_a_refund_the_gateway_never_got_is_freed_after_refresh(app, browser, san
     refresh(browser, captured)
     assert refund_rows(browser, captured) == [("250 INR", "failed")]
     page = browser.get(f"/payments/{captured}")
-    assert page.soup.select_one("[data-field=refundable]").get_text() == "1500.00 INR"
+    assert page.soup.select_one("[data-field=refundable]").get_text() == "1,500 INR"
     assert refunds == []
 
 
@@ -86,7 +86,7 @@ def test_an_unreadable_refund_answer_is_settled_not_failed(app, browser, sandbox
     refresh(browser, captured)
     assert refund_rows(browser, captured) == [("250 INR", "sent")]
     page = browser.get(f"/payments/{captured}")
-    assert page.soup.select_one("[data-field=refundable]").get_text() == "1250.00 INR"
+    assert page.soup.select_one("[data-field=refundable]").get_text() == "1,250 INR"
     assert len(refunds) == 1
     assert backend(sandbox).get(payment_row(app, captured).gid).refunded == Decimal("250")
 
@@ -99,7 +99,7 @@ def test_a_refund_answered_in_the_docs_shape_is_recorded(app, browser, sandbox, 
 
     monkeypatch.setattr(GatewayPayment, "refund_data", docs_shape)
     page = act(browser, captured, "refund", amount="250")
-    assert "The refund was sent; the payment is now refunded" in flashes(page)
+    assert "the payment is now partly refunded: 250 of 1,500 INR" in flashes(page)
     assert refund_rows(browser, captured) == [("250 INR", "sent")]
 
 

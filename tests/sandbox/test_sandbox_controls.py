@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 import requests
 import schemathesis
@@ -31,7 +33,19 @@ def test_clock_can_be_read_and_advanced(sandbox_server):
     assert moved["timestamp"] == "02/03/2026 09:31:30"
 
 
-@pytest.mark.parametrize("body", [{"advanceSeconds": -1}, {"advanceSeconds": "soon"}, {}])
+def test_clock_can_be_set_back_and_reset(sandbox_server):
+    url = sandbox_server.url + "/_sandbox/clock"
+    requests.post(url, json={"advanceSeconds": 7200}, timeout=5)
+    back = requests.post(url, json={"advanceSeconds": -3600}, timeout=5).json()
+    assert back["data"]["now"] == "2026-03-02T10:30:00+00:00"
+    reset = requests.post(url, json={"reset": True}, timeout=5).json()
+    now = datetime.fromisoformat(reset["data"]["now"])
+    assert abs((now - datetime.now(UTC)).total_seconds()) < 60  # the real time, not frozen
+    assert sandbox_server.clock.offset() == timedelta(0)
+
+
+@pytest.mark.parametrize("body", [{"advanceSeconds": "soon"}, {},
+                                  {"advanceSeconds": -11 * 365 * 24 * 3600}])
 def test_clock_refuses_bad_moves(sandbox_server, body):
     response = requests.post(sandbox_server.url + "/_sandbox/clock", json=body, timeout=5)
     assert response.status_code == 400

@@ -13,13 +13,16 @@ from bs4 import BeautifulSoup
 
 from portal.clients import onboarding_client
 from portal.config import current_settings
+from portal.db import db
 from portal.documents import service as documents
+from portal.models.merchant import Merchant
 from portal.onboarding import scenarios
 from portal.onboarding.create import start_merchant
 from portal.onboarding.service import send_step
 from portal.onboarding.steps import BY_KEY
 from portal.sandbox.onboarding.backend import OnboardingBackend
 from portal.sandbox.state import BACKEND_NAME
+from portal.verification import links
 from tests.support.servers import serve
 from tests.wizard.conftest import closed_port
 
@@ -50,6 +53,14 @@ def onboard(app, scenario: str = scenarios.HAPPY, until: str = "products") -> in
         return merchant.id
 
 
+
+
+def merchant_link(app, merchant_id: int) -> str:
+    """The path of a fresh merchant link, as the emailed one opens."""
+    with app.app_context():
+        merchant = db.session.get(Merchant, merchant_id)
+        _link, token = links.issue(current_settings().secret_key, merchant, "ops@example.com")
+    return f"/verify/{merchant_id}?token={token}"
 
 
 def backend_of(sandbox) -> OnboardingBackend:

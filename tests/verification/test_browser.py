@@ -122,7 +122,8 @@ def test_completing_the_framed_page_confirms_the_status_server_side(app, merchan
     page.locator(".verification-result[data-state='confirmed']").wait_for()
 
     assert page.locator(".verification-result").inner_text() == (
-        "Confirmed by the gateway: Pending review (verified, under compliance review).")
+        "Thank you: your verification is complete.")
+    assert "will let you know the outcome" in page.locator(".verification-next").inner_text()
     assert _progress(page) == {"TNC": "done", "DIGILOCKER": "done", "VKYC": "done"}
     assert merchant_page.confirms == [merchant_page.url.replace("?token=", "/confirm?token=")]
     assert merchant_page.csp_violations == []
@@ -184,11 +185,16 @@ def test_digilocker_opens_top_level_and_comes_back_then_the_bare_complete_confir
     page.get_by_role("button", name="Give consent and go back").click()
     # the sandbox sends the person back to the callBackUrl: this same page, a fresh link
     page.wait_for_url(outside_page.url)
-    page.frame_locator("#verification-frame").get_by_role("button", name="Pass video KYC").click()
+    video_kyc = page.frame_locator("#verification-frame").get_by_role("button",
+                                                                      name="Pass video KYC")
+    video_kyc.wait_for()
+    # the frame resumes after DigiLocker, and so does the page's own list (no "Waiting")
+    assert _progress(page) == {"TNC": "done", "DIGILOCKER": "done", "VKYC": "waiting"}
+    video_kyc.click()
     page.locator(".verification-result[data-state='confirmed']").wait_for()
 
     assert page.locator(".verification-result").inner_text() == (
-        "Confirmed by the gateway: Pending review (verified, under compliance review).")
+        "Thank you: your verification is complete.")
     assert len(outside_page.confirms) == 1
     assert outside_page.csp_violations == []
     assert stored(app, outside_page.merchant_id).status == "PENDING_REVIEW"
@@ -235,8 +241,6 @@ def test_a_bare_string_complete_from_the_frame_is_confirmed_server_side(app, mer
         "() => parent.postMessage('PARTNER_MERCHANT_VERIFICATION_COMPLETE', '*')")
     page.locator(".verification-result[data-state='confirmed']").wait_for()
     # a hint only: the gateway still says PENDING_VERIFICATION, and that is what is shown
-    assert page.locator(".verification-result").inner_text() == (
-        "Confirmed by the gateway: Pending verification (waiting for the merchant's "
-        "verification).")
+    assert page.locator(".verification-result").inner_text() == "Some steps are still open."
     assert len(merchant_page.confirms) == 1
     assert stored(app, merchant_page.merchant_id).status == "PENDING_VERIFICATION"

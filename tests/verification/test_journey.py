@@ -13,7 +13,7 @@ from portal.gateway.onboarding_shapes import OnboardingStatus
 from portal.models.status_change import StatusChange
 from portal.onboarding import scenarios
 from portal.sync import sync_once
-from portal.verification.service import NEXT
+from portal.verification.words import OPS_NEXT
 from tests.support.rows import stored
 from tests.verification.conftest import backend_of, complete_on_sandbox_page, frame_src, onboard
 from tests.wizard.browser import Browser
@@ -53,7 +53,7 @@ def test_happy_path_ends_approved_learnt_by_webhook(app, client, auth, sandbox, 
                       "message": "Confirmed by the gateway: Pending review "
                                  "(verified, under compliance review).",
                       "steps": {"TNC": True, "DIGILOCKER": True, "VKYC": True},
-                      "next": NEXT[OnboardingStatus.PENDING_REVIEW]}
+                      "next": OPS_NEXT[OnboardingStatus.PENDING_REVIEW]}
 
     backend_of(sandbox).tick()  # the review decides, then the webhooks go out to the portal
     merchant = stored(app, merchant_id)

@@ -46,7 +46,8 @@ def test_when_the_gateway_is_down_the_page_shows_what_was_stored(app, client, au
     merchant_id = onboard(app, until="business")
     app.extensions[SETTINGS_EXTENSION] = settings.with_changes(onboarding_url=closed_port)
     soup = _page(client, merchant_id)
-    assert "could not connect" in soup.select_one(".gateway-unavailable").get_text()
+    assert "The gateway could not be reached just now." in soup.select_one(
+        ".gateway-unavailable").get_text()
     assert soup.select_one(".onboarding-status")["data-status"] == "IN_PROGRESS"
 
 

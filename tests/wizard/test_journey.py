@@ -27,7 +27,9 @@ def test_steps_one_to_seven_end_in_pending_verification(browser: Browser, app, s
 
     page = browser.submit(browser.get(f"/merchants/{merchant_id}/steps/products"),
                           typed(scenarios.HAPPY, "products"))
-    assert page.response.request.path == f"/merchants/{merchant_id}"
+    # no dead end: sending step 7 leads on to verification
+    assert page.response.request.path == f"/merchants/{merchant_id}/verification"
+    assert "Step 8 of 9: Verification" in page.text()
 
     row = stored(app, merchant_id)
     assert row.status == "PENDING_VERIFICATION"

@@ -140,6 +140,8 @@ def test_the_category_cache_fetches_again_after_its_ttl():
     assert len(fetched) == 2
 
 
-def test_after_products_the_wizard_has_no_page_step():
+def test_after_products_comes_verification_then_the_status():
     assert next_step(BY_KEY["signatory"]) is BY_KEY["documents"]
-    assert next_step(BY_KEY["products"]) is None
+    assert next_step(BY_KEY["products"]) is BY_KEY["verification"]
+    assert next_step(BY_KEY["verification"]) is BY_KEY["status"]
+    assert next_step(BY_KEY["status"]) is None

@@ -3,7 +3,9 @@ merchant's and a payment's requests, and each state in words."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import datetime
+from decimal import Decimal
 
 from sqlalchemy import ColumnElement, and_, func, or_, select
 
@@ -11,6 +13,8 @@ from portal import clock
 from portal.auth.vouching import vouched_for, vouchers_of
 from portal.db import db
 from portal.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
+from portal.models.merchant import Merchant
+from portal.models.payment import Payment, PaymentRefund
 from portal.models.user import User
 
 RECENT = 50
@@ -93,3 +97,39 @@ def of_payment(payment_id: int) -> list[ApprovalRequest]:
     return list(db.session.scalars(
         select(ApprovalRequest).where(ApprovalRequest.payment_id == payment_id)
         .order_by(ApprovalRequest.requested_at.desc(), ApprovalRequest.id.desc())))
+
+
+def awaiting_refunds(requests: list[ApprovalRequest], now: datetime | None = None) -> Decimal:
+    """The total of the refunds among ``requests`` still waiting for a second admin."""
+    return sum((Decimal(r.payload["amount"]) for r in requests
+                if r.kind == ApprovalKind.REFUND
+                and state_now(r, now) == ApprovalState.PENDING), Decimal(0))
+
+
+@dataclass(frozen=True)
+class Subject:
+    """What a request is about, for its card: the merchant and the payment, when it has them."""
+
+    merchant: Merchant | None
+    payment: Payment | None
+    #: The payment's refunds so far, for its status in words.
+    refunds: list[PaymentRefund] = field(default_factory=list)
+
+
+def subjects(requests: list[ApprovalRequest]) -> dict[int, Subject]:
+    """Each request's merchant, payment and refunds, by request id: three queries at most
+    for the whole list."""
+    merchant_ids = {r.merchant_id for r in requests if r.merchant_id is not None}
+    payment_ids = {r.payment_id for r in requests if r.payment_id is not None}
+    merchants = {m.id: m for m in db.session.scalars(
+        select(Merchant).where(Merchant.id.in_(merchant_ids)))} if merchant_ids else {}
+    payments: dict[int, Payment] = {}
+    refunds: dict[int, list[PaymentRefund]] = {}
+    if payment_ids:
+        payments = {p.id: p for p in db.session.scalars(
+            select(Payment).where(Payment.id.in_(payment_ids)))}
+        for refund in db.session.scalars(select(PaymentRefund).where(
+                PaymentRefund.payment_id.in_(payment_ids)).order_by(PaymentRefund.id)):
+            refunds.setdefault(refund.payment_id, []).append(refund)
+    return {r.id: Subject(merchants.get(r.merchant_id or 0), payments.get(r.payment_id or 0),
+                          refunds.get(r.payment_id or 0, [])) for r in requests}

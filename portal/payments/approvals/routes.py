@@ -11,6 +11,7 @@ from portal.config import current_settings
 from portal.db import db
 from portal.models.approval import ApprovalRequest
 from portal.models.user import Role
+from portal.payments import wording
 from portal.payments.approvals import decisions, queries
 from portal.payments.approvals.forms import APPROVE, DecisionForm
 
@@ -47,6 +48,8 @@ def decide(request_id: int) -> ResponseReturnValue:
 
 def page(failed_id: int | None = None, failed: DecisionForm | None = None) -> str:
     """The Approvals page; ``failed`` is the form of request ``failed_id`` that was refused."""
-    return render_template("approvals/index.html", waiting=queries.pending(),
+    waiting = queries.pending()
+    return render_template("approvals/index.html", waiting=waiting,
+                           subjects=queries.subjects(waiting), words=wording,
                            decided=queries.decided(), failed_id=failed_id, failed=failed,
                            form=DecisionForm(), queries=queries)

@@ -7,11 +7,15 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import Any
+
+from pydantic import TypeAdapter
 
 from portal.clock import Clock
 from portal.gateway.onboarding_events import WebhookEventName
 from portal.gateway.onboarding_shapes import ChecklistState, OnboardingStatus
 from portal.gateway.shapes import FieldError
+from portal.sandbox import snapshots
 from portal.sandbox.config import SandboxConfig
 from portal.sandbox.dialect import speaks_docs
 from portal.sandbox.errors import forbidden, not_found, validation_error
@@ -23,6 +27,8 @@ from portal.sandbox.onboarding.status_names import status_name, with_status_name
 from portal.sandbox.webhooks.dispatcher import WebhookDispatcher
 from portal.sandbox.webhooks.events import STEP_KEYS, payload
 
+_RECORDS = TypeAdapter(list[OnboardingRecord])
+_TOKENS = TypeAdapter(list[VerificationToken])
 #: Statuses in which the record's status follows from what has been submitted.
 _OPEN_STATUSES = frozenset(
     {OnboardingStatus.INITIATED, OnboardingStatus.IN_PROGRESS,
@@ -60,6 +66,34 @@ class OnboardingStore:
             self._requests.clear()
             self._reviews_due.clear()
             self.webhooks.reset()
+
+    def snapshot(self) -> dict[str, Any]:
+        """What a restart must keep, as JSON: records, verification tokens, reviews due and the
+        webhooks (registrations and queued deliveries). Keys come from the config file; the
+        request log is for tests."""
+        with self._lock:
+            return {"records": snapshots.dump(_RECORDS, list(self._records.values())),
+                    "tokens": snapshots.dump(_TOKENS, list(self._tokens.values())),
+                    "reviewsDue": {key: due.isoformat() for key, due in self._reviews_due.items()},
+                    "webhooks": self.webhooks.snapshot()}
+
+    def restore(self, data: dict[str, Any]) -> None:
+        """Take back what :meth:`snapshot` kept (a ValidationError if it is not that)."""
+        records = snapshots.load(_RECORDS, data.get("records", []))
+        tokens = snapshots.load(_TOKENS, data.get("tokens", []))
+        with self._lock:
+            self._records = {record.onboarding_id: record for record in records}
+            self._tokens = {token.token: token for token in tokens}
+            self._reviews_due = {key: datetime.fromisoformat(due)
+                                 for key, due in data.get("reviewsDue", {}).items()}
+            self.webhooks.restore(data.get("webhooks", {}))
+
+    def activity(self) -> tuple[int, int, int]:
+        """A cheap mark of what a tick changes (reviews due, deliveries queued, delivery
+        attempts made): equal before and after a tick that did nothing."""
+        with self._lock:
+            reviews = len(self._reviews_due)
+        return reviews, self.webhooks.pending(), self.webhooks.attempted()
 
     # ------------------------------------------------------------ keys and request log
 

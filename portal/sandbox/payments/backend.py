@@ -11,6 +11,8 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
+from pydantic import TypeAdapter
+
 from portal.clock import Clock
 from portal.gateway.payments_shapes import (
     AMOUNT_MISMATCH,
@@ -24,6 +26,7 @@ from portal.gateway.payments_shapes import (
     RefundRequest,
 )
 from portal.gateway.shapes import FieldError, new_gid
+from portal.sandbox import snapshots
 from portal.sandbox.config import SandboxConfig
 from portal.sandbox.errors import ApiError, validation_error
 from portal.sandbox.payments.auth import PaymentsAuth
@@ -33,6 +36,7 @@ from portal.sandbox.payments.scenarios import DECLINES, Scenario
 log = logging.getLogger("portal.sandbox.payments")
 
 AMOUNT_FIELD = "paymentData.totalAmount"
+_PAYMENTS = TypeAdapter(list[Payment])
 
 
 class PaymentsBackend(PaymentsAuth):
@@ -46,6 +50,19 @@ class PaymentsBackend(PaymentsAuth):
         """Forget every payment (keys stay)."""
         with self._lock:
             self._payments.clear()
+
+    def snapshot(self) -> dict[str, Any]:
+        """What a restart must keep, as JSON: payments, registered keys and portfolios."""
+        with self._lock:
+            return {"payments": snapshots.dump(_PAYMENTS, list(self._payments.values())),
+                    **self.keys_snapshot()}
+
+    def restore(self, data: dict[str, Any]) -> None:
+        """Take back what :meth:`snapshot` kept."""
+        payments = snapshots.load(_PAYMENTS, data.get("payments", []))
+        self.restore_keys(data)
+        with self._lock:
+            self._payments = {payment.gid: payment for payment in payments}
 
     # ------------------------------------------------------------ payments
 

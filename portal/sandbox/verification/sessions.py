@@ -13,9 +13,13 @@ import secrets
 import threading
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
+
+from pydantic import TypeAdapter
 
 from portal.clock import Clock
 from portal.gateway.onboarding_events import origin_of
+from portal.sandbox import snapshots
 from portal.sandbox.onboarding.backend import OnboardingBackend
 
 ASK_AGAIN = "Ask the partner for a new verification link."
@@ -44,6 +48,9 @@ class VerificationSession:
     closed: bool = False
 
 
+_SESSIONS = TypeAdapter(list[VerificationSession])
+
+
 class VerificationSessions:
     """Resettable, thread-safe store of verification-page sessions."""
 
@@ -57,6 +64,17 @@ class VerificationSessions:
         """Forget every session."""
         with self._lock:
             self._sessions.clear()
+
+    def snapshot(self) -> dict[str, Any]:
+        """The open sessions as JSON, so a person mid-way goes on after a restart."""
+        with self._lock:
+            return {"sessions": snapshots.dump(_SESSIONS, list(self._sessions.values()))}
+
+    def restore(self, data: dict[str, Any]) -> None:
+        """Take back what :meth:`snapshot` kept."""
+        sessions = snapshots.load(_SESSIONS, data.get("sessions", []))
+        with self._lock:
+            self._sessions = {session.session_id: session for session in sessions}
 
     def start(self, token: str, onboarding_id: str) -> VerificationSession:
         """Use the link's token up and open a session; PageRefused if the link cannot be used."""

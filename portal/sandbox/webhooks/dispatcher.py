@@ -32,11 +32,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import requests
+from pydantic import TypeAdapter
 
 from portal.clock import Clock
 from portal.gateway.onboarding_shapes import Webhook
 from portal.gateway.shapes import FieldError
 from portal.gateway.signing import DIGEST_HEADER, hmac_digest
+from portal.sandbox import snapshots
 from portal.sandbox.config import SandboxConfig
 from portal.sandbox.errors import not_found, validation_error
 
@@ -78,6 +80,9 @@ class Delivery:
         if self.digest is not None:
             headers[DIGEST_HEADER] = self.digest
         return headers
+
+
+_QUEUE = TypeAdapter(list[Delivery])
 
 
 @dataclass(frozen=True)
@@ -123,6 +128,8 @@ class WebhookDispatcher:
         self._faults = WebhookFaults()
         #: partner id -> its registered webhooks, oldest first.
         self._registered: dict[str, list[Webhook]] = {}
+        #: Delivery attempts made since start: a cheap mark that a tick sent something.
+        self._attempted = 0
         self.reset()
 
     def reset(self) -> None:
@@ -133,6 +140,22 @@ class WebhookDispatcher:
             self._log.clear()
             self._faults = WebhookFaults(duplicate=self._config.webhookDuplicate,
                                          reverse_order=self._config.webhookReverseOrder)
+
+    def snapshot(self) -> dict[str, Any]:
+        """What a restart must keep, as JSON: registrations and deliveries still queued."""
+        with self._lock:
+            return {"registered": {partner: [hook.model_dump() for hook in hooks]
+                                   for partner, hooks in self._registered.items()},
+                    "queue": snapshots.dump(_QUEUE, self._queue)}
+
+    def restore(self, data: dict[str, Any]) -> None:
+        """Take back what :meth:`snapshot` kept."""
+        queue = snapshots.load(_QUEUE, data.get("queue", []))
+        with self._lock:
+            self._registered = {partner: [Webhook.model_validate(hook) for hook in hooks]
+                                for partner, hooks in data.get("registered", {}).items()}
+            self._queue = queue
+            self._seq = itertools.count(max((d.seq for d in queue), default=-1) + 1)
 
     def set_faults(self, faults: WebhookFaults) -> None:
         """Switch the test faults until the next reset."""
@@ -206,6 +229,11 @@ class WebhookDispatcher:
         with self._lock:
             return len(self._queue)
 
+    def attempted(self) -> int:
+        """How many delivery attempts were made since the sandbox started."""
+        with self._lock:
+            return self._attempted
+
     def _take_due(self) -> list[Delivery]:
         with self._lock:
             now = self._clock.now()
@@ -226,6 +254,7 @@ class WebhookDispatcher:
             error = type(exc).__name__
         retries = self._config.webhookRetrySeconds
         with self._lock:
+            self._attempted += 1
             now = self._clock.now()
             if status is not None and 200 <= status < 300:
                 outcome = "delivered"

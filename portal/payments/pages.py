@@ -1,0 +1,98 @@
+"""What the payments pages share: loading a merchant or payment (404 when absent), the
+merchant's client, and drawing the pages the routes return."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, render_template
+
+from portal import clock
+from portal.config import current_settings
+from portal.db import db
+from portal.gateway.payments_client import PaymentsClient
+from portal.http import is_row_id
+from portal.models.merchant import Merchant
+from portal.models.payment import Payment, PaymentCredentials, PortfolioKey
+from portal.payments import actions, expiry, portfolio, service, wording
+from portal.payments import credentials as creds
+from portal.payments import discard as discarding
+from portal.payments.approvals import queries, refund_allowance
+from portal.payments.forms import ActionForm, CredentialsForm, PortfolioKeyForm
+from portal.payments.status_moves import known
+
+
+def load_merchant(merchant_id: int) -> Merchant:
+    """The merchant, or 404."""
+    return db.session.get(Merchant, merchant_id) or abort(404)
+
+
+def load_payment(payment_id: int) -> Payment:
+    """The payment, or 404."""
+    return service.get_payment(payment_id) or abort(404)
+
+
+def merchant_of(payment: Payment) -> Merchant:
+    """The merchant a payment belongs to."""
+    return load_merchant(payment.merchant_id)
+
+
+def client_for(merchant: Merchant) -> PaymentsClient:
+    """The merchant's payments client; 409 without credentials, 503 if they cannot be read."""
+    current = creds.credentials_of(merchant)
+    if current is None:
+        abort(409, "Set up this merchant's payment credentials first (an admin does this).")
+    try:
+        return creds.client_for(current_settings(), current)
+    except creds.CredentialsError as exc:
+        abort(503, str(exc))
+
+
+def hold_prefill(merchant: Merchant, resume: str | None) -> dict[str, Any]:
+    """Fresh identifiers, or the stored data of the hold ``resume`` names if the gateway never
+    created it; 404 when ``resume`` names none of this merchant's payments."""
+    if resume is not None:
+        payment = service.get_payment(int(resume)) if is_row_id(resume) else None
+        if payment is None or payment.merchant_id != merchant.id:
+            abort(404, "This merchant has no payment with that number to send again.")
+        if payment.gid is None:
+            return payment.request_payload
+    return {"merchantTxnId": service.new_merchant_txn_id(),
+            "merchantUniqueId": service.new_merchant_unique_id()}
+
+
+def detail_page(payment: Payment, refund_form: ActionForm | None = None) -> str:
+    """A payment's page; ``refund_form`` is a refund form refused with errors beside fields."""
+    refunds = service.refunds_of(payment)
+    requests = queries.of_payment(payment.id)
+    ledger = wording.ledger_of(payment, refunds, queries.awaiting_refunds(requests))
+    return render_template(
+        "payments/detail.html", payment=payment, merchant=merchant_of(payment), refunds=refunds,
+        ledger=ledger, words=wording,
+        offered=actions.offered(payment, refunds), recent_refund=actions.recent_refund(refunds),
+        discardable=discarding.discard_refusal(payment) is None,
+        authorised=payment.status in service.AUTHORISED, refund_form=refund_form,
+        expiry=expiry.expiry_of(payment, current_settings(), clock.utcnow()),
+        unknown_word=None if known(payment.gateway_status or payment.status)
+        else payment.gateway_status,
+        four_eyes_above=current_settings().four_eyes_refund_above,
+        left_without_approval=refund_allowance.left_without_approval(
+            current_settings().four_eyes_refund_above, refunds),
+        four_eyes_days=refund_allowance.WINDOW.days,
+        requests=requests, queries=queries)
+
+
+def credentials_page(merchant: Merchant, current: PaymentCredentials | None,
+                     form: CredentialsForm) -> str:
+    """The credentials page for ``merchant``."""
+    return render_template("payments/credentials.html", merchant=merchant, current=current,
+                           form=form, reason=service.unavailable_reason(merchant),
+                           sandbox=current_settings().gateway_is_sandbox,
+                           portfolio=creds.portfolio_key())
+
+
+def portfolio_page(current: PortfolioKey | None, form: PortfolioKeyForm) -> str:
+    """The portfolio key page."""
+    return render_template("payments/portfolio_key.html", current=current, form=form,
+                           members=portfolio.members(current) if current else [],
+                           sandbox=current_settings().gateway_is_sandbox)

@@ -83,6 +83,7 @@ _CHECKLIST_STATE = {
     ChecklistState.PENDING: "Pending",
     ChecklistState.COMPLETE: "Complete",
     ChecklistState.FAILED: "Failed",
+    ChecklistState.PENDING_REVIEW: "Done, under review by the gateway",
 }
 
 _PRODUCT = {
@@ -270,6 +271,7 @@ _OUTCOME = {
     "error": "gateway error",
     "stale": "ignored (older than what is known)",
     "unknown status": "status not known",
+    "unreadable": "sent, answer unreadable",
 }
 
 TABLES: dict[Kind, dict[str, str]] = {

@@ -20,7 +20,11 @@ from portal.config import Settings
 from portal.db import db
 from portal.documents import service as documents
 from portal.gateway.onboarding_client import OnboardingClient
-from portal.gateway.onboarding_shapes import AADHAR_DOC_PATTERN, ChecklistState, OnboardingStatus
+from portal.gateway.onboarding_shapes import (
+    AADHAR_DOC_PATTERN,
+    OnboardingStatus,
+    checklist_done,
+)
 from portal.models.merchant import CreateState, Merchant
 from portal.models.step import DONE_STATES, StepDraft
 from portal.onboarding.create import outcome_unknown_message, reconcile_message, start_merchant
@@ -160,6 +164,6 @@ def _finish(outcome: RowOutcome, merchant: Merchant, failure: str) -> RowOutcome
             merchant.documents_outstanding)
     else:
         pending = [s.title for s in STEPS if s.checklist_key
-                   and merchant.checklist.get(s.checklist_key) != ChecklistState.COMPLETE]
+                   and not checklist_done(merchant.checklist.get(s.checklist_key))]
         outcome.reason = "The gateway still lists as incomplete: " + ", ".join(pending)
     return outcome

@@ -92,3 +92,26 @@ def test_0020_counts_again_keeps_counting_and_goes_back(any_database_url):
         upgrade(any_database_url)
     finally:
         engine.dispose()
+
+
+def test_0027_adds_the_gateway_facts_without_touching_the_counts_and_goes_back(
+        any_database_url):
+    upgrade(any_database_url, "0020")
+    engine = make_engine(any_database_url)
+    counts = text("SELECT status, merchants FROM merchant_status_counts WHERE merchants <> 0")
+    try:
+        with engine.begin() as conn:
+            conn.execute(MERCHANT_SQL, {"ext": "a", "name": "Facts Traders", "status": "APPROVED"})
+        upgrade(any_database_url)
+        with engine.begin() as conn:  # merchants was not rebuilt: its triggers still count
+            conn.execute(MERCHANT_SQL, {"ext": "b", "name": "Facts Traders", "status": "APPROVED"})
+            assert dict(conn.execute(counts).all()) == {"APPROVED": 2}
+            assert conn.execute(text("SELECT gateway_mid FROM merchants")).scalars().all() == [
+                None, None]
+        command.downgrade(alembic_config(any_database_url), "0020")
+        with engine.connect() as conn:
+            assert "merchant_pendencies" not in inspect(conn).get_table_names()
+            assert "gateway_mid" not in {c["name"] for c in inspect(conn).get_columns("merchants")}
+        upgrade(any_database_url)
+    finally:
+        engine.dispose()

@@ -3,12 +3,20 @@
 A merchant the portal already knows (same externalOnboardingId) is never created again: its
 create is skipped once sent, and so is every step already sent; an unknown create outcome is
 reported and left for the wizard, never sent again from here.
+
+When the gateway asks to slow down (429), a row waits as long as its ``Retry-After`` says (a
+second when it names none) and sends the step again, a few times; it is never failed as a
+refusal. A wait longer than ``BUSY_MAX_WAIT`` is not waited in the row: the step stays queued
+(the outbox sends it when due) and the row reports that.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +43,15 @@ from portal.onboarding.steps import BY_KEY, STEPS
 
 #: Steps sent after the create and before the documents; products come last.
 BEFORE_DOCUMENTS = ("business", "owners", "bank", "signatory")
+#: How often a row sends a step again after the gateway asked it to slow down (429).
+BUSY_TRIES = 3
+#: The longest a row waits before it sends again; the whole row then waits a few minutes at
+#: most, well inside a bulk job's lease.
+BUSY_MAX_WAIT = 60.0
+#: The wait when a 429 names no Retry-After.
+BUSY_WAIT = 1.0
+#: How a row waits for the gateway (tests pass their own).
+Pause = Callable[[float], object]
 #: Statuses reached once every section is complete.
 COMPLETE_STATUSES = frozenset(OnboardingStatus) - {OnboardingStatus.INITIATED,
                                                     OnboardingStatus.IN_PROGRESS}
@@ -69,8 +86,9 @@ class RowOutcome:
 
 
 def onboard_row(client: OnboardingClient, settings: Settings, row: BulkRow,
-                files: Path | None) -> RowOutcome:
-    """Send the row's steps not yet sent; documents too when ``files`` is the CSV's folder."""
+                files: Path | None, pause: Pause = time.sleep) -> RowOutcome:
+    """Send the row's steps not yet sent; documents too when ``files`` is the CSV's folder;
+    ``pause(seconds)`` waits when the gateway asks to slow down."""
     merchant = db.session.scalar(select(Merchant).where(
         Merchant.external_onboarding_id == row.external_id))
     outcome = RowOutcome(row.number, row.external_id, resumed=merchant is not None)
@@ -82,38 +100,58 @@ def onboard_row(client: OnboardingClient, settings: Settings, row: BulkRow,
     outcome.merchant_id = merchant.id
     # a merchant started here has no step drafts but step 1's: nothing to read back
     drafts = drafts_of(merchant) if outcome.resumed else {}
-    failure = _create(client, merchant, row, outcome) or _steps(client, merchant, row, drafts,
-                                                                BEFORE_DOCUMENTS)
+    failure = (_create(client, merchant, row, outcome, pause)
+               or _steps(client, merchant, row, drafts, BEFORE_DOCUMENTS, pause))
     if not failure and files is not None:
         failure = _documents(client, settings, merchant, row, files)
-    failure = failure or _steps(client, merchant, row, drafts, ("products",))
+    failure = failure or _steps(client, merchant, row, drafts, ("products",), pause)
     return _finish(outcome, merchant, failure)
 
 
+def patiently(send: Callable[[], StepResult], again: Callable[[], StepResult],
+              pause: Pause) -> StepResult:
+    """``send()``, then while the gateway asks to slow down (429), wait as it asks and
+    ``again()``, ``BUSY_TRIES`` times at most; a wait longer than ``BUSY_MAX_WAIT`` is left to
+    the outbox (the step is queued for then)."""
+    result = send()
+    for _ in range(BUSY_TRIES):
+        wait = BUSY_WAIT if result.retry_after is None else result.retry_after
+        if not result.rate_limited or wait > BUSY_MAX_WAIT:
+            break
+        pause(wait)
+        result = again()
+    return result
+
+
 def _create(client: OnboardingClient, merchant: Merchant, row: BulkRow,
-            outcome: RowOutcome) -> str:
+            outcome: RowOutcome, pause: Pause) -> str:
     if merchant.create_state == CreateState.CREATED:
         return ""
     if merchant.create_state == CreateState.OUTCOME_UNKNOWN:
         return outcome_unknown_message(merchant)
     if merchant.create_state == CreateState.NEEDS_RECONCILE:
         return reconcile_message(merchant)
+    create = BY_KEY["create"]
+    again = partial(send_saved, client, merchant, create)  # the saved draft: the row's
     if outcome.resumed:  # the stored draft may be older than the row: save the row's, send
-        result = send_step(client, merchant, BY_KEY["create"], row.forms["create"])
+        result = patiently(partial(send_step, client, merchant, create, row.forms["create"]),
+                           again, pause)
     else:  # start_merchant has just saved the row as the draft: send that
-        result = send_saved(client, merchant, BY_KEY["create"])
+        result = patiently(again, again, pause)
     outcome.created = result.ok
     return "" if result.ok else describe("create", result)
 
 
 def _steps(client: OnboardingClient, merchant: Merchant, row: BulkRow,
-           drafts: dict[str, StepDraft], keys: tuple[str, ...]) -> str:
+           drafts: dict[str, StepDraft], keys: tuple[str, ...], pause: Pause) -> str:
     """Send the steps ``keys`` not done according to ``drafts`` (read before any was sent)."""
     for key in keys:
         draft = drafts.get(key)
         if draft is not None and draft.state in DONE_STATES:
             continue
-        result = send_step(client, merchant, BY_KEY[key], row.forms[key])
+        step = BY_KEY[key]
+        result = patiently(partial(send_step, client, merchant, step, row.forms[key]),
+                           partial(send_saved, client, merchant, step), pause)
         if not result.ok:
             return describe(key, result)
     return ""

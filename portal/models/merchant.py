@@ -60,6 +60,9 @@ class Merchant(Base):
     documents_outstanding: Mapped[list[str]] = mapped_column(EncryptedJSON, default=list)
     penny_drop_status: Mapped[str | None] = mapped_column(String(16))
     name_at_bank: Mapped[str | None] = mapped_column(String(200))
+    #: The merchant's MID at the gateway (UCIC), from MERCHANT_STATUS_ACCEPTED's
+    #: ``merchant_id``, kept once a status read confirmed the approval.
+    gateway_mid: Mapped[str | None] = mapped_column(String(64))
 
     @validates("pan")
     def _index_pan(self, _key: str, pan: str) -> str:

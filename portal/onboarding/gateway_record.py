@@ -21,6 +21,7 @@ from portal.models.status_change import StatusSource
 from portal.models.step import StepState
 from portal.onboarding.drafts import draft_for, find_draft
 from portal.onboarding.locks import verification_complete
+from portal.onboarding.merchant_facts import confirm_mid
 from portal.onboarding.status_history import RANK, change_status, is_final, may_move
 from portal.onboarding.steps import BY_KEY
 
@@ -75,6 +76,7 @@ def apply_status_read(merchant: Merchant, data: MerchantData, source: str) -> bo
     if (merchant.checklist, merchant.documents_outstanding) != before:
         merchant.touch()
     _mark_late_steps(merchant)
+    confirm_mid(merchant)  # a MERCHANT_STATUS_ACCEPTED heard before the read approved it
     return moved
 
 

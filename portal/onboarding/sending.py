@@ -175,8 +175,8 @@ def unavailable_message(exc: GatewayUnavailable) -> str:
     if exc.http_status == TOO_MANY_REQUESTS:
         wait = (f" in {wait_words(exc.retry_after)}" if exc.retry_after is not None
                 else " in a moment")
-        return ("The gateway is busy and asked the portal to slow down (too many requests); "
-                f"nothing was refused. Everything you typed is kept as a draft; retry{wait}.")
+        return ("The gateway is busy and asked the portal to slow down (too many requests). "
+                f"Everything you typed is kept as a draft; retry{wait}.")
     return (f"The gateway could not be reached ({exc.message}). Everything you typed is kept "
             "as a draft; retry when the gateway is back.")
 

@@ -55,8 +55,10 @@ def subject(code: str) -> str:
 
 
 def holds_up(row: MerchantPendency) -> str:
-    """Which approvals the pendency holds up, as a sentence ('' when the gateway did not say)."""
-    if row.cards_approval_blocking is None and row.mca_approval_blocking is None:
+    """Which approvals an open pendency holds up, as a sentence ('' when the gateway did not
+    say, or the pendency is no longer open)."""
+    if row.status != OPEN or (row.cards_approval_blocking is None
+                              and row.mca_approval_blocking is None):
         return ""
     blocked = [name for name, flag in (("the cards approval", row.cards_approval_blocking),
                                        ("the MCA approval", row.mca_approval_blocking)) if flag]

@@ -216,6 +216,8 @@ _AUDIT_ACTION = {
     "document.file_deleted": "deleted a document's file (retention)",
     "merchant.start": "started onboarding",
     "merchant.reconcile": "reconciled the gateway record",
+    "merchant.gateway_mid": "kept the MID the gateway gave on approval",
+    "merchant.pendency": "kept a pendency the gateway reported",
     "merchant.delete": "deleted {merchant}",
     "merchant.export": "exported {merchant} as a ZIP",
     "status.change": "moved {merchant} to “{to}”",

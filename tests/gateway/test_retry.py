@@ -10,7 +10,7 @@ from portal.gateway.retry import NO_RETRY, RetryPolicy
 
 POLICY = RetryPolicy(attempts=3, base_delay=0.25, max_delay=4.0)
 
-RETRYABLE_STATUSES = [429, 500, 502, 503, 504]
+RETRYABLE_STATUSES = [429, 500, 501, 502, 503, 504, 599]
 FINAL_STATUSES = [400, 401, 403, 404, 409]
 TRANSPORT_ERRORS = ["timeout", "connection", "connect"]
 
@@ -46,6 +46,8 @@ def test_should_retry_table(
         ("GET", 503, None, 3, False),  # the last attempt
         ("PUT", 429, None, 1, True),
         ("PUT", 504, None, 2, True),
+        ("PUT", 501, None, 1, True),  # the real gateway's system error (GL-501-000)
+        ("POST", 501, None, 1, False),
         ("GET", None, "timeout", 1, True),
         ("PUT", None, "connection", 1, True),
         ("GET", None, "connect", 2, True),

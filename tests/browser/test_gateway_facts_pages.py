@@ -138,8 +138,9 @@ def test_a_busy_gateway_queues_the_step_and_says_so(page: Page, servers: Servers
     screenshot(page, "facts-step-busy-queued")
 
     def docs_upload(answer: dict) -> dict:
+        data = answer["data"]
         return {"status": "SUCCESS", "data": {
-            "onboardingId": answer["data"]["merchantInfo"]["onboardingId"],
+            "onboardingId": data.get("onboardingId") or data["merchantInfo"]["onboardingId"],
             "merchantDocType": "PAN", "documentStatus": "PENDING_VERIFICATION"}}
 
     front.rewrite("PUT", "/docs", docs_upload)

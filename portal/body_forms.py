@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask
 from flask_wtf import FlaskForm
-from wtforms import Field, FieldList, Form, FormField, SelectChoice, StringField
+from wtforms import Field, FieldList, Form, FormField, HiddenField, SelectChoice, StringField
 
 from portal.gateway import rules
 from portal.gateway.shapes import FieldError
@@ -39,6 +40,18 @@ EXAMPLES = {
 }
 #: The empty first choice of a select that must be chosen.
 PLEASE_CHOOSE = SelectChoice("", "Choose…")
+#: How many names of a field's place the error summary gives (an owner's row and its PAN).
+SUMMARY_NAMES = 2
+
+
+@dataclass(frozen=True)
+class ErrorLink:
+    """One line of a page's error summary: the id of the field (or group) the error is shown
+    beside, where that is in words (the names leading to it, outermost first), the error."""
+
+    target: str
+    where: tuple[str, ...]
+    message: str
 
 
 def text_field(label: str, help_text: str = "") -> StringField:
@@ -72,25 +85,32 @@ class BodyForm(FlaskForm):
         super().__init__(*args, **kwargs)
         self.top_errors: list[str] = []
         self.nested_errors: dict[str, list[str]] = {}
+        #: Every error placed beside a field or group, in the order given (the summary).
+        self.error_links: list[ErrorLink] = []
 
     def payload(self) -> dict[str, Any]:
         """The form's data as the body's fields (no CSRF token)."""
         return {key: value for key, value in self.data.items() if key not in self.not_data}
 
     def show_errors(self, errors: Iterable[FieldError], root: str | None = None) -> None:
-        """Put each error beside its field; a list or group gets it at its top, else the page."""
+        """Put each error beside its field; a list or group gets it at its top, else the page.
+        Each one placed is also listed in ``error_links``, for the summary atop the page."""
         for error in errors:
-            target = self._locate(form_path(error.field, root))
-            if target is None:
+            chain = self._locate(form_path(error.field, root))
+            if not chain:
                 self.top_errors.append(error.message)
-            elif isinstance(target, FormField | FieldList):
+                continue
+            target = chain[-1]
+            if isinstance(target, FormField | FieldList):
                 self.nested_errors.setdefault(target.name, []).append(error.message)
             else:
                 target.errors = [*target.errors, error.message]
+            self.error_links.append(ErrorLink(target.id, where(chain), error.message))
 
-    def _locate(self, parts: list[str]) -> Field | None:
-        """The deepest field the path reaches (None when not even its first part matches)."""
-        found: Field | None = None
+    def _locate(self, parts: list[str]) -> list[Field]:
+        """The fields the path goes through, outermost first, down to the deepest one it
+        reaches that people see (empty when not even its first part matches)."""
+        found: list[Field] = []
         container: Any = self
         for part in parts:
             if isinstance(container, FieldList):
@@ -101,10 +121,29 @@ class BodyForm(FlaskForm):
                 field = container[part]
             else:
                 break
-            found = field
+            if isinstance(field, HiddenField):
+                break  # e.g. a fee row's card network: the row itself is what people see
+            found.append(field)
             container = field.form if isinstance(field, FormField) else field
         return found
 
     def row_action(self, action: str) -> bool:
         """Handle an add/remove row button; forms without rows have none."""
         return False
+
+
+def title(field: Field, parent: Field | None = None) -> str:
+    """What people call ``field`` on the page: its label, or for a row of a list the row's
+    own ``title(number)`` (an owner, a card network) or the list's label and number."""
+    if isinstance(parent, FieldList) and isinstance(field, FormField):
+        number = parent.entries.index(field) + 1
+        named = getattr(field.form, "title", None)
+        return named(number) if callable(named) else f"{parent.label.text} {number}"
+    return field.label.text
+
+
+def where(chain: list[Field]) -> tuple[str, ...]:
+    """A field's place in words from the fields leading to it: ``("Owner 2", "PAN")``."""
+    names = [title(field, chain[index - 1] if index else None)
+             for index, field in enumerate(chain)]
+    return tuple(names[-SUMMARY_NAMES:])

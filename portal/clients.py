@@ -6,6 +6,8 @@ merchant's signing key (``portal.payments.credentials`` chooses the key and decr
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from flask import current_app
 
 from portal.config import Settings, current_settings
@@ -45,10 +47,33 @@ def current_onboarding_client() -> OnboardingClient:
     return held[1]
 
 
+class GatewayKeyMissing(ValueError):
+    """The gateway's public key or its key id, which payment bodies are encrypted to, is not
+    configured; the message names the variable."""
+
+
+def gateway_public_key(settings: Settings) -> str:
+    """The gateway's public key (PEM) from GATEWAY_PUBLIC_KEY_FILE."""
+    try:
+        return Path(settings.gateway_public_key_file).read_text(encoding="utf-8")
+    except (OSError, ValueError):
+        raise GatewayKeyMissing("The gateway's public key cannot be read: set "
+                                "GATEWAY_PUBLIC_KEY_FILE to its PEM file.") from None
+
+
 def payments_client(settings: Settings, *, mid: str, kid: str, private_key_pem: bytes,
                     parent_mid: str | None = None) -> PaymentsClient:
     """A payments client signing as ``mid`` with the key ``kid`` (under ``parent_mid`` when it
-    is the partner's portfolio key)."""
+    is the partner's portfolio key). Bodies are encrypted (JWE) to the gateway's key, as the
+    gateway's SDKs send them, unless GATEWAY_PLAIN_JSON (sandbox only) says plain JSON."""
+    encrypt = not settings.gateway_plain_json
+    if encrypt and not settings.gateway_key_id:
+        raise GatewayKeyMissing("The gateway's key id is not configured: set GATEWAY_KEY_ID "
+                                "(payment bodies are encrypted to that key).")
     return PaymentsClient(settings.payments_url, merchant_id=mid, kid=kid,
                           private_key_pem=private_key_pem, parent_mid=parent_mid,
+                          encrypt=encrypt,
+                          gateway_public_key_pem=gateway_public_key(settings) if encrypt else None,
+                          gateway_kid=settings.gateway_key_id,
+                          initiate_path=settings.gateway_initiate_path,
                           timeouts=timeouts_of(settings))

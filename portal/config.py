@@ -12,19 +12,34 @@ import os
 from collections.abc import Mapping
 from decimal import Decimal
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 from dotenv import dotenv_values
 from flask import current_app
-from pydantic import AfterValidator, BeforeValidator, Field, ValidationError, field_validator
+from pydantic import ValidationError, field_validator
 from pydantic.fields import FieldInfo
 from pydantic_core.core_schema import ValidationInfo
-from pydantic_settings import BaseSettings, NoDecode, PydanticBaseSettingsSource, SettingsConfigDict
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from portal.config_errors import bad_values_text
+from portal.config_fields import (
+    ROOT,
+    Address,
+    BulkConcurrency,
+    CommaList,
+    DatabaseUrl,
+    Flag,
+    Folder,
+    InitiatePath,
+    Lowercase,
+    OptionalAmount,
+    PositiveHours,
+    PositiveSeconds,
+    variable,
+)
 from portal.gateway.onboarding_events import origin_of
+from portal.gateway.payments_shapes import INITIATE_PATH
 
-ROOT = Path(__file__).resolve().parent.parent
 INSTANCE = ROOT / "instance"
 DEV_ENVS = ("development", "testing")
 MAIL_SECURITIES = ("none", "starttls", "ssl")
@@ -38,49 +53,6 @@ DOT_ENV = ROOT / ".env"
 
 class ConfigError(RuntimeError):
     """The configuration is incomplete or contradictory."""
-
-
-def _flag(value: object) -> object:
-    """Read a yes/no variable as before: 1, true or yes (any case) is on, anything else off."""
-    return value.strip().lower() in ("1", "true", "yes") if isinstance(value, str) else value
-
-
-def _comma_list(value: object) -> object:
-    """Split a comma-separated variable into its non-empty, stripped items."""
-    if isinstance(value, str):
-        return tuple(item.strip() for item in value.split(",") if item.strip())
-    return value
-
-
-def _sqlite_under_root(url: str) -> str:
-    """A relative SQLite path is relative to the project folder, not the working directory."""
-    prefix = "sqlite:///"
-    if url.startswith(prefix) and not url.startswith(prefix + "/") and url != prefix + ":memory:":
-        return prefix + str(ROOT / url[len(prefix):])
-    return url
-
-
-Flag = Annotated[bool, BeforeValidator(_flag)]
-CommaList = Annotated[tuple[str, ...], NoDecode, BeforeValidator(_comma_list)]
-Address = Annotated[str, AfterValidator(lambda url: url.rstrip("/"))]
-Folder = Annotated[str, AfterValidator(lambda path: str(ROOT / path))]
-DatabaseUrl = Annotated[str, AfterValidator(_sqlite_under_root)]
-Lowercase = Annotated[str, AfterValidator(lambda value: value.strip().lower())]
-#: An amount, or None when the variable is empty.
-#: Most rows of a bulk import in flight at once: few enough to stay a fair client.
-MAX_BULK_CONCURRENCY = 16
-BulkConcurrency = Annotated[int, Field(ge=1, le=MAX_BULK_CONCURRENCY)]
-OptionalAmount = Annotated[Decimal | None, BeforeValidator(
-    lambda value: None if isinstance(value, str) and not value.strip() else value)]
-
-
-def variable(name: str, default: object, meaning: str, *, required: bool = False,
-             secret: bool = False, shown: str | None = None) -> Any:
-    """A settings field read from the variable ``name``. ``required``: production refuses to
-    start without it; ``secret``: kept out of the settings' repr; ``shown``: the README's
-    Default column when the literal default would mislead."""
-    return Field(default, validation_alias=name, description=meaning, repr=not secret,
-                 json_schema_extra={"required": required, "shown": shown})
 
 
 class Settings(BaseSettings):
@@ -116,12 +88,22 @@ class Settings(BaseSettings):
     gateway_public_key_file: str = variable(
         "GATEWAY_PUBLIC_KEY_FILE", "", "PEM file of the gateway's public key; verifies payment "
         "callbacks")
+    gateway_key_id: str = variable(
+        "GATEWAY_KEY_ID", "", "Key id (`kid`) of the gateway's public key: payment bodies are "
+        "encrypted (JWE) to that key, as the gateway's own SDKs send them",
+        shown="none; `make run` sets the sandbox's")
+    gateway_initiate_path: InitiatePath = variable(
+        "GATEWAY_INITIATE_PATH", INITIATE_PATH, "Path of the payments initiate call: spec 000's "
+        "by default; the real gateway's docs and SDKs use `/gl/v1/payments/initiate/paycollect`")
     gateway_origin: str = variable(
         "GATEWAY_ORIGIN", "", "Origin of the verification iframe and its postMessage events",
         shown="the onboarding URL's origin")
     gateway_is_sandbox: Flag = variable(
-        "GATEWAY_IS_SANDBOX", False, "`true` when the gateway is the local sandbox: shows \"Fill "
-        "with test data\"")
+        "GATEWAY_IS_SANDBOX", False, "`true` when the gateway is the local sandbox: shows the "
+        "scenario picker (\"Fill every step\" with test data)")
+    gateway_plain_json: Flag = variable(
+        "GATEWAY_PLAIN_JSON", False, "`true`: payment bodies go as plain JSON instead of JWE; "
+        "only with `GATEWAY_IS_SANDBOX` (the real gateway takes encrypted bodies only)")
     connect_timeout: float = variable("GATEWAY_CONNECT_TIMEOUT", 5.0,
                                       "Seconds to connect to the gateway")
     read_timeout: float = variable("GATEWAY_READ_TIMEOUT", 30.0,
@@ -178,6 +160,16 @@ class Settings(BaseSettings):
         "FOUR_EYES_REFUND_ABOVE", Decimal(10000), "A refund of more than this amount (in the "
         "payment's currency, major units as typed, e.g. `10000.00`) waits for a second admin's "
         "approval on the Approvals page; empty: no refund does")
+    payment_poll_seconds: PositiveSeconds = variable(
+        "PAYMENT_POLL_SECONDS", 60, "How often the worker reads the gateway's status of payments "
+        "not final yet (waiting for the customer, authorised, outcome unknown); one read again "
+        "and again unchanged waits longer each time, up to an hour")
+    hold_expiry_hours: PositiveHours = variable(
+        "HOLD_EXPIRY_HOURS", 168, "Hours an authorisation holds the customer's funds before the "
+        "issuer releases it (the gateway does not say; 7 days is the card networks' usual)")
+    hold_warning_hours: PositiveHours = variable(
+        "HOLD_WARNING_HOURS", 24, "Holds not captured this many hours before their expiry are "
+        "flagged on the payments pages and the dashboard")
     trusted_proxies: int = variable(
         "TRUSTED_PROXIES", 0, "Number of reverse proxies in front of the portal whose "
         "`X-Forwarded-For` and `X-Forwarded-Proto` are believed; 0: none (see \"Behind a "
@@ -190,6 +182,14 @@ class Settings(BaseSettings):
         "loopback; empty: loopback only (see \"Operating the portal\")", secret=True)
     ready_gateway_timeout: float = variable("READY_GATEWAY_TIMEOUT", 2.0,
                                             "Seconds `/readyz` waits for the gateway to answer")
+
+    @field_validator("gateway_plain_json")
+    @classmethod
+    def _plain_json_only_for_the_sandbox(cls, value: bool, info: ValidationInfo) -> bool:
+        if value and not info.data.get("gateway_is_sandbox"):
+            raise ValueError("plain JSON payment bodies are for the sandbox only: set "
+                             "GATEWAY_IS_SANDBOX=true or leave GATEWAY_PLAIN_JSON empty")
+        return value
 
     @field_validator("payments_url")
     @classmethod

@@ -11,7 +11,8 @@ from pydantic import ValidationError
 NUMBER_ERRORS = {"float_parsing": "a number", "int_parsing": "a whole number",
                  "int_from_float": "a whole number"}
 #: Validation errors of a bounded number, and the side of the bound.
-RANGE_ERRORS = {"greater_than_equal": "at least", "less_than_equal": "at most"}
+RANGE_ERRORS = {"greater_than_equal": "at least", "less_than_equal": "at most",
+                "greater_than": "more than"}
 
 
 def bad_values_text(error: ValidationError, variables: Mapping[str, str]) -> str:
@@ -29,4 +30,7 @@ def _sentence(detail, variables: Mapping[str, str]) -> str:
     if bound:
         limit = next(iter(detail.get("ctx", {}).values()), "")
         return f"{variable} must be {bound} {limit}: {detail['input']!r}."
+    if detail["type"] == "value_error":  # the settings' own checks speak in sentences
+        reason = str(detail["msg"]).removeprefix("Value error, ")
+        return f"{variable} has a value the portal cannot use: {reason}."
     return f"{variable} has a value the portal cannot use."

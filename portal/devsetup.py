@@ -18,12 +18,15 @@ from pathlib import Path
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from dotenv import dotenv_values
+from joserfc.jwk import RSAKey
 
 from portal.config import DEV_ENV_FILE, INSTANCE
 from portal.private_files import make_private, private_folder, write_private
 
 #: The development partner's MID: its id in the sandbox, GATEWAY_PARTNER_MID in the portal.
 DEV_PARTNER_MID = "dev-partner"
+#: The sandbox gateway's public key, beside the env file.
+GATEWAY_PUBLIC_PEM = "gateway_public.pem"
 
 
 def _rsa_pair() -> tuple[str, str]:
@@ -53,11 +56,25 @@ def _local_secrets() -> dict[str, str]:
             "KYC_ENCRYPTION_KEYS": _fernet_key(), "PAN_INDEX_KEY": secrets.token_hex(32)}
 
 
+def gateway_key_id(public_pem: str) -> str:
+    """The key id the sandbox gives its gateway key: the key's RFC 7638 thumbprint."""
+    return RSAKey.import_key(public_pem).thumbprint()
+
+
+def _later_settings(instance: Path) -> dict[str, str]:
+    """Settings a later version added that an older env file can be completed with."""
+    public = instance / GATEWAY_PUBLIC_PEM
+    return {"GATEWAY_KEY_ID": gateway_key_id(public.read_text(encoding="utf-8"))} \
+        if public.is_file() else {}
+
+
 def _complete(env_file: Path) -> None:
-    """Append the local secrets an older env file lacks, and make it owner-only."""
+    """Append the local secrets (and later settings) an older env file lacks, and make it
+    owner-only."""
     text = env_file.read_text(encoding="utf-8")
     present = dotenv_values(env_file)
-    missing = {k: v for k, v in _local_secrets().items() if k not in present}
+    added = {**_local_secrets(), **_later_settings(env_file.parent)}
+    missing = {k: v for k, v in added.items() if k not in present}
     separator = "" if not text or text.endswith("\n") else "\n"
     _write_private(env_file, text + separator + _env_text(missing))
 
@@ -74,7 +91,7 @@ def write_dev_config(instance: Path, portal_port: int, sandbox_port: int) -> boo
     api_key = "pk_dev_" + secrets.token_hex(8)
     api_secret = secrets.token_urlsafe(32)
     gateway_private, gateway_public = _rsa_pair()
-    (instance / "gateway_public.pem").write_text(gateway_public, encoding="utf-8")
+    (instance / GATEWAY_PUBLIC_PEM).write_text(gateway_public, encoding="utf-8")
     sandbox_url = f"http://127.0.0.1:{sandbox_port}"
     sandbox = {
         "partners": [{"partnerId": DEV_PARTNER_MID,
@@ -91,7 +108,8 @@ def write_dev_config(instance: Path, portal_port: int, sandbox_port: int) -> boo
         "GATEWAY_API_SECRET": api_secret,
         "GATEWAY_PARTNER_MID": DEV_PARTNER_MID,
         "GATEWAY_WEBHOOK_SECRETS": api_secret,
-        "GATEWAY_PUBLIC_KEY_FILE": str(instance / "gateway_public.pem"),
+        "GATEWAY_PUBLIC_KEY_FILE": str(instance / GATEWAY_PUBLIC_PEM),
+        "GATEWAY_KEY_ID": gateway_key_id(gateway_public),
         "GATEWAY_IS_SANDBOX": "true",
         "PORTAL_URL": f"http://127.0.0.1:{portal_port}",
         **_local_secrets(),

@@ -43,7 +43,9 @@ def create_app(settings: Settings | None = None) -> Flask:
         SESSION_COOKIE_SECURE=not settings.is_development,
         REMEMBER_COOKIE_HTTPONLY=True,
         REMEMBER_COOKIE_SAMESITE="Lax",
-        PERMANENT_SESSION_LIFETIME=timedelta(minutes=settings.session_idle_minutes),
+        # the cookie outlives the idle timeout, which the server enforces (portal.auth.sessions),
+        # so a session that went idle is still known to be its user's
+        PERMANENT_SESSION_LIFETIME=timedelta(hours=settings.session_max_hours),
         SESSION_REFRESH_EACH_REQUEST=True,
         TESTING=settings.env == "testing",
     )

@@ -255,6 +255,7 @@ _AUDIT_ACTION = {
     "user.mfa_reset": "reset a user's authenticator",
     "user.password_change": "changed a password",
     "user.role_change": "changed a user's role",
+    "user.invitation": "emailed an invitation to choose a password",
 }
 # Pairs, not dict entries: bandit takes a "password" key with a string value for a secret.
 _AUDIT_ACTION.update([
@@ -274,6 +275,8 @@ _OUTCOME = {
     "stale": "ignored (older than what is known)",
     "unknown status": "status not known",
     "unreadable": "sent, answer unreadable",
+    "throttled": "refused (asked too often)",
+    "interrupted": "interrupted while sending (not sent again)",
 }
 
 TABLES: dict[Kind, dict[str, str]] = {

@@ -1,6 +1,6 @@
 """What every onboarding step's page shares, whichever feature draws it (the wizard, documents,
 verification, status, the merchant's summary): the stepper's links and labels, and the sandbox's
-"fill with test data" picker.
+scenario picker ("Fill every step" with one scenario's test data, kept for the merchant).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from portal.config import current_settings
 from portal.label_tables import TABLES, Kind
 from portal.models.merchant import Merchant
 from portal.onboarding import scenarios
+from portal.onboarding.filling import chosen
 from portal.onboarding.steps import STEPS, Step, next_step
 
 #: Steps whose page is not the wizard's form page.
@@ -28,10 +29,17 @@ def step_url(merchant: Merchant, step: Step) -> str:
     return url_for("wizard.step", merchant_id=merchant.id, step_key=step.key)
 
 
+def sandbox_only() -> None:
+    """404 unless the portal talks to the gateway sandbox (test data is for it alone)."""
+    if not current_settings().gateway_is_sandbox:
+        abort(404)
+
+
 def chosen_scenario() -> str:
     """The scenario picked in the form; 404 when this is not a sandbox."""
+    sandbox_only()
     scenario = request.form.get("scenario", "")
-    if not current_settings().gateway_is_sandbox or scenario not in scenarios.LABELS:
+    if scenario not in scenarios.LABELS:
         abort(404)
     return scenario
 
@@ -45,6 +53,8 @@ def template_helpers() -> dict[str, Any]:
         "next_step": next_step,
         "scenario_choices": scenarios.CHOICES if current_settings().gateway_is_sandbox
         else None,
+        "scenario_of": chosen,
+        "scenario_labels": scenarios.LABELS,
     }
 
 

@@ -22,14 +22,15 @@ from portal.clock import Clock
 from portal.config import Settings
 from portal.db import db
 from portal.factory import create_app
+from portal.gateway.payments_auth import KID_HEADER
 from portal.migrate import upgrade
 from portal.models import Role
 from portal.sandbox.payments.routes import GATEWAY_KEY_PATH
 from tests.support.compiled import reuse_compiled_code
-from tests.support.sandbox import RunningSandbox, serve_sandbox
+from tests.support.sandbox import RunningSandbox, serve_sandbox, suite_dialect
 
 #: Fixtures of the whole suite kept in tests/support.
-pytest_plugins = ["tests.support.chromium", "tests.support.postgres"]
+pytest_plugins = ["tests.support.chromium", "tests.support.postgres", "tests.support.dialects"]
 
 #: The fuzz tests' examples: a fixed number each (set on the tests), drawn the same way on every
 #: run in CI and never replayed from a local example database, so a run's cost and result are
@@ -83,9 +84,9 @@ def any_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return request.getfixturevalue("postgres_url")
 
 
-#: The sandbox config of the suite: one partner with one key.
+#: The sandbox config of the suite: one partner with one key (SANDBOX_ANSWER_DIALECT's dialect).
 SANDBOX_CONFIG = {"partners": [{"partnerId": PARTNER_ID, "keys": [
-    {"apiKey": API_KEY, "apiSecret": API_SECRET, "active": True}]}]}
+    {"apiKey": API_KEY, "apiSecret": API_SECRET, "active": True}]}], **suite_dialect()}
 
 
 @pytest.fixture(scope="session")
@@ -102,13 +103,15 @@ def sandbox(session_sandbox: RunningSandbox) -> RunningSandbox:
 
 
 def with_payments(settings: Settings, sandbox: RunningSandbox, folder: Path) -> Settings:
-    """``settings`` plus payments: a credentials key and the sandbox's published gateway key."""
+    """``settings`` plus payments: a credentials key and the sandbox's published gateway key and
+    its key id (payment bodies are encrypted to it, as on the real gateway)."""
     answer = requests.get(sandbox.url + GATEWAY_KEY_PATH, timeout=5)
     answer.raise_for_status()
     key_file = folder / "gateway_public.pem"
     key_file.write_text(answer.text, encoding="utf-8")
     return settings.with_changes(credentials_key=Fernet.generate_key().decode(),
-                                 gateway_public_key_file=str(key_file))
+                                 gateway_public_key_file=str(key_file),
+                                 gateway_key_id=answer.headers[KID_HEADER])
 
 
 def settings_for(database_url: str, sandbox_url: str, folder: Path) -> Settings:

@@ -10,6 +10,7 @@ from dotenv import dotenv_values
 from portal.config import ConfigError, settings_from_env
 from portal.devsetup import write_dev_config
 from portal.factory import create_app
+from portal.sandbox.payments.auth import GatewayKey
 
 
 def test_health_answers_with_security_headers(client):
@@ -66,3 +67,22 @@ def test_dev_config_is_written_once_with_fresh_secrets(tmp_path):
     settings = settings_from_env(env_a)
     assert settings.check() is settings
     assert settings.gateway_is_sandbox
+
+
+def test_dev_config_names_the_sandbox_gateway_keys_id(tmp_path):
+    """Payment bodies are JWE by default: make run writes the kid the sandbox gives its key."""
+    write_dev_config(tmp_path, 5000, 8100)
+    env = dotenv_values(tmp_path / "portal.env")
+    sandbox = json.loads((tmp_path / "sandbox.json").read_text())
+    assert env["GATEWAY_KEY_ID"] == GatewayKey(sandbox["gatewayPrivateKeyPem"]).kid
+    assert not settings_from_env(env).gateway_plain_json
+
+
+def test_an_older_dev_config_gains_the_gateway_key_id(tmp_path):
+    write_dev_config(tmp_path, 5000, 8100)
+    env_file = tmp_path / "portal.env"
+    kid = dotenv_values(env_file)["GATEWAY_KEY_ID"]
+    env_file.write_text("".join(line + "\n" for line in env_file.read_text().splitlines()
+                                if not line.startswith("GATEWAY_KEY_ID=")))
+    assert write_dev_config(tmp_path, 5000, 8100) is False
+    assert dotenv_values(env_file)["GATEWAY_KEY_ID"] == kid

@@ -34,6 +34,7 @@ EXPLICIT = {
                      "portal.gateway.payments_shapes", "portal.gateway.rules",
                      "portal.gateway.onboarding_events"], VOCABULARY),
     **dict.fromkeys(["portal.db", "portal.clock", "portal.config", "portal.config_errors",
+                     "portal.config_fields",
                      "portal.encryption", "portal.redaction", "portal.private_files",
                      "portal.logging_filters", "portal.http", "portal.pagination"], BASE),
     **dict.fromkeys(["portal.gateway.transport", "portal.gateway.retry",

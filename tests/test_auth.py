@@ -168,9 +168,9 @@ def test_address_throttle_is_per_address(auth, client, app):
     assert response.status_code == 302
 
 
-def test_idle_session_is_signed_out(auth, client, app, portal_clock):
+def test_idle_session_is_signed_out(auth, client, settings, portal_clock):
     auth.login()
-    idle = app.config["PERMANENT_SESSION_LIFETIME"].total_seconds()
+    idle = settings.session_idle_minutes * 60
     portal_clock.advance(idle - 60)
     assert _signed_in(client)
     portal_clock.advance(idle - 60)

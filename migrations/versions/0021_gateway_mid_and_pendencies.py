@@ -7,7 +7,7 @@ Columns are added with ``op.add_column`` (no batch rebuild of ``merchants`` on S
 would drop the triggers of 0019 and 0020).
 
 Revision ID: 0027
-Revises: 0020
+Revises: 0023
 Create Date: 2026-11-27
 """
 from collections.abc import Sequence
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0027"
-down_revision: str | None = "0020"
+down_revision: str | None = "0023"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

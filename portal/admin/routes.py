@@ -11,6 +11,7 @@ from portal.admin.forms import AuditFilterForm
 from portal.auth import roles_required
 from portal.config import current_settings
 from portal.models.user import Role
+from portal.payments.expiry import expiring_count
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
@@ -19,8 +20,11 @@ bp = Blueprint("admin", __name__, url_prefix="/admin")
 @roles_required(Role.ADMIN)
 def dashboard() -> ResponseReturnValue:
     """Every merchant's progress, the counts per status and the merchants that stall."""
+    settings = current_settings()
     return render_template("admin/dashboard.html",
-                           board=service.dashboard(current_settings().stale_after_days))
+                           board=service.dashboard(settings.stale_after_days),
+                           expiring_holds=expiring_count(settings, clock.utcnow()),
+                           hold_warning_hours=settings.hold_warning_hours)
 
 
 @bp.get("/audit")

@@ -17,7 +17,8 @@ from portal.http import wants_json
 View = TypeVar("View", bound=Callable[..., Any])
 
 PUBLIC_ATTRIBUTE = "portal_public"
-#: Where (in ``g``) the id of a user whose idle session was just ended is noted.
+#: Where (in ``g``) the id of a user whose idle session was just ended is noted (only when the
+#: server had recorded that session, so it knows whose it was).
 ENDED_USER = "ended_user_id"
 
 
@@ -38,22 +39,31 @@ def is_public(endpoint: str | None) -> bool:
 
 
 def deny_anonymous() -> ResponseReturnValue:
-    """401 for JSON clients, otherwise a redirect to the sign-in page that returns here."""
+    """401 for JSON clients, otherwise a redirect to the sign-in page that returns here; a post
+    from a session that just went idle is held for its owner first (never an anonymous one)."""
     if wants_json():
         return jsonify(error="unauthorized", message="Sign in first."), 401
-    if held_forms.holdable():
-        user_id = str(g.get(ENDED_USER) or "")
-        held_forms.hold(int(user_id) if user_id.isdigit() else None)
-        return session_ended()
+    owner = g.get(ENDED_USER)
+    if isinstance(owner, int) and held_forms.holdable():
+        return session_ended(kept=held_forms.hold(owner))
+    return sign_in_first()
+
+
+def sign_in_first() -> ResponseReturnValue:
+    """To the sign-in page, which then returns here."""
     flash("Please sign in to continue.", "info")
     return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))
 
 
-def session_ended() -> ResponseReturnValue:
-    """To the sign-in page, saying that the post was held and where it will be shown."""
+def session_ended(*, kept: bool) -> ResponseReturnValue:
+    """To the sign-in page, saying whether the post was held (to be shown on this page again)."""
     minutes = current_settings().session_idle_minutes
-    flash(f"Your session ended after {minutes} idle minutes, so nothing was saved. Sign in "
-          "again to get back to the page with what you typed.", "warning")
+    if kept:
+        flash(f"Your session ended after {minutes} idle minutes, so nothing was saved. Sign in "
+              "again to get back to the page with what you typed.", "warning")
+    else:
+        flash(f"Your session ended after {minutes} idle minutes, so nothing was saved, and what "
+              "you sent was too long to keep. Sign in again and type it again.", "error")
     return redirect(url_for("auth.login", next=request.path))
 
 

@@ -14,6 +14,8 @@ from portal.db import db
 from portal.models import Role, User
 
 DEFAULT_ADMIN_EMAIL = "admin@localhost"
+#: The longest client address the throttles store (an IPv6 address has at most 45 characters).
+ADDRESS_MAX = 64
 
 
 class AccountError(ValueError):
@@ -39,11 +41,12 @@ def get_user(email: str) -> User:
 
 
 def create_user(email: str, password: str, role: Role, *,
-                one_time_for: timedelta | None = None) -> User:
+                one_time_for: timedelta | None = None, created_by_id: int | None = None) -> User:
     """Add a user with a hashed password (the caller checks the email's syntax and commits).
 
     A one-time password (``one_time_for`` given) works for that long, and must be replaced by
-    the user at their first sign-in.
+    the user at their first sign-in. ``created_by_id``: the admin who added them (none from
+    the command line).
     """
     address = normalize_email(email)
     if find_user(address) is not None:
@@ -54,7 +57,7 @@ def create_user(email: str, password: str, role: Role, *,
         raise AccountError(str(exc)) from exc
     now = clock.utcnow()
     user = User(email=address, password_hash=passwords.hash_password(password), role=role.value,
-                active=True, created_at=now, failed_logins=0,
+                active=True, created_at=now, created_by_id=created_by_id,
                 must_change_password=one_time_for is not None,
                 one_time_password_expires_at=None if one_time_for is None else now + one_time_for)
     db.session.add(user)
@@ -89,20 +92,22 @@ def throttled(user: User | None, address: str, check: Callable[[User], Checked |
               decoy: Callable[[], object] = lambda: None) -> Checked | None:
     """Run ``check`` on ``user`` unless a throttle applies, counting the attempt; None if refused.
 
-    The attempt is claimed on the account before ``check`` runs, so guesses sent at once are
-    counted too; when no check runs, ``decoy`` spends the time one would have taken.
+    The attempt is claimed on the account (from ``address``) before ``check`` runs, so guesses
+    sent at once are counted too; when no check runs, ``decoy`` spends the time one would have
+    taken.
     """
     now = clock.utcnow()
+    address = address[:ADDRESS_MAX]
     attempt = None
     if user is not None and not throttle.address_blocked(address, now):
-        attempt = throttle.claim_attempt(user.id, now)
+        attempt = throttle.claim_attempt(user.id, address, now)
     if user is None or attempt is None:
         decoy()
         outcome = None
     else:
         outcome = check(user)
         if outcome is None:
-            throttle.note_account_failure(user.id, attempt, now)
+            throttle.note_failure(user.id, address, attempt, now)
     if outcome is None:
         throttle.note_address_failure(address, now)
     return outcome
@@ -119,7 +124,8 @@ def authenticate(email: str, password: str, address: str) -> User | None:
 
     Every refusal looks the same to the caller, so it cannot tell unknown emails, wrong
     passwords, locked accounts, inactive users, expired one-time passwords and blocked
-    addresses apart. The failure count is cleared by ``note_sign_in``, once every factor passed.
+    addresses apart. The address's failures are cleared by ``note_sign_in``, once every factor
+    passed.
     """
 
     def check(user: User) -> User | None:
@@ -135,9 +141,10 @@ def authenticate(email: str, password: str, address: str) -> User | None:
                      decoy=lambda: passwords.spend_verification_time(password))
 
 
-def note_sign_in(user: User) -> None:
-    """Every factor passed: forget the failures and note the time (the caller commits)."""
-    throttle.clear_account_failures(user.id)
+def note_sign_in(user: User, address: str) -> None:
+    """Every factor passed: forget the address's failures and note the time (the caller
+    commits)."""
+    throttle.clear_failures(user.id, address[:ADDRESS_MAX])
     user.last_login_at = clock.utcnow()
 
 
@@ -170,16 +177,16 @@ def change_password(user: User, current: str, new: str, address: str) -> None:
     if throttled(user, address, lambda u: u if passwords.verify_password(
             u.password_hash, current) else None) is None:
         raise PasswordRefused("current_password", "The current password is not right.")
-    throttle.clear_account_failures(user.id)
+    throttle.clear_failures(user.id, address[:ADDRESS_MAX])
     user.password_hash = passwords.hash_password(new)
     user.must_change_password = False
     user.one_time_password_expires_at = None
     session_records.close_all_sessions(user.id)
 
 
-def is_locked(user: User) -> bool:
-    """True while repeated failures keep the account locked."""
-    return throttle.account_locked(user.id, clock.utcnow())
+def is_locked(user: User, address: str) -> bool:
+    """True while repeated failures keep ``address`` (or everyone) out of the account."""
+    return throttle.locked_out(user.id, address[:ADDRESS_MAX], clock.utcnow())
 
 
 def set_password(user: User, password: str, *, one_time_for: timedelta | None = None) -> None:
@@ -193,7 +200,7 @@ def set_password(user: User, password: str, *, one_time_for: timedelta | None = 
         passwords.check_strength(password)
     except ValueError as exc:
         raise PasswordRefused("password", str(exc)) from exc
-    throttle.clear_account_failures(user.id)
+    throttle.lift_locks(user.id)
     user.password_hash = passwords.hash_password(password)
     user.must_change_password = one_time_for is not None
     user.one_time_password_expires_at = (None if one_time_for is None

@@ -8,4 +8,5 @@ SIGN_IN_FAILURES = Counter("portal_sign_in_failures_total",
                            "Failed sign-ins, by the step that failed (password or code)",
                            ["step"])
 LOCKOUTS = Counter("portal_account_lockouts_total",
-                   "Accounts locked after too many failed sign-ins")
+                   "Addresses locked out of an account (or whole accounts locked) after "
+                   "too many failed sign-ins")

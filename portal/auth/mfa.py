@@ -30,28 +30,43 @@ def needs_enrolment(user: User, settings: Settings) -> bool:
     return required(user, settings) and not user.has_totp
 
 
-def start_enrolment(user: User) -> str:
-    """Give a user without an authenticator a fresh pending secret (the caller commits)."""
+def start_enrolment(user: User, token: str, now: datetime) -> str:
+    """A fresh secret for the session ``token`` of a user without an authenticator, to show
+    once; it replaces any the session was shown, and no other session sees it (the caller
+    commits)."""
     if user.has_totp:
         raise ValueError("The user already has an authenticator.")
-    user.totp_secret = totp.new_secret()
-    return user.totp_secret
+    secret = totp.new_secret()
+    session_records.keep_pending_secret(token, secret, now)
+    return secret
 
 
-def confirm_enrolment(user: User, code: str, now: datetime) -> list[str] | None:
-    """Turn the pending secret on if ``code`` is right; return the recovery codes to show once."""
-    if user.has_totp or user.totp_secret is None:
+def enrolment_started(token: str) -> bool:
+    """True when the session ``token`` was shown a key already (it is not shown again)."""
+    return session_records.pending_secret(token) is not None
+
+
+def confirm_enrolment(user: User, token: str, code: str, now: datetime) -> list[str] | None:
+    """Turn on the secret the session ``token`` was shown if ``code`` is right, and end the
+    user's other sessions (one that knew only the password must not inherit the new factor);
+    return the recovery codes to show once (the caller commits)."""
+    secret = session_records.pending_secret(token)
+    if user.has_totp or secret is None:
         return None
-    step = totp.matching_step(user.totp_secret, code, now, after=None)
+    step = totp.matching_step(secret, code, now, after=None)
     if step is None:
         return None
+    user.totp_secret = secret
     user.totp_enrolled_at = now
     user.totp_last_step = step
+    session_records.forget_pending_secret(token)
+    session_records.close_other_sessions(user.id, token)
     return recovery_codes.replace_codes(user.id)
 
 
 def remove_authenticator(user: User) -> None:
-    """Forget the user's authenticator and recovery codes, and end their sessions."""
+    """Forget the user's authenticator and recovery codes, and end every session of theirs
+    (with whatever a session was setting up)."""
     user.totp_secret = None
     user.totp_enrolled_at = None
     user.totp_last_step = None

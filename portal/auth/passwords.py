@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import secrets
 from functools import cache
 
@@ -40,6 +42,17 @@ def _decoy_hash() -> str:
 def spend_verification_time(password: str) -> None:
     """Verify against a decoy so an unknown email takes as long as a wrong password."""
     verify_password(_decoy_hash(), password)
+
+
+def fingerprint(password_hash: str) -> str:
+    """A short digest of a password hash: whatever was issued against it dies when the password
+    changes (reset links, a sign-in waiting for its code). Reveals nothing: the hash is salted."""
+    return hashlib.sha256(password_hash.encode()).hexdigest()[:24]
+
+
+def same_fingerprint(password_hash: str, seen: object) -> bool:
+    """True when ``seen`` is the fingerprint of ``password_hash`` (compared in constant time)."""
+    return hmac.compare_digest(str(seen), fingerprint(password_hash))
 
 
 def generate_password() -> str:

@@ -95,7 +95,7 @@ def password() -> ResponseReturnValue:
             change_password(current_user, form.current_password.data, form.new_password.data,
                             _address())
         except PasswordRefused as exc:
-            if is_locked(current_user):
+            if is_locked(current_user, _address()):
                 return _signed_out_after_guesses()
             db.session.commit()  # the throttle's count of the wrong guess
             form[exc.field].errors.append(str(exc))

@@ -2,7 +2,8 @@
 
 The session cookie carries a random token; the database keeps only its SHA-256. A session is
 live while its row exists and it is younger than the absolute lifetime, so signing out, a
-password change or a deactivation ends it however many copies of the cookie exist.
+password change or a deactivation ends it however many copies of the cookie exist. An
+authenticator being set up belongs to one session (``PendingEnrolment``) and goes with it.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, select
 
 from portal.db import db
-from portal.models import User, UserSession
+from portal.models import PendingEnrolment, User, UserSession
 
 
 def _digest(token: str) -> str:
@@ -50,3 +51,34 @@ def close_session(token: str) -> None:
 def close_all_sessions(user_id: int) -> None:
     """End every session of ``user_id`` (password change, deactivation)."""
     db.session.execute(delete(UserSession).where(UserSession.user_id == user_id))
+
+
+def close_other_sessions(user_id: int, token: str) -> None:
+    """End every session of ``user_id`` but the one ``token`` names (a second factor set up)."""
+    db.session.execute(delete(UserSession).where(UserSession.user_id == user_id,
+                                                 UserSession.id != _digest(token)))
+
+
+def owner_of(token: str) -> int | None:
+    """The user whose recorded session ``token`` names, live or past its time; None when the
+    server has no such session (never had, or ended it)."""
+    return db.session.scalar(select(UserSession.user_id).where(UserSession.id == _digest(token)))
+
+
+def keep_pending_secret(token: str, secret: str, now: datetime) -> None:
+    """Make ``secret`` the authenticator secret the session ``token`` is setting up, in place of
+    any it was shown before."""
+    forget_pending_secret(token)
+    db.session.add(PendingEnrolment(session_id=_digest(token), secret=secret, created_at=now))
+
+
+def pending_secret(token: str) -> str | None:
+    """The authenticator secret the session ``token`` was shown, if it is setting one up."""
+    return db.session.scalar(select(PendingEnrolment.secret).where(
+        PendingEnrolment.session_id == _digest(token)))
+
+
+def forget_pending_secret(token: str) -> None:
+    """Drop the session's pending authenticator secret (confirmed, or replaced)."""
+    db.session.execute(delete(PendingEnrolment).where(
+        PendingEnrolment.session_id == _digest(token)))

@@ -4,7 +4,9 @@ absolute lifetime, and the pause between the password and the second factor.
 Each session is recorded on the server (``session_records``): the signed cookie carries its
 token, and a session whose record is gone (sign-out, password change, deactivation) or older
 than SESSION_MAX_HOURS is refused however often its cookie was copied or refreshed. The
-last-seen time inside the signed cookie ends idle sessions, so a replayed old cookie is refused.
+last-seen time inside the signed cookie ends idle sessions, so a replayed old cookie is refused;
+the cookie itself lasts SESSION_MAX_HOURS, so after an idle ending the server still knows whose
+session it was (and whose typing a refused post holds).
 """
 
 from __future__ import annotations
@@ -19,8 +21,14 @@ from flask_wtf.csrf import CSRFError
 
 from portal import clock
 from portal.audit import record
-from portal.auth import held_forms, mfa, session_records
-from portal.auth.access import ENDED_USER, deny_anonymous, require_login, session_ended
+from portal.auth import held_forms, mfa, passwords, session_records
+from portal.auth.access import (
+    ENDED_USER,
+    deny_anonymous,
+    require_login,
+    session_ended,
+    sign_in_first,
+)
 from portal.auth.accounts import authenticate, find_user, is_locked, note_sign_in, throttled
 from portal.auth.metrics import SIGN_IN_FAILURES
 from portal.config import current_settings
@@ -31,6 +39,9 @@ from portal.models import User
 LAST_SEEN_KEY = "last_seen"
 PAGE_EXPIRED = ("This page had been open too long for its form to be accepted, so nothing "
                 "was saved. What you typed is back below: check it and save again.")
+PAGE_EXPIRED_NOT_KEPT = ("This page had been open too long for its form to be accepted, so "
+                         "nothing was saved, and what you sent was too long to keep. Type it "
+                         "again and save.")
 SESSION_ID_KEY = "session_id"
 #: The user who gave the right password and still owes a second factor, and since when.
 PENDING_KEY = "second_factor_due"
@@ -66,7 +77,7 @@ def start_session(user: User) -> None:
     """Sign ``user`` in on a brand-new session, so nothing planted before sign-in survives
     (but the claim on a form held while signed out, see portal.auth.held_forms)."""
     _clear_keeping_held_form()
-    session.permanent = True
+    session.permanent = True  # the cookie lasts SESSION_MAX_HOURS (PERMANENT_SESSION_LIFETIME)
     login_user(user, fresh=True)
     now = clock.utcnow()
     session[SESSION_ID_KEY] = session_records.open_session(user.id, now, _max_age())
@@ -79,6 +90,21 @@ def _clear_keeping_held_form() -> None:
     session.clear()
     if held:
         session[held_forms.SESSION_KEY] = held
+
+
+def session_token() -> str | None:
+    """The token of this browser's recorded session, if its cookie carries one."""
+    token = session.get(SESSION_ID_KEY)
+    return token if isinstance(token, str) else None
+
+
+def recorded_owner() -> int | None:
+    """The user this browser's session belongs to, as the server recorded it (even when it has
+    just gone idle): None for a browser with no recorded session, or a cookie naming another
+    user than its record."""
+    token = session_token()
+    owner = session_records.owner_of(token) if token else None
+    return owner if owner is not None and str(owner) == str(session.get("_user_id")) else None
 
 
 def end_session() -> None:
@@ -99,8 +125,8 @@ def _failed(email: str, address: str, step: str) -> None:
     SIGN_IN_FAILURES.labels(step).inc()
 
 
-def _complete(user: User, factor: mfa.SecondFactor | None = None) -> SignIn:
-    note_sign_in(user)
+def _complete(user: User, address: str, factor: mfa.SecondFactor | None = None) -> SignIn:
+    note_sign_in(user, address)
     start_session(user)
     record("user.login", detail={"second_factor": factor.value} if factor else None)
     return SignIn.SIGNED_IN
@@ -117,19 +143,23 @@ def sign_in(email: str, password: str, address: str) -> SignIn:
         return SignIn.FAILED
     if user.has_totp:
         _clear_keeping_held_form()
-        session[PENDING_KEY] = {"user": user.id, "since": clock.utcnow().timestamp()}
+        session[PENDING_KEY] = {"user": user.id, "since": clock.utcnow().timestamp(),
+                                "password": passwords.fingerprint(user.password_hash)}
         return SignIn.CODE_NEEDED
-    return _complete(user)
+    return _complete(user, address)
 
 
 def pending_user() -> User | None:
-    """The user whose password was right a moment ago and who now owes a code."""
+    """The user whose password was right a moment ago and who now owes a code; None once the
+    password has changed since (the old one must not open the account)."""
     pending = session.get(PENDING_KEY)
     if not isinstance(pending, dict):
         return None
     age = clock.utcnow().timestamp() - float(pending.get("since", 0))
     user = db.session.get(User, int(pending.get("user", 0)))
     if user is None or not user.active or age > SECOND_FACTOR_WINDOW.total_seconds():
+        return None
+    if not passwords.same_fingerprint(user.password_hash, pending.get("password", "")):
         return None
     return user
 
@@ -143,11 +173,11 @@ def sign_in_with_code(code: str, address: str) -> SignIn:
     factor = throttled(user, address, lambda u: mfa.check_second_factor(u, code, clock.utcnow()))
     if factor is None:
         _failed(user.email, address, "code")
-        if is_locked(user):
+        if is_locked(user, address):
             session.pop(PENDING_KEY, None)
             return SignIn.START_OVER
         return SignIn.FAILED
-    return _complete(user, factor)
+    return _complete(user, address, factor)
 
 
 def sign_out() -> None:
@@ -169,7 +199,9 @@ def end_stale_session() -> None:
     if "_user_id" not in session:
         return
     if is_stale():
-        g.setdefault(ENDED_USER, session.get("_user_id"))  # whose typing a post may hold
+        owner = recorded_owner()
+        if owner is not None:
+            g.setdefault(ENDED_USER, owner)  # whose typing a post may hold
         end_session()
         return
     session[LAST_SEEN_KEY] = clock.utcnow().timestamp()
@@ -181,13 +213,16 @@ def expired_form(error: CSRFError) -> ResponseReturnValue:
     if not held_forms.holdable():
         return http_error(error)
     if current_user.is_authenticated and not is_stale():
-        held_forms.hold(int(current_user.get_id()))
-        flash(PAGE_EXPIRED, "warning")
+        if held_forms.hold(int(current_user.get_id())):
+            flash(PAGE_EXPIRED, "warning")
+        else:
+            flash(PAGE_EXPIRED_NOT_KEPT, "error")
         return redirect(request.path)
-    user_id = str(session.get("_user_id") or "")  # who the expired session was, if it says
+    owner = recorded_owner()  # the server knows whose session it was, or nothing is held
     end_session()
-    held_forms.hold(int(user_id) if user_id.isdigit() else None)
-    return session_ended()
+    if owner is None:
+        return sign_in_first()
+    return session_ended(kept=held_forms.hold(owner))
 
 
 #: Endpoints a user with a one-time password, or owing an authenticator, may still reach.

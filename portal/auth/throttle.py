@@ -1,78 +1,123 @@
 """Sign-in throttling, counted in the database so every process sees the same numbers.
 
-An account is locked for LOCK_DURATION after ACCOUNT_LIMIT consecutive failures; a client
-address is refused for the rest of its window after ADDRESS_LIMIT failures within ADDRESS_WINDOW.
+Failures are counted per account *and* client address: ACCOUNT_LIMIT consecutive failures from
+one address lock that address out of that account for LOCK_DURATION, so whoever types wrong
+passwords for someone's email locks only their own address out, never the owner. When
+LOCKED_ADDRESSES different addresses are locked out of one account at the same time (guessing
+spread over many addresses), the whole account is locked for LOCK_DURATION. Apart from that, an
+address is refused for the rest of its window after ADDRESS_LIMIT failures within ADDRESS_WINDOW,
+whatever the accounts.
 
-Every count is one atomic statement (``UPDATE ... SET n = n + 1 ... RETURNING`` or an upsert), so
-guesses sent at once cannot overwrite each other's counts. An account's attempt is claimed
+Every count is one atomic statement (an upsert ``... SET failures = failures + 1 ...
+RETURNING``), so guesses sent at once cannot overwrite each other's counts. An attempt is claimed
 *before* its password is checked: the ACCOUNT_LIMIT + 1st guess in flight is refused unchecked.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import case, select, update
+from sqlalchemy import case, delete, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from portal.auth.metrics import LOCKOUTS
 from portal.db import db
-from portal.models import LoginThrottle, User
+from portal.models import LoginFailure, LoginThrottle, User
 
 ACCOUNT_LIMIT = 5
 LOCK_DURATION = timedelta(minutes=15)
+#: Addresses locked out of one account at once that lock the account for everyone.
+LOCKED_ADDRESSES = 10
 ADDRESS_LIMIT = 20
 ADDRESS_WINDOW = timedelta(minutes=15)
 
 _INSERTS = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
 
 
-def claim_attempt(user_id: int, now: datetime) -> int | None:
-    """Count one attempt at the account's credentials before checking them.
+def _insert() -> Callable[..., Any]:
+    """The dialect's INSERT construct, which has ``on_conflict_do_update``."""
+    return _INSERTS[db.session.get_bind().dialect.name]
 
-    Returns the attempt's number since the last success, or None when the account is locked
-    (or this attempt locks it). The claim is committed at once so concurrent requests see it.
+
+def claim_attempt(user_id: int, address: str, now: datetime) -> int | None:
+    """Count one attempt at the account's credentials from ``address`` before checking them.
+
+    Returns the attempt's number since the last success from there, or None when the account
+    or this address's access to it is locked (or this attempt locks it). Committed at once so
+    concurrent requests see it.
     """
-    unlocked = (User.locked_until.is_(None)) | (User.locked_until <= now)
-    attempt = db.session.scalar(
-        update(User).where(User.id == user_id, unlocked)
-        .values(failed_logins=User.failed_logins + 1).returning(User.failed_logins)
-        .execution_options(synchronize_session=False))
+    if account_locked(user_id, now):
+        db.session.commit()
+        return None
+    statement = _insert()(LoginFailure).values(user_id=user_id, address=address, failures=1)
+    lapsed = LoginFailure.locked_until.is_not(None)  # a lock that ran out: count from one
+    attempt = db.session.scalar(statement.on_conflict_do_update(
+        index_elements=[LoginFailure.user_id, LoginFailure.address],
+        set_={"failures": case((lapsed, 1), else_=LoginFailure.failures + 1),
+              "locked_until": None},
+        where=LoginFailure.locked_until.is_(None) | (LoginFailure.locked_until <= now),
+    ).returning(LoginFailure.failures).execution_options(synchronize_session=False))
     if attempt is not None and attempt > ACCOUNT_LIMIT:
-        lock_account(user_id, now)
+        lock(user_id, address, now)
         attempt = None
     db.session.commit()
     return attempt
 
 
-def note_account_failure(user_id: int, attempt: int, now: datetime) -> bool:
-    """A claimed attempt failed; the ACCOUNT_LIMIT-th locks the account. True when it did."""
+def note_failure(user_id: int, address: str, attempt: int, now: datetime) -> bool:
+    """A claimed attempt failed; the ACCOUNT_LIMIT-th locks the address out. True when it did."""
     if attempt < ACCOUNT_LIMIT:
         return False
-    lock_account(user_id, now)
+    lock(user_id, address, now)
     return True
 
 
-def lock_account(user_id: int, now: datetime) -> None:
-    """Refuse the account's sign-ins until LOCK_DURATION from ``now``; the count starts over."""
+def lock(user_id: int, address: str, now: datetime) -> None:
+    """Refuse ``address`` the account until LOCK_DURATION from ``now`` (its count starts over);
+    the LOCKED_ADDRESSES-th address locked out at once locks the account for everyone."""
+    until = now + LOCK_DURATION
     db.session.execute(
-        update(User).where(User.id == user_id)
-        .values(locked_until=now + LOCK_DURATION, failed_logins=0)
-        .execution_options(synchronize_session=False))
+        update(LoginFailure)
+        .where(LoginFailure.user_id == user_id, LoginFailure.address == address)
+        .values(locked_until=until, failures=0).execution_options(synchronize_session=False))
     LOCKOUTS.inc()
+    locked = db.session.scalar(select(func.count()).select_from(LoginFailure).where(
+        LoginFailure.user_id == user_id, LoginFailure.locked_until > now)) or 0
+    if locked >= LOCKED_ADDRESSES:
+        db.session.execute(update(User).where(User.id == user_id).values(locked_until=until)
+                           .execution_options(synchronize_session=False))
+        LOCKOUTS.inc()
 
 
 def account_locked(user_id: int, now: datetime) -> bool:
-    """True while the account's lock has not expired."""
+    """True while the whole account is locked (many addresses failed)."""
     until = db.session.scalar(select(User.locked_until).where(User.id == user_id))
     return until is not None and now < until
 
 
-def clear_account_failures(user_id: int) -> None:
-    """Forget attempts after a successful sign-in."""
+def locked_out(user_id: int, address: str, now: datetime) -> bool:
+    """True while ``address`` may not try the account (its own lock, or the account's)."""
+    until = db.session.scalar(select(LoginFailure.locked_until).where(
+        LoginFailure.user_id == user_id, LoginFailure.address == address))
+    return (until is not None and now < until) or account_locked(user_id, now)
+
+
+def clear_failures(user_id: int, address: str) -> None:
+    """Forget the failures from ``address`` after it signed in (or proved the password)."""
     db.session.execute(
-        update(User).where(User.id == user_id).values(failed_logins=0, locked_until=None)
+        delete(LoginFailure).where(LoginFailure.user_id == user_id,
+                                   LoginFailure.address == address)
         .execution_options(synchronize_session=False))
+
+
+def lift_locks(user_id: int) -> None:
+    """Forget every failure and lock of the account (its password was set anew)."""
+    db.session.execute(delete(LoginFailure).where(LoginFailure.user_id == user_id)
+                       .execution_options(synchronize_session=False))
+    db.session.execute(update(User).where(User.id == user_id).values(locked_until=None)
+                       .execution_options(synchronize_session=False))
 
 
 def address_blocked(address: str, now: datetime) -> bool:
@@ -85,9 +130,9 @@ def address_blocked(address: str, now: datetime) -> bool:
 def note_address_failure(address: str, now: datetime) -> int:
     """Count a failed sign-in from ``address`` in one upsert, opening a new window when the last
     one ended; returns the failures in the window."""
-    insert = _INSERTS[db.session.get_bind().dialect.name]
     ended = LoginThrottle.window_started_at <= now - ADDRESS_WINDOW
-    statement = insert(LoginThrottle).values(address=address, failures=1, window_started_at=now)
+    statement = _insert()(LoginThrottle).values(address=address, failures=1,
+                                                window_started_at=now)
     statement = statement.on_conflict_do_update(
         index_elements=[LoginThrottle.address],
         set_={"failures": case((ended, 1), else_=LoginThrottle.failures + 1),

@@ -13,7 +13,8 @@ from portal.bulk.onboard import RowState
 from portal.bulk.report import errors_text
 from portal.bulk.runner import run_rows
 from portal.bulk.validation import Files, check_file
-from portal.config import MAX_BULK_CONCURRENCY, current_settings
+from portal.config import current_settings
+from portal.config_fields import MAX_BULK_CONCURRENCY
 from portal.db import db
 
 merchants_cli = AppGroup("merchants", help="Onboard merchants in bulk.")

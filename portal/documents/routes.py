@@ -19,7 +19,7 @@ from portal.documents.versions import versions_of
 from portal.models.merchant import Merchant
 from portal.onboarding import progress
 from portal.onboarding.drafts import drafts_of, get_merchant
-from portal.step_pages import chosen_scenario
+from portal.step_pages import sandbox_only
 from portal.uploads import reads_oversize_uploads
 
 bp = Blueprint("documents", __name__)
@@ -71,7 +71,8 @@ def resend(merchant_id: int, document_id: int) -> ResponseReturnValue:
 @roles_required(*STAFF)
 def fill(merchant_id: int) -> ResponseReturnValue:
     """Sandbox only: upload a sample PDF for every outstanding document."""
-    merchant, _ = load(merchant_id), chosen_scenario()
+    sandbox_only()
+    merchant = load(merchant_id)
     for result in service.upload_samples(current_onboarding_client(), current_settings(), merchant,
                                          current_user.id):
         flash(result.message, "success" if result.ok else "error")

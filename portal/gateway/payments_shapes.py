@@ -393,6 +393,19 @@ class RefundData(ResponseModel):
         default=None, validation_alias=AliasChoices("refundAmount", "Amount"))
 
 
+class DocsRefundData(ResponseModel):
+    """``data`` of the docs' refund answer (refund.mdx) as written: the refund's own ``gid``
+    and ``refundId``, ``refundAmount`` a number, ``currency``. The sandbox answers it in its
+    docs dialect; :class:`RefundData` reads it."""
+
+    gid: str
+    refundId: str
+    refundType: str
+    refundStatus: str
+    refundAmount: float
+    currency: str
+
+
 class InitiateResponse(Envelope):
     """The whole initiate answer: a gid (the envelope's or ``data.gid``) and a redirectUrl."""
 

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 #: Methods that are safe to repeat. The create POST (and every payments POST) is not.
 IDEMPOTENT_METHODS = frozenset({"GET", "PUT"})
-#: Answers worth another try: too many requests, and every 5xx alike (the real gateway answers
-#: its system errors with 501, reasonCode GL-501-000/001: CONTRACT.md revision 3).
-RETRYABLE_STATUSES = frozenset({429, *range(500, 600)})
+#: Answers worth another try: too many requests, and every 5xx alike (the gateway answers its
+#: system errors with 501, response-codes.mdx; CONTRACT.md revision 3).
+RETRYABLE_STATUSES = frozenset({429, 500, 501, 502, 503, 504})
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,9 @@ class JobRun:
     lease: timedelta
     #: Set when the worker is asked to stop: a long job releases itself at the next chance.
     stopping: threading.Event
+    #: This claim's number: above 1, a worker died holding the job (it may have done some of
+    #: it, e.g. sent an email).
+    attempt: int = 1
 
     def still_mine(self) -> bool:
         """Renew the lease in the caller's transaction; False once another worker holds it."""

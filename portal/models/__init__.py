@@ -6,8 +6,10 @@ from portal.models.audit import AuditEvent
 from portal.models.bulk import BulkImport, BulkImportRow
 from portal.models.communication import MailTemplate, PasswordResetRequest, VerificationReminder
 from portal.models.document import StoredDocument
+from portal.models.enrolment import PendingEnrolment
 from portal.models.held_form import HeldForm
 from portal.models.job import Job, JobState
+from portal.models.login_failure import LoginFailure
 from portal.models.login_throttle import LoginThrottle
 from portal.models.merchant import Merchant
 from portal.models.outbox import OutboxItem, OutboxState
@@ -24,10 +26,10 @@ from portal.models.webhook_event import WebhookEvent
 
 __all__ = [
     "ApprovalKind", "ApprovalRequest", "ApprovalState", "AuditEvent", "Base", "BulkImport",
-    "BulkImportRow", "GatewayLink", "HeldForm", "Job", "JobState", "LoginThrottle",
+    "BulkImportRow", "GatewayLink", "HeldForm", "Job", "JobState", "LoginFailure", "LoginThrottle",
     "MailTemplate", "Merchant", "MerchantLink", "MerchantPendency", "MerchantStatusCount",
-    "OutboxItem", "OutboxState",
-    "PasswordResetRequest", "Payment", "PaymentCredentials", "PaymentRefund", "PortfolioKey",
-    "RecoveryCode", "Role", "StatusChange", "StatusSource", "StepDraft", "StoredDocument", "User",
-    "UserSession", "VerificationReminder", "WebhookEvent",
+    "OutboxItem", "OutboxState", "PasswordResetRequest", "Payment", "PaymentCredentials",
+    "PaymentRefund", "PendingEnrolment", "PortfolioKey", "RecoveryCode", "Role", "StatusChange",
+    "StatusSource", "StepDraft", "StoredDocument", "User", "UserSession", "VerificationReminder",
+    "WebhookEvent",
 ]

@@ -1,4 +1,5 @@
-"""Four-eyes requests: a large refund or a key change one admin asked for, waiting for another."""
+"""Four-eyes requests: a large refund, a key change or a new administrator one admin asked for,
+waiting for another."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ class ApprovalKind(StrEnum):
     REFUND = "refund"
     MERCHANT_KEY = "merchant_key"
     PORTFOLIO_KEY = "portfolio_key"
+    #: Adding an administrator, or making an operations user one.
+    ADMIN_ROLE = "admin_role"
 
 
 class ApprovalState(StrEnum):
@@ -49,7 +52,8 @@ class ApprovalRequest(Base):
     __table_args__ = (
         CheckConstraint("state IN ('pending', 'running', 'done', 'failed', 'unknown', "
                         "'rejected', 'expired')", name="state"),
-        CheckConstraint("kind IN ('refund', 'merchant_key', 'portfolio_key')", name="kind"),
+        CheckConstraint("kind IN ('refund', 'merchant_key', 'portfolio_key', 'admin_role')",
+                        name="kind"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -20,9 +20,8 @@ class HeldForm(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     #: SHA-256 of the random token the browser's session carries to claim it.
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    #: The user whose session ended; None when the browser no longer said (its cookie expired).
-    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"),
-                                                index=True)
+    #: The user whose recorded session sent it: only they get it back (never an anonymous post).
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     path: Mapped[str] = mapped_column(String(500))
     #: The posted fields as [name, value] pairs, in order (the CSRF token left out); they hold
     #: PANs and account numbers, so they are encrypted at rest like the drafts.

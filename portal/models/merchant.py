@@ -63,6 +63,9 @@ class Merchant(Base):
     #: The merchant's MID at the gateway (UCIC), from MERCHANT_STATUS_ACCEPTED's
     #: ``merchant_id``, kept once a status read confirmed the approval.
     gateway_mid: Mapped[str | None] = mapped_column(String(64))
+    #: The sandbox scenario last chosen to fill this merchant's steps (sandbox only), kept so
+    #: every step's page offers it until someone chooses another.
+    sandbox_scenario: Mapped[str | None] = mapped_column(String(32))
 
     @validates("pan")
     def _index_pan(self, _key: str, pan: str) -> str:

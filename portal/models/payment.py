@@ -117,6 +117,16 @@ class Payment(Base):
     merchant_unique_id: Mapped[str] = mapped_column(String(40), unique=True)
     gid: Mapped[str | None] = mapped_column(String(64), unique=True)
     status: Mapped[str] = mapped_column(String(32), index=True, default=PENDING)
+    #: The status word the gateway last reported, as it said it: a word the portal does not
+    #: know is kept and shown here while ``status`` stays where it was.
+    gateway_status: Mapped[str] = mapped_column(String(64), default="")
+    #: When the portal first learned the hold was authorised (its expiry counts from here).
+    authorized_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: When the status poll reads this payment next; None once nothing more can change on its
+    #: own (captured, reversed, declined, ...).
+    next_poll_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
+    #: Status reads in a row that changed nothing: each waits longer before the next.
+    unchanged_polls: Mapped[int] = mapped_column(default=0)
     amount: Mapped[str] = mapped_column(String(24))
     currency: Mapped[str] = mapped_column(String(3))
     captured_amount: Mapped[str | None] = mapped_column(String(24))
@@ -159,7 +169,10 @@ class PaymentRefund(Base):
         ForeignKey("payments.id", ondelete="CASCADE"), index=True
     )
     merchant_txn_id: Mapped[str] = mapped_column(String(50), unique=True)
+    #: The refund's own gid, when its answer names one other than the payment's.
     gid: Mapped[str | None] = mapped_column(String(64))
+    #: The gateway's id of the refund (the docs' ``refundId``).
+    refund_id: Mapped[str | None] = mapped_column(String(64))
     amount: Mapped[str] = mapped_column(String(24))
     state: Mapped[str] = mapped_column(String(16), default=RefundState.SENDING)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow)

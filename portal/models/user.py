@@ -6,7 +6,7 @@ from datetime import datetime
 from enum import StrEnum
 
 from flask_login import UserMixin
-from sqlalchemy import CheckConstraint, String, false
+from sqlalchemy import CheckConstraint, ForeignKey, String, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from portal import clock
@@ -34,7 +34,8 @@ class User(UserMixin, Base):
     active: Mapped[bool] = mapped_column(default=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow)
     last_login_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    failed_logins: Mapped[int] = mapped_column(default=0)
+    #: Set when sign-in failures from many addresses lock the account for everyone
+    #: (``portal.auth.throttle``; one address's failures lock only that address out).
     locked_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
     #: Set for a generated one-time password: the user must choose their own at next sign-in.
     must_change_password: Mapped[bool] = mapped_column(default=False, server_default=false())
@@ -46,6 +47,15 @@ class User(UserMixin, Base):
     totp_enrolled_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     #: The last TOTP time step accepted, so a code cannot be used twice.
     totp_last_step: Mapped[int | None] = mapped_column()
+    #: Who could have held this account's credentials besides its owner: the admin who added
+    #: it, who made it an administrator, who last gave it a one-time password. None of them
+    #: may approve with it what they asked for themselves (``portal.auth.vouching``).
+    created_by_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"))
+    promoted_by_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"))
+    password_issued_by_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"))
 
     @property
     def is_active(self) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from portal.gateway.onboarding_shapes import FINAL_STATUSES, OnboardingStatus, checklist_done
+from portal.labels import label
 from portal.models.merchant import CreateState, Merchant
 from portal.onboarding.steps import Lock, Step
 
@@ -34,7 +35,8 @@ def verification_complete(merchant: Merchant) -> bool:
 def lock_reason(merchant: Merchant, step: Step) -> str | None:
     """Why ``step`` is read-only for ``merchant`` now, or None if it can still change."""
     if merchant.status in FINAL_STATUSES:
-        return f"The onboarding is {merchant.status}: nothing can change any more."
+        return (f"The onboarding is {label(merchant.status).lower()}: nothing can change "
+                "any more.")
     if step.creates_record and merchant.create_state == CreateState.CREATED:
         return (f"Created at the gateway as {merchant.onboarding_id}: the external id and the "
                 "PAN are fixed.")

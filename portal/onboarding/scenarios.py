@@ -23,8 +23,8 @@ DIGILOCKER_OUTSIDE = "digilocker_outside"
 LABELS = {
     HAPPY: "Happy path (approved)",
     PENNY_DROP_FAILS: "Penny drop fails (cancelled cheque needed)",
-    REVIEW_RFI: "Review ends in RFI",
-    REVIEW_REJECTED: "Review ends REJECTED",
+    REVIEW_RFI: "Review asks for more information",
+    REVIEW_REJECTED: "Review ends in a rejection",
     DIGILOCKER_OUTSIDE: "Verification page as the gateway's iframe docs show it "
                         "(DigiLocker outside the frame)",
 }

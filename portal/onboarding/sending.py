@@ -24,7 +24,7 @@ from portal.gateway.errors import (
     ValidationFailed,
 )
 from portal.gateway.onboarding_client import OnboardingClient
-from portal.gateway.shapes import FieldError, validate_payload
+from portal.gateway.shapes import FieldError
 from portal.models.merchant import Merchant
 from portal.models.step import StepDraft, StepState
 from portal.onboarding import queue
@@ -33,6 +33,7 @@ from portal.onboarding.locks import says_locked
 from portal.onboarding.progress import cheque_needed, penny_drop_outcome
 from portal.onboarding.result import StepResult
 from portal.onboarding.steps import Step
+from portal.onboarding.whole_page import check_all
 
 #: Why a send failed, as stored in the draft's ``last_error["kind"]``.
 UNAVAILABLE = "unavailable"
@@ -40,6 +41,8 @@ REFUSED = "refused"
 INVALID = "invalid"
 #: The audit outcome of a send the gateway took (2xx) with an answer that could not be read.
 UNREADABLE = "unreadable"
+#: What a send refused before it left says; the page's error summary is headed by it.
+NEEDS_CORRECTING = "Some fields need correcting."
 
 
 def send_draft(client: OnboardingClient, merchant: Merchant, step: Step,
@@ -67,12 +70,12 @@ def call_gateway(client: OnboardingClient, merchant: Merchant, step: Step, draft
     """Validate locally, then commit (what is sent is stored before it is sent), send, and
     store the answer or the failure with its audit entry; the caller commits that."""
     action = f"step.send.{step.key}"
-    value, errors = validate_payload(step.shape, body, each_field=True)
+    value, errors = check_all(step.shape, body)
     if errors:
-        mark_failed(draft, INVALID, "Some fields need correcting.", errors)
+        mark_failed(draft, INVALID, NEEDS_CORRECTING, errors)
         record(action, outcome=INVALID, merchant_id=merchant.id,
                detail={"fields": [e.field for e in errors]})
-        return StepResult(False, "Some fields need correcting.", errors)
+        return StepResult(False, NEEDS_CORRECTING, errors)
     if not step.creates_record and not merchant.onboarding_id:
         return StepResult(False, "Create the merchant at the gateway first (step 1).")
     assert step.send is not None

@@ -19,9 +19,15 @@ from portal.audit import record
 from portal.db import db
 from portal.gateway.errors import GatewayError
 from portal.gateway.payments_client import PaymentsClient
-from portal.gateway.payments_shapes import PaymentStatus, check_amount
+from portal.gateway.payments_shapes import (
+    ActionResponse,
+    PaymentStatus,
+    RefundResponse,
+    check_amount,
+)
 from portal.labels import Kind, label
 from portal.models.payment import ActionState, Payment, PaymentRefund, RefundState
+from portal.payments import polling
 from portal.payments.in_flight import claim, mark_unknown, record_sending, release, took_effect
 from portal.payments.service import (
     CAPTURE,
@@ -34,6 +40,7 @@ from portal.payments.service import (
     new_merchant_txn_id,
     refundable,
     refunds_of,
+    unknown_reason,
 )
 
 ACTIONS = (CAPTURE, REVERSE, REFUND)
@@ -145,6 +152,7 @@ def perform(client: PaymentsClient, payment: Payment, action: str, nonce: str,
         return _failed(payment, action, exc, refund, detail)
     took_effect(payment, status)
     release(payment)
+    polling.due_now(payment, clock.utcnow())
     record(f"payment.{action}", merchant_id=payment.merchant_id, gid=payment.gid or "",
            detail={**detail, "status": payment.status})
     db.session.commit()
@@ -160,19 +168,22 @@ def _new_refund(payment: Payment, amount: str | None) -> PaymentRefund:
     return refund
 
 
-#: The status a call leads to when its answer does not say (the real gateway's answers vary).
+#: The payment's status after a call that was done: a refund answer's word (SUCCESS,
+#: INITIATED, ...) is the refund's, never the payment's (CONTRACT.md revision 3).
 _LEADS_TO = {CAPTURE: PaymentStatus.SENT_FOR_CAPTURE, REVERSE: PaymentStatus.REVERSED,
              REFUND: PaymentStatus.SENT_FOR_REFUND}
 
 
 def _send(client: PaymentsClient, payment: Payment, action: str, amount: str | None,
           refund: PaymentRefund | None) -> str:
-    """Send the call under its own merchantTxnId; the payment's status the answer gives."""
+    """Send the call under its own merchantTxnId; the payment's status once it was done (the
+    client raises for an answer that declines it or does not say)."""
     gid = payment.gid or ""
     txn_id = payment.action_txn_id or ""
     if refund is not None:
-        answer = client.refund(gid, txn_id, payment.currency, amount)
-        refund.gid = answer.gid or None
+        answer: ActionResponse | RefundResponse = client.refund(gid, txn_id, payment.currency,
+                                                                amount)
+        _keep_refund_ids(refund, answer, gid)
     elif action == CAPTURE:
         full = amount is None or Decimal(amount) == payment.authorised
         answer = client.capture(gid, txn_id, None if full else amount)
@@ -181,8 +192,20 @@ def _send(client: PaymentsClient, payment: Payment, action: str, amount: str | N
     payment.reason_code = (answer.reasonCode or "")[:32]
     payment.message = (answer.message or getattr(answer.data, "detailedMessage", None)
                        or "")[:300]  # what the gateway said of this call, not of an earlier one
-    data_status = getattr(answer.data, "status", None)
-    return answer.status or data_status or _LEADS_TO[action]
+    if refund is None:
+        payment.gateway_status = (answer.status or getattr(answer.data, "status", None)
+                                  or _LEADS_TO[action])[:64]
+    return _LEADS_TO[action]
+
+
+def _keep_refund_ids(refund: PaymentRefund, answer: RefundResponse, payment_gid: str) -> None:
+    """The refund's own ids: the docs' ``refundId``, and a gid other than the payment's."""
+    data = answer.data
+    own_gid = next((g for g in ((data.gid if data else None), answer.gid)
+                    if g and g != payment_gid), None)
+    refund.gid = own_gid[:64] if own_gid else None
+    refund_id = data.refundId if data else None
+    refund.refund_id = refund_id[:64] if refund_id else None
 
 
 def _failed(payment: Payment, action: str, exc: GatewayError, refund: PaymentRefund | None,
@@ -191,10 +214,11 @@ def _failed(payment: Payment, action: str, exc: GatewayError, refund: PaymentRef
     noun = _NOUNS[action]
     if exc.outcome_unknown:
         mark_unknown(payment)
+        polling.due_now(payment, clock.utcnow())
         outcome = OUTCOME_UNKNOWN
-        message = (f"The gateway did not answer, so we cannot tell whether the {noun} happened. "
-                   f"Nothing more is sent for this payment until you use Refresh status, which "
-                   f"reads the gateway's status first.")
+        message = (f"{unknown_reason(exc)}, so we cannot tell whether the {noun} happened. "
+                   f"Nothing more is sent for this payment until its status is read: the "
+                   f"portal reads it within a minute, or use Refresh status now.")
     else:
         release(payment)
         outcome = "refused"

@@ -248,5 +248,8 @@ def client_for(settings: Settings, credentials: PaymentCredentials) -> PaymentsC
         raise CredentialsError("The stored private key cannot be decrypted with this "
                                "CREDENTIALS_KEY; an admin must set up the credentials again."
                                ) from None
-    return clients.payments_client(settings, mid=credentials.mid, kid=signer.kid,
-                                   private_key_pem=private, parent_mid=signer.parent_mid)
+    try:
+        return clients.payments_client(settings, mid=credentials.mid, kid=signer.kid,
+                                       private_key_pem=private, parent_mid=signer.parent_mid)
+    except clients.GatewayKeyMissing as exc:
+        raise CredentialsError(str(exc)) from None

@@ -34,6 +34,7 @@ from wtforms.validators import (
 from portal.body_forms import PLEASE_CHOOSE, BodyForm, text_field
 from portal.labels import Kind, label
 from portal.payments.credentials import KID_PATTERN, MID_PATTERN, OWN_KEY, PORTFOLIO
+from portal.payments.expiry import EXPIRING
 from portal.payments.service import STATUS_CHOICES
 
 DEFAULT_CURRENCY = "INR"
@@ -226,4 +227,5 @@ class FilterForm(FlaskForm):
 
     status = SelectField("Status", validate_choice=False, choices=[
         SelectChoice("", "Any status"),
+        SelectChoice(EXPIRING, "Authorised, expiring soon"),
         *(SelectChoice(s, label(s, Kind.PAYMENT_STATUS)) for s in STATUS_CHOICES)])

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
@@ -16,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 
 from portal import clock
 from portal.audit import record
+from portal.clients import GatewayKeyMissing, gateway_public_key
 from portal.config import Settings
 from portal.db import db
 from portal.gateway.errors import GatewayError, ValidationFailed
@@ -26,6 +26,7 @@ from portal.gateway.signing import TokenError
 from portal.models.merchant import Merchant
 from portal.models.payment import ActionState, Payment
 from portal.payments import credentials as creds
+from portal.payments import polling
 from portal.payments.in_flight import claim, mark_unknown, release
 from portal.payments.service import (
     OUTCOME_UNKNOWN,
@@ -35,6 +36,7 @@ from portal.payments.service import (
     new_nonce,
     payment_by_gid,
     unavailable_reason,
+    unknown_reason,
 )
 from portal.payments.status_read import refresh
 
@@ -98,7 +100,9 @@ def start_hold(client: PaymentsClient, merchant: Merchant, body: dict[str, Any],
     payment.status = PaymentStatus.INPROGRESS
     payment.redirect_url = answer.data.redirectUrl
     payment.status_url = answer.data.statusUrl
+    payment.gateway_status = (answer.status or answer.data.status or "")[:64]
     release(payment)
+    polling.due_now(payment, clock.utcnow())
     record("payment.initiate", merchant_id=merchant.id, gid=payment.gid or "",
            detail={"merchantTxnId": payment.merchant_txn_id, "amount": payment.amount,
                    "currency": payment.currency})
@@ -151,10 +155,11 @@ def _initiate_failed(payment: Payment, exc: GatewayError) -> Result:
     errors: list[FieldError] = []
     if exc.outcome_unknown:
         mark_unknown(payment)
+        polling.due_now(payment, clock.utcnow())
         outcome = OUTCOME_UNKNOWN
-        message = (f"The gateway did not answer, so we cannot tell whether the hold was created. "
-                   f"Sending again reuses merchantTxnId {payment.merchant_txn_id}, so the gateway "
-                   f"can recognise the same payment; do not start a new hold for this order.")
+        message = (f"{unknown_reason(exc)}, so we cannot tell whether the hold was created. "
+                   f"The portal asks the gateway by its merchantTxnId {payment.merchant_txn_id} "
+                   f"within a minute; do not start a new hold for this order.")
     else:
         release(payment)
         outcome = "refused"
@@ -171,8 +176,8 @@ def _initiate_failed(payment: Payment, exc: GatewayError) -> Result:
 
 def _gateway_key(settings: Settings) -> str:
     try:
-        return Path(settings.gateway_public_key_file).read_text(encoding="utf-8")
-    except OSError:
+        return gateway_public_key(settings)
+    except GatewayKeyMissing:
         log.error("GATEWAY_PUBLIC_KEY_FILE is not set or not readable: callbacks are refused")
         raise CallbackError(503, UNCONFIRMABLE) from None
 

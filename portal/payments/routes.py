@@ -7,6 +7,7 @@ token (the gateway's page posts it), answered with a customer-facing page.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
@@ -26,7 +27,7 @@ from portal.http import is_row_id
 from portal.models.merchant import Merchant
 from portal.models.payment import Payment, PaymentCredentials, PortfolioKey
 from portal.models.user import Role
-from portal.payments import actions, holds, portfolio, service, status_read
+from portal.payments import actions, expiry, holds, portfolio, service, status_read
 from portal.payments import credentials as creds
 from portal.payments.approvals import pages as approval_pages
 from portal.payments.approvals import queries
@@ -42,6 +43,7 @@ from portal.payments.forms import (
     HoldForm,
     PortfolioKeyForm,
 )
+from portal.payments.status_moves import known
 from portal.required_fields import mark_required
 
 bp = Blueprint("payments", __name__)
@@ -54,10 +56,15 @@ def index(merchant_id: int | None = None) -> ResponseReturnValue:
     """Payments newest first, of every merchant or of one; filtered by status."""
     merchant = load_merchant(merchant_id) if merchant_id is not None else None
     form = FilterForm(request.args)
-    page = service.list_payments(merchant_id, form.status.data or "",
-                                  request.args.get("page", 1, type=int))
+    settings, now = current_settings(), clock.utcnow()
+    status = form.status.data or ""
+    only = expiry.expiring_soon(settings, now) if status == expiry.EXPIRING else None
+    page = service.list_payments(merchant_id, "" if only is not None else status,
+                                 request.args.get("page", 1, type=int), only=only)
     return render_template(
         "payments/index.html", merchant=merchant, form=form, page=page,
+        expiries={row.payment.id: expiry.expiry_of(row.payment, settings, now)
+                  for row in page.rows},
         reason=service.unavailable_reason(merchant) if merchant else None,
         credentials=creds.credentials_of(merchant) if merchant else None,
         requests=queries.of_merchant(merchant.id) if merchant else [], queries=queries)
@@ -184,7 +191,9 @@ def act(payment_id: int, action: str) -> ResponseReturnValue:
 def refresh(payment_id: int) -> ResponseReturnValue:
     """Read the gateway's status (and settle a call whose answer was lost)."""
     payment = load_payment(payment_id)
-    result = status_read.refresh(client_for(merchant_of(payment)), payment)
+    result = status_read.refresh(client_for(merchant_of(payment)), payment,
+                                 poll_period=timedelta(
+                                     seconds=current_settings().payment_poll_seconds))
     flash(result.message, "success" if result.ok else "error")
     return redirect(url_for(".detail", payment_id=payment.id))
 
@@ -254,6 +263,9 @@ def detail_page(payment: Payment, refund_form: ActionForm | None = None) -> str:
         refundable=service.refundable(payment, refunds),
         offered=actions.offered(payment, refunds), recent_refund=actions.recent_refund(refunds),
         authorised=payment.status in service.AUTHORISED, refund_form=refund_form,
+        expiry=expiry.expiry_of(payment, current_settings(), clock.utcnow()),
+        unknown_word=None if known(payment.gateway_status or payment.status)
+        else payment.gateway_status,
         four_eyes_above=current_settings().four_eyes_refund_above,
         requests=queries.of_payment(payment.id), queries=queries)
 

@@ -13,12 +13,15 @@ import string
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 
 from portal.db import db
 from portal.gateway.errors import (
+    TOO_MANY_REQUESTS,
+    Declined,
     GatewayError,
     GatewayUnavailable,
+    NotFound,
     Unauthorized,
     ValidationFailed,
 )
@@ -70,8 +73,17 @@ PaymentPage = Page[PaymentRow]
 
 def failure_message(exc: GatewayError, what: str) -> str:
     """What to tell ops about a gateway call that certainly did not go through."""
+    if isinstance(exc, GatewayUnavailable) and exc.http_status == TOO_MANY_REQUESTS:
+        return (f"The gateway is busy and asked us to slow down, so the {what} was not sent; "
+                "try again in a minute.")
     if isinstance(exc, GatewayUnavailable):
         return f"The gateway could not be reached, so the {what} was not sent; try again."
+    if isinstance(exc, Declined):
+        reason = exc.display_message or "it gave no reason"
+        return f"The gateway declined the {what}: {reason}. Nothing was {_DONE[what]}."
+    if isinstance(exc, NotFound):
+        return (f"The gateway does not know this payment, so the {what} was not made. Use "
+                "Refresh status to see what the gateway has.")
     if isinstance(exc, Unauthorized):
         return ("The gateway refused the merchant's credentials: check that the public key and "
                 "kid are registered with the gateway for this MID.")
@@ -81,6 +93,18 @@ def failure_message(exc: GatewayError, what: str) -> str:
     if exc.display_message:  # no field to attach it to: the gateway's words for a person
         return f"The gateway refused the {what}: {exc.display_message}"
     return f"The gateway refused the {what} ({exc.message})."
+
+
+#: What a refused call did not do, by its noun.
+_DONE = {"capture": "captured", "reversal": "released", "refund": "refunded",
+         "hold": "held"}
+
+
+def unknown_reason(exc: GatewayError) -> str:
+    """Why a call's outcome is unknown, as the start of a sentence."""
+    if isinstance(exc, GatewayUnavailable):
+        return "The gateway did not answer"
+    return "The gateway's answer did not say whether it was done"
 
 
 def unavailable_reason(merchant: Merchant) -> str | None:
@@ -137,9 +161,11 @@ def refundable(payment: Payment, refunds: list[PaymentRefund]) -> Decimal:
 
 
 def list_payments(merchant_id: int | None = None, status: str = "", page: int = 1,
-                  per_page: int = PAGE_SIZE) -> PaymentPage:
-    """Payments newest first, of one merchant or all, optionally of one status: two queries."""
-    filters = []
+                  per_page: int = PAGE_SIZE,
+                  only: ColumnElement[bool] | None = None) -> PaymentPage:
+    """Payments newest first, of one merchant or all, optionally of one status or matching
+    ``only`` (such as holds close to expiry): two queries."""
+    filters = [] if only is None else [only]
     if merchant_id is not None:
         filters.append(Payment.merchant_id == merchant_id)
     if status:

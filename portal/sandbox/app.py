@@ -26,7 +26,8 @@ def create_sandbox_app(config: SandboxConfig, clock: Clock | None = None) -> Fla
     app = Flask(__name__, template_folder="templates", static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = 16 * 1024 * 1024
     clock = clock or Clock()
-    state = SandboxState(config=config, clock=clock, faults=FaultInjector(config.faults, clock))
+    faults = FaultInjector(config.faults, clock, lambda: config.answerDialect)
+    state = SandboxState(config=config, clock=clock, faults=faults)
     app.extensions[EXTENSION] = state
     app.wsgi_app = state.faults.wrap(app.wsgi_app)
 

@@ -5,6 +5,7 @@
  "merchants": [{"mid": "m1", "keys": [{"kid": "...", "publicKeyPem": "..."}]},
                {"mid": "parent", "keys": [...], "subMerchants": ["m2", "m3"]}],
  "webhookUrl": "http://127.0.0.1:5000/webhooks/onboarding",
+ "answerDialect": "docs",
  "faults": {"seed": 7, "faults": [{"kind": "error", "operation": "get_status", "rate": 0.1}]}}
 ```
 
@@ -15,6 +16,9 @@ Python SDK does with ``glocalMerchant.parentMid``, for each MID listed (CONTRACT
 ``POST /gcc/v2/partner/{mid}/webhook``, and to ``webhookUrl`` when a partner registered none.
 
 ``faults`` is a :class:`~portal.sandbox.faults.FaultPlan`, armed at start and after every reset.
+
+``answerDialect`` (``"contract"``, the default, or ``"docs"``) chooses the shapes of the answers
+(``portal.sandbox.dialect``).
 
 Unknown keys are refused, so a typo (``apiSecrt``) is an error naming the key, never a setting
 silently left at its default.
@@ -29,6 +33,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from portal.gateway.onboarding_shapes import MAX_DOCUMENT_BYTES
+from portal.sandbox.dialect import AnswerDialect
 from portal.sandbox.faults import FaultPlan
 
 
@@ -99,6 +104,9 @@ class SandboxConfig(_Config):
     #: Largest decoded document an upload may carry: the contract's 10 MB; a benchmark raises
     #: it to measure larger uploads.
     maxDocumentBytes: int = Field(default=MAX_DOCUMENT_BYTES, ge=1)
+    #: The shapes of the answers: the contract's, or the variants the gateway's docs show
+    #: (``portal.sandbox.dialect``); the records are the same in both.
+    answerDialect: AnswerDialect = AnswerDialect.CONTRACT
 
 
 #: How pydantic reports a key nobody declared (models, and dataclasses such as the fault plan).

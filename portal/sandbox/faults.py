@@ -9,14 +9,17 @@ in order; the first that matches (``method``, ``path`` glob, ``operation`` name)
 Kinds:
 
 - ``latency``: wait ``seconds``, then handle the request normally.
-- ``error``: answer ``status`` with the SYSTEM_ERROR envelope; the request is not applied.
+- ``error``: answer ``status`` with the SYSTEM_ERROR envelope; the request is not applied. In the
+  docs dialect (``answerDialect``) every 5xx is the docs' HTTP 501 GL-501-000. ``status`` 429
+  answers "too many requests" in both; ``retryAfter`` adds a ``Retry-After`` header (seconds).
 - ``reset``: drop the connection without an answer; the request is not applied.
 - ``timeout``: apply the request, hold its answer ``seconds``, then send it (or drop, ``drop``).
 - ``lost``: apply the request, then drop the connection instead of answering.
 
 A plan, as the config file's ``"faults"`` and the body of ``POST /_sandbox/faults``::
 
-    {"seed": 7, "faults": [{"kind": "error", "status": 503, "operation": "get_status", "times": 1}]}
+    {"seed": 7, "faults": [{"kind": "error", "status": 503, "operation": "get_status", "times": 1},
+                           {"kind": "error", "status": 429, "retryAfter": 2, "times": 1}]}
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ import socket
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import suppress
 from dataclasses import asdict, dataclass, replace
 from enum import StrEnum
@@ -44,6 +47,13 @@ from werkzeug.wrappers import Response
 from portal.clock import Clock
 from portal.gateway import onboarding_shapes, payments_shapes
 from portal.gateway.shapes import envelope
+from portal.sandbox.dialect import (
+    SYSTEM_ERROR,
+    SYSTEM_FAULT_STATUS,
+    AnswerDialect,
+    speaks_docs,
+    system_fault_body,
+)
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -57,6 +67,9 @@ API_PREFIXES = (onboarding_shapes.PREFIX + "/", payments_shapes.PREFIX + "/",
 MAX_SECONDS = 600.0
 #: How many applied faults are remembered (a config file's faults may run for days).
 HISTORY = 1000
+#: The HTTP status of a rate limit, and the reasonCode the sandbox answers it with.
+TOO_MANY_REQUESTS = 429
+TOO_MANY_REQUESTS_CODE = "TOO_MANY_REQUESTS"
 #: Each operation of either API as (method, full-match pattern of its path).
 _OPERATIONS = {
     op.name: (op.method, re.compile("[^/]+".join(
@@ -97,7 +110,10 @@ class Fault:
     rate: Annotated[float, Field(ge=0, le=1)] = 1.0
     #: The latency, or how long a timeout holds the answer.
     seconds: Annotated[float, Field(ge=0, le=MAX_SECONDS)] = 0.0
-    status: Literal[500, 502, 503, 504] = 503
+    status: Literal[429, 500, 501, 502, 503, 504] = 503
+    #: For an error: the seconds its ``Retry-After`` header asks the client to wait (none: no
+    #: header).
+    retryAfter: Annotated[int, Field(ge=0, le=MAX_SECONDS)] | None = None
     #: For a timeout: drop the connection after holding instead of answering.
     drop: bool = False
 
@@ -146,11 +162,17 @@ def drop_connection(environ: WSGIEnvironment) -> NoReturn:
 
 
 class FaultInjector:
-    """The armed faults of one sandbox and the record of those applied; thread-safe."""
+    """The armed faults of one sandbox and the record of those applied; thread-safe.
 
-    def __init__(self, configured: FaultPlan, clock: Clock) -> None:
+    ``dialect`` reads the sandbox's ``answerDialect`` when an error is answered (tests switch it
+    while the sandbox runs).
+    """
+
+    def __init__(self, configured: FaultPlan, clock: Clock,
+                 dialect: Callable[[], str] = lambda: AnswerDialect.CONTRACT) -> None:
         self._configured = configured
         self._clock = clock
+        self._dialect = dialect
         self._lock = threading.Lock()
         self._plan = configured
         self._armed: list[_Armed] = []
@@ -235,7 +257,7 @@ class FaultInjector:
             time.sleep(fault.seconds)
             return app(environ, start_response)
         if fault.kind is FaultKind.ERROR:
-            return self._error(fault.status)(environ, start_response)
+            return self._error(fault)(environ, start_response)
         if fault.kind is FaultKind.RESET:
             drop_connection(environ)
         answer = Response.from_app(app, environ, buffered=True)  # the request is applied here
@@ -245,8 +267,17 @@ class FaultInjector:
                 return answer(environ, start_response)
         drop_connection(environ)
 
-    def _error(self, status: int) -> Response:
-        body = envelope({}, now=self._clock.now(), reason_code="SYSTEM_ERROR", errors=[],
-                        message="Sandbox fault: the gateway failed")
-        return Response(json.dumps(body), status=status, mimetype="application/json")
+    def _error(self, fault: Fault) -> Response:
+        status = fault.status
+        if status == TOO_MANY_REQUESTS:
+            body = envelope({}, now=self._clock.now(), reason_code=TOO_MANY_REQUESTS_CODE,
+                            errors=[], message="Sandbox fault: too many requests, try later")
+        elif speaks_docs(self._dialect()):
+            status, body = SYSTEM_FAULT_STATUS, system_fault_body()
+        else:
+            body = envelope({}, now=self._clock.now(), reason_code=SYSTEM_ERROR, errors=[],
+                            message="Sandbox fault: the gateway failed")
+        headers = {} if fault.retryAfter is None else {"Retry-After": str(fault.retryAfter)}
+        return Response(json.dumps(body), status=status, headers=headers,
+                        mimetype="application/json")
 

@@ -1,13 +1,23 @@
-"""The team's forms: a new member, a role change, a forgotten password, a new password."""
+"""The team's forms: a new member, a role change (and the reason for a new administrator), a
+forgotten password, a new password."""
 
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, EmailField, PasswordField, SelectChoice, SelectField, SubmitField
+from wtforms import (
+    BooleanField,
+    EmailField,
+    PasswordField,
+    SelectChoice,
+    SelectField,
+    SubmitField,
+    TextAreaField,
+)
 from wtforms.validators import DataRequired, EqualTo, Length, ValidationError
 
 from portal.auth.passwords import MIN_LENGTH
 from portal.gateway.rules import check_email
+from portal.payments.approvals.requests import REASON_MAX
 from portal.team.service import ROLE_LABELS
 
 ROLE_CHOICES = [SelectChoice(value, label) for value, label in ROLE_LABELS.items()]
@@ -22,6 +32,12 @@ def _email_syntax(_form: FlaskForm, field: EmailField) -> None:
 
 def _stripped(value: str | None) -> str | None:
     return value.strip() if value else value
+
+
+def _reason_field(label: str) -> TextAreaField:
+    return TextAreaField(label, filters=[_stripped], validators=[
+        Length(max=REASON_MAX, message=f"Keep the reason under {REASON_MAX} characters.")],
+        render_kw={"rows": 2, "maxlength": REASON_MAX})
 
 
 def _email_field(label: str) -> EmailField:
@@ -39,6 +55,7 @@ class NewMemberForm(FlaskForm):
                        validators=[DataRequired("Choose a role.")])
     invite = BooleanField("Email them a link to choose their own password (valid 3 days)",
                           default=True)
+    reason = _reason_field("Why they need to be an administrator")
     submit = SubmitField("Add to the team")
 
 
@@ -47,6 +64,13 @@ class RoleForm(FlaskForm):
 
     role = SelectField("Role", choices=ROLE_CHOICES, validators=[DataRequired("Choose a role.")])
     submit = SubmitField("Change role")
+
+
+class PromotionForm(FlaskForm):
+    """Why an operations user should become an administrator (another admin reads it)."""
+
+    reason = _reason_field("Why they need to be an administrator")
+    submit = SubmitField("Ask another administrator")
 
 
 class ForgotPasswordForm(FlaskForm):

@@ -1,5 +1,11 @@
 """Forgotten passwords: email a 30-minute reset link, the same answer whether or not the
-email is known, throttled per email and per client address, every request audited."""
+email is known, throttled per email and per client address, every request audited.
+
+The request only notes what was asked and queues a job (``portal.jobs.account_mail``): it never
+looks the account up, so a known and an unknown email run the very same statements and nothing
+in its time tells them apart. A worker then finds the account and sends the link; a worker that
+died while sending is not followed by a second email (the job says so when taken over).
+"""
 
 from __future__ import annotations
 
@@ -12,6 +18,7 @@ from portal.audit import record
 from portal.auth import accounts
 from portal.config import Settings
 from portal.db import db
+from portal.jobs.account_mail import queue_reset
 from portal.mail import MailError, compose, send
 from portal.mail.urls import absolute_url
 from portal.models import PasswordResetRequest, User
@@ -63,28 +70,50 @@ def _link_mail(settings: Settings, user: User, purpose: tokens.Purpose, subject:
     send(settings, compose(settings, user.email, subject, text))
 
 
-def request_reset(settings: Settings, email: str, address: str) -> None:
-    """Email a reset link if ``email`` is an active user's and no throttle applies; commits.
-
-    The caller answers the same in every case, so nobody learns which emails have accounts.
-    """
+def request_reset(email: str, address: str) -> None:
+    """Note a request for a reset link and queue its email for a worker, unless a throttle
+    applies; commits. Whether ``email`` has an account is not looked at here (see above), and
+    the caller answers the same in every case."""
     address_key = address[:64]
     email = accounts.normalize_email(email)[:254]
+    now = clock.utcnow()
     db.session.execute(delete(PasswordResetRequest).where(
-        PasswordResetRequest.requested_at < clock.utcnow() - WINDOW))  # only the window counts
-    outcome = "throttled" if throttled(email, address_key) else "ok"
-    db.session.add(PasswordResetRequest(email=email, address=address_key,
-                                        requested_at=clock.utcnow()))
-    user = accounts.find_user(email)
-    if outcome == "ok" and (user is None or not user.active):
+        PasswordResetRequest.requested_at < now - WINDOW))  # only the window counts
+    too_many = throttled(email, address_key)
+    asked = PasswordResetRequest(email=email, address=address_key, requested_at=now)
+    db.session.add(asked)
+    db.session.flush()
+    if too_many:
+        _audit_request(asked, "throttled")
+    else:
+        queue_reset(asked.id)
+    db.session.commit()
+
+
+def _audit_request(asked: PasswordResetRequest, outcome: str) -> None:
+    record("password_reset.request", outcome=outcome, actor_label="anonymous",
+           detail={"email": asked.email, "address": asked.address})
+
+
+def mail_reset(settings: Settings, request_id: int, attempt: int) -> None:
+    """The worker's half: email the reset link if the request's email is an active user's;
+    audited with how it went, commits. A second ``attempt`` (the first worker died holding the
+    job) sends nothing: the first may have sent it."""
+    asked = db.session.get(PasswordResetRequest, request_id)
+    if asked is None:
+        return  # older than the window: deleted with its link's use
+    user = accounts.find_user(asked.email)
+    outcome = "ok"
+    if attempt > 1:
+        outcome = "interrupted"
+    elif user is None or not user.active:
         outcome = "unknown"
-    if outcome == "ok" and user is not None:
+    else:
         try:
             _link_mail(settings, user, tokens.RESET, "Reset your portal password", RESET_BODY)
         except MailError:
             outcome = "failed"
-    record("password_reset.request", outcome=outcome, actor_label="anonymous",
-           detail={"email": email, "address": address_key})
+    _audit_request(asked, outcome)
     db.session.commit()
 
 
@@ -93,6 +122,24 @@ def send_invitation(settings: Settings, user: User, inviter: str) -> None:
     role = "an administrator" if user.role == "admin" else "an operations user"
     _link_mail(settings, user, tokens.INVITE, "You are invited to the Partner Onboarding Portal",
                INVITE_BODY, inviter=inviter, role=role)
+
+
+def mail_invitation(settings: Settings, user_id: int, inviter_id: int | None,
+                    attempt: int) -> None:
+    """The worker's half of an invitation queued when adding an administrator was approved;
+    audited with how it went (never sent twice, as ``mail_reset``), commits."""
+    user = db.session.get(User, user_id)
+    inviter = db.session.get(User, inviter_id) if inviter_id is not None else None
+    if user is None or not user.active:
+        return
+    outcome = "interrupted" if attempt > 1 else "ok"
+    if attempt == 1:
+        try:
+            send_invitation(settings, user, inviter.email if inviter else "An administrator")
+        except MailError:
+            outcome = "failed"
+    record("user.invitation", outcome=outcome, detail={"email": user.email})
+    db.session.commit()
 
 
 def choose_password(user: User, password: str, purpose: tokens.Purpose) -> None:

@@ -17,8 +17,15 @@ from portal.config import current_settings
 from portal.db import db
 from portal.mail import MailError
 from portal.models import Role, User
+from portal.payments.approvals.requests import RequestRefused
 from portal.team import reset, service, tokens
-from portal.team.forms import ForgotPasswordForm, NewMemberForm, NewPasswordForm, RoleForm
+from portal.team.forms import (
+    ForgotPasswordForm,
+    NewMemberForm,
+    NewPasswordForm,
+    PromotionForm,
+    RoleForm,
+)
 
 bp = Blueprint("team", __name__)
 
@@ -44,9 +51,11 @@ def add() -> ResponseReturnValue:
     form = NewMemberForm()
     if not form.validate_on_submit():
         return _team_page(form), 400
+    if service.needs_approval(Role(form.role.data), current_user):
+        return _ask_to_add_admin(form)
     try:
         user, password = service.add_member(form.email.data, Role(form.role.data),
-                                            _one_time_for())
+                                            _one_time_for(), current_user)
     except service.TeamError as exc:
         form.email.errors.append(str(exc))
         return _team_page(form), 400
@@ -61,6 +70,26 @@ def add() -> ResponseReturnValue:
             flash(f"{user.email} was added and invited by email.", "success")
             return redirect(url_for("team.index"))
     return _issued(user, password, created=True)
+
+
+WAITING = ("It now waits for another administrator on the Approvals page (not one you added "
+           "or promoted) and is carried out once approved; it lapses after 24 hours.")
+
+
+def _ask_to_add_admin(form: NewMemberForm) -> ResponseReturnValue:
+    """Store the new administrator as a request for another admin; errors beside the fields."""
+    try:
+        service.ask_for_admin(form.email.data, None, bool(form.invite.data), form.reason.data,
+                              current_user)
+    except service.TeamError as exc:
+        form.email.errors.append(str(exc))
+        return _team_page(form), 400
+    except RequestRefused as refused:
+        (form.reason if refused.field == "reason" else form.email).errors.append(refused.message)
+        return _team_page(form), 400
+    flash(f"Nothing was changed yet: adding {form.email.data} as an administrator needs another "
+          f"administrator's approval. {WAITING}", "success")
+    return redirect(url_for("team.index"))
 
 
 def _one_time_for() -> timedelta:
@@ -119,8 +148,35 @@ def change_role(user_id: int) -> ResponseReturnValue:
     if not form.validate_on_submit():
         flash(f"Choose a role for {user.email} from the list.", "error")
         return redirect(url_for("team.index"))
+    if user.role != form.role.data and service.needs_approval(Role(form.role.data), current_user):
+        return redirect(url_for("team.promote", user_id=user.id))
     return _apply(lambda: service.change_role(user, Role(form.role.data), current_user),
                   lambda: f"{user.email} is now {service.ROLE_LABELS[user.role].lower()}.")
+
+
+@bp.route("/admin/team/<int:user_id>/promote", methods=["GET", "POST"])
+@roles_required(Role.ADMIN)
+def promote(user_id: int) -> ResponseReturnValue:
+    """Ask another admin to make an operations user an administrator, saying why."""
+    user = _member_or_404(user_id)
+    if user.role == Role.ADMIN:
+        flash(f"{user.email} is an administrator already.", "info")
+        return redirect(url_for("team.index"))
+    if not service.needs_approval(Role.ADMIN, current_user):  # nobody else to ask
+        return _apply(lambda: service.change_role(user, Role.ADMIN, current_user),
+                      lambda: f"{user.email} is now an administrator.")
+    form = PromotionForm()
+    if form.validate_on_submit():
+        try:
+            service.ask_for_admin(user.email, user, False, form.reason.data, current_user)
+        except RequestRefused as refused:
+            form.reason.errors.append(refused.message)
+        else:
+            flash(f"Nothing was changed yet: making {user.email} an administrator needs another "
+                  f"administrator's approval. {WAITING}", "success")
+            return redirect(url_for("team.index"))
+    status = 400 if form.errors or form.reason.errors else 200
+    return render_template("team/promote.html", form=form, user=user), status
 
 
 @bp.post("/admin/team/<int:user_id>/one-time-password")
@@ -128,7 +184,7 @@ def change_role(user_id: int) -> ResponseReturnValue:
 def one_time_password(user_id: int) -> ResponseReturnValue:
     """Replace a member's password with a one-time password, shown once."""
     user = _member_or_404(user_id)
-    password = service.issue_one_time_password(user, _one_time_for())
+    password = service.issue_one_time_password(user, _one_time_for(), current_user)
     db.session.commit()
     return _issued(user, password, created=False)
 
@@ -139,7 +195,7 @@ def forgot_password() -> ResponseReturnValue:
     """Ask for a reset link; the answer is the same whether or not the email has an account."""
     form = ForgotPasswordForm()
     if form.validate_on_submit():
-        reset.request_reset(current_settings(), form.email.data, request.remote_addr or "unknown")
+        reset.request_reset(form.email.data, request.remote_addr or "unknown")
         return render_template("team/forgot_sent.html", email=form.email.data,
                                lasts=tokens.RESET.lasts)
     return render_template("team/forgot.html", form=form)

@@ -1,19 +1,22 @@
 """Managing the team: add members with a one-time password, (de)activate, change roles.
 
-The rules that keep the portal administrable: nobody deactivates or re-roles themselves, and
-the last active admin stays an active admin. Every change is audited; the caller commits.
+The rules that keep the portal administrable and its four eyes two people: nobody deactivates
+or re-roles themselves; the last active admin stays an active admin (checked by the statement
+that makes the change, ``portal.auth.admins``); and while another active admin exists, giving
+someone the admin role is itself a request another admin approves. Who added, promoted or gave
+a one-time password to each account is recorded (``portal.auth.vouching``). Every change is
+audited; the caller commits (a request for approval commits itself).
 """
 
 from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlalchemy import func, select
-
 from portal.audit import record
-from portal.auth import accounts, passwords
+from portal.auth import accounts, admins, passwords, session_records
 from portal.db import db
-from portal.models import Role, User
+from portal.models import ApprovalRequest, Role, User
+from portal.payments.approvals import requests
 
 ROLE_LABELS = {Role.OPS.value: "Operations", Role.ADMIN.value: "Administrator"}
 
@@ -32,55 +35,77 @@ def member(user_id: int) -> User | None:
     return db.session.get(User, user_id)
 
 
-def add_member(email: str, role: Role, one_time_for: timedelta) -> tuple[User, str]:
-    """Create a user with a generated one-time password working for ``one_time_for``; the user
-    and the password to hand over."""
+def needs_approval(role: Role, actor: User) -> bool:
+    """Giving the admin role waits for another admin while there is one to ask."""
+    return role == Role.ADMIN and admins.another_active_admin(actor.id)
+
+
+def add_member(email: str, role: Role, one_time_for: timedelta,
+               actor: User) -> tuple[User, str]:
+    """Create a user with a generated one-time password working for ``one_time_for``, noting
+    ``actor`` as who added them; the user and the password to hand over."""
     password = passwords.generate_password()
     try:
-        user = accounts.create_user(email, password, role, one_time_for=one_time_for)
+        user = accounts.create_user(email, password, role, one_time_for=one_time_for,
+                                    created_by_id=actor.id)
     except accounts.AccountError as exc:
         raise TeamError(f"There is already a user {accounts.normalize_email(email)}.") from exc
     record("user.create", detail={"email": user.email, "role": user.role})
     return user, password
 
 
-def _active_admins() -> int:
-    return db.session.scalar(select(func.count(User.id)).where(
-        User.role == Role.ADMIN.value, User.active.is_(True))) or 0
+def ask_for_admin(email: str, user: User | None, invite: bool, reason: str | None,
+                  actor: User) -> ApprovalRequest:
+    """Ask another admin to approve adding ``email`` as an administrator (``user`` None) or
+    making the operations user ``user`` one (``requests.RequestRefused`` for the reason)."""
+    if user is None and accounts.find_user(email) is not None:
+        raise TeamError(f"There is already a user {accounts.normalize_email(email)}.")
+    address = accounts.normalize_email(email)
+    return requests.request_admin_role(address, user.id if user else None, invite, reason,
+                                       actor.id)
 
 
-def _refuse_if_last_admin(user: User, doing: str) -> None:
-    if user.role == Role.ADMIN.value and user.active and _active_admins() <= 1:
-        raise TeamError(f"{user.email} is the only active administrator; {doing} would leave "
-                        "nobody to manage the team. Make someone else an administrator first.")
+def _last_admin(user: User, doing: str) -> TeamError:
+    return TeamError(f"{user.email} is the only active administrator; {doing} would leave "
+                     "nobody to manage the team. Make someone else an administrator first.")
 
 
 def set_active(user: User, active: bool, actor: User) -> None:
     """Deactivate (sign-ins stop, the session ends) or reactivate ``user``."""
     if user.id == actor.id:
         raise TeamError("You cannot deactivate your own account; ask another administrator.")
-    if not active:
-        _refuse_if_last_admin(user, "deactivating them")
-    accounts.set_active(user.email, active)
+    if active:
+        accounts.set_active(user.email, True)
+    else:
+        if not admins.deactivate(user.id):
+            db.session.refresh(user)
+            if user.active:
+                raise _last_admin(user, "deactivating them")
+        session_records.close_all_sessions(user.id)
+        db.session.refresh(user)
     record("user.activate" if active else "user.deactivate", detail={"email": user.email})
 
 
 def change_role(user: User, role: Role, actor: User) -> None:
-    """Make ``user`` an operations user or an administrator."""
+    """Make ``user`` an operations user, or (nobody else to ask) an administrator."""
     if user.id == actor.id:
         raise TeamError("You cannot change your own role; ask another administrator.")
     if user.role == role.value:
         return
-    if role != Role.ADMIN:
-        _refuse_if_last_admin(user, "changing their role")
-    record("user.role_change", detail={"email": user.email, "from": user.role, "to": role.value})
-    user.role = role.value
+    before = user.role
+    changed = admins.promote(user.id, actor.id) if role == Role.ADMIN else admins.demote(user.id)
+    db.session.refresh(user)
+    if not changed and user.role != role.value:
+        raise _last_admin(user, "changing their role")
+    record("user.role_change", detail={"email": user.email, "from": before, "to": role.value})
 
 
-def issue_one_time_password(user: User, one_time_for: timedelta) -> str:
+def issue_one_time_password(user: User, one_time_for: timedelta, actor: User) -> str:
     """Replace ``user``'s password with a generated one working for ``one_time_for``, to be
-    changed at the next sign-in; the user's sessions end."""
+    changed at the next sign-in; the user's sessions end, and ``actor`` is noted as who could
+    have signed in with it."""
     password = passwords.generate_password()
     accounts.set_password(user, password, one_time_for=one_time_for)
+    user.password_issued_by_id = actor.id
     record("user.one_time_password", detail={"email": user.email})
     return password

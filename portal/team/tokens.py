@@ -7,13 +7,12 @@ the hash, so a link works once; any other password change kills it too. Nothing 
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from dataclasses import dataclass
 from datetime import timedelta
 
 from itsdangerous import BadSignature
 
+from portal.auth.passwords import fingerprint, same_fingerprint
 from portal.db import db
 from portal.models import User
 from portal.signing import timed_serializer
@@ -36,13 +35,10 @@ RESET = Purpose("portal.password-reset", timedelta(minutes=30), "30 minutes",
 INVITE = Purpose("portal.team-invitation", timedelta(days=3), "3 days", "team.accept_invitation")
 
 
-def _fingerprint(user: User) -> str:
-    return hashlib.sha256(user.password_hash.encode()).hexdigest()[:24]
-
-
 def token_for(secret_key: str, user: User, purpose: Purpose) -> str:
     """A link token for ``user`` that dies when their password changes or time runs out."""
-    return timed_serializer(secret_key, purpose.salt).dumps({"u": user.id, "p": _fingerprint(user)})
+    payload = {"u": user.id, "p": fingerprint(user.password_hash)}
+    return timed_serializer(secret_key, purpose.salt).dumps(payload)
 
 
 def user_for(secret_key: str, token: str, purpose: Purpose) -> User | None:
@@ -57,6 +53,6 @@ def user_for(secret_key: str, token: str, purpose: Purpose) -> User | None:
     user = db.session.get(User, payload["u"])
     if user is None or not user.active:
         return None
-    if not hmac.compare_digest(str(payload.get("p", "")), _fingerprint(user)):
+    if not same_fingerprint(user.password_hash, payload.get("p", "")):
         return None
     return user

@@ -78,6 +78,10 @@ class OwnerForm(Form):
     pan = text_field("PAN", "A person's PAN: the 4th letter is P.")
     percentageOwnership = text_field("Ownership %", "10 to 100, up to two decimals.")
 
+    def title(self, number: int) -> str:
+        """The row's name on the page and in the error summary."""
+        return f"Owner {number}"
+
 
 class ContactForm(Form):
     """The signatory's contact."""
@@ -99,6 +103,10 @@ class NetworkFeeForm(Form):
     cardNetwork = HiddenField()
     feeType = labelled_select("Fee type", FeeType, Kind.FEE_TYPE)
     fee = text_field("Fee", "Up to two decimals; a percentage is at most 100.")
+
+    def title(self, number: int) -> str:
+        """The row's name on the page and in the error summary: its card network."""
+        return label(self.cardNetwork.data or "", Kind.CARD_NETWORK)
 
 
 class DomesticFeeForm(Form):

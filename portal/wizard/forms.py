@@ -34,6 +34,9 @@ from portal.wizard.form_parts import (
     labelled_select,
 )
 
+#: The group of a chosen business category the gateway's list no longer offers.
+KEPT_CHOICE = "Currently chosen"
+
 
 class VersionField(HiddenField):
     """The version of the stored draft the form was loaded at (checked when it is saved)."""
@@ -90,7 +93,7 @@ class BusinessForm(StepForm):
                                     for code, name in items)]
         current = self.natureOfBusiness.data
         if current and current not in {choice.value for choice in choices}:
-            choices.append(SelectChoice(current, current, optgroup="Currently chosen"))
+            choices.append(SelectChoice(current, current, optgroup=KEPT_CHOICE))
         self.natureOfBusiness.choices = choices
 
 

@@ -1,12 +1,17 @@
-"""The wizard's page helpers: the client, categories, what a send's outcome shows, masked values."""
+"""The wizard's page helpers: the client, categories, what a send's outcome shows, and a step's
+values in words for its read-only page."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import current_app, flash, redirect, url_for
 from werkzeug.wrappers import Response
+from wtforms import BooleanField, Field, FieldList, FormField, HiddenField
+from wtforms.fields.choices import SelectFieldBase
 
+from portal.body_forms import title
 from portal.clients import current_onboarding_client
 from portal.gateway.errors import GatewayError
 from portal.gateway.rules import mask
@@ -14,10 +19,11 @@ from portal.gateway.shapes import FieldError
 from portal.models.merchant import Merchant
 from portal.onboarding.categories import CategoryCache, grouped_choices
 from portal.onboarding.result import StepResult
-from portal.onboarding.sending import UNAVAILABLE
+from portal.onboarding.sending import NEEDS_CORRECTING, UNAVAILABLE
 from portal.onboarding.steps import Step, next_step
 from portal.redaction import is_secret_key
 from portal.step_pages import step_url
+from portal.wizard.forms import KEPT_CHOICE
 
 CATEGORY_CACHE = "portal_category_cache"
 
@@ -44,8 +50,11 @@ def after(merchant: Merchant, step: Step, result: StepResult, moved: bool = Fals
 
 
 def page_errors(message: str, unavailable: bool, errors: list[FieldError]) -> list[FieldError]:
-    """A failed send's errors for the form: its message on top, unless the banner says it."""
-    return errors if unavailable else [FieldError("", message), *errors]
+    """A failed send's errors for the form: its message on top, unless the banner says it or
+    it only heads the error summary ("Some fields need correcting", said once)."""
+    if unavailable or (message == NEEDS_CORRECTING and errors):
+        return errors
+    return [FieldError("", message), *errors]
 
 
 def stored_errors(last_error: dict[str, Any]) -> list[FieldError]:
@@ -56,9 +65,65 @@ def stored_errors(last_error: dict[str, Any]) -> list[FieldError]:
                        last_error.get("kind") == UNAVAILABLE, fields)
 
 
-def display_value(field: Any) -> str:
-    """A field's value for a read-only page: PANs and account numbers masked."""
-    return shown(field.short_name, field.data)
+@dataclass
+class Part:
+    """A piece of a read-only step, in the form's order: a run of plain fields (one list of
+    label and value), or a group (sub-form, list, or a list's row) under its title."""
+
+    fields: list[Field] = field(default_factory=list)
+    group: Any = None
+    title: str = ""
+
+
+def value_parts(container: Any) -> list[Part]:
+    """``container``'s fields as a read-only page lays them out; groups with no value at all
+    (an operating address that is the registered one, fees of a product not chosen) are left
+    out, and the rows of a list are each a group under the row's own title."""
+    if isinstance(container, FieldList):
+        return [Part(group=row, title=title(row, container)) for row in container
+                if has_values(row)]
+    parts: list[Part] = []
+    for item in container:
+        if isinstance(item, HiddenField):
+            continue  # the CSRF token, the draft version, a fee row's card network
+        if isinstance(item, FormField | FieldList):
+            if has_values(item):
+                parts.append(Part(group=item, title=item.label.text))
+        elif parts and parts[-1].group is None:
+            parts[-1].fields.append(item)
+        else:
+            parts.append(Part(fields=[item]))
+    return parts
+
+
+def has_values(container: Any) -> bool:
+    """Whether anything was typed or chosen in a group (a tick alone does not count)."""
+    for item in container:
+        if isinstance(item, FormField | FieldList):
+            if has_values(item):
+                return True
+        elif not isinstance(item, HiddenField | BooleanField) and shown_values(item):
+            return True
+    return False
+
+
+def shown_values(item: Field) -> list[str]:
+    """A field's value in words: a choice by its label (a business category with its group),
+    a tick as Yes or No, PANs and account numbers masked; nothing when it is blank."""
+    if isinstance(item, BooleanField):
+        return ["Yes" if item.data else "No"]
+    if isinstance(item, SelectFieldBase):
+        return chosen_labels(item)
+    return [] if item.data in (None, "") else [shown(item.short_name, item.data)]
+
+
+def chosen_labels(item: SelectFieldBase) -> list[str]:
+    """The labels of what a select or a set of checkboxes has chosen (the empty choice is no
+    choice)."""
+    groups = item.iter_groups() if item.has_groups() else [(None, item.iter_choices())]
+    return [f"{choice.label} ({group})" if group and group != KEPT_CHOICE else choice.label
+            for group, choices in groups for choice in choices
+            if choice.selected and choice.value]
 
 
 def shown(name: str, value: Any) -> str:
@@ -75,4 +140,4 @@ def shown(name: str, value: Any) -> str:
 
 def template_helpers() -> dict[str, Any]:
     """Names the wizard's templates use (its read-only view of a step)."""
-    return {"display_value": display_value}
+    return {"value_parts": value_parts, "shown_values": shown_values}

@@ -12,12 +12,13 @@ from portal.auth import roles_required
 from portal.auth.held_forms import claim, keeps_typing
 from portal.auth.roles import STAFF
 from portal.clients import current_onboarding_client
-from portal.models.merchant import Merchant
+from portal.models.merchant import CreateState, Merchant
 from portal.models.step import StepDraft, StepState
 from portal.onboarding import progress, queue, scenarios
 from portal.onboarding import reconcile as reconciliation
 from portal.onboarding.create import new_external_id, start_merchant
-from portal.onboarding.drafts import draft_saved, drafts_of, get_merchant
+from portal.onboarding.drafts import DraftConflict, draft_saved, drafts_of, get_merchant
+from portal.onboarding.filling import fill_every_step, filled_message
 from portal.onboarding.result import StepResult
 from portal.onboarding.service import save_step_draft, send_saved, send_step
 from portal.onboarding.steps import BY_KEY, Step
@@ -55,7 +56,7 @@ def new() -> ResponseReturnValue:
             return after(merchant, CREATE, draft_saved())
         form.show_errors(errors)
     return render_template("wizard/step.html", merchant=None, step=CREATE, form=form,
-                           stepper=None, draft=None, lock_reason=None)
+                           stepper=None, draft=None, lock_reason=None, readonly=False)
 
 
 @bp.route("/merchants/<int:merchant_id>/steps/<step_key>", methods=["GET", "POST"])
@@ -117,27 +118,33 @@ def reconcile(merchant_id: int) -> ResponseReturnValue:
     return after(merchant, CREATE, result, moved=result.ok)
 
 
-@bp.post("/merchants/<int:merchant_id>/steps/<step_key>/fill")
+@bp.post("/merchants/<int:merchant_id>/fill")
 @roles_required(*STAFF)
-def fill(merchant_id: int, step_key: str) -> ResponseReturnValue:
-    """Sandbox only: store a scenario's test data as the step's draft."""
-    merchant, step = load(merchant_id, step_key)
+def fill(merchant_id: int) -> ResponseReturnValue:
+    """Sandbox only: keep the chosen scenario for the merchant and fill every step that can
+    still change with its test data; back to the step page the picker was on."""
     scenario = chosen_scenario()
-    result = save_step_draft(merchant, step, scenarios.form_data(scenario, step.key))
-    if result.ok:
-        result.message = f"Filled with test data for '{scenarios.LABELS[scenario]}'."
-    return after(merchant, step, result)
+    merchant = get_merchant(merchant_id) or abort(404)
+    back = BY_KEY.get(request.form.get("back", ""), CREATE)
+    try:
+        filled = fill_every_step(merchant, scenario)
+    except DraftConflict:
+        flash("Someone else saved a step meanwhile, so nothing was filled: try again.", "error")
+    else:
+        flash(filled_message(scenario, filled), "success" if filled else "warning")
+    return redirect(step_url(merchant, back))
 
 
 @bp.post("/merchants/new/fill")
 @roles_required(*STAFF)
 def fill_new() -> ResponseReturnValue:
-    """Sandbox only: start a merchant with a scenario's step 1 data."""
+    """Sandbox only: start a merchant with a scenario's step 1 data and fill every step."""
     scenario = chosen_scenario()
     merchant, errors = start_merchant(scenarios.form_data(scenario, "create"))
     if merchant is None:
         abort(409, errors[0].message)
-    flash(f"Filled with test data for '{scenarios.LABELS[scenario]}'.", "success")
+    filled = fill_every_step(merchant, scenario)
+    flash(filled_message(scenario, [CREATE, *filled]), "success")
     return redirect(step_url(merchant, CREATE))
 
 
@@ -177,6 +184,8 @@ def render_step(merchant: Merchant, step: Step, form: StepForm,
     draft = drafts.get(step.key)
     queued = queue.live_item(merchant.id, step.key) if draft and draft.state == StepState.QUEUED \
         else None
+    identity_fixed = step.creates_record and merchant.create_state != CreateState.DRAFT
     return render_template("wizard/step.html", merchant=merchant, step=step, form=form,
                            stepper=stepper, draft=draft, lock_reason=status.lock_reason,
+                           readonly=bool(status.lock_reason or identity_fixed),
                            queued=queued, changes=changes)

@@ -11,6 +11,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
+from portal.config import current_settings
 from portal.jobs.queue import LEASE
 from portal.worker.loop import WorkerOptions, run_due, work
 from portal.worker.tasks import Intervals
@@ -33,15 +34,18 @@ SECONDS = click.FloatRange(min=0.05)
 @with_appcontext
 def worker_command(lease: float, poll: float, sync_every: float, reminders_every: float,
                    once: bool) -> None:
-    """Run background work: bulk imports, the status sync, reminders, queued step sends.
+    """Run background work: bulk imports, the status sync, reminders, queued step sends, the
+    payment status poll (every PAYMENT_POLL_SECONDS).
 
     Run one or more, beside the web processes; SIGTERM or Ctrl-C stops a worker after the rows
     or item in hand (a job left unfinished goes on in another worker).
     """
     app = current_app._get_current_object()  # type: ignore[attr-defined]
+    payment_poll = timedelta(seconds=current_settings().payment_poll_seconds)
     options = WorkerOptions(lease=timedelta(seconds=lease), poll=poll,
                             intervals=Intervals(sync=timedelta(seconds=sync_every),
-                                                reminders=timedelta(seconds=reminders_every)))
+                                                reminders=timedelta(seconds=reminders_every),
+                                                payment_poll=payment_poll))
     if once:
         click.echo(f"{run_due(app, options)} jobs run.")
         return

@@ -101,7 +101,8 @@ def run_next(app: Flask, options: WorkerOptions, stopping: threading.Event) -> b
             end(job, options.name, JobEnd.FAILED,
                 f"Given up: its workers stopped {MAX_ATTEMPTS} times before it ended")
         else:
-            run = JobRun(job.id, dict(job.payload), options.name, options.lease, stopping)
+            run = JobRun(job.id, dict(job.payload), options.name, options.lease, stopping,
+                         job.attempts)
             with heartbeat(app, run):
                 how, error = _run(handler, run)
             log.info("worker %s: job %d (%s) %s", options.name, job.id, job.kind, how.value)

@@ -13,15 +13,19 @@ from portal.bulk import jobs as bulk_jobs
 from portal.clients import current_onboarding_client
 from portal.config import current_settings
 from portal.documents.retention import delete_expired_files
+from portal.jobs import account_mail
 from portal.jobs.queue import JobEnd, JobRun
 from portal.merchant_mail.reminders import send_reminders
+from portal.payments.status_poll import poll_once
 from portal.sync import sync_once
+from portal.team.mail_jobs import run_account_mail
 
 log = logging.getLogger("portal.worker")
 
 SYNC = "sync"
 REMINDERS = "reminders"
 RETENTION = "retention"
+PAYMENT_POLL = "payment_poll"
 
 
 def run_sync(_run: JobRun) -> JobEnd:
@@ -45,6 +49,12 @@ def run_retention(_run: JobRun) -> JobEnd:
     return JobEnd.DONE
 
 
+def run_payment_poll(_run: JobRun) -> JobEnd:
+    """Read the gateway's status of the payments whose outcome is not final yet."""
+    log.info(poll_once(current_settings(), clock.utcnow()).summary())
+    return JobEnd.DONE
+
+
 def nothing_to_undo(_payload: dict[str, Any]) -> None:
     """A job that leaves nothing behind when it is given up."""
 
@@ -62,6 +72,8 @@ HANDLERS: dict[str, Handler] = {
     SYNC: Handler(run_sync),
     REMINDERS: Handler(run_reminders),
     RETENTION: Handler(run_retention),
+    PAYMENT_POLL: Handler(run_payment_poll),
+    account_mail.KIND: Handler(run_account_mail),
 }
 
 
@@ -72,7 +84,9 @@ class Intervals:
     sync: timedelta = timedelta(seconds=60)
     reminders: timedelta = timedelta(hours=1)
     retention: timedelta = timedelta(days=1)
+    payment_poll: timedelta = timedelta(seconds=60)
 
     def schedules(self) -> dict[str, timedelta]:
         """Each periodic job's name (also its kind) and interval."""
-        return {SYNC: self.sync, REMINDERS: self.reminders, RETENTION: self.retention}
+        return {SYNC: self.sync, REMINDERS: self.reminders, RETENTION: self.retention,
+                PAYMENT_POLL: self.payment_poll}

@@ -3,6 +3,9 @@ and dropped from the request once decided. Generating a first key does not wait.
 
 from __future__ import annotations
 
+import hashlib
+
+from bs4 import BeautifulSoup
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from sqlalchemy import text
@@ -10,7 +13,7 @@ from sqlalchemy import text
 from portal.db import db
 from portal.models import ApprovalRequest, PaymentCredentials, PortfolioKey
 from tests.payments.conftest import credentials_row, submit
-from tests.support.approvals import decide_all
+from tests.support.approvals import decide_all, second_admin
 
 KID = "kid-imported-7"
 
@@ -72,3 +75,20 @@ def test_importing_a_portfolio_key_waits_for_a_second_admin(app, browser):
     assert "Key imported" in approved.get_data(as_text=True)
     with app.app_context():
         assert db.session.query(PortfolioKey).one().origin == "imported"
+
+
+def test_the_approvals_page_shows_the_fingerprint_beside_the_kid(app, browser, merchant_id):
+    """The admin approving compares it with the partner's: openssl pkey -pubout -outform DER
+    | sha256sum of the key they sent."""
+    pem = a_pem()
+    import_key(browser, merchant_id, pem)
+    public = serialization.load_pem_private_key(pem.encode(), None).public_key().public_bytes(
+        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    client = second_admin(app)
+    shown = BeautifulSoup(client.get("/approvals/").data, "html.parser").select_one(
+        ".approval .approval__fingerprint").get_text(" ", strip=True)
+    assert KID in shown and hashlib.sha256(public).hexdigest() in shown
+    decide_all(app)
+    decided = BeautifulSoup(client.get("/approvals/").data, "html.parser").select_one(
+        ".approvals-decided .approval__fingerprint")
+    assert hashlib.sha256(public).hexdigest() in decided.get_text(), "kept once the key is gone"

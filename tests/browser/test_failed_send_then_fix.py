@@ -22,8 +22,8 @@ def send(page: Page) -> None:
 
 def fill(page: Page, scenario: str = scenarios.HAPPY) -> None:
     """Fill the step's form with a sandbox scenario's data (stored as a draft)."""
-    page.get_by_label("Sandbox scenario").select_option(scenario)
-    page.get_by_role("button", name="Fill with test data").click()
+    page.get_by_label("Scenario", exact=True).select_option(scenario)
+    page.get_by_role("button", name="Fill every step").click()
     page.wait_for_load_state()
 
 

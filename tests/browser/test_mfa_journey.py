@@ -69,6 +69,7 @@ def test_first_admin_enrols_then_signs_in_with_codes(page: Page, servers: Server
     expect(page.locator("#code-errors")).to_contain_text("not right")
     page.get_by_label("Code from the app").fill(TOTP(key).at(clock.utcnow()))
     page.get_by_role("button", name="Turn on two-step sign-in").click()
+    expect(page.locator(".recovery-codes code")).to_have_count(10)
     recovery = page.locator(".recovery-codes code").all_inner_texts()
     assert len(recovery) == 10
     axe.check(page)

@@ -20,8 +20,8 @@ FORM_STEPS = ("business", "owners", "bank", "signatory")
 
 def fill_and_send(page: Page, scenario: str = scenarios.HAPPY) -> None:
     """Fill the step's form with a sandbox scenario, then press "Save and send"."""
-    page.get_by_label("Sandbox scenario").select_option(scenario)
-    page.get_by_role("button", name="Fill with test data").click()
+    page.get_by_label("Scenario", exact=True).select_option(scenario)
+    page.get_by_role("button", name="Fill every step").click()
     page.wait_for_load_state()
     page.locator("form.step-form").get_by_role("button", name="Save and send").click()
     page.wait_for_load_state()

@@ -7,10 +7,14 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from portal.onboarding import scenarios
 from tests.browser.conftest import Servers, log_in, screenshot
+from tests.browser.test_failed_send_then_fix import fill, send
 from tests.browser.test_payment_pages import hold_and_pay
 from tests.payments.conftest import APPROVING_CARD, add_merchant
 from tests.verification.conftest import onboard
+from tests.wizard.finished import finished_merchant
+from tests.wizard.test_readonly_steps import FORM_STEPS
 
 pytestmark = [pytest.mark.browser, pytest.mark.screenshots]
 
@@ -46,3 +50,20 @@ def test_the_main_pages(page: Page, servers: Servers, auth, csrf_app) -> None:
     screenshot(page, "07-payment")
     shoot(page, "/payments", "08-payments")
     shoot(page, "/admin/audit", "09-audit")
+
+
+def test_the_step_pages_in_their_states(page: Page, servers: Servers, auth, csrf_app) -> None:
+    """A finished merchant's read-only steps (long values), an error summary, the picker."""
+    finished = finished_merchant(csrf_app)
+    log_in(page, auth.create("ops"))
+    for number, step in enumerate(FORM_STEPS, start=1):
+        shoot(page, f"/merchants/{finished}/steps/{step}", f"10-readonly-{number}-{step}")
+    page.goto("/merchants/new")
+    fill(page, scenarios.REVIEW_RFI)
+    screenshot(page, "11-scenario-picker")
+    send(page)
+    page.goto(page.url.replace("/business", "/owners"))
+    page.locator("[name='owners-0-pan']").fill("ABCCE1234F")
+    page.locator("[name='owners-0-percentageOwnership']").fill("75")
+    send(page)
+    screenshot(page, "12-error-summary")

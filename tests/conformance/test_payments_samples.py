@@ -10,18 +10,15 @@ conftest of its own), so their names are parameters here too.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
 
 import pytest
-from flask import Flask, jsonify
 
 from portal.gateway.errors import GatewayError, ValidationFailed
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.payments_shapes import OPERATIONS, PaymentStatus
 from portal.payments.service import failure_message
+from tests.conformance.canned import CannedGateway, canned  # noqa: F401  # a fixture
 from tests.sandbox.payments.conftest import (  # noqa: F401  # fixtures this module uses
     KID,
     MID,
@@ -39,7 +36,6 @@ from tests.sandbox.payments.conftest import (  # noqa: F401  # fixtures this mod
     served_payments,
     signer,
 )
-from tests.support.servers import serve
 
 APPROVED_CARD = "4111111111111111"
 GID = "gl_o-962a8c2e8a7c3bd4e5b0d1XY"
@@ -127,28 +123,6 @@ def test_status_by_merchant_txn_id(client, signer, captured, http, sandbox):
 
 
 # ---------------------------------------------------------------- answers, to the client
-
-
-@dataclass
-class CannedGateway:
-    """A loopback server answering every call with ``status`` and ``body``."""
-
-    status: int = 200
-    body: Any = None
-
-
-@pytest.fixture
-def canned(make_client) -> Iterator[tuple[CannedGateway, PaymentsClient]]:
-    """The canned gateway and a client pointed at it."""
-    gateway = CannedGateway()
-    app = Flask(__name__)
-
-    @app.route("/<path:rest>", methods=["GET", "POST"])
-    def any_call(rest: str):
-        return jsonify(gateway.body), gateway.status
-
-    with serve(app) as url:
-        yield gateway, make_client(base_url=url)
 
 
 def test_refund_answer_recorded_by_the_php_sdk(canned):

@@ -137,3 +137,53 @@ def test_invalid_request_is_refused_before_sending(server, make_client) -> None:
         )
     assert [e.field for e in caught.value.field_errors] == ["contact.phone", "contact.email"]
     assert server.received == []
+
+
+# ---------------------------------------------------------------- revision 3 dialects
+
+
+@pytest.mark.parametrize("operation", ["get", "put", "post"])
+def test_a_400_with_reason_gl_400_999_is_not_found(server, make_client, operation) -> None:
+    """standalone-capture.mdx: "Transaction not found" is a 400 with reasonCode GL-400-999."""
+    server.program(server.reply(400, {"status": "REQUEST_ERROR", "reasonCode": "GL-400-999",
+                                      "message": "Transaction not found", "errors": {
+                                          "displayMessage": "Transaction not found"}}))
+    client = make_client(server.url)
+    call = {"get": lambda: client.get_status("ob-123"),
+            "put": lambda: client.update_auth_signatory("ob-123", SIGNATORY),
+            "post": lambda: client.create_onboarding(CREATE)}[operation]
+    with pytest.raises(NotFound) as caught:
+        call()
+    assert (caught.value.reason_code, caught.value.display_message) == (
+        "GL-400-999", "Transaction not found")
+
+
+@pytest.mark.parametrize(("retry_after", "seconds"), [("30", 30.0), (None, None),
+                                                      ("soon", None)])
+def test_a_429_is_unavailable_with_its_retry_after_never_a_refusal(
+        server, make_client, sleeper, retry_after, seconds) -> None:
+    headers = {"Retry-After": retry_after} if retry_after else {}
+    server.program(*[server.reply(429, error_body("TOO_MANY_REQUESTS", "gl-429"), headers)] * 3)
+    with pytest.raises(GatewayUnavailable) as caught:
+        make_client(server.url).update_auth_signatory("ob-123", SIGNATORY)
+    assert (caught.value.http_status, caught.value.retry_after) == (429, seconds)
+    assert not caught.value.outcome_unknown
+    assert len(server.received) == 3  # a PUT is retried, then given up as unavailable
+
+
+def test_a_429_to_a_post_is_not_outcome_unknown(server, make_client) -> None:
+    """A POST is never retried; a 429 means it was not taken, so nothing is left to settle."""
+    server.program(server.reply(429, error_body("TOO_MANY_REQUESTS", "gl-429"),
+                                {"Retry-After": "5"}))
+    with pytest.raises(GatewayUnavailable) as caught:
+        make_client(server.url).create_onboarding(CREATE)
+    assert (caught.value.retry_after, caught.value.outcome_unknown) == (5.0, False)
+
+
+def test_a_501_to_a_post_is_unavailable_and_outcome_unknown(server, make_client) -> None:
+    """response-codes.mdx: system errors come as HTTP 501 with GL-501-000."""
+    server.program(server.reply(501, {"status": "SYSTEM_ERROR", "reasonCode": "GL-501-000",
+                                      "message": "Declined by System"}))
+    with pytest.raises(GatewayUnavailable) as caught:
+        make_client(server.url).create_onboarding(CREATE)
+    assert caught.value.outcome_unknown and caught.value.reason_code == "GL-501-000"

@@ -10,7 +10,7 @@ from portal.gateway.retry import NO_RETRY, RetryPolicy
 
 POLICY = RetryPolicy(attempts=3, base_delay=0.25, max_delay=4.0)
 
-RETRYABLE_STATUSES = [429, 500, 501, 502, 503, 504, 599]
+RETRYABLE_STATUSES = [429, 500, 501, 502, 503, 504]
 FINAL_STATUSES = [400, 401, 403, 404, 409]
 TRANSPORT_ERRORS = ["timeout", "connection", "connect"]
 

@@ -8,7 +8,7 @@ from datetime import timedelta
 from portal.db import db
 from portal.jobs.queue import LEASE, MAX_ATTEMPTS, JobEnd, claim, end, enqueue, renew, schedule
 from portal.models.job import Job, JobState
-from portal.worker.tasks import REMINDERS, RETENTION, SYNC
+from portal.worker.tasks import PAYMENT_POLL, REMINDERS, RETENTION, SYNC
 from tests.jobs.support import SCHEDULES, stored_jobs
 from tests.support.workers import run_worker
 
@@ -85,16 +85,17 @@ def test_periodic_jobs_exist_once_and_come_back_after_their_interval(portal_cloc
     assert run_worker(app) == SCHEDULES
     with app.app_context():
         assert not schedule(SYNC, SYNC, timedelta(seconds=5)), "already there"
-    jobs = {job.schedule: job for kind in (SYNC, REMINDERS, RETENTION)
+    jobs = {job.schedule: job for kind in (SYNC, REMINDERS, RETENTION, PAYMENT_POLL)
             for job in stored_jobs(app, kind)}
-    assert set(jobs) == {SYNC, REMINDERS, RETENTION}
+    assert set(jobs) == {SYNC, REMINDERS, RETENTION, PAYMENT_POLL}
     assert {job.state for job in jobs.values()} == {JobState.PENDING}
     assert jobs[SYNC].run_at == portal_clock.now() + timedelta(seconds=60)
+    assert jobs[PAYMENT_POLL].run_at == portal_clock.now() + timedelta(seconds=60)
     assert jobs[REMINDERS].run_at == portal_clock.now() + timedelta(hours=1)
     assert jobs[RETENTION].run_at == portal_clock.now() + timedelta(days=1)
     assert run_worker(app) == 0
     portal_clock.advance(60)
-    assert run_worker(app) == 1
+    assert run_worker(app) == 2  # the sync and the payment poll
     assert len(stored_jobs(app, SYNC)) == 1
 
 

@@ -13,6 +13,7 @@ from portal.db import db
 from portal.gateway.payments_shapes import AuthReversalRequest
 from portal.models.payment import Payment
 from portal.sandbox.faults import Fault, FaultKind
+from portal.sandbox.payments.answers import Answers
 from portal.sandbox.payments.auth import CHECKOUT_SCOPE, TOKEN_PARAM
 from portal.sandbox.payments.records import Payment as GatewayPayment
 from tests.payments.conftest import (
@@ -71,7 +72,9 @@ def test_a_refund_the_gateway_never_got_is_freed_after_refresh(app, browser, san
 def test_an_unreadable_refund_answer_is_settled_not_failed(app, browser, sandbox, captured,
                                                            monkeypatch):
     refunds = counting(monkeypatch, sandbox, "refund")
-    monkeypatch.setattr(GatewayPayment, "refund_data", lambda self, refund: "accepted")
+    # taken by the gateway, answered with a success word around a body nobody can read
+    monkeypatch.setattr(Answers, "refund", lambda self, payment, refund: (
+        {"status": "SENT_FOR_REFUND", "data": "accepted"}, 200))
     page = act(browser, captured, "refund", amount="250")
     assert "cannot tell whether the refund happened" in flashes(page)
     assert refund_rows(browser, captured) == [("250 INR", "unknown")]

@@ -13,7 +13,7 @@ from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.retry import NO_RETRY
 from tests.sandbox.payloads import create_body, fill_every_step
 from tests.sandbox.webhook_deliveries import Received, Receiver
-from tests.support.sandbox import RunningSandbox, serve_sandbox
+from tests.support.sandbox import RunningSandbox, answer_dialect_fixture, serve_sandbox
 from tests.support.servers import serve
 
 KEY = "p1-key"
@@ -55,6 +55,10 @@ def served_sandbox() -> Iterator[RunningSandbox]:
 def sandbox_server(served_sandbox: RunningSandbox) -> RunningSandbox:
     """The sandbox with no records, keys as configured and the clock frozen at START."""
     return served_sandbox.reset()
+
+
+#: ``answer_dialect`` over ``sandbox_server`` (tests/support/sandbox.py).
+answer_dialect = answer_dialect_fixture("sandbox_server")
 
 
 @pytest.fixture

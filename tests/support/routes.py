@@ -12,12 +12,14 @@ from flask import Flask, url_for
 from sqlalchemy import select
 from werkzeug.routing import Rule
 
-from portal.auth.accounts import find_user
+from portal.auth.accounts import create_user, find_user
+from portal.auth.passwords import generate_password
 from portal.config import Settings
 from portal.db import db
 from portal.models.document import StoredDocument
 from portal.models.merchant import Merchant
 from portal.models.payment import Payment
+from portal.models.user import Role
 from portal.onboarding.steps import STEPS
 from portal.team import tokens
 from portal.verification import links
@@ -41,7 +43,8 @@ def refused_import(client) -> int:
 def seed_rows(app: Flask, admin_client, settings: Settings) -> dict[str, Any]:
     """With ``admin_client`` signed in as an admin: the ids of a merchant at
     PENDING_VERIFICATION, its document, a payment, a refused bulk import, a live merchant link
-    with its token, and the admin's password reset and invitation tokens."""
+    with its token, the admin's password reset and invitation tokens, and an operations user
+    (whom the team page may promote)."""
     merchant_id = onboard(app)
     with app.app_context():
         merchant = db.session.get(Merchant, merchant_id)
@@ -58,9 +61,11 @@ def seed_rows(app: Flask, admin_client, settings: Settings) -> dict[str, Any]:
         admin = find_user("admin@example.com")
         password_links = {purpose.endpoint: tokens.token_for(settings.secret_key, admin, purpose)
                           for purpose in (tokens.RESET, tokens.INVITE)}
+        member = create_user("seeded.ops@example.com", generate_password(), Role.OPS)
+        db.session.commit()
         ids = {"merchant_id": merchant_id, "document_id": document.id,
                "payment_id": payment.id, "link_id": link.id, "token": token,
-               "key": "merchant_link", "password_links": password_links}
+               "key": "merchant_link", "password_links": password_links, "user_id": member.id}
     return {**ids, "import_id": refused_import(admin_client)}
 
 

@@ -5,20 +5,35 @@ sandbox per session (per xdist worker) is reset instead: every record, log, faul
 registration and registered payments key forgotten, the config's values back (tests change
 ``webhookUrl`` or the status names) and the clock back to real time or to the start it was
 given.
+
+Answer dialects (``portal.sandbox.dialect``): a test that asks for the ``answer_dialect``
+fixture runs once per dialect, ``contract`` then ``docs``, with its sandbox speaking it (the
+fixture's value is the dialect's name); the reset before the next test puts the config's dialect
+back, so tests that do not ask for it are left as they were. ``tests/support/dialects.py`` (a
+plugin of ``tests/conftest.py``) makes it over the suite's ``sandbox`` (so the browser tests'
+``localhost`` one too, which overrides ``sandbox``); ``tests/sandbox/conftest.py`` over
+``sandbox_server``, ``tests/sandbox/payments`` over its own ``sandbox``; another folder makes
+its own with :func:`answer_dialect_fixture`. :func:`speak` switches a sandbox by hand.
+``SANDBOX_ANSWER_DIALECT=docs`` in the environment makes the suite's sandbox speak the docs by
+default (``suite_dialect``), to see which tests depend on the contract's shapes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
 from typing import Any
 
+import pytest
+
 from portal.clock import Clock
 from portal.sandbox.app import create_sandbox_app, state_of
 from portal.sandbox.config import SandboxConfig, config_from
+from portal.sandbox.dialect import AnswerDialect
 from portal.sandbox.onboarding.backend import OnboardingBackend
 from portal.sandbox.payments.backend import PaymentsBackend
 from portal.sandbox.state import BACKEND_NAME, SandboxState
@@ -98,3 +113,35 @@ def serve_sandbox(config: dict[str, Any], host: str = "127.0.0.1",
         yield RunningSandbox(url=url, state=state, clock=clock,
                              pristine=built.model_copy(deep=True), start=start,
                              built_payments=containers_copied(vars(state.backends["payments"])))
+
+
+# ---------------------------------------------------------------- answer dialects
+
+#: The answer dialects, in the order a parametrized test runs them.
+DIALECTS = tuple(str(dialect) for dialect in AnswerDialect)
+#: Names the dialect the suite's sandbox speaks when a test asks for none.
+DIALECT_ENV = "SANDBOX_ANSWER_DIALECT"
+
+
+def suite_dialect() -> dict[str, str]:
+    """The config entry of ``SANDBOX_ANSWER_DIALECT`` ({} when unset: the sandbox's default)."""
+    dialect = os.environ.get(DIALECT_ENV, "")
+    return {"answerDialect": dialect} if dialect else {}
+
+
+def speak(running: RunningSandbox, dialect: str) -> str:
+    """Make ``running`` answer in ``dialect`` until its next reset; return the dialect."""
+    running.state.config.answerDialect = AnswerDialect(dialect)
+    return dialect
+
+
+def answer_dialect_fixture(server: str) -> Callable[..., str]:
+    """An ``answer_dialect`` fixture over the fixture named ``server`` (a reset
+    :class:`RunningSandbox`): the test runs once per dialect, its sandbox speaking it."""
+
+    @pytest.fixture(params=DIALECTS)
+    def answer_dialect(request: pytest.FixtureRequest) -> str:
+        """The sandbox speaking each answer dialect in turn; the value is its name."""
+        return speak(request.getfixturevalue(server), request.param)
+
+    return answer_dialect

@@ -2,22 +2,30 @@
 
 from __future__ import annotations
 
-from bs4 import BeautifulSoup
-from sqlalchemy import select
+from datetime import timedelta
 
+from bs4 import BeautifulSoup
+from sqlalchemy import event, select
+
+from portal import clock
 from portal.auth.accounts import authenticate
 from portal.db import db
-from portal.models import AuditEvent
+from portal.jobs import account_mail
+from portal.jobs.queue import claim
+from portal.models import AuditEvent, Job
 from portal.team import reset
 from tests.conftest import TEST_PASSWORD
 from tests.support.mail import PORTAL_URL, body_of, link_in
+from tests.support.workers import run_worker
 
 NEW_PASSWORD = "a fresh passphrase 42"
 
 
 def _ask(client, email: str, **kwargs) -> str:
+    """Ask for a reset link, then let a worker send what the request queued; the answer."""
     response = client.post("/password/forgot", data={"email": email}, **kwargs)
     assert response.status_code == 200
+    run_worker(client.application)
     return BeautifulSoup(response.data, "html.parser").select_one(".reset-answer").get_text(
         " ", strip=True)
 
@@ -146,3 +154,51 @@ def test_a_reset_ends_the_users_other_sessions(app, client, auth, mail_sink):
     link = link_in(mail_sink.messages()[0])
     stranger.post(link, data={"password": NEW_PASSWORD, "confirm_password": NEW_PASSWORD})
     assert client.get("/merchants").status_code == 302, "the old session ended"
+
+
+def _work_of(app, client, email: str) -> list[str]:
+    """The SQL statements one 'forgot password' request runs (without its worker)."""
+    seen: list[str] = []
+
+    def note(_conn, _cursor, statement, *_rest) -> None:
+        seen.append(statement)
+
+    event.listen(db.engine(app), "before_cursor_execute", note)
+    try:
+        assert client.post("/password/forgot", data={"email": email}).status_code == 200
+    finally:
+        event.remove(db.engine(app), "before_cursor_execute", note)
+    return seen
+
+
+def test_a_known_and_an_unknown_email_cost_the_request_the_same_work(app, client, auth,
+                                                                     mail_sink, monkeypatch):
+    """Counted, not timed: the same statements in the same order, no account read, no password
+    hashed and nothing sent while the request runs; the worker sends the one email after."""
+    auth.create("ops")
+    hashed: list[str] = []
+    monkeypatch.setattr("portal.auth.passwords.verify_password",
+                        lambda *args: hashed.append("verify") or False)
+    known = _work_of(app, client, "ops@example.com")
+    unknown = _work_of(app, client, "nobody@example.com")
+    assert known == unknown
+    assert not any("users" in statement for statement in known), "the account is not looked up"
+    assert hashed == []
+    assert mail_sink.messages() == []
+    run_worker(app)
+    assert [m["To"] for m in mail_sink.messages()] == ["ops@example.com"]
+
+
+def test_a_worker_that_died_while_sending_is_not_followed_by_a_second_email(app, client, auth,
+                                                                          mail_sink):
+    auth.create("ops")
+    client.post("/password/forgot", data={"email": "ops@example.com"})
+    with app.app_context():  # a worker claimed the job, then was killed before it ended
+        claim("dead-worker", timedelta(seconds=1))
+    with app.app_context():
+        job = db.session.scalar(select(Job).where(Job.kind == account_mail.KIND))
+        job.lease_until = clock.utcnow() - timedelta(seconds=1)
+        db.session.commit()
+    run_worker(app)
+    assert mail_sink.messages() == []
+    assert _audited(app) == [("interrupted", "ops@example.com")]

@@ -15,7 +15,8 @@ from tests.support.mail import body_of, link_in
 ADMIN_ROUTES = [
     ("get", "/admin/team"), ("post", "/admin/team"), ("post", "/admin/team/1/deactivate"),
     ("post", "/admin/team/1/reactivate"), ("post", "/admin/team/1/role"),
-    ("post", "/admin/team/1/one-time-password"), ("get", "/admin/emails"),
+    ("post", "/admin/team/1/one-time-password"), ("get", "/admin/team/1/promote"),
+    ("post", "/admin/team/1/promote"), ("get", "/admin/emails"),
     ("get", "/admin/emails/verification_reminder"),
     ("post", "/admin/emails/verification_reminder"),
     ("post", "/admin/emails/verification_reminder/restore"),

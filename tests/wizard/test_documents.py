@@ -120,9 +120,8 @@ def test_an_upload_kept_when_the_gateway_is_down_is_sent_by_retry(
 
 def test_sandbox_fill_uploads_a_sample_for_every_outstanding_document(browser, app,
                                                                        needs_documents):
-    page = browser.submit(documents_page(browser, needs_documents),
-                          {"scenario": scenarios.HAPPY}, action="",
-                          selector="form.scenario-picker")
+    page = browser.submit(documents_page(browser, needs_documents), action="",
+                          selector="form.sample-documents")
     assert page.soup.select_one(".nothing-outstanding") is not None
     assert [d.doc_type for d in stored_documents(app)] == OWNER_DOCS
 

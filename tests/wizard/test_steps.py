@@ -251,20 +251,12 @@ def test_every_page_offers_the_scenario_picker_in_the_sandbox(browser, new_merch
         assert {o["value"] for o in picker.find_all("option")} == set(scenarios.LABELS)
 
 
-def test_fill_with_test_data_stores_the_scenario_as_a_draft(browser, new_merchant):
-    url = step_url(new_merchant, "bank")
-    page = browser.submit(browser.get(url), {"scenario": scenarios.PENNY_DROP_FAILS},
-                          action="", selector="form.scenario-picker")
-    assert page.soup.find(attrs={"name": "bankAccountNumber"})["value"] == "9876543210"
-    assert page.step_states()["bank"] == "draft"
-
-
 def test_the_scenario_picker_is_absent_outside_the_sandbox(browser, app, new_merchant):
     settings = app.extensions["portal_settings"]
     app.extensions["portal_settings"] = settings.with_changes(gateway_is_sandbox=False)
     for url in ["/merchants/new", step_url(new_merchant, "bank"),
                 f"/merchants/{new_merchant}/steps/documents"]:
         assert browser.get(url).soup.select_one(".scenario-picker") is None
-    response = browser.client.post(f"{step_url(new_merchant, 'bank')}/fill",
+    response = browser.client.post(f"/merchants/{new_merchant}/fill",
                                    data={"scenario": scenarios.HAPPY})
     assert response.status_code == 404

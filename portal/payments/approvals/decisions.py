@@ -1,7 +1,9 @@
 """Deciding a request: approve (claimed by one conditional UPDATE, so its action runs exactly
 once however many admins press Approve at once), reject, or let it lapse after 24 hours.
 
-The requester never approves their own request; they may reject (withdraw) it. Every step is
+The requester never approves their own request, nor does an account they vouched for (added,
+made an administrator or gave a one-time password: they could have signed in with it); the
+requester may reject (withdraw) it. Both rules are in the claiming UPDATE itself. Every step is
 audited. Functions take plain arguments and commit their own unit of work.
 """
 
@@ -14,11 +16,12 @@ from sqlalchemy import ColumnElement, or_, select, update
 
 from portal import clock
 from portal.audit import record
+from portal.auth.vouching import vouched_for
 from portal.config import Settings
 from portal.db import db
 from portal.models.approval import ApprovalRequest, ApprovalState
 from portal.payments.approvals import runners
-from portal.payments.approvals.queries import STATE_WORDS
+from portal.payments.approvals.queries import STATE_WORDS, VOUCHED, barred
 
 NOTE_MAX = 1000
 #: The audit trail's outcome for each way carrying a request out can end.
@@ -82,6 +85,8 @@ def _why_not(request: ApprovalRequest, user_id: int, now: datetime) -> str:
         return f"This request was already decided ({state}, by {who}); nothing was run again."
     if request.requested_by_id == user_id:
         return "You asked for this yourself: another admin must approve it."
+    if barred(request, user_id):
+        return VOUCHED
     return "This request cannot be approved now."
 
 
@@ -111,7 +116,8 @@ def approve(settings: Settings, request_id: int, user_id: int, note: str = "") -
     claimed, request = _claim(
         request_id, ApprovalState.RUNNING, user_id, note.strip(),
         ApprovalRequest.expires_at > now,
-        or_(ApprovalRequest.requested_by_id.is_(None), ApprovalRequest.requested_by_id != user_id))
+        or_(ApprovalRequest.requested_by_id.is_(None), ApprovalRequest.requested_by_id != user_id),
+        ~vouched_for(user_id, ApprovalRequest.requested_by_id))
     if request is None:
         return Decision(False, "There is no such request.")
     if not claimed:

@@ -8,8 +8,10 @@ from datetime import datetime
 from sqlalchemy import ColumnElement, and_, func, or_, select
 
 from portal import clock
+from portal.auth.vouching import vouched_for, vouchers_of
 from portal.db import db
 from portal.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
+from portal.models.user import User
 
 RECENT = 50
 
@@ -27,7 +29,13 @@ KIND_WORDS = {
     ApprovalKind.REFUND: "Large refund",
     ApprovalKind.MERCHANT_KEY: "Merchant payment key",
     ApprovalKind.PORTFOLIO_KEY: "Portfolio key",
+    ApprovalKind.ADMIN_ROLE: "New administrator",
 }
+
+#: Why an admin the asker vouched for may not approve (they could be the asker signed in).
+VOUCHED = ("The admin who asked added your account, made it an administrator or gave it a "
+           "one-time password, so your approval would not be a second person's: another admin "
+           "must approve it.")
 
 
 def state_now(request: ApprovalRequest, now: datetime | None = None) -> ApprovalState:
@@ -56,12 +64,21 @@ def decided(limit: int = RECENT) -> list[ApprovalRequest]:
 
 
 def waiting_for(user_id: int) -> int:
-    """How many pending requests ``user_id`` may decide (their own are not counted)."""
+    """How many pending requests ``user_id`` may approve (their own, and those of an admin who
+    vouched for their account, are not counted)."""
     return db.session.scalar(
         select(func.count(ApprovalRequest.id)).where(
             _open(clock.utcnow()),
             or_(ApprovalRequest.requested_by_id.is_(None),
-                ApprovalRequest.requested_by_id != user_id))) or 0
+                ApprovalRequest.requested_by_id != user_id),
+            ~vouched_for(user_id, ApprovalRequest.requested_by_id))) or 0
+
+
+def barred(request: ApprovalRequest, user_id: int) -> bool:
+    """True when the request's asker vouched for ``user_id``'s account (who then may not
+    approve it); the page hides its Approve button."""
+    approver = db.session.get(User, user_id)
+    return approver is not None and request.requested_by_id in vouchers_of(approver)
 
 
 def of_merchant(merchant_id: int, limit: int = RECENT) -> list[ApprovalRequest]:

@@ -1,16 +1,19 @@
 """Asking for a second admin: which changes need one, and storing the request, checked now so
 the asker hears of a problem at once (the action checks again when it runs).
 
-A refund above FOUR_EYES_REFUND_ABOVE, importing a key, and replacing a merchant's credentials
-or the portfolio key wait for another admin. Functions take plain arguments and commit.
+A refund above FOUR_EYES_REFUND_ABOVE, importing a key, replacing a merchant's credentials or
+the portfolio key, and giving someone the admin role while another admin exists wait for
+another admin. Functions take plain arguments and commit.
 """
 
 from __future__ import annotations
 
+import hashlib
 from datetime import timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from cryptography.hazmat.primitives import serialization
 from sqlalchemy import select, update
 
 from portal import clock
@@ -150,15 +153,14 @@ def request_merchant_key(merchant: Merchant, mid: str, kid: str | None, imported
     if use_portfolio and creds.portfolio_key() is None:
         raise creds.CredentialsError("No portfolio key is set up yet: an admin sets it up on "
                                      "the portfolio key page first.")
-    if imported_pem and not use_portfolio:
-        creds.read_private_key(imported_pem)
+    fingerprint = key_fingerprint(imported_pem) if imported_pem and not use_portfolio else None
     text = _checked_reason(reason)
     what = ("sign with the portfolio key" if use_portfolio
             else f"import key {kid}" if imported_pem else f"generate a new key {kid}")
     summary = f"Replace the payment credentials of {merchant.name} (MID {mid}): {what}" \
         if replace else f"Set up the payment credentials of {merchant.name} (MID {mid}): {what}"
     payload = {"mid": mid, "kid": kid, "private_key_pem": None if use_portfolio else imported_pem,
-               "replace": replace, "use_portfolio": use_portfolio}
+               "replace": replace, "use_portfolio": use_portfolio, "fingerprint": fingerprint}
     return _store(ApprovalKind.MERCHANT_KEY, summary, payload, text, user_id, merchant.id)
 
 
@@ -167,12 +169,48 @@ def request_portfolio_key(parent_mid: str, kid: str, imported_pem: str | None, r
     """Store a portfolio key import or replacement for a second admin."""
     if creds.portfolio_key() is not None and not replace:
         raise creds.CredentialsError("Tick the box to replace the portfolio key.")
-    if imported_pem:
-        creds.read_private_key(imported_pem)
+    fingerprint = key_fingerprint(imported_pem) if imported_pem else None
     text = _checked_reason(reason)
     how = f"import key {kid}" if imported_pem else f"generate a new key {kid}"
     verb = "Replace" if replace else "Set up"
     summary = f"{verb} the portfolio key (parent MID {parent_mid}): {how}"
     payload = {"parent_mid": parent_mid, "kid": kid, "private_key_pem": imported_pem,
-               "replace": replace}
+               "replace": replace, "fingerprint": fingerprint}
     return _store(ApprovalKind.PORTFOLIO_KEY, summary, payload, text, user_id)
+
+
+def key_fingerprint(pem: str) -> str:
+    """The SHA-256 of the imported key's public half (its DER SubjectPublicKeyInfo), in hex:
+    what ``openssl pkey -in key.pem -pubout -outform DER | sha256sum`` prints, so the approving
+    admin can check it is the key the partner sent. Refuses a key that cannot be imported
+    (``creds.CredentialsError``)."""
+    public = creds.read_private_key(pem).public_key().public_bytes(
+        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    return hashlib.sha256(public).hexdigest()
+
+
+def _already_asked(summary: str) -> bool:
+    return db.session.scalar(select(ApprovalRequest.id).where(
+        ApprovalRequest.kind == ApprovalKind.ADMIN_ROLE, ApprovalRequest.summary == summary,
+        ApprovalRequest.state == ApprovalState.PENDING,
+        ApprovalRequest.expires_at > clock.utcnow()).limit(1)) is not None
+
+
+ADMIN_REASON_MISSING = ("Say why they need to be an administrator, in a sentence: another "
+                        "administrator reads it before approving.")
+
+
+def request_admin_role(email: str, user_id: int | None, invite: bool, reason: str | None,
+                       asker_id: int) -> ApprovalRequest:
+    """Store adding ``email`` as an administrator (``user_id`` None; ``invite``: email them a
+    link to choose a password once approved) or making the operations user ``user_id`` one."""
+    summary = (f"Make {email} an administrator" if user_id is not None
+               else f"Add {email} as an administrator")
+    if _already_asked(summary):
+        raise RequestRefused(f"{summary}: this is already waiting for another admin on the "
+                             "Approvals page.")
+    if not (reason or "").strip():
+        raise RequestRefused(ADMIN_REASON_MISSING, "reason")
+    text = _checked_reason(reason)
+    payload = {"email": email, "user_id": user_id, "invite": invite}
+    return _store(ApprovalKind.ADMIN_ROLE, summary, payload, text, asker_id)

@@ -1,15 +1,20 @@
-"""What an approved request does: the refund or key change it was asked for, through the same
-payments functions the pages call, so every check they make is made again now."""
+"""What an approved request does: the refund, key change or new administrator it was asked
+for, through the same functions the pages call, so every check they make is made again now."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
+from portal.audit import record
+from portal.auth import accounts, admins, passwords
 from portal.config import Settings
 from portal.db import db
+from portal.jobs.account_mail import queue_invitation
 from portal.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
 from portal.models.merchant import Merchant
 from portal.models.payment import Payment
+from portal.models.user import Role
 from portal.payments import actions, portfolio
 from portal.payments import credentials as creds
 
@@ -29,6 +34,8 @@ def run(settings: Settings, request: ApprovalRequest) -> Outcome:
             return _refund(settings, request)
         if request.kind == ApprovalKind.MERCHANT_KEY:
             return _merchant_key(settings, request)
+        if request.kind == ApprovalKind.ADMIN_ROLE:
+            return _admin_role(settings, request)
         return _portfolio_key(settings, request)
     except creds.CredentialsError as exc:
         db.session.rollback()
@@ -69,3 +76,32 @@ def _portfolio_key(settings: Settings, request: ApprovalRequest) -> Outcome:
                                          data["private_key_pem"], request.requested_by_id,
                                          replace=data["replace"])
     return Outcome(ApprovalState.DONE, saved.message)
+
+
+def _admin_role(settings: Settings, request: ApprovalRequest) -> Outcome:
+    """Make the operations user an admin, or add the new admin (the asker recorded as who did:
+    neither may approve the other's requests with that account)."""
+    data = request.payload
+    if data["user_id"] is not None:
+        if not admins.promote(data["user_id"], request.requested_by_id):
+            return Outcome(ApprovalState.FAILED, f"{data['email']} is no longer an operations "
+                                                 "user; nothing was changed.")
+        record("user.role_change", detail={"email": data["email"], "from": Role.OPS.value,
+                                           "to": Role.ADMIN.value, "request": request.id})
+        return Outcome(ApprovalState.DONE, f"{data['email']} is now an administrator.")
+    try:
+        user = accounts.create_user(
+            data["email"], passwords.generate_password(), Role.ADMIN,
+            one_time_for=timedelta(hours=settings.one_time_password_hours),
+            created_by_id=request.requested_by_id)
+    except accounts.AccountError:
+        return Outcome(ApprovalState.FAILED, f"There is already a user {data['email']}; nothing "
+                                             "was changed.")
+    record("user.create", detail={"email": user.email, "role": user.role,
+                                  "request": request.id})
+    if data["invite"]:
+        queue_invitation(user.id, request.requested_by_id)
+        return Outcome(ApprovalState.DONE, f"{user.email} was added as an administrator and is "
+                                           "being emailed a link to choose a password.")
+    return Outcome(ApprovalState.DONE, f"{user.email} was added as an administrator. Give them "
+                                       "a one-time password on the Team page.")

@@ -112,8 +112,9 @@ def merchant_info(record: OnboardingRecord) -> MerchantInfo:
     )
 
 
-def merchant_data(record: OnboardingRecord) -> dict[str, Any]:
-    """``data`` of every record operation, as JSON."""
+def merchant_data(record: OnboardingRecord, words: Checklist | None = None) -> dict[str, Any]:
+    """``data`` of every record operation, as JSON; ``words`` is the checklist in another
+    dialect's words (the contract's by default)."""
     data = MerchantData(merchantInfo=merchant_info(record),
-                        merchantOnboardingCheckListStatus=checklist(record))
+                        merchantOnboardingCheckListStatus=words or checklist(record))
     return data.model_dump(mode="json")

@@ -17,12 +17,14 @@ from portal.gateway.onboarding_shapes import OPERATIONS, PREFIX, Operation
 from portal.gateway.shapes import envelope, validate_payload
 from portal.gateway.signing import DIGEST_HEADER
 from portal.sandbox.config import SandboxConfig
+from portal.sandbox.dialect import speaks_docs
 from portal.sandbox.errors import forbidden, not_found, validation_error
 from portal.sandbox.hmac_auth import authenticate, authenticate_streamed, raw_request_path
 from portal.sandbox.json_body import read_json
 from portal.sandbox.onboarding import upload_body
 from portal.sandbox.onboarding.backend import OnboardingBackend
 from portal.sandbox.onboarding.categories import categories_data
+from portal.sandbox.onboarding.docs_answers import docs_answer
 from portal.sandbox.onboarding.records import ReceivedRequest
 from portal.sandbox.streamed_json import SpooledBody, read_spooled_json
 
@@ -128,7 +130,9 @@ def onboarding_blueprint(backend: OnboardingBackend, clock: Clock,
             record_id = params.get("onboardingId") or params.get("webhookId", "")
             data = handlers[operation.name](g.partner_id, record_id, value)
             status = 201 if operation.name in CREATED else 200
-            return jsonify(envelope(data, now=clock.now())), status
+            docs = (docs_answer(operation.name, data, value)
+                    if speaks_docs(config.answerDialect) else None)
+            return jsonify(docs or envelope(data, now=clock.now())), status
 
         return handle
 

@@ -28,6 +28,7 @@ from portal.gateway.signing import (
     verify_claims,
 )
 from portal.sandbox.config import SandboxConfig
+from portal.sandbox.dialect import speaks_docs
 from portal.sandbox.errors import unauthorized, validation_error
 from portal.sandbox.payments.records import Payment
 
@@ -205,11 +206,18 @@ class PaymentsAuth:
 
     def callback_token(self, payment: Payment, status_url: str) -> str:
         """The ``x-gl-token`` the customer's browser carries back to the merchant: the claims
-        the PHP SDK recorded from the real gateway (no merchantTxnId, no reasonCode)."""
-        claims = CallbackClaims(
-            gid=payment.gid, status=payment.status, statusUrl=status_url,
-            merchantUniqueId=payment.request.merchantUniqueId, gidHeader=payment.gid,
-            merchantId=payment.mid, iat=str(self._clock.now_ms()), exp=TOKEN_LIFETIME_MS)
+        the PHP SDK recorded from the real gateway (no merchantTxnId, no reasonCode); in the
+        docs dialect those of the docs' sample token (``x-gl-gid`` and ``x-gl-orderId``, no
+        gid, status or statusUrl) with ``iat`` in seconds, as guides/webhooks.mdx shows it."""
+        if speaks_docs(self._config.answerDialect):
+            claims = CallbackClaims(
+                gidHeader=payment.gid, orderId=payment.request.merchantUniqueId,
+                merchantId=payment.mid, iat=self._clock.now_ms() // 1000, exp=TOKEN_LIFETIME_MS)
+        else:
+            claims = CallbackClaims(
+                gid=payment.gid, status=payment.status, statusUrl=status_url,
+                merchantUniqueId=payment.request.merchantUniqueId, gidHeader=payment.gid,
+                merchantId=payment.mid, iat=str(self._clock.now_ms()), exp=TOKEN_LIFETIME_MS)
         return self.gateway_key.sign(claims.model_dump(by_alias=True, exclude_none=True))
 
 def _check_lifetime(claims: dict[str, Any]) -> None:

@@ -28,6 +28,7 @@ from portal.sandbox.config import SandboxConfig
 from portal.sandbox.errors import ApiError, validation_error
 from portal.sandbox.payments.auth import PaymentsAuth
 from portal.sandbox.payments.records import Action, ActionKind, Outcome, Payment, money
+from portal.sandbox.payments.scenarios import DECLINES, Scenario
 
 log = logging.getLogger("portal.sandbox.payments")
 
@@ -105,13 +106,16 @@ class PaymentsBackend(PaymentsAuth):
             payment.message = outcome.message
             payment.method = outcome.method
             payment.brand = outcome.brand
+            payment.masked_card = outcome.masked_card
+            payment.scenario = outcome.scenario
             if outcome.status is PaymentStatus.AUTHORIZED:
                 payment.authorized_at = self._clock.now()
         log.info("checkout %s -> %s %s", gid, outcome.status, outcome.reason_code)
         return payment
 
     def capture(self, mid: str, gid: str, request: CaptureRequest) -> tuple[Payment, Action]:
-        """Capture once, at most the authorised amount; the rest of the hold is released."""
+        """Capture once, at most the authorised amount; the rest of the hold is released. The
+        capture-decline scenario card declines it instead, capturing nothing."""
         with self._lock:
             payment = self._in_status(mid, gid, {PaymentStatus.AUTHORIZED}, "captured")
             wanted = _requested(request.paymentData)
@@ -119,10 +123,16 @@ class PaymentsBackend(PaymentsAuth):
                 raise _amount_error(f"At most the authorised {payment.amount} can be captured")
             if request.captureType is AmountScope.FULL and wanted not in (None, payment.amount):
                 raise _amount_error("A full capture takes the authorised amount; send P for less")
-            payment.captured = wanted if wanted is not None else payment.amount
+            amount = wanted if wanted is not None else payment.amount
+            if payment.scenario is Scenario.CAPTURE_DECLINED:
+                return payment, payment.record(_declined(
+                    ActionKind.CAPTURE, request.merchantTxnId, amount, Scenario.CAPTURE_DECLINED,
+                    request.captureType))
+            payment.captured = amount
             return payment, payment.record(Action(
                 ActionKind.CAPTURE, request.merchantTxnId, payment.captured,
-                PaymentStatus.SENT_FOR_CAPTURE, "GL-201-001", "Sent for capture"))
+                PaymentStatus.SENT_FOR_CAPTURE, "GL-201-001", "Sent for capture",
+                scope=request.captureType))
 
     def reverse(self, mid: str, gid: str, request: AuthReversalRequest
                 ) -> tuple[Payment, Action]:
@@ -155,9 +165,14 @@ class PaymentsBackend(PaymentsAuth):
             amount = wanted if wanted is not None else remaining
             if remaining <= 0 or amount > remaining:
                 raise _refused(f"At most {money(remaining)} is left to refund", AMOUNT_MISMATCH)
+            if payment.scenario is Scenario.REFUND_DECLINED:
+                return payment, payment.record(_declined(
+                    ActionKind.REFUND, request.merchantTxnId, amount, Scenario.REFUND_DECLINED,
+                    request.refundType))
             refund = payment.record(Action(ActionKind.REFUND, request.merchantTxnId, amount,
                                            PaymentStatus.SENT_FOR_REFUND, "GL-201-001",
-                                           "Refund request sent successfully"))
+                                           "Refund request sent successfully",
+                                           scope=request.refundType))
             return payment, refund
 
     def _in_status(self, mid: str, gid: str, allowed: set[PaymentStatus], verb: str) -> Payment:
@@ -165,6 +180,15 @@ class PaymentsBackend(PaymentsAuth):
         if payment.status not in allowed:
             raise _refused(f"A payment in status {payment.status} cannot be {verb}")
         return payment
+
+
+def _declined(kind: ActionKind, merchant_txn_id: str | None, amount: Decimal,
+              scenario: Scenario, scope: AmountScope) -> Action:
+    """A call a scenario card declines: kept (a status read of its merchantTxnId shows the
+    decline), never applied to the payment."""
+    decline = DECLINES[scenario]
+    return Action(kind, merchant_txn_id, amount, decline.status, decline.reason_code,
+                  decline.message, applied=False, scope=scope)
 
 
 def _requested(payment_data: Any) -> Decimal | None:

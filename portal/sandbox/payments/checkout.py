@@ -1,7 +1,9 @@
 """The sandbox's hosted checkout page: the customer pays, the test values decide, the browser
 goes back to the merchant with a signed ``x-gl-token``.
 
-Card numbers are never stored or logged; only the brand and last four digits are.
+Card numbers are never stored or logged; only the brand and the number masked as the gateway's
+status shows it (first six and last four digits) are. The scenario cards (``scenarios``)
+authorise, then shape the answers of later calls.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from portal.sandbox.errors import ApiError
 from portal.sandbox.payments.auth import CHECKOUT_SCOPE, STATUS_SCOPE, TOKEN_PARAM
 from portal.sandbox.payments.backend import PaymentsBackend
 from portal.sandbox.payments.records import Outcome, Payment
+from portal.sandbox.payments.scenarios import SCENARIO_CARDS
 
 log = logging.getLogger("portal.sandbox.checkout")
 
@@ -35,6 +38,7 @@ TEST_CARDS: dict[str, tuple[PaymentStatus, str, str]] = {
     "5132552222223470": (PaymentStatus.AUTHORIZED, _APPROVED, "Approved"),
     "4000000000000002": (PaymentStatus.ISSUER_DECLINE, "GL-201-015", "Declined by the issuer"),
     "4000000000009995": (PaymentStatus.ISSUER_DECLINE, "GL-201-009", "Insufficient funds"),
+    **{number: (PaymentStatus.AUTHORIZED, _APPROVED, "Approved") for number in SCENARIO_CARDS},
 }
 EXPIRED = (PaymentStatus.ISSUER_DECLINE, "GL-201-007", "The card has expired")
 NOT_ALLOWED = (PaymentStatus.ISSUER_DECLINE, "GL-201-012", "This card is not allowed")
@@ -60,6 +64,11 @@ def luhn_valid(number: str) -> bool:
         digit = int(char) * (2 if index % 2 else 1)
         total += digit - 9 if digit > 9 else digit
     return total % 10 == 0
+
+
+def masked_number(number: str) -> str:
+    """A card number as the gateway's status shows it: first six and last four digits."""
+    return number[:6] + "X" * (len(number) - 10) + number[-4:]
 
 
 def brand_of(number: str) -> str:
@@ -100,7 +109,8 @@ def card_outcome(card: Card, today: date) -> Outcome:
         status, code, message = EXPIRED
     else:
         status, code, message = TEST_CARDS.get(card.number, NOT_ALLOWED)
-    return Outcome(status, code, message, CARD, brand_of(card.number))
+    return Outcome(status, code, message, CARD, brand_of(card.number),
+                   masked_number(card.number), SCENARIO_CARDS.get(card.number))
 
 
 def apple_pay_outcome(currency: str) -> Outcome | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
@@ -14,7 +15,8 @@ from portal.gateway.payments_shapes import (
     PaymentStatusData,
     RefundData,
 )
-from portal.gateway.shapes import TIMESTAMP_FORMAT
+from portal.gateway.shapes import TIMESTAMP_FORMAT, new_gid
+from portal.sandbox.payments.scenarios import Scenario
 
 
 def money(value: Decimal) -> str:
@@ -31,6 +33,10 @@ class Outcome:
     message: str
     method: str
     brand: str | None = None
+    #: The card as the status shows it: its first six and last four digits, the rest masked.
+    masked_card: str | None = None
+    #: What the card makes later calls answer (``scenarios``), if it is a scenario card.
+    scenario: Scenario | None = None
 
 
 class ActionKind(StrEnum):
@@ -41,17 +47,30 @@ class ActionKind(StrEnum):
     REFUND = "refund"
 
 
+def new_refund_id() -> str:
+    """A refund's own id, as the docs' refund answer carries one (``refundId``)."""
+    return "RFD-" + secrets.token_hex(12).upper()
+
+
 @dataclass(frozen=True)
 class Action:
     """One capture, reversal or refund: its own merchantTxnId (if it had one), its amount, and
-    the payment's status right after it."""
+    the payment's status right after it; a declined one (not ``applied``) its decline word.
+
+    ``gid`` is the action's own gid at the gateway (the docs' refund answer names the refund's),
+    ``refund_id`` a refund's ``refundId``, ``scope`` its refundType or captureType.
+    """
 
     kind: ActionKind
     merchant_txn_id: str | None
     amount: Decimal
-    status: PaymentStatus
+    status: str
     reason_code: str
     message: str
+    applied: bool = True
+    scope: str | None = None
+    gid: str = field(default_factory=new_gid)
+    refund_id: str = field(default_factory=new_refund_id)
 
 
 @dataclass
@@ -68,6 +87,8 @@ class Payment:
     message: str | None = None
     method: str | None = None
     brand: str | None = None
+    masked_card: str | None = None
+    scenario: Scenario | None = None
     authorized_at: datetime | None = None
     captured: Decimal | None = None
     actions: list[Action] = field(default_factory=list)
@@ -79,22 +100,24 @@ class Payment:
 
     @property
     def refunds(self) -> list[Action]:
-        """Its refunds, oldest first."""
+        """Its refunds, oldest first (declined ones too)."""
         return [a for a in self.actions if a.kind is ActionKind.REFUND]
 
     @property
     def refunded(self) -> Decimal:
-        """The sum of all refunds so far."""
-        return sum((r.amount for r in self.refunds), Decimal(0))
+        """The sum of all refunds made so far (declined ones refunded nothing)."""
+        return sum((r.amount for r in self.refunds if r.applied), Decimal(0))
 
-    def action_named(self, merchant_txn_id: str) -> Action | None:
-        """The capture, reversal or refund sent with this merchantTxnId, if any."""
-        return next((a for a in self.actions if a.merchant_txn_id == merchant_txn_id), None)
+    def action_named(self, id_: str) -> Action | None:
+        """The capture, reversal or refund sent with this merchantTxnId, or known by this gid
+        of its own, if any."""
+        return next((a for a in self.actions if id_ in (a.merchant_txn_id, a.gid)), None)
 
     def record(self, action: Action) -> Action:
-        """Apply a follow-up call's outcome to the payment and keep it."""
-        self.status, self.reason_code, self.message = (action.status, action.reason_code,
-                                                       action.message)
+        """Keep a follow-up call's outcome; an applied one sets the payment's status."""
+        if action.applied:
+            self.status, self.reason_code, self.message = (PaymentStatus(action.status),
+                                                           action.reason_code, action.message)
         self.actions.append(action)
         return action
 

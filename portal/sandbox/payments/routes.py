@@ -10,20 +10,20 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, jsonify, request, url_for
 
-from portal.clock import Clock
 from portal.gateway.payments_auth import (
     KEY_MID_HEADER,
     KID_HEADER,
     MERCHANT_HEADER,
     TOKEN_HEADER,
 )
-from portal.gateway.payments_shapes import INITIATE_PATHS, OPERATIONS, error_envelope
-from portal.gateway.shapes import envelope, validate_payload
+from portal.gateway.payments_shapes import INITIATE_PATHS, OPERATIONS
+from portal.gateway.shapes import validate_payload
+from portal.sandbox.dialect import speaks_docs
 from portal.sandbox.errors import ApiError, unauthorized, validation_error
+from portal.sandbox.payments.answers import Answer, Answers
 from portal.sandbox.payments.auth import CHECKOUT_SCOPE, STATUS_SCOPE, TOKEN_PARAM, Caller
 from portal.sandbox.payments.backend import PaymentsBackend
 from portal.sandbox.payments.checkout import checkout_blueprint, status_url
-from portal.sandbox.payments.records import Payment
 from portal.sandbox.state import PAYMENTS_NAME, SandboxState
 
 #: Where the sandbox publishes the gateway's public key (its kid goes in ``x-gl-kid``).
@@ -34,7 +34,7 @@ def install_payments(app: Flask, state: SandboxState) -> None:
     """Give the sandbox its payments backend, API and hosted checkout page."""
     backend = PaymentsBackend(state.config, state.clock)
     state.backends[PAYMENTS_NAME] = backend
-    app.register_blueprint(payments_blueprint(backend, state.clock))
+    app.register_blueprint(payments_blueprint(backend, state))
     app.register_blueprint(checkout_blueprint(backend))
 
 
@@ -42,20 +42,23 @@ def _rule(path: str) -> str:
     return path.replace("{", "<").replace("}", ">")
 
 
-def payments_blueprint(backend: PaymentsBackend, clock: Clock) -> Blueprint:
-    """The payments API over ``backend``, answering with ``clock``'s timestamps."""
+def payments_blueprint(backend: PaymentsBackend, state: SandboxState) -> Blueprint:
+    """The payments API over ``backend``, answering in ``state``'s dialect with its clock's
+    timestamps."""
     bp = Blueprint("sandbox_payments", __name__)
+
+    def answers() -> Answers:
+        return Answers(speaks_docs(state.config.answerDialect), state.clock.now())
+
+    def sent(answer: Answer) -> tuple[Response, int]:
+        body, status = answer
+        return jsonify(body), status
 
     @bp.errorhandler(ApiError)
     def _refused(error: ApiError) -> tuple[Response, int]:
-        """A payments refusal in the real gateway's envelope, with errorDetails beside it."""
-        return jsonify(error_envelope(error.reason_code, error.message, error.field_errors or [],
-                                      now=clock.now())), error.status
-
-    def answer(payment: Payment, data: Any, reason_code: str, message: str,
-               status: str | None = None) -> Response:
-        return jsonify(envelope(data, now=clock.now(), reason_code=reason_code, gid=payment.gid,
-                                status=status or payment.status, message=message))
+        """A payments refusal in the real gateway's envelope (errorDetails beside it in the
+        contract's dialect)."""
+        return sent(answers().refusal(error))
 
     def caller(signed: bytes) -> Caller:
         return backend.authenticate(request.headers.get(TOKEN_HEADER),
@@ -79,25 +82,20 @@ def payments_blueprint(backend: PaymentsBackend, clock: Clock) -> Blueprint:
         return Response(key.public_pem, mimetype="application/x-pem-file",
                         headers={KID_HEADER: key.kid})
 
-    def initiate() -> Response:
-        """Create a payment; answer where to send the customer and where to poll."""
+    def initiate() -> tuple[Response, int]:
+        """Create a payment; answer where to send the customer (and where to poll)."""
         mid, value = signed_body("initiate")
         payment = backend.initiate(mid, value)
         checkout = backend.scoped_token(payment.gid, CHECKOUT_SCOPE)
-        data = {
-            "redirectUrl": url_for("sandbox_checkout.page", _external=True,
-                                   **{TOKEN_PARAM: checkout}),
-            "statusUrl": status_url(backend, payment.gid),
-            "merchantTxnId": payment.request.merchantTxnId,
-        }
-        return answer(payment, data, "200", "Payment initiated; send the customer to redirectUrl")
+        redirect = url_for("sandbox_checkout.page", _external=True, **{TOKEN_PARAM: checkout})
+        return sent(answers().initiate(payment, redirect, status_url(backend, payment.gid)))
 
     for path in INITIATE_PATHS:
         bp.add_url_rule(path, endpoint=f"initiate_{path.rsplit('/', 1)[1]}", view_func=initiate,
                         methods=["POST"])
 
     @bp.get(_rule(OPERATIONS["status"].path), endpoint="status")
-    def status(id: str) -> Response:  # `{id}`, as the contract names it
+    def status(id: str) -> tuple[Response, int]:  # `{id}`, as the contract names it
         """The status by gid or merchantTxnId (of the payment or of one of its captures,
         reversals or refunds): signed with a JWS over the path, or opened by the statusUrl's
         token (which opens its own payment only)."""
@@ -109,29 +107,25 @@ def payments_blueprint(backend: PaymentsBackend, clock: Clock) -> Blueprint:
             payment, action = backend.find(id, backend.get(gid).mid)
             if payment.gid != gid:
                 raise unauthorized("This x-gl-token is for another payment")
-        data = payment.status_data(action)
-        return answer(payment, data, "200", f"The payment is {data['status']}", data["status"])
+        return sent(answers().status(payment, action))
 
     @bp.post(_rule(OPERATIONS["capture"].path))
-    def capture(gid: str) -> Response:
+    def capture(gid: str) -> tuple[Response, int]:
         """Capture the hold once, in full or in part."""
         mid, value = signed_body("capture")
-        payment, made = backend.capture(mid, gid, value)
-        return answer(payment, payment.status_data(made), made.reason_code, made.message)
+        return sent(answers().action(*backend.capture(mid, gid, value)))
 
     @bp.post(_rule(OPERATIONS["auth_reversal"].path))
-    def auth_reversal(gid: str) -> Response:
+    def auth_reversal(gid: str) -> tuple[Response, int]:
         """Release the hold; only before capture."""
         mid, value = signed_body("auth_reversal")
-        payment, made = backend.reverse(mid, gid, value)
-        return answer(payment, payment.status_data(made), "200", made.message)
+        return sent(answers().action(*backend.reverse(mid, gid, value)))
 
     @bp.post(_rule(OPERATIONS["refund"].path))
-    def refund(gid: str) -> Response:
+    def refund(gid: str) -> tuple[Response, int]:
         """Refund a captured payment, in full or in part: answered in the shape the official
-        PHP SDK recorded from the real gateway."""
+        PHP SDK recorded from the real gateway (the docs' refund page's in the docs dialect)."""
         mid, value = signed_body("refund")
-        payment, made = backend.refund(mid, gid, value)
-        return answer(payment, payment.refund_data(made), made.reason_code, made.message)
+        return sent(answers().refund(*backend.refund(mid, gid, value)))
 
     return bp

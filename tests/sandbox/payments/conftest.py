@@ -21,7 +21,7 @@ from portal.gateway.retry import RetryPolicy
 from portal.gateway.signing import load_private_key, sign_claims, sign_digest_token
 from portal.gateway.transport import Timeouts, json_bytes
 from tests.support.keys import KeyPair, new_key_pair
-from tests.support.sandbox import RunningSandbox, serve_sandbox
+from tests.support.sandbox import RunningSandbox, answer_dialect_fixture, serve_sandbox
 
 MID = "MID0000001"
 KID = "kid-merchant-1"
@@ -88,6 +88,10 @@ def served_payments(merchant_keys: KeyPair, other_merchant_keys: KeyPair, parent
 def sandbox(served_payments: RunningSandbox) -> RunningSandbox:
     """The served sandbox with every payment forgotten and the clock at real time."""
     return served_payments.reset()
+
+
+#: ``answer_dialect`` over this folder's ``sandbox`` (tests/support/sandbox.py).
+answer_dialect = answer_dialect_fixture("sandbox")
 
 
 @pytest.fixture

@@ -1,0 +1,65 @@
+"""When an authorised hold expires, and which holds are close to it.
+
+The issuer releases an uncaptured authorisation after a while (HOLD_EXPIRY_HOURS; the gateway
+does not document it, 7 days is the card networks' usual). A hold not captured within its last
+HOLD_WARNING_HOURS is flagged on the payments pages and the dashboard, so ops capture or
+release it before the money is gone.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import ColumnElement, and_, func, select
+
+from portal.config import Settings
+from portal.db import db
+from portal.gateway.payments_shapes import PaymentStatus
+from portal.models.payment import Payment
+
+#: The payments list's filter value for holds close to expiry.
+EXPIRING = "expiring"
+
+
+@dataclass(frozen=True)
+class HoldExpiry:
+    """When a hold expires and how close that is."""
+
+    expires_at: datetime
+    hours_left: int
+    #: Within the warning window (or past the expiry, until a status read says EXPIRED).
+    soon: bool
+
+
+def lifetime(settings: Settings) -> timedelta:
+    """How long an authorisation holds the funds."""
+    return timedelta(hours=settings.hold_expiry_hours)
+
+
+def warned_after(settings: Settings) -> timedelta:
+    """How long after its authorisation a hold is flagged."""
+    return max(lifetime(settings) - timedelta(hours=settings.hold_warning_hours), timedelta(0))
+
+
+def expiry_of(payment: Payment, settings: Settings, now: datetime) -> HoldExpiry | None:
+    """The expiry of an authorised, uncaptured hold; None for any other payment."""
+    if payment.status != PaymentStatus.AUTHORIZED or payment.authorized_at is None:
+        return None
+    expires_at = payment.authorized_at + lifetime(settings)
+    left = expires_at - now
+    return HoldExpiry(expires_at, max(0, math.ceil(left.total_seconds() / 3600)),
+                      payment.authorized_at + warned_after(settings) <= now)
+
+
+def expiring_soon(settings: Settings, now: datetime) -> ColumnElement[bool]:
+    """The filter of authorised holds within their warning window."""
+    return and_(Payment.status == PaymentStatus.AUTHORIZED,
+                Payment.authorized_at <= now - warned_after(settings))
+
+
+def expiring_count(settings: Settings, now: datetime) -> int:
+    """How many authorised holds are within their warning window."""
+    return db.session.scalar(
+        select(func.count(Payment.id)).where(expiring_soon(settings, now))) or 0

@@ -1,0 +1,77 @@
+"""What the onboarding API answers in the docs dialect (``portal.sandbox.dialect``).
+
+- Bank details: ``{status: SUCCESS, message, data{onboardingId, bankVerificationStatus}}``
+  (update-bank-details.mdx), the penny drop's outcome without the record.
+- A document upload: ``{status: SUCCESS, message, data{onboardingId, merchantDocType,
+  documentStatus}}`` (upload-documents.mdx).
+- The checklist of every answer that carries one in the openapi's words
+  (samples-rev3/checklist-variants.openapi.json): a finished DigiLocker ``SUCCESS``, a finished
+  video KYC ``PENDING_REVIEW`` while the review is open and ``SUCCESS`` once it is decided, the
+  T&C acknowledgement ``SUCCESS``; the sections keep ``COMPLETE``.
+
+Every other answer keeps the contract's envelope.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from portal.gateway.onboarding_shapes import (
+    BankVerificationData,
+    Checklist,
+    ChecklistState,
+    DocumentStatusData,
+    DocumentUploadRequest,
+    MerchantData,
+    OnboardingStatus,
+)
+from portal.gateway.shapes import Envelope
+from portal.sandbox.dialect import SUCCESS
+from portal.sandbox.onboarding.present import checklist
+from portal.sandbox.onboarding.records import OnboardingRecord
+
+#: The openapi's word for a verification step done and waiting for the gateway's review.
+IN_REVIEW = "PENDING_REVIEW"
+#: The docs' ``documentStatus`` of a document received.
+UPLOADED = "UPLOADED"
+#: Statuses in which the compliance review is still open.
+_REVIEW_OPEN = frozenset({OnboardingStatus.PENDING_REVIEW, OnboardingStatus.RFI})
+#: The operations the docs answer in a shape of their own.
+BANK_DETAILS = "update_bank_details"
+DOCUMENT_UPLOAD = "upload_document"
+
+
+def _finished(state: ChecklistState, in_review: bool = False) -> str:
+    """A verification step's state in the openapi's words."""
+    if state is not ChecklistState.COMPLETE:
+        return str(state)
+    return IN_REVIEW if in_review else SUCCESS
+
+
+def docs_checklist(record: OnboardingRecord) -> Checklist:
+    """The record's checklist in the openapi's words."""
+    words = checklist(record)
+    words.tncAcknowledged = SUCCESS if record.tnc_acknowledged else str(ChecklistState.PENDING)
+    words.digiLocker = _finished(record.digilocker)
+    words.vkyc = _finished(record.vkyc, record.status in _REVIEW_OPEN)
+    return words
+
+
+def docs_answer(operation: str, data: dict[str, Any], request: Any) -> dict[str, Any] | None:
+    """The docs' whole answer to ``operation``, given the contract's ``data`` of its record and
+    the validated ``request``; None where the docs show no shape of their own."""
+    if operation == BANK_DETAILS:
+        info = MerchantData.model_validate(data).merchantInfo
+        penny_drop = info.settlementDetails.pennyDropStatus if info.settlementDetails else None
+        answer: Any = BankVerificationData(onboardingId=info.onboardingId,
+                                           bankVerificationStatus=str(penny_drop))
+        message = "Bank details updated successfully."
+    elif operation == DOCUMENT_UPLOAD and isinstance(request, DocumentUploadRequest):
+        answer = DocumentStatusData(
+            onboardingId=MerchantData.model_validate(data).merchantInfo.onboardingId,
+            merchantDocType=request.merchantDocType, documentStatus=UPLOADED)
+        message = "Document uploaded successfully."
+    else:
+        return None
+    return Envelope(status=SUCCESS, message=message,
+                    data=answer.model_dump()).model_dump(exclude_unset=True)

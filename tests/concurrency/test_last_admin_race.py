@@ -1,0 +1,75 @@
+"""Two admins demoting (or deactivating) each other at the same moment, over real HTTP to a
+served portal, on SQLite and PostgreSQL: one succeeds, the other is refused in words, and an
+active admin always remains. Each request is held just before its first write until the other
+reaches its own, so both have read whatever they read before either writes."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+import requests
+from sqlalchemy import func, select
+
+from portal.auth.accounts import find_user
+from portal.db import db
+from portal.models import User
+from tests.conftest import TEST_PASSWORD, AuthActions, current_code
+from tests.support.interleave import writes_held_together
+from tests.support.servers import serve, sign_in
+
+ADMINS = ("first.admin@example.com", "second.admin@example.com")
+REFUSED = "is the only active administrator"
+
+
+def active_admins(app) -> int:
+    """How many active admins the database holds."""
+    with app.app_context():
+        return db.session.scalar(select(func.count(User.id)).where(
+            User.role == "admin", User.active.is_(True))) or 0
+
+
+def said(app, answer: requests.Response) -> str:
+    """The message the answer flashed, read from the session cookie it set (the refused admin
+    may have been signed out by the other's change before seeing it)."""
+    cookie = answer.cookies["session"]
+    serializer = app.session_interface.get_signing_serializer(app)
+    return " ".join(message for _category, message in serializer.loads(cookie)["_flashes"])
+
+
+def post_each(posts: list[tuple[requests.Session, str, dict]]) -> list[requests.Response]:
+    """Send each (browser, URL, body) post at the same moment; the answers, in order."""
+    start = threading.Barrier(len(posts))
+    answers: list[requests.Response | None] = [None] * len(posts)
+
+    def post(n: int) -> None:
+        browser, url, body = posts[n]
+        start.wait()
+        answers[n] = browser.post(url, data=body, timeout=60, allow_redirects=False)
+
+    threads = [threading.Thread(target=post, args=(n,)) for n in range(len(posts))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=90)
+    assert all(answer is not None for answer in answers)
+    return [answer for answer in answers if answer is not None]
+
+
+@pytest.mark.parametrize("change", ["role", "deactivate"])
+def test_admins_removing_each_other_at_once_leave_one(app, client, portal_clock, change):
+    for email in ADMINS:
+        AuthActions(app, client).create("admin", email)
+    with app.app_context():
+        ids = [find_user(email).id for email in ADMINS]
+    with serve(app) as url:
+        browsers = [sign_in(url, email, TEST_PASSWORD, code=lambda e=email: current_code(app, e))
+                    for email in ADMINS]
+        posts = [(browsers[n], f"{url}/admin/team/{ids[1 - n]}/{change}",
+                  {f"user-{ids[1 - n]}-role": "ops"} if change == "role" else {})
+                 for n in range(2)]
+        with writes_held_together(db.engine(app), len(posts)):
+            answers = post_each(posts)
+    flashes = [said(app, answer) for answer in answers]
+    assert active_admins(app) == 1
+    assert sorted(REFUSED in text for text in flashes) == [False, True], flashes

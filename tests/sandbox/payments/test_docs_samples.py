@@ -1,0 +1,65 @@
+"""Each payments sample of CONTRACT.md revision 3 (samples-rev3) has the keys, nesting, types,
+status words and HTTP status of the answer the sandbox gives in its docs dialect."""
+
+from __future__ import annotations
+
+import pytest
+import requests
+
+from portal.sandbox.faults import Fault, FaultKind
+from tests.sandbox.docs_samples import same_shape, sample
+from tests.sandbox.payments.conftest import initiate_body
+from tests.sandbox.payments.raw_calls import capture_body, paid, raw
+from tests.support.sandbox import speak
+
+
+@pytest.fixture(autouse=True)
+def docs(sandbox):
+    """The payments sandbox speaking the docs."""
+    return speak(sandbox, "docs")
+
+
+def matches(answer: requests.Response, name: str) -> bool:
+    """The answer has the sample's HTTP status and shape."""
+    assert answer.status_code == sample(name)["http"], answer.text
+    return same_shape(answer.json(), name)
+
+
+def test_initiate(client, http):
+    assert matches(raw(client, http, "initiate", initiate_body()), "initiate-minimal.openapi.json")
+
+
+def test_payment_status_after_a_capture(client, http):
+    gid = paid(client, http)
+    client.capture(gid, "CAPTURE1")
+    assert matches(raw(client, http, "status", id=gid), "payment-status.docs.json")
+
+
+def test_capture(client, http):
+    answer = raw(client, http, "capture", capture_body("CAPTURE1"), gid=paid(client, http))
+    assert matches(answer, "capture-success.docs.json")
+
+
+def test_capture_declined_with_a_2xx(client, http):
+    answer = raw(client, http, "capture", capture_body("CAPTURE1"),
+                 gid=paid(client, http, "4000000000000259"))
+    assert matches(answer, "capture-decline-2xx.docs.json")
+
+
+def test_capture_of_an_unknown_payment(client, http):
+    answer = raw(client, http, "capture", capture_body("CAPTURE1"), gid="gl_o-unknown")
+    assert matches(answer, "capture-not-found.docs.json")
+
+
+def test_full_refund(client, http):
+    gid = paid(client, http)
+    client.capture(gid, "CAPTURE1")
+    answer = raw(client, http, "refund", {"merchantTxnId": "REFUND1", "refundType": "F"},
+                 gid=gid)
+    assert matches(answer, "refund.docs.json")
+
+
+def test_system_fault(client, http, sandbox):
+    sandbox.state.faults.set(Fault(FaultKind.ERROR, operation="capture", times=1))
+    answer = raw(client, http, "capture", capture_body("CAPTURE1"), gid=paid(client, http))
+    assert matches(answer, "system-error.docs.json")

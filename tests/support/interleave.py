@@ -1,0 +1,43 @@
+"""Making a race happen every time: each request thread waits, just before its first write to
+the database, until the others have reached theirs. Whatever each request read before writing
+(a count it checks in Python, say) it read before any of them wrote, which is the interleaving
+that breaks a check-then-write; a check made by the write itself holds anyway."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+
+WRITES = ("INSERT", "UPDATE", "DELETE", "WITH")
+
+
+@contextmanager
+def writes_held_together(engine: Engine, parties: int, seconds: float = 10) -> Iterator[None]:
+    """While the block runs, the first write of each of the first ``parties`` threads (other
+    than this one) to write waits for the others' (at most ``seconds``, then it goes on)."""
+    barrier = threading.Barrier(parties, timeout=seconds)
+    held: set[int] = set()
+    lock = threading.Lock()
+    here = threading.get_ident()
+
+    def before(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+        me = threading.get_ident()
+        if me == here or not statement.lstrip().upper().startswith(WRITES):
+            return
+        with lock:
+            if me in held or len(held) >= parties:
+                return
+            held.add(me)
+        with suppress(threading.BrokenBarrierError):
+            barrier.wait()
+
+    event.listen(engine, "before_cursor_execute", before)
+    try:
+        yield
+    finally:
+        event.remove(engine, "before_cursor_execute", before)

@@ -64,7 +64,7 @@ def probe(env: dict[str, str], *args: str) -> dict:
 
 def raw_row(client: OnboardingClient, row: BulkRow) -> None:
     """The calls the import job makes for one row, made directly."""
-    onboarding_id = client.create_onboarding(_body("create", row)).merchantInfo.onboardingId
+    onboarding_id = client.create_onboarding(_body("create", row)).onboarding_id
     for key in STEPS:
         send = BY_KEY[key].send
         assert send is not None

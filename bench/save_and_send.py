@@ -65,11 +65,12 @@ def run(bench: Bench) -> list[Row]:
     env = bench.portal_env("save-and-send")
     created = client.create_onboarding(
         BY_KEY["create"].request(scenarios.form_data(scenarios.HAPPY, "create")))  # type: ignore[misc]
-    onboarding_id = created.merchantInfo.onboardingId
+    onboarding_id = created.onboarding_id
     app = app_for(env)
     with app.app_context():
         merchant_id = db.session.execute(insert(Merchant).values(
-            external_onboarding_id=created.merchantInfo.partnerOnboardingId or "bench-send",
+            external_onboarding_id=(created.record.merchantInfo.partnerOnboardingId
+                                    if created.record else None) or "bench-send",
             onboarding_id=onboarding_id, pan="AAACB0001C", display_name="Bench",
             legal_name="", create_state=CreateState.CREATED, checklist={},
             documents_outstanding=[])).inserted_primary_key[0]

@@ -83,6 +83,7 @@ _CHECKLIST_STATE = {
     ChecklistState.PENDING: "Pending",
     ChecklistState.COMPLETE: "Complete",
     ChecklistState.FAILED: "Failed",
+    ChecklistState.PENDING_REVIEW: "Done, under review by the gateway",
 }
 
 _PRODUCT = {
@@ -215,6 +216,8 @@ _AUDIT_ACTION = {
     "document.file_deleted": "deleted a document's file (retention)",
     "merchant.start": "started onboarding",
     "merchant.reconcile": "reconciled the gateway record",
+    "merchant.gateway_mid": "kept the MID the gateway gave on approval",
+    "merchant.pendency": "kept a pendency the gateway reported",
     "merchant.delete": "deleted {merchant}",
     "merchant.export": "exported {merchant} as a ZIP",
     "status.change": "moved {merchant} to “{to}”",
@@ -276,6 +279,7 @@ _OUTCOME = {
     "error": "gateway error",
     "stale": "ignored (older than what is known)",
     "unknown status": "status not known",
+    "unreadable": "sent, answer unreadable",
     "throttled": "refused (asked too often)",
     "interrupted": "interrupted while sending (not sent again)",
 }

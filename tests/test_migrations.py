@@ -5,6 +5,7 @@ from __future__ import annotations
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 
 from portal.db import Base, make_engine
@@ -108,6 +109,37 @@ def test_the_sandbox_scenario_column_comes_and_goes_leaving_the_counts_triggers(
                 c["name"] for c in inspect(conn).get_columns("merchants")}
             conn.execute(MERCHANT_SQL, {"ext": "e", "name": "Kept Counting", "status": "APPROVED"})
             assert conn.execute(counts).scalar() == 1  # the 0020 triggers are still there
+        upgrade(any_database_url)
+    finally:
+        engine.dispose()
+
+
+def _gateway_facts() -> tuple[str, str]:
+    """The revision that keeps the gateway's facts (renumbered when merged) and the one before."""
+    script = ScriptDirectory.from_config(alembic_config("sqlite://"))
+    found = next(r for r in script.walk_revisions()
+                 if r.path.endswith("_gateway_mid_and_pendencies.py"))
+    return found.revision, str(found.down_revision)
+
+
+def test_the_gateway_facts_come_without_touching_the_counts_and_go_back(any_database_url):
+    revision, before = _gateway_facts()
+    upgrade(any_database_url, before)
+    engine = make_engine(any_database_url)
+    counts = text("SELECT status, merchants FROM merchant_status_counts WHERE merchants <> 0")
+    try:
+        with engine.begin() as conn:
+            conn.execute(MERCHANT_SQL, {"ext": "a", "name": "Facts Traders", "status": "APPROVED"})
+        upgrade(any_database_url, revision)
+        with engine.begin() as conn:  # merchants was not rebuilt: its triggers still count
+            conn.execute(MERCHANT_SQL, {"ext": "b", "name": "Facts Traders", "status": "APPROVED"})
+            assert dict(conn.execute(counts).all()) == {"APPROVED": 2}
+            assert conn.execute(text("SELECT gateway_mid FROM merchants")).scalars().all() == [
+                None, None]
+        command.downgrade(alembic_config(any_database_url), before)
+        with engine.connect() as conn:
+            assert "merchant_pendencies" not in inspect(conn).get_table_names()
+            assert "gateway_mid" not in {c["name"] for c in inspect(conn).get_columns("merchants")}
         upgrade(any_database_url)
     finally:
         engine.dispose()

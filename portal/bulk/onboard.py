@@ -7,12 +7,20 @@ row as OUTCOME_UNKNOWN: "may or may not have been created", for the wizard's ret
 never sent again from here and never counted as done (``portal.bulk.settle`` moves it on once
 the merchant is linked). Every audit entry a row writes is the importer's (``actor``), in a
 worker too. An outcome's reason is in words, PANs masked.
+
+When the gateway asks to slow down (429), a row waits as long as its ``Retry-After`` says (a
+second when it names none) and sends the step again, a few times; it is never failed as a
+refusal. A wait longer than ``BUSY_MAX_WAIT`` is not waited in the row: the step stays queued
+(the outbox sends it when due) and the row reports that.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +33,7 @@ from portal.config import Settings
 from portal.db import db
 from portal.documents import service as documents
 from portal.gateway.onboarding_client import OnboardingClient
-from portal.gateway.onboarding_shapes import AADHAR_DOC_PATTERN, ChecklistState, OnboardingStatus
+from portal.gateway.onboarding_shapes import AADHAR_DOC_PATTERN, OnboardingStatus, checklist_done
 from portal.label_tables import Kind
 from portal.labels import label
 from portal.models.merchant import CreateState, Merchant
@@ -42,6 +50,15 @@ from portal.redaction import redact_text
 UNKNOWN_NEXT = "The sync links it by itself when a webhook names its record."
 #: Steps sent after the create and before the documents; products come last.
 BEFORE_DOCUMENTS = ("business", "owners", "bank", "signatory")
+#: How often a row sends a step again after the gateway asked it to slow down (429).
+BUSY_TRIES = 3
+#: The longest a row waits before it sends again; the whole row then waits a few minutes at
+#: most, well inside a bulk job's lease.
+BUSY_MAX_WAIT = 60.0
+#: The wait when a 429 names no Retry-After.
+BUSY_WAIT = 1.0
+#: How a row waits for the gateway (tests pass their own).
+Pause = Callable[[float], object]
 #: Statuses reached once every section is complete.
 COMPLETE_STATUSES = frozenset(OnboardingStatus) - {OnboardingStatus.INITIATED,
                                                     OnboardingStatus.IN_PROGRESS}
@@ -81,9 +98,10 @@ class RowOutcome:
 
 
 def onboard_row(client: OnboardingClient, settings: Settings, row: BulkRow,
-                files: Path | None, actor: Actor) -> RowOutcome:
+                files: Path | None, actor: Actor, pause: Pause = time.sleep) -> RowOutcome:
     """Send the row's steps not yet sent, as ``actor``; documents too when ``files`` is the
-    folder they are in (the CSV's, or the import's copy of its ZIP)."""
+    folder they are in (the CSV's, or the import's copy of its ZIP); ``pause(seconds)`` waits
+    when the gateway asks to slow down."""
     merchant = db.session.scalar(select(Merchant).where(
         Merchant.external_onboarding_id == row.external_id))
     outcome = RowOutcome(row.number, row.external_id, resumed=merchant is not None)
@@ -95,7 +113,7 @@ def onboard_row(client: OnboardingClient, settings: Settings, row: BulkRow,
     outcome.merchant_id = merchant.id
     # a merchant started here has no step drafts but step 1's: nothing to read back
     drafts = drafts_of(merchant) if outcome.resumed else {}
-    sender = _Sender(client, merchant, row, actor)
+    sender = _Sender(client, merchant, row, actor, pause)
     failure = _create(sender, outcome) or sender.steps(drafts, BEFORE_DOCUMENTS)
     if not failure and files is not None:
         failure = _documents(sender, settings, files)
@@ -103,14 +121,31 @@ def onboard_row(client: OnboardingClient, settings: Settings, row: BulkRow,
     return _finish(outcome, merchant, failure)
 
 
+def patiently(send: Callable[[], StepResult], again: Callable[[], StepResult],
+              pause: Pause) -> StepResult:
+    """``send()``, then while the gateway asks to slow down (429), wait as it asks and
+    ``again()``, ``BUSY_TRIES`` times at most; a wait longer than ``BUSY_MAX_WAIT`` is left to
+    the outbox (the step is queued for then)."""
+    result = send()
+    for _ in range(BUSY_TRIES):
+        wait = BUSY_WAIT if result.retry_after is None else result.retry_after
+        if not result.rate_limited or wait > BUSY_MAX_WAIT:
+            break
+        pause(wait)
+        result = again()
+    return result
+
+
 @dataclass(frozen=True)
 class _Sender:
-    """What every send of one row needs: the client, the merchant, the row, the importer."""
+    """What every send of one row needs: the client, the merchant, the row, the importer, and
+    how to wait when the gateway asks to slow down."""
 
     client: OnboardingClient
     merchant: Merchant
     row: BulkRow
     actor: Actor
+    pause: Pause
 
     def steps(self, drafts: dict[str, StepDraft], keys: tuple[str, ...]) -> str:
         """Send the steps ``keys`` not done according to ``drafts`` (read before any was
@@ -119,8 +154,12 @@ class _Sender:
             draft = drafts.get(key)
             if draft is not None and draft.state in DONE_STATES:
                 continue
-            result = send_step(self.client, self.merchant, BY_KEY[key], self.row.forms[key],
-                               actor=self.actor)
+            step = BY_KEY[key]
+            result = patiently(
+                partial(send_step, self.client, self.merchant, step, self.row.forms[key],
+                        actor=self.actor),
+                partial(send_saved, self.client, self.merchant, step, actor=self.actor),
+                self.pause)
             if not result.ok:
                 return describe(key, result)
         return ""
@@ -134,10 +173,13 @@ def _create(sender: _Sender, outcome: RowOutcome) -> str:
         return outcome_unknown_message(merchant)
     if merchant.create_state == CreateState.NEEDS_RECONCILE:
         return reconcile_message(merchant)
+    create = BY_KEY["create"]
+    again = partial(send_saved, client, merchant, create, actor=actor)  # the saved draft
     if outcome.resumed:  # the stored draft may be older than the row: save the row's, send
-        result = send_step(client, merchant, BY_KEY["create"], row.forms["create"], actor=actor)
+        result = patiently(partial(send_step, client, merchant, create, row.forms["create"],
+                                   actor=actor), again, sender.pause)
     else:  # start_merchant has just saved the row as the draft: send that
-        result = send_saved(client, merchant, BY_KEY["create"], actor=actor)
+        result = patiently(again, again, sender.pause)
     outcome.created = result.ok
     return "" if result.ok else describe("create", result)
 
@@ -191,7 +233,7 @@ def _finish(outcome: RowOutcome, merchant: Merchant, failure: str) -> RowOutcome
             label(key, Kind.DOCUMENT) for key in merchant.documents_outstanding)
     else:
         pending = [s.title for s in STEPS if s.checklist_key
-                   and merchant.checklist.get(s.checklist_key) != ChecklistState.COMPLETE]
+                   and not checklist_done(merchant.checklist.get(s.checklist_key))]
         outcome.reason = "The gateway still lists as incomplete: " + ", ".join(pending)
     outcome.reason = redact_text(outcome.reason)  # a PAN the gateway or a key repeats
     return outcome

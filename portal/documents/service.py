@@ -219,13 +219,31 @@ def send(client: OnboardingClient, settings: Settings, merchant: Merchant,
     result = call_gateway(client, merchant, FILE_STEP, draft, body, actor=actor)
     if result.ok:
         document.status, document.sent_gid = DocumentStatus.SENT, result.gid
-        result.message = f"{label(document.doc_type, Kind.DOCUMENT)} sent to the gateway."
-        document.gateway_answer = "Accepted"
+        said = result.answer.document_status if result.answer else None
+        document.gateway_status = said.strip()[:40] if said and said.strip() else None
+        if not result.answer_unreadable:
+            result.message = f"{label(document.doc_type, Kind.DOCUMENT)} sent to the gateway."
+        document.gateway_answer = accepted_words(document.gateway_status,
+                                                 result.answer_unreadable)
     else:
         document.status = DocumentStatus.NOT_SENT if result.unavailable else DocumentStatus.REFUSED
         document.gateway_answer = gateway_answer(result)
     db.session.commit()
     return result
+
+
+def accepted_words(gateway_status: str | None, unreadable: bool = False) -> str:
+    """What the gateway said to a document it took, in words, as the version keeps it."""
+    if unreadable:
+        return "Accepted; its answer could not be read, so the portal read the status instead"
+    if gateway_status:
+        return f"Accepted; the gateway reports the document as {humanise(gateway_status)}"
+    return "Accepted"
+
+
+def humanise(word: str) -> str:
+    """A gateway's status word as people read it: 'PENDING_REVIEW' -> 'pending review'."""
+    return word.replace("_", " ").strip().lower()
 
 
 def gateway_answer(result: StepResult) -> str:

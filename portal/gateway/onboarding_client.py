@@ -33,12 +33,20 @@ from portal.gateway.onboarding_shapes import (
     WebhookList,
     body_json,
 )
+from portal.gateway.reading.onboarding import (
+    RecordAnswer,
+    Shape,
+    create_reader,
+    record_reader,
+    shape_reader,
+    status_reader,
+)
 from portal.gateway.retry import RetryPolicy
-from portal.gateway.shapes import FieldError, ResponseModel, cross_field_errors, validate_payload
+from portal.gateway.shapes import FieldError, cross_field_errors, validate_payload
 from portal.gateway.signing import HmacAuth, SignedBody
 from portal.gateway.transport import Reply, Timeouts, Transport, json_bytes
 
-Shape = TypeVar("Shape", bound=ResponseModel)
+Read = TypeVar("Read")
 #: How much of a document is Base64-encoded at a time (a multiple of 3, so the pieces join
 #: into the Base64 of the whole).
 ENCODE_CHUNK = 3 * 64 * 1024
@@ -78,47 +86,50 @@ class OnboardingClient:
         self.transport = Transport(base_url, auth=self._auth,
                                    timeouts=timeouts, retry=retry, session=session, **extra)
 
-    def create_onboarding(self, request: CreateOnboardingRequest | dict) -> MerchantData:
-        """Step 1: create the record. Never retried; a lost answer raises outcome unknown."""
-        return self._call("create_onboarding", MerchantData, request)
+    def create_onboarding(self, request: CreateOnboardingRequest | dict) -> RecordAnswer:
+        """Step 1: create the record. Never retried; a lost answer, or one naming no
+        onboardingId, raises outcome unknown."""
+        return self._call("create_onboarding", create_reader, request)
 
     def update_business_details(self, onboarding_id: str,
-                                request: BusinessDetailsRequest | dict) -> MerchantData:
+                                request: BusinessDetailsRequest | dict) -> RecordAnswer:
         """Step 2: business details (refused after T&C acknowledgement)."""
-        return self._call("update_business_details", MerchantData, request,
+        return self._call("update_business_details", record_reader, request,
                           onboardingId=onboarding_id)
 
     def add_beneficial_owners(self, onboarding_id: str,
-                              request: BeneficialOwnersRequest | list) -> MerchantData:
+                              request: BeneficialOwnersRequest | list) -> RecordAnswer:
         """Step 3: the whole list of owners, replacing what the gateway had."""
-        return self._call("add_beneficial_owners", MerchantData, request,
+        return self._call("add_beneficial_owners", record_reader, request,
                           onboardingId=onboarding_id)
 
     def update_bank_details(self, onboarding_id: str,
-                            request: BankDetailsRequest | dict) -> MerchantData:
+                            request: BankDetailsRequest | dict) -> RecordAnswer:
         """Step 4: bank details; the answer carries the penny-drop outcome."""
-        return self._call("update_bank_details", MerchantData, request,
+        return self._call("update_bank_details", record_reader, request,
                           onboardingId=onboarding_id)
 
     def update_auth_signatory(self, onboarding_id: str,
-                              request: AuthSignatoryRequest | dict) -> MerchantData:
+                              request: AuthSignatoryRequest | dict) -> RecordAnswer:
         """Step 5: the authorised signatory."""
-        return self._call("update_auth_signatory", MerchantData, request,
+        return self._call("update_auth_signatory", record_reader, request,
                           onboardingId=onboarding_id)
 
     def upload_document(self, onboarding_id: str,
-                        request: DocumentUploadRequest | dict) -> MerchantData:
+                        request: DocumentUploadRequest | dict) -> RecordAnswer:
         """Step 6: one document."""
-        return self._call("upload_document", MerchantData, request, onboardingId=onboarding_id)
+        return self._call("upload_document", record_reader, request,
+                          onboardingId=onboarding_id)
 
-    def upload_document_file(self, onboarding_id: str, request: DocumentFile) -> MerchantData:
+    def upload_document_file(self, onboarding_id: str, request: DocumentFile) -> RecordAnswer:
         """Step 6 for a document in a file, in bounded memory: the body is written (and
         signed) into a spooled temporary file, Base64 a chunk at a time, and sent from there."""
         operation = OPERATIONS["upload_document"]
         with self.document_body(request) as body:
             prepared = self.transport.prepare(
                 operation.method, operation.url_path(onboardingId=onboarding_id), body=body)
-            return _answer(MerchantData, self.transport.send(prepared, operation.name))
+            return self.transport.send_and_read(prepared, operation.name,
+                                                record_reader(operation.name))
 
     def document_body(self, request: DocumentFile) -> SignedBody:
         """The upload's JSON body, byte for byte what ``upload_document`` sends for the same
@@ -134,37 +145,39 @@ class OnboardingClient:
         return body.finish()
 
     def configure_products(self, onboarding_id: str,
-                           request: ConfigureProductsRequest | dict) -> MerchantData:
+                           request: ConfigureProductsRequest | dict) -> RecordAnswer:
         """Step 7: products and fees."""
-        return self._call("configure_products", MerchantData, request,
+        return self._call("configure_products", record_reader, request,
                           onboardingId=onboarding_id)
 
     def get_verification_redirect(self, onboarding_id: str,
                                   request: VerificationRedirectRequest | dict) -> RedirectData:
         """Step 8: the single-use, 24-hour verification link."""
-        return self._call("get_verification_redirect", RedirectData, request,
+        return self._call("get_verification_redirect", _shaped(RedirectData), request,
                           onboardingId=onboarding_id)
 
     def get_status(self, onboarding_id: str) -> MerchantData:
         """Step 9: the record and its checklist, read server-side."""
-        return self._call("get_status", MerchantData, None, onboardingId=onboarding_id)
+        return self._call("get_status", status_reader, None, onboardingId=onboarding_id)
 
     def get_business_categories(self) -> CategoriesData:
         """The category lookup for natureOfBusiness."""
-        return self._call("get_business_categories", CategoriesData, None)
+        return self._call("get_business_categories", _shaped(CategoriesData), None)
 
     def register_webhook(self, mid: str, webhook_url: str) -> Webhook:
         """Have the partner's onboarding events POSTed to ``webhook_url``; ``mid`` is the
         partner's own MID."""
-        return self._call("register_webhook", Webhook, {"webhookUrl": webhook_url}, mid=mid)
+        return self._call("register_webhook", _shaped(Webhook), {"webhookUrl": webhook_url},
+                          mid=mid)
 
     def list_webhooks(self, mid: str) -> WebhookList:
         """The partner's registered webhooks."""
-        return self._call("list_webhooks", WebhookList, None, mid=mid)
+        return self._call("list_webhooks", _shaped(WebhookList), None, mid=mid)
 
     def delete_webhook(self, mid: str, webhook_id: str) -> Webhook:
         """Stop sending events to one registered webhook."""
-        return self._call("delete_webhook", Webhook, None, mid=mid, webhookId=webhook_id)
+        return self._call("delete_webhook", _shaped(Webhook), None, mid=mid,
+                          webhookId=webhook_id)
 
     def prepare(self, name: str, request: Any = None, **params: str) -> requests.PreparedRequest:
         """Validate and build one operation's signed request without sending it."""
@@ -180,15 +193,17 @@ class OnboardingClient:
             body = json_bytes(body_json(value))
         return self.transport.prepare(operation.method, operation.url_path(**params), body=body)
 
-    def _call(self, name: str, shape: type[Shape], request: Any, **params: str) -> Shape:
+    def _call(self, name: str, reader: Callable[[str], Callable[[Reply], Read]], request: Any,
+              **params: str) -> Read:
+        """Send one operation and read its 2xx answer with ``reader(name)`` inside the
+        transport's timed, counted call (``portal.gateway.reading.onboarding``)."""
         prepared = self.prepare(name, request, **params)
-        return _answer(shape, self.transport.send(prepared, name))
+        return self.transport.send_and_read(prepared, name, reader(name))
 
 
-def _answer(shape: type[Shape], reply: Reply) -> Shape:
-    """The reply's ``data`` as ``shape``, carrying the reply's gid."""
-    body = reply.body if isinstance(reply.body, dict) else {}
-    return shape.from_answer(body.get("data") or {}, str(body.get("gid") or ""))
+def _shaped(shape: type[Shape]) -> Callable[[str], Callable[[Reply], Shape]]:
+    """The reader of an operation whose answer is ``data`` as ``shape``."""
+    return lambda name: shape_reader(name, shape)
 
 
 def _plain(request: Any) -> Any:

@@ -89,3 +89,20 @@ class WebhookKey(StrEnum):
     ONBOARDING_STATUS = "onboarding_status"
     EVENT_TIMESTAMP = "event_timestamp"
     EVENT_NAME = "status"
+
+
+#: MERCHANT_STATUS_ACCEPTED's own key: the merchant's MID at the gateway (UCIC).
+MERCHANT_ID_KEY = "merchant_id"
+
+
+class PendencyKey(StrEnum):
+    """MERCHANT_PENDENCY_STATUS_UPDATED's own keys (gateway-facts A8): what holds the
+    merchant up, where it stands, and which approvals it blocks ("true" / "false")."""
+
+    CATEGORY = "pendency_info_category"
+    SUB_CATEGORY = "pendency_info_sub_category"
+    REASON = "pendency_info_reason"
+    STATUS = "pendency_info_status"
+    CREATION_TIME = "pendency_info_creation_time"
+    CARDS_APPROVAL_BLOCKING = "pendency_info_cards_approval_blocking"
+    MCA_APPROVAL_BLOCKING = "pendency_info_mca_approval_blocking"

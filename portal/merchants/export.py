@@ -25,6 +25,7 @@ from portal.models.communication import VerificationReminder
 from portal.models.document import StoredDocument
 from portal.models.merchant import Merchant
 from portal.models.payment import Payment, PaymentRefund
+from portal.models.pendency import MerchantPendency
 from portal.models.status_change import StatusChange
 from portal.models.step import StepDraft
 
@@ -60,6 +61,7 @@ def merchant_record(merchant: Merchant, documents: list[StoredDocument]) -> dict
         "merchant": row(merchant),
         "stepDrafts": rows_of(StepDraft, StepDraft.merchant_id == merchant.id),
         "statusChanges": rows_of(StatusChange, StatusChange.merchant_id == merchant.id),
+        "pendencies": rows_of(MerchantPendency, MerchantPendency.merchant_id == merchant.id),
         "documents": [{**row(v.document), "version": v.number, "replaced": v.replaced,
                        "fileInExport": archive_name(v.document, v.number)
                        if v.document.file_kept else None}

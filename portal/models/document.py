@@ -52,6 +52,9 @@ class StoredDocument(Base):
         ForeignKey("users.id", ondelete="SET NULL"))
     #: The gateway's answer to the send, in words (empty until sent).
     gateway_answer: Mapped[str] = mapped_column(String(500), default="")
+    #: The document's status in the gateway's own word (``documentStatus`` of the docs'
+    #: answer, e.g. UPLOADED), when its answer said one.
+    gateway_status: Mapped[str | None] = mapped_column(String(40))
     #: When retention deleted the stored file (the row stays as the record of what was sent).
     file_deleted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 

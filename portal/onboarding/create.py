@@ -119,7 +119,8 @@ def send_create(client: OnboardingClient, merchant: Merchant, *,
             and any(e.field == EXTERNAL_ID_FIELD for e in result.errors)):
         merchant.create_state = CreateState.NEEDS_RECONCILE
         result.message = reconcile_message(merchant)
-    elif result.unavailable and merchant.create_state == CreateState.OUTCOME_UNKNOWN:
+    elif ((result.unavailable or result.outcome_unknown)
+          and merchant.create_state == CreateState.OUTCOME_UNKNOWN):
         result.message = outcome_unknown_message(merchant)
     db.session.commit()
     return result

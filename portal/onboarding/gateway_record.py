@@ -1,6 +1,7 @@
 """Applying what the gateway says about a merchant: its record, checklist and status.
 
-Every answer that describes the merchant ends here: a step's send (:func:`apply_answer`), a
+Every answer that describes the merchant ends here: a step's send (:func:`apply_answer`, or
+:func:`apply_record` for the status read that stands in for an answer it could not read), a
 status read from the page, the sync or a webhook (:func:`apply_status_read`), and a lost
 create once reconciled. Nothing else writes the gateway's record onto the merchant.
 """
@@ -8,23 +9,44 @@ create once reconciled. Nothing else writes the gateway's record onto the mercha
 from __future__ import annotations
 
 from portal.audit.service import Actor, record
-from portal.gateway.onboarding_shapes import ChecklistState, MerchantData, OnboardingStatus
+from portal.gateway.onboarding_shapes import (
+    MerchantData,
+    OnboardingStatus,
+    PennyDropStatus,
+    checklist_done,
+)
+from portal.gateway.reading.onboarding import RecordAnswer
 from portal.models.merchant import Merchant
 from portal.models.status_change import StatusSource
 from portal.models.step import StepState
 from portal.onboarding.drafts import draft_for, find_draft
 from portal.onboarding.locks import verification_complete
+from portal.onboarding.merchant_facts import confirm_mid
 from portal.onboarding.status_history import RANK, change_status, is_final, may_move
 from portal.onboarding.steps import BY_KEY
 
 
-def apply_answer(merchant: Merchant, data: MerchantData, *, actor: Actor | None = None) -> None:
-    """Store what a step's send answered: status, checklist, outstanding documents, penny drop;
-    no commit."""
+def apply_answer(merchant: Merchant, answer: RecordAnswer, *,
+                 actor: Actor | None = None) -> None:
+    """Store what a step's send answered: the record when the answer carried it (status,
+    checklist, outstanding documents, penny drop), else what its short answer said (the
+    penny drop); no commit."""
+    if answer.record is not None:
+        apply_record(merchant, answer.record, actor=actor)
+        return
+    merchant.onboarding_id = merchant.onboarding_id or answer.onboarding_id or None
+    if answer.penny_drop is not None:
+        _keep_penny_drop(merchant, answer.penny_drop, answer.name_at_bank)
+    merchant.touch()
+
+
+def apply_record(merchant: Merchant, data: MerchantData, *,
+                 actor: Actor | None = None) -> None:
+    """Store the record a send's answer carried (or the status read just after a send): the
+    newest word on the record, so it may move the status back (a change that leaves something
+    outstanding); a status name the portal does not know moves nothing; no commit."""
     merchant.onboarding_id = merchant.onboarding_id or data.merchantInfo.onboardingId
     store_record(merchant, data)
-    # a send's answer is the newest word on the record: it may move the status back (a change
-    # that leaves something outstanding); a status name the portal does not know moves nothing
     change_status(merchant, data.merchantInfo.status, StatusSource.STEP_SEND, data.answer_gid,
                   actor=actor)
     merchant.touch()
@@ -57,6 +79,7 @@ def apply_status_read(merchant: Merchant, data: MerchantData, source: str) -> bo
     if (merchant.checklist, merchant.documents_outstanding) != before:
         merchant.touch()
     _mark_late_steps(merchant)
+    confirm_mid(merchant)  # a MERCHANT_STATUS_ACCEPTED heard before the read approved it
     return moved
 
 
@@ -69,17 +92,22 @@ def store_record(merchant: Merchant, data: MerchantData) -> None:
     merchant.checklist = checklist
     settlement = info.settlementDetails
     if settlement is not None and settlement.pennyDropStatus is not None:
-        merchant.penny_drop_status = settlement.pennyDropStatus
-        merchant.name_at_bank = settlement.nameAtBank
+        _keep_penny_drop(merchant, settlement.pennyDropStatus, settlement.nameAtBank)
     if info.businessDetails is not None and info.businessDetails.registeredName:
         merchant.legal_name = info.businessDetails.registeredName
     _sync_documents_step(merchant)
 
 
+def _keep_penny_drop(merchant: Merchant, outcome: PennyDropStatus,
+                     name_at_bank: str | None) -> None:
+    merchant.penny_drop_status = outcome
+    merchant.name_at_bank = name_at_bank
+
+
 def _sync_documents_step(merchant: Merchant) -> None:
     """The documents step is done when the gateway's checklist says so."""
     step = BY_KEY["documents"]
-    complete = merchant.checklist.get("documents") == ChecklistState.COMPLETE
+    complete = checklist_done(merchant.checklist.get("documents"))
     draft = find_draft(merchant, step)
     if draft is None and complete:
         draft = draft_for(merchant, step)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from portal.gateway.onboarding_shapes import FINAL_STATUSES, ChecklistState, OnboardingStatus
+from portal.gateway.onboarding_shapes import FINAL_STATUSES, OnboardingStatus, checklist_done
 from portal.labels import label
 from portal.models.merchant import CreateState, Merchant
 from portal.onboarding.steps import Lock, Step
@@ -23,12 +23,12 @@ VERIFICATION_REASON = ("The merchant completed verification: the gateway no long
 
 def tnc_acknowledged(merchant: Merchant) -> bool:
     """Whether the stored checklist says the T&C were acknowledged."""
-    return merchant.checklist.get("tncAcknowledged") == ChecklistState.COMPLETE
+    return checklist_done(merchant.checklist.get("tncAcknowledged"))
 
 
 def verification_complete(merchant: Merchant) -> bool:
     """Whether video KYC is complete or the status is past verification."""
-    return (merchant.checklist.get("vkyc") == ChecklistState.COMPLETE
+    return (checklist_done(merchant.checklist.get("vkyc"))
             or merchant.status in _VERIFIED_STATUSES)
 
 

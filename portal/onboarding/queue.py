@@ -15,22 +15,32 @@ from portal.models.step import StepDraft, StepState
 #: The wait after the first failure; it doubles with each failure up to ``MAX_DELAY``.
 FIRST_DELAY = timedelta(seconds=30)
 MAX_DELAY = timedelta(hours=1)
+#: The longest ``Retry-After`` honoured: a day (an absurd wait is a gateway's mistake, and a
+#: newer save, or "Send now", still goes out at once).
+MAX_RETRY_AFTER = timedelta(days=1)
 
 
-def backoff(failures: int) -> timedelta:
-    """How long to wait after ``failures`` failed sends: capped exponential, no jitter."""
+def backoff(failures: int, retry_after: float | None = None) -> timedelta:
+    """How long to wait after ``failures`` failed sends: capped exponential, no jitter; never
+    less than the ``retry_after`` seconds the gateway asked for (429, 503)."""
     doublings = min(max(failures - 1, 0), 20)  # far past the cap, short of an overflow
-    return min(MAX_DELAY, FIRST_DELAY * 2 ** doublings)
+    wait = min(MAX_DELAY, FIRST_DELAY * 2 ** doublings)
+    if retry_after is not None and retry_after > wait.total_seconds():
+        return timedelta(seconds=min(retry_after, MAX_RETRY_AFTER.total_seconds()))
+    return wait
 
 
-def enqueue(draft: StepDraft, body: Any, error: str) -> OutboxItem:
-    """Queue ``body`` (validated, built from ``draft``) after a failed send; marks the step."""
+def enqueue(draft: StepDraft, body: Any, error: str,
+            retry_after: float | None = None) -> OutboxItem:
+    """Queue ``body`` (validated, built from ``draft``) after a failed send, its first attempt
+    no earlier than ``retry_after`` seconds from now when the gateway named a wait; marks the
+    step."""
     supersede(draft.merchant_id, draft.step)
     now = clock.utcnow()
     item = OutboxItem(merchant_id=draft.merchant_id, step=draft.step,
                       draft_version=draft.version, payload=body, state=OutboxState.PENDING,
-                      attempts=1, next_attempt_at=now + backoff(1), last_error=error[:300],
-                      created_at=now)
+                      attempts=1, next_attempt_at=now + backoff(1, retry_after),
+                      last_error=error[:300], created_at=now)
     db.session.add(item)
     draft.state = StepState.QUEUED
     return item

@@ -20,7 +20,7 @@ from portal.gateway.onboarding_shapes import MerchantData
 from portal.models.merchant import CreateState, Merchant
 from portal.models.webhook_event import WebhookEvent
 from portal.onboarding.drafts import draft_for
-from portal.onboarding.gateway_record import apply_answer
+from portal.onboarding.gateway_record import apply_record
 from portal.onboarding.result import StepResult
 from portal.onboarding.sending import mark_sent
 from portal.onboarding.steps import BY_KEY
@@ -94,7 +94,7 @@ def link(merchant: Merchant, onboarding_id: str, data: MerchantData, via: str) -
         return StepResult(False, "This merchant was reconciled already.")
     db.session.refresh(merchant)
     mark_sent(draft_for(merchant, BY_KEY["create"]), gid)
-    apply_answer(merchant, data)
+    apply_record(merchant, data)
     record(ACTION, merchant_id=merchant.id, gid=gid, actor_label=via,
            detail={"onboardingId": onboarding_id, "via": via})
     db.session.commit()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from portal.gateway.reading.onboarding import RecordAnswer
 from portal.gateway.shapes import FieldError
 from portal.models.step import StepDraft
 
@@ -28,3 +29,12 @@ class StepResult:
     version: int | None = None
     #: Sent, but the answer asks for something more (a failed penny drop: a cancelled cheque).
     needs_follow_up: bool = False
+    #: Sent (the gateway answered 2xx), but its answer could not be read: the status was read
+    #: instead.
+    answer_unreadable: bool = False
+    #: The gateway asked us to slow down (HTTP 429): unavailable for now, never a refusal.
+    rate_limited: bool = False
+    #: Seconds the gateway asked us to wait before the next attempt (``Retry-After``), if any.
+    retry_after: float | None = None
+    #: The gateway's answer to a send that went through.
+    answer: RecordAnswer | None = None

@@ -17,12 +17,12 @@ from portal.gateway.onboarding_shapes import (
     ConfigureProductsRequest,
     CreateOnboardingRequest,
     DocumentUploadRequest,
-    MerchantData,
     Product,
 )
+from portal.gateway.reading.onboarding import RecordAnswer
 
 #: A step's call to the gateway: (client, the merchant's onboardingId, validated body).
-SendCall = Callable[[OnboardingClient, str, Any], MerchantData]
+SendCall = Callable[[OnboardingClient, str, Any], RecordAnswer]
 
 
 class Lock:
@@ -73,7 +73,7 @@ def _products(data: dict[str, Any]) -> Any:
             "productFees": clean({p: fees.get(p) for p in chosen}) or {}}
 
 
-def _create(client: OnboardingClient, onboarding_id: str, body: Any) -> MerchantData:
+def _create(client: OnboardingClient, onboarding_id: str, body: Any) -> RecordAnswer:
     """Step 1's call: there is no onboardingId yet, the answer brings it."""
     return client.create_onboarding(body)
 

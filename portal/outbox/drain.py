@@ -96,7 +96,7 @@ def deliver(client: OnboardingClient, item_id: int) -> Outcome:
         if result.ok:
             outcome = _finish(item, Outcome.SENT)
         elif result.unavailable:
-            outcome = _reschedule(item, draft, result.message)
+            outcome = _reschedule(item, draft, result.message, result.retry_after)
         else:
             outcome = _finish(item, Outcome.FAILED, result.message)
     db.session.commit()
@@ -110,11 +110,12 @@ def _finish(item: OutboxItem, outcome: Outcome, error: str = "") -> Outcome:
     return outcome
 
 
-def _reschedule(item: OutboxItem, draft: StepDraft, error: str) -> Outcome:
+def _reschedule(item: OutboxItem, draft: StepDraft, error: str,
+                retry_after: float | None) -> Outcome:
     item.attempts += 1
     item.state = OutboxState.PENDING
     item.claimed_at = None
-    item.next_attempt_at = clock.utcnow() + backoff(item.attempts)
+    item.next_attempt_at = clock.utcnow() + backoff(item.attempts, retry_after)
     item.last_error = error[:300]
     draft.state = StepState.QUEUED
     return Outcome.RESCHEDULED

@@ -101,14 +101,18 @@ def _fernet(settings: Settings) -> MultiFernet:
         raise CredentialsError(str(exc)) from None
 
 
-def prefill(current: PaymentCredentials | None, sandbox: bool) -> dict[str, str]:
-    """The form's MID, kid and key choice: the current ones, else fresh ones in sandbox mode."""
+def prefill(current: PaymentCredentials | None, sandbox: bool,
+            gateway_mid: str | None = None) -> dict[str, str]:
+    """The form's MID, kid and key choice: the current ones, else the MID the gateway gave the
+    merchant on approval (``gateway_mid``, still editable), else fresh ones in sandbox mode."""
     if current is not None:
         return {"mid": current.mid, "kid": current.kid or "",
                 "key_source": PORTFOLIO if current.portfolio_key_id else OWN_KEY}
+    offered = {"mid": gateway_mid} if gateway_mid else {}
     if sandbox:
-        return {"mid": "SBX" + secrets.token_hex(6).upper(), "kid": "kid-" + secrets.token_hex(8)}
-    return {}
+        return {"mid": "SBX" + secrets.token_hex(6).upper(), "kid": "kid-" + secrets.token_hex(8),
+                **offered}
+    return offered
 
 
 def generate_key() -> rsa.RSAPrivateKey:

@@ -81,7 +81,8 @@ def credentials(merchant_id: int) -> ResponseReturnValue:
     """The merchant's MID, kid and public key; admins see the form that sets them up."""
     merchant = load_merchant(merchant_id)
     current = creds.credentials_of(merchant)
-    prefill = creds.prefill(current, current_settings().gateway_is_sandbox)
+    prefill = creds.prefill(current, current_settings().gateway_is_sandbox,
+                            merchant.gateway_mid)
     return credentials_page(merchant, current, CredentialsForm(data=prefill))
 
 

@@ -14,7 +14,7 @@ from portal.onboarding import progress
 from portal.onboarding.drafts import drafts_of, get_merchant
 from portal.onboarding.status_history import timeline
 from portal.payments.credentials import credentials_of
-from portal.status.pendency import latest_pendency
+from portal.status.pendencies import latest, pendencies
 from portal.status.service import describe, gateway_name, read_status
 
 bp = Blueprint("status", __name__)
@@ -23,12 +23,14 @@ bp = Blueprint("status", __name__)
 @bp.get("/merchants/<int:merchant_id>/status")
 @roles_required(*STAFF)
 def page(merchant_id: int) -> ResponseReturnValue:
-    """Read the status now; show it with the checklist, outstanding documents and timeline."""
+    """Read the status now; show it with the checklist, outstanding documents, the gateway's
+    pendencies and the timeline."""
     merchant = get_merchant(merchant_id) or abort(404)
     read = read_status(current_onboarding_client(), merchant, StatusSource.POLL)
     db.session.commit()
+    shown = pendencies(merchant)
     return render_template("status/page.html", merchant=merchant, read=read,
                            describe=describe, gateway_name=gateway_name(merchant),
-                           timeline=timeline(merchant), pendency=latest_pendency(merchant),
-                           credentials=credentials_of(merchant),
+                           timeline=timeline(merchant), pendencies=shown,
+                           pendency=latest(shown), credentials=credentials_of(merchant),
                            stepper=progress.stepper(merchant, drafts_of(merchant)))

@@ -19,7 +19,7 @@ from portal.db import db
 from portal.gateway.errors import GatewayError, GatewayUnavailable, ValidationFailed
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_events import StepName
-from portal.gateway.onboarding_shapes import ChecklistState
+from portal.gateway.onboarding_shapes import checklist_done
 from portal.models.merchant import Merchant
 from portal.models.status_change import StatusSource
 from portal.models.step import StepState
@@ -67,7 +67,7 @@ def progress(merchant: Merchant) -> list[Progress]:
     """The verification steps' states from the stored checklist (all done once verified)."""
     verified = verification_complete(merchant)
     return [Progress(str(step), label,
-                     verified or merchant.checklist.get(key) == ChecklistState.COMPLETE)
+                     verified or checklist_done(merchant.checklist.get(key)))
             for step, key, label in VERIFICATION_STEPS]
 
 
@@ -89,7 +89,7 @@ def gate(merchant: Merchant) -> Gate:
         return Gate([f"{BY_KEY['create'].title} (step 1): not sent to the gateway yet"])
     missing = [f"{step.title} (step {step.number})" for step in STEPS
                if step.checklist_key
-               and merchant.checklist.get(step.checklist_key) != ChecklistState.COMPLETE]
+               and not checklist_done(merchant.checklist.get(step.checklist_key))]
     missing += [f"Document {doc}" for doc in merchant.documents_outstanding]
     return Gate(missing)
 

@@ -2,8 +2,10 @@
 
 A webhook is a hint: it is authenticated (when secrets are configured), stored raw and
 deduplicated, and then the status is re-read with the authenticated status call before
-anything changes. The answer must come within 10 seconds, so the re-read uses short timeouts
-and no retries; when it fails the event stays unprocessed for the sync to pick up.
+anything changes; what the event adds beyond the status (the MID, a pendency) is kept only
+after that read (``portal.onboarding.merchant_facts``). The answer must come within 10
+seconds, so the re-read uses short timeouts and no retries; when it fails the event stays
+unprocessed for the sync to pick up.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from portal.gateway.transport import Timeouts
 from portal.models.merchant import Merchant
 from portal.models.status_change import StatusSource
 from portal.models.webhook_event import WebhookEvent
+from portal.onboarding.merchant_facts import keep
 from portal.onboarding.status_history import is_final
 from portal.status.service import read_status
 from portal.typed_text import without_control_characters
@@ -118,14 +121,14 @@ def process(client: OnboardingClient, event: WebhookEvent,
     if merchant is None:
         _done(event, "unknown onboarding id")
     elif is_final(merchant.status):
-        _done(event, f"already {merchant.status}" + reported_status(event))
+        _done(event, f"already {merchant.status}" + reported_status(event) + keep(merchant, event))
     elif event.onboarding_id in already_read:
-        _done(event, "status read by the sync")
+        _done(event, "status read by the sync" + keep(merchant, event))
     else:
         read = read_status(client, merchant, StatusSource.WEBHOOK)
         if read.ok:
             _done(event, f"status {merchant.status}" + (" (moved)" if read.moved else "")
-                  + reported_status(event))
+                  + reported_status(event) + keep(merchant, event))
         else:
             event.outcome = f"re-read failed, left for the sync: {read.error}"[:200]
     db.session.commit()

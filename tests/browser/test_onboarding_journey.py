@@ -1,5 +1,6 @@
 """An ops user onboards a merchant in Chromium: steps 1-7, documents, the framed gateway page,
-the sandbox's review, APPROVED on the status page; axe-core audits every page on the way."""
+the sandbox's review, APPROVED on the status page with the MID its webhook named, in each answer
+dialect of the sandbox; axe-core audits every page on the way."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ def merchant_id_of(page: Page) -> int:
 
 
 def test_ops_onboards_a_merchant_to_approved(page: Page, servers: Servers, axe: Axe, auth,
-                                            console: Console, tmp_path) -> None:
+                                            console: Console, tmp_path, answer_dialect) -> None:
     email = auth.create("ops")
     page.goto("/login")
     axe.check(page)
@@ -92,6 +93,7 @@ def test_ops_onboards_a_merchant_to_approved(page: Page, servers: Servers, axe: 
     servers.onboarding.tick()  # the review decides; its webhook reaches the portal
     page.goto(f"{base}/status")
     expect(page.locator(".onboarding-status")).to_have_attribute("data-status", "APPROVED")
+    expect(page.locator(".gateway-mid")).to_contain_text("MID UCIC")  # its webhook's, read
     axe.check(page)
     assert console.csp_violations == []
     assert console.errors == []

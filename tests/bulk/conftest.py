@@ -10,9 +10,13 @@ from pathlib import Path
 import pytest
 
 from portal.sandbox.onboarding.records import ReceivedRequest
+from tests.support.dialects import every_dialect_fixture
 
 DATA = Path(__file__).parent / "data"
 EXAMPLE = DATA / "example.csv"
+
+#: Every test here runs once per answer dialect of the sandbox (CONTRACT.md revision 3).
+every_answer_dialect = every_dialect_fixture()
 
 
 def example_rows() -> list[dict[str, str]]:

@@ -104,7 +104,7 @@ def onboarding_id(partner) -> str:
     """A record created on the sandbox (gateway-facts A1: externalOnboardingId, panNumber)."""
     created = partner.create_onboarding({"externalOnboardingId": "partner-sample-001",
                                         "panNumber": "ABCCE1234F"})
-    return created.merchantInfo.onboardingId
+    return created.onboarding_id
 
 
 def test_business_details_sample_is_accepted_and_answered_flat(sandbox, partner,
@@ -198,7 +198,7 @@ def test_the_client_reads_the_status_variants(recorded_gateway, answer, reported
     assert data.merchantInfo.reported_status == reported
     assert data.merchantInfo.status == status
     checklist = data.merchantOnboardingCheckListStatus
-    assert (checklist.vkyc, checklist.digiLocker) == ("PENDING_REVIEW", "SUCCESS")
+    assert (checklist.vkyc, checklist.digiLocker) == ("PENDING_REVIEW", "COMPLETE")
 
 
 @pytest.mark.parametrize("sample", WEBHOOK_SAMPLES, ids=lambda s: s["status"])

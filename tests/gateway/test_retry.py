@@ -46,6 +46,8 @@ def test_should_retry_table(
         ("GET", 503, None, 3, False),  # the last attempt
         ("PUT", 429, None, 1, True),
         ("PUT", 504, None, 2, True),
+        ("PUT", 501, None, 1, True),  # the real gateway's system error (GL-501-000)
+        ("POST", 501, None, 1, False),
         ("GET", None, "timeout", 1, True),
         ("PUT", None, "connection", 1, True),
         ("GET", None, "connect", 2, True),

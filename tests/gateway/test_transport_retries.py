@@ -83,3 +83,11 @@ def test_connection_refused_on_get_is_retried_then_fails(refused_url, make_clien
         make_client(refused_url, attempts=3).get_status("ob-123")
     assert caught.value.outcome_unknown is False
     assert len(sleeper.delays) == 2
+
+
+def test_the_real_gateways_501_system_error_on_a_put_is_retried(server, make_client, sleeper):
+    server.program(server.reply(501, {"status": "SYSTEM_ERROR", "reasonCode": "GL-501-000"}),
+                   server.reply(200, server.ok_body(merchant())))
+    make_client(server.url).update_bank_details("ob-123", BANK)
+    assert [r.method for r in server.received] == ["PUT", "PUT"]
+    assert len(sleeper.delays) == 1

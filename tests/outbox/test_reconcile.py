@@ -87,7 +87,7 @@ def test_a_record_of_another_merchant_is_refused_and_nothing_changes(browser, ap
                                                                      needs_reconcile):
     other = OnboardingClient(sandbox.url, API_KEY, API_SECRET).create_onboarding(
         {"externalOnboardingId": "someone-else-1", "panNumber": scenarios.company_pan()})
-    text = reconcile(browser, needs_reconcile, other.merchantInfo.onboardingId).text()
+    text = reconcile(browser, needs_reconcile, other.onboarding_id).text()
     assert "Not reconciled" in text
     assert "partnerOnboardingId 'someone-else-1'" in text
     unchanged = stored(app, needs_reconcile)

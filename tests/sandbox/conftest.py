@@ -76,7 +76,7 @@ def other_partner(sandbox_server: RunningSandbox) -> OnboardingClient:
 @pytest.fixture
 def onboarding_id(partner: OnboardingClient) -> str:
     """A freshly created record of partner p1."""
-    return partner.create_onboarding(create_body()).merchantInfo.onboardingId
+    return partner.create_onboarding(create_body()).record.merchantInfo.onboardingId
 
 
 @pytest.fixture(scope="module")

@@ -36,7 +36,7 @@ def test_a_reset_puts_the_configs_dialect_back(sandbox_server, partner, onboardi
     assert sandbox_server.state.config.answerDialect == "contract"
     created = partner.create_onboarding({"externalOnboardingId": "after-reset",
                                          "panNumber": "ABCCE1234F"})
-    data = partner.update_bank_details(created.merchantInfo.onboardingId, bank())
+    data = partner.update_bank_details(created.onboarding_id, bank()).record
     assert data.merchantInfo.settlementDetails.pennyDropStatus == "VERIFIED"
 
 

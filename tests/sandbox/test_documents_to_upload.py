@@ -9,7 +9,7 @@ from tests.sandbox.payloads import address, bank, business, document, owners, si
 
 
 def test_penny_drop_failure_asks_for_a_cancelled_cheque(partner, onboarding_id):
-    data = partner.update_bank_details(onboarding_id, bank(account="9876543210"))
+    data = partner.update_bank_details(onboarding_id, bank(account="9876543210")).record
     settlement = data.merchantInfo.settlementDetails
     assert (settlement.pennyDropStatus, settlement.nameAtBank) == ("FAILED", None)
     assert data.merchantOnboardingCheckListStatus.documentsToBeUploaded == ["CANCELLED_CHEQUE"]
@@ -19,13 +19,13 @@ def test_penny_drop_failure_asks_for_a_cancelled_cheque(partner, onboarding_id):
 
 
 def test_penny_drop_needs_both_test_values(partner, onboarding_id):
-    data = partner.update_bank_details(onboarding_id, bank(ifsc="HDFC0000001"))
+    data = partner.update_bank_details(onboarding_id, bank(ifsc="HDFC0000001")).record
     assert data.merchantInfo.settlementDetails.pennyDropStatus == "FAILED"
 
 
 def test_passing_penny_drop_later_drops_the_cheque(partner, onboarding_id):
     partner.update_bank_details(onboarding_id, bank(account="9876543210"))
-    data = partner.update_bank_details(onboarding_id, bank())
+    data = partner.update_bank_details(onboarding_id, bank()).record
     assert data.merchantInfo.settlementDetails.pennyDropStatus == "VERIFIED"
     assert data.merchantOnboardingCheckListStatus.documentsToBeUploaded == []
 
@@ -80,6 +80,6 @@ def test_replacing_owners_replaces_their_aadhar_documents(partner, onboarding_id
 
 
 def test_document_that_is_not_pending_is_still_accepted(partner, onboarding_id):
-    data = partner.upload_document(onboarding_id, document("IEC"))
+    data = partner.upload_document(onboarding_id, document("IEC")).record
     assert data.merchantInfo.onboardingStatus == "IN_PROGRESS"
     assert data.merchantOnboardingCheckListStatus.documentsToBeUploaded == []

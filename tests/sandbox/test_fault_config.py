@@ -42,7 +42,7 @@ def test_faults_from_the_config_file_are_rearmed_by_a_reset(tmp_path):
         for _ in range(2):
             with pytest.raises(GatewayUnavailable):
                 client.create_onboarding(create_body())
-            assert client.create_onboarding(create_body()).merchantInfo.onboardingId
+            assert client.create_onboarding(create_body()).record.merchantInfo.onboardingId
             assert requests.post(url + "/_sandbox/reset", timeout=5).status_code == 200
     assert state_of(app).faults.describe()["faults"][0]["times"] == 1
 
@@ -72,5 +72,5 @@ def test_dropped_connections_under_gunicorn(gunicorn_url):
         with pytest.raises(GatewayUnavailable) as failed:
             client.create_onboarding(body)
         assert failed.value.http_status is None
-    assert client.create_onboarding(reset).merchantInfo.onboardingStatus == "INITIATED"
+    assert client.create_onboarding(reset).record.merchantInfo.onboardingStatus == "INITIATED"
     assert already_used(client, lost) == ["externalOnboardingId", "panNumber"]

@@ -40,7 +40,7 @@ def test_a_system_fault_in_the_docs_is_unavailable_and_not_applied(sandbox_serve
     assert (failed.value.http_status, failed.value.reason_code) == (501, "GL-501-000")
     assert failed.value.outcome_unknown
     speak(sandbox_server, "contract")
-    assert partner.create_onboarding(body).merchantInfo.onboardingStatus == "INITIATED"
+    assert partner.create_onboarding(body).record.merchantInfo.onboardingStatus == "INITIATED"
 
 
 def test_the_contracts_system_fault_keeps_the_plans_status(sandbox_server):

@@ -50,7 +50,7 @@ def test_create_answered_503_is_outcome_unknown_not_retried_and_not_applied(
     assert sandbox_server.state.faults.count() == 1
     assert sleeps.delays == []
     sandbox_server.state.faults.clear()
-    assert retrying.create_onboarding(body).merchantInfo.partnerOnboardingId == (
+    assert retrying.create_onboarding(body).record.merchantInfo.partnerOnboardingId == (
         body["externalOnboardingId"])
 
 
@@ -73,7 +73,7 @@ def test_connection_reset_on_create_is_unavailable_and_not_applied(sandbox_serve
     assert failed.value.http_status is None
     assert failed.value.outcome_unknown  # the client cannot tell it was not applied
     assert sleeps.delays == []
-    assert retrying.create_onboarding(body).merchantInfo.onboardingStatus == "INITIATED"
+    assert retrying.create_onboarding(body).record.merchantInfo.onboardingStatus == "INITIATED"
 
 
 @pytest.mark.parametrize("kind", [FaultKind.RESET, FaultKind.LOST])
@@ -90,7 +90,7 @@ def test_read_timeout_on_put_is_retried_and_succeeds(sandbox_server, sleeps, onb
                               timeouts=Timeouts(connect=5, read=0.2))
     sandbox_server.state.faults.set(Fault(FaultKind.TIMEOUT, operation="update_business_details",
                                           seconds=0.6, drop=drop, times=1))
-    merchant = client.update_business_details(onboarding_id, business())
+    merchant = client.update_business_details(onboarding_id, business()).record
     assert merchant.merchantInfo.onboardingStatus == "IN_PROGRESS"
     assert sandbox_server.state.faults.count() == 1
     assert len(sleeps.delays) >= 1

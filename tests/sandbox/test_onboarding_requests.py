@@ -167,7 +167,7 @@ def test_signatory_with_missing_pan_is_400(partner, onboarding_id):
 
 
 def test_external_id_can_never_be_reused(sandbox_server, partner):
-    first = partner.create_onboarding(create_body(external_id="shop-1")).merchantInfo
+    first = partner.create_onboarding(create_body(external_id="shop-1")).record.merchantInfo
     with pytest.raises(ValidationFailed) as caught:
         partner.create_onboarding(create_body(pan="ABCFE1234F", external_id="shop-1"))
     assert fields_of(caught) == ["externalOnboardingId"]
@@ -179,17 +179,17 @@ def test_external_id_can_never_be_reused(sandbox_server, partner):
 
 def test_external_id_is_unique_per_partner_only(partner, other_partner):
     partner.create_onboarding(create_body(external_id="shop-1"))
-    other = other_partner.create_onboarding(create_body(external_id="shop-1"))
+    other = other_partner.create_onboarding(create_body(external_id="shop-1")).record
     assert other.merchantInfo.partnerOnboardingId == "shop-1"
 
 
 def test_one_live_record_per_pan(sandbox_server, partner):
-    first = partner.create_onboarding(create_body(pan="ABCCE1234F")).merchantInfo
+    first = partner.create_onboarding(create_body(pan="ABCCE1234F")).record.merchantInfo
     with pytest.raises(ValidationFailed) as caught:
         partner.create_onboarding(create_body(pan="ABCCE1234F"))
     assert fields_of(caught) == ["panNumber"]
     _reject(sandbox_server, partner, first.onboardingId)
-    again = partner.create_onboarding(create_body(pan="ABCCE1234F"))
+    again = partner.create_onboarding(create_body(pan="ABCCE1234F")).record
     assert again.merchantInfo.onboardingStatus == "INITIATED"
 
 
@@ -241,7 +241,8 @@ def test_callback_url_must_be_https(partner, onboarding_id):
 
 
 def test_bank_account_is_masked_in_answers(partner, onboarding_id):
-    settlement = partner.update_bank_details(onboarding_id, bank()).merchantInfo.settlementDetails
+    answer = partner.update_bank_details(onboarding_id, bank())
+    settlement = answer.record.merchantInfo.settlementDetails
     assert settlement.bankAccountNumber == "XXXXXX7890"
     status = partner.get_status(onboarding_id).merchantInfo.settlementDetails
     assert status.bankAccountNumber == "XXXXXX7890"

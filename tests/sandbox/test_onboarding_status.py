@@ -22,28 +22,29 @@ from tests.sandbox.payloads import (
 
 
 def test_happy_path_reaches_pending_verification(sandbox_server, partner, onboarding_id):
-    data = partner.update_business_details(onboarding_id, business())
+    data = partner.update_business_details(onboarding_id, business()).record
     assert data.merchantInfo.onboardingStatus == "IN_PROGRESS"
     assert data.merchantOnboardingCheckListStatus.businessDetails == "COMPLETE"
 
-    data = partner.add_beneficial_owners(onboarding_id, owners())
+    data = partner.add_beneficial_owners(onboarding_id, owners()).record
     assert data.merchantOnboardingCheckListStatus.documentsToBeUploaded == OWNER_AADHARS
 
-    settlement = partner.update_bank_details(onboarding_id, bank()).merchantInfo.settlementDetails
+    answer = partner.update_bank_details(onboarding_id, bank())
+    settlement = answer.record.merchantInfo.settlementDetails
     assert settlement.pennyDropStatus == "VERIFIED"
     assert settlement.nameAtBank == "ACME WIDGETS PVT LTD"
 
-    data = partner.update_auth_signatory(onboarding_id, signatory())
+    data = partner.update_auth_signatory(onboarding_id, signatory()).record
     assert data.merchantOnboardingCheckListStatus.authorisedSignatory == "COMPLETE"
     assert data.merchantOnboardingCheckListStatus.documentsToBeUploaded == OWNER_AADHARS
 
     for doc_type in OWNER_AADHARS:
-        data = partner.upload_document(onboarding_id, document(doc_type))
+        data = partner.upload_document(onboarding_id, document(doc_type)).record
     assert data.merchantOnboardingCheckListStatus.documentsToBeUploaded == []
     assert data.merchantOnboardingCheckListStatus.documents == "COMPLETE"
     assert data.merchantInfo.onboardingStatus == "IN_PROGRESS"
 
-    data = partner.configure_products(onboarding_id, products())
+    data = partner.configure_products(onboarding_id, products()).record
     assert data.merchantInfo.onboardingStatus == "PENDING_VERIFICATION"
 
     redirect = partner.get_verification_redirect(onboarding_id, {"callBackUrl": CALLBACK})
@@ -63,14 +64,14 @@ def test_happy_path_reaches_pending_verification(sandbox_server, partner, onboar
 
 
 def test_products_alone_move_initiated_to_in_progress(partner, onboarding_id):
-    data = partner.configure_products(onboarding_id, products())
+    data = partner.configure_products(onboarding_id, products()).record
     assert data.merchantInfo.onboardingStatus == "IN_PROGRESS"
 
 
 def test_change_that_leaves_something_outstanding_leaves_pending_verification(partner,
                                                                             onboarding_id):
     fill_every_step(partner, onboarding_id)
-    data = partner.update_bank_details(onboarding_id, bank(account="9876543210"))
+    data = partner.update_bank_details(onboarding_id, bank(account="9876543210")).record
     assert data.merchantInfo.onboardingStatus == "IN_PROGRESS"
 
 
@@ -113,7 +114,7 @@ def test_rfi_asks_for_a_document_and_returns_to_review(sandbox_server, partner, 
     assert pending(partner, onboarding_id) == ["BANK_STATEMENT"]
     with pytest.raises(ValidationFailed):  # only the requested documents are taken now
         partner.upload_document(onboarding_id, document("IEC"))
-    data = partner.upload_document(onboarding_id, document("BANK_STATEMENT"))
+    data = partner.upload_document(onboarding_id, document("BANK_STATEMENT")).record
     assert data.merchantInfo.onboardingStatus == "PENDING_REVIEW"
     assert data.merchantOnboardingCheckListStatus.documentsToBeUploaded == []
     assert backend.finish_review(onboarding_id) == "APPROVED"

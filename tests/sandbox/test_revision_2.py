@@ -43,7 +43,7 @@ def test_without_registered_name_the_trade_name_decides_the_review(
 
 def test_bank_details_without_holder_name_return_the_banks_name(partner, onboarding_id):
     partner.update_business_details(onboarding_id, business())
-    data = partner.update_bank_details(onboarding_id, without(bank(), "accountHolderName"))
+    data = partner.update_bank_details(onboarding_id, without(bank(), "accountHolderName")).record
     settlement = data.merchantInfo.settlementDetails
     assert settlement.pennyDropStatus == PennyDropStatus.VERIFIED
     assert settlement.accountHolderName is None

@@ -65,7 +65,7 @@ def test_the_streamed_body_is_the_shapes_json_byte_for_byte(tmp_path, size):
 def test_the_sandbox_receives_exactly_the_bytes_the_digest_covers(sandbox_server, partner,
                                                                    onboarding_id, tmp_path):
     content = pdf(2 * MB + 5)
-    answer = partner.upload_document_file(onboarding_id, document_file(tmp_path, content))
+    answer = partner.upload_document_file(onboarding_id, document_file(tmp_path, content)).record
     expected = as_shape(content)
     received = sandbox_server.backend.received_requests()[-1]
     assert (received.method, received.size) == ("PUT", len(expected))

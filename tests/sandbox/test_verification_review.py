@@ -43,7 +43,7 @@ def test_rfi_document_returns_to_review_and_the_next_review_decides(sandbox_serv
     status = partner.get_status(onboarding_id)
     assert status.merchantInfo.onboardingStatus == "RFI"
     assert status.merchantOnboardingCheckListStatus.documentsToBeUploaded == ["BANK_STATEMENT"]
-    data = partner.upload_document(onboarding_id, document("BANK_STATEMENT"))
+    data = partner.upload_document(onboarding_id, document("BANK_STATEMENT")).record
     assert data.merchantInfo.onboardingStatus == "PENDING_REVIEW"
     sandbox_server.backend.tick()
     assert status_of(partner, onboarding_id) == "APPROVED"

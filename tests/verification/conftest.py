@@ -23,10 +23,14 @@ from portal.onboarding.steps import BY_KEY
 from portal.sandbox.onboarding.backend import OnboardingBackend
 from portal.sandbox.state import BACKEND_NAME
 from portal.verification import links
+from tests.support.dialects import every_dialect_fixture
 from tests.support.servers import serve
 from tests.wizard.conftest import closed_port
 
 __all__ = ["closed_port"]
+
+#: Every test here runs once per answer dialect of the sandbox (CONTRACT.md revision 3).
+every_answer_dialect = every_dialect_fixture()
 
 #: The sandbox page's buttons, in the order the merchant presses them.
 PAGE_STEPS = [("tnc", {"accept": "yes"}), ("digilocker", {"consent": "yes"}), ("vkyc-pass", {})]

@@ -58,7 +58,8 @@ def test_verification_complete_is_pending_review(app, client, auth, sandbox):
     assert soup.select_one(".onboarding-status")["data-status"] == "PENDING_REVIEW"
 
 
-def test_an_unknown_status_is_shown_never_a_500_never_a_move(app, client, auth, sandbox):
+def test_an_unknown_status_is_shown_never_a_500_never_a_move(app, client, auth, sandbox,
+                                                            every_answer_dialect):
     auth.login("ops")
     merchant_id = onboard(app)
     name_statuses(sandbox, {"PENDING_REVIEW": "ON_HOLD"})
@@ -69,7 +70,8 @@ def test_an_unknown_status_is_shown_never_a_500_never_a_move(app, client, auth, 
     assert soup.select_one(".gateway-status").get_text() == (
         "The gateway reports the status ON_HOLD, which the portal does not know; it keeps the "
         "last status it knows, Pending verification (waiting for the merchant's verification).")
-    assert soup.select_one("[data-item='vkyc']").get_text() == "Complete"  # the rest is stored
+    assert soup.select_one("[data-item='vkyc']").get_text() == {  # the rest is stored
+        "contract": "Complete", "docs": "Done, under review by the gateway"}[every_answer_dialect]
     with app.app_context():
         audit = db.session.scalars(select(AuditEvent).where(
             AuditEvent.outcome == "unknown status")).first()
@@ -94,5 +96,5 @@ def test_webhooks_with_the_other_names_end_at_the_contracts_status(app, sandbox,
         events = list(db.session.scalars(select(WebhookEvent).order_by(WebhookEvent.id)))
     said = {json.loads(e.body)["onboarding_status"] for e in events}
     assert {"UNDER_REVIEW", "ACCEPTED"} <= said
-    assert any(e.outcome.endswith("the event said ACCEPTED (APPROVED)") for e in events), \
+    assert any("the event said ACCEPTED (APPROVED)" in e.outcome for e in events), \
         [e.outcome for e in events]

@@ -1,5 +1,10 @@
-"""The webhook and sync tests share the verification tests' fixtures."""
+"""The webhook and sync tests share the verification tests' fixtures, and run once per answer
+dialect."""
 
+from tests.support.dialects import every_dialect_fixture
 from tests.verification.conftest import closed_port, portal_server
 
 __all__ = ["closed_port", "portal_server"]
+
+#: Every test here runs once per answer dialect of the sandbox (CONTRACT.md revision 3).
+every_answer_dialect = every_dialect_fixture()

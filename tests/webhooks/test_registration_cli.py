@@ -95,7 +95,7 @@ def test_events_reach_the_portal_registered_through_the_command(app, runner, san
                                      f"{portal_url}/webhooks/onboarding"])
         assert result.exit_code == 0, result.output
         partner = OnboardingClient(sandbox.url, API_KEY, API_SECRET)
-        onboarding_id = partner.create_onboarding(create_body()).merchantInfo.onboardingId
+        onboarding_id = partner.create_onboarding(create_body()).onboarding_id
         fill_every_step(partner, onboarding_id)
         backend = state_of_backend(sandbox)
         backend.acknowledge_tnc(onboarding_id)

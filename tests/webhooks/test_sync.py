@@ -24,9 +24,10 @@ def test_a_pass_reads_every_open_record_and_skips_final_ones(app, sandbox):
         change_status(db.session.get(Merchant, final_id), "REJECTED", "poll")
         db.session.get(Merchant, not_created).onboarding_id = None
         db.session.commit()
+        before = len(_status_reads(sandbox))  # the docs' short answers are followed by reads
         report = sync_once(onboarding_client(current_settings()))
     assert (report.read, report.moved, report.failed) == (1, 0, 0)
-    assert _status_reads(sandbox) == [
+    assert _status_reads(sandbox)[before:] == [
         f"/gcc/v2/partner/merchant/onboard/{stored(app, open_id).onboarding_id}/status"]
 
 

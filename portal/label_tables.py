@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from portal.audit_labels import AUDIT_ACTIONS, OUTCOMES
 from portal.gateway.onboarding_shapes import (
     AccountType,
     CardNetwork,
@@ -200,90 +201,6 @@ _STATUS_SOURCE = {
     StatusSource.STEP_SEND: "Answer to a step",
 }
 
-#: What each audited action did, as the verb of a sentence "<actor> <verb> for <merchant>".
-_AUDIT_ACTION = {
-    "step.send.create": "created {merchant} at the gateway",
-    "step.send.business": "sent business details",
-    "step.send.owners": "sent beneficial owners",
-    "step.send.bank": "sent bank details",
-    "step.send.signatory": "sent the authorised signatory",
-    "step.send.documents": "sent a document",
-    "step.send.products": "configured products",
-    "step.draft": "saved a draft of {step}",
-    "document.store": "uploaded a document",
-    "document.refused": "had a document refused",
-    "document.download": "downloaded a document",
-    "document.file_deleted": "deleted a document's file (retention)",
-    "merchant.start": "started onboarding",
-    "merchant.reconcile": "reconciled the gateway record",
-    "merchant.gateway_mid": "kept the MID the gateway gave on approval",
-    "merchant.pendency": "kept a pendency the gateway reported",
-    "merchant.delete": "deleted {merchant}",
-    "merchant.export": "exported {merchant} as a ZIP",
-    "status.change": "moved {merchant} to “{to}”",
-    "status.read": "read the status",
-    "verification.link": "issued a verification link",
-    "verification.reminder": "sent a verification reminder",
-    "merchant_link.issue": "issued a merchant link",
-    "merchant_link.email": "emailed a merchant link",
-    "merchant_link.open": "opened their verification link",
-    "merchant_link.revoke": "revoked a merchant link",
-    "mail_template.update": "edited a mail template",
-    "mail_template.restore": "restored a mail template",
-    "bulk.import": "imported merchants in bulk",
-    "bulk.import.start": "started a bulk import",
-    "bulk.import.end": "finished a bulk import",
-    "bulk.import.cancel": "cancelled a bulk import",
-    "bulk.import.linked": "noted bulk rows of unknown outcome as linked",
-    "payment.initiate": "started a payment",
-    "payment.refresh": "refreshed a payment's status",
-    "payment.capture": "captured a payment",
-    "payment.reverse": "released a payment hold",
-    "payment.refund": "refunded a payment",
-    "payment.discard": "discarded a hold that never reached the gateway",
-    "payments.credentials": "set payment credentials",
-    "payments.portfolio_key": "set the portfolio signing key",
-    "approval.requested": "asked a second admin to approve a change",
-    "approval.approve": "tried to approve a change",
-    "approval.approved": "approved a change another admin asked for",
-    "approval.carried_out": "carried out an approved change",
-    "approval.rejected": "rejected a change another admin asked for",
-    "approval.expired": "marked a change expired (24 hours without a second admin)",
-    "user.create": "added {email}",
-    "user.activate": "reactivated {email}",
-    "user.deactivate": "deactivated {email}",
-    "user.reinvite": "invited {email} again",
-    "user.invitation_accept": "accepted an invitation",
-    "user.login": "signed in",
-    "user.logout": "signed out",
-    "user.mfa_enrol": "enrolled an authenticator",
-    "user.mfa_reset": "reset the two-step sign-in of {email}",
-    "user.password_change": "changed a password",
-    "user.role_change": "changed the role of {email}",
-    "user.invitation": "emailed an invitation to choose a password",
-}
-# Pairs, not dict entries: bandit takes a "password" key with a string value for a secret.
-_AUDIT_ACTION.update([
-    ("user.one_time_password", "issued a one-time password to {email}"),
-    ("password_reset.request", "asked for a password reset"),
-    ("password_reset.complete", "reset a password"),
-])
-
-_OUTCOME = {
-    "ok": "done",
-    "failed": "failed",
-    "refused": "refused",
-    "invalid": "invalid",
-    "unavailable": "gateway unavailable",
-    "unknown": "outcome unknown",
-    "error": "gateway error",
-    "stale": "ignored (older than what is known)",
-    "unknown status": "status not known",
-    "unreadable": "sent, answer unreadable",
-    "throttled": "refused (asked too often)",
-    "interrupted": "interrupted while sending (not sent again)",
-}
-
 TABLES: dict[Kind, dict[str, str]] = {
     Kind.STATUS: _STATUS,
     Kind.CHECKLIST_ITEM: _CHECKLIST_ITEM,
@@ -300,6 +217,6 @@ TABLES: dict[Kind, dict[str, str]] = {
     Kind.CREATE_STATE: _CREATE_STATE,
     Kind.STEP_STATE: _STEP_STATE,
     Kind.STATUS_SOURCE: _STATUS_SOURCE,
-    Kind.AUDIT_ACTION: _AUDIT_ACTION,
-    Kind.OUTCOME: _OUTCOME,
+    Kind.AUDIT_ACTION: AUDIT_ACTIONS,
+    Kind.OUTCOME: OUTCOMES,
 }

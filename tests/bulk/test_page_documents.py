@@ -79,7 +79,8 @@ def test_a_zip_of_documents_lets_every_row_finish(admin, app, sandbox, settings)
     run_worker(app)
     progress = admin.get(f"{location}/progress").get_json()
     assert progress["counts"] == {"created": 10, "resumed": 0, "completed": 10,
-                                  "awaiting_documents": 0, "failed": 0}
+                                  "awaiting_documents": 0, "failed": 0, "outcome_unknown": 0,
+                                  "linked": 0}
     assert progress["skippedDocuments"] == 0
     sent = [r for r in received(sandbox, "PUT") if r.raw_path.endswith("/docs")]
     assert len(sent) == 9 * 2 + 2  # as the CLI sends them: two Aadhaars each, the LLP's two

@@ -25,5 +25,5 @@ def test_the_export_leaves_out_checkout_links_and_tokens(app, browser, merchant_
     [exported] = json.loads(text)["payments"]
     assert exported["merchant_txn_id"] == payment.merchant_txn_id  # the payment itself is there
     assert "redirect_url" not in exported and "status_url" not in exported
-    for secret in ("x-gl-token", token, hosted, payment.status_url):
-        assert secret not in text
+    for secret in ("x-gl-token", token, hosted, payment.status_url or "x-gl-token"):
+        assert secret not in text  # the docs' initiate answer gives no statusUrl

@@ -52,7 +52,7 @@ def test_a_rejected_merchant_shows_its_reason_a_next_step_and_nothing_green(
     rejection = soup.select_one(".rejection")
     assert soup.select_one(".rejection-reason").get_text() == (
         "Rejected after the compliance review")
-    assert "Compliance, review" in rejection.get_text()
+    assert "(Compliance review: Review)" in rejection.get_text()
     assert stored(app, merchant_id).onboarding_id in rejection.get_text()
     assert rejection.select_one("a[href='/merchants/new']") is not None
     status_tile = soup.select_one(".stepper__step[data-step='status']")

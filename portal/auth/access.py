@@ -43,10 +43,10 @@ def deny_anonymous() -> ResponseReturnValue:
     from a session that just went idle is held for its owner first (never an anonymous one)."""
     if wants_json():
         return jsonify(error="unauthorized", message="Sign in first."), 401
+    if not held_forms.holdable():
+        return sign_in_first()
     owner = g.get(ENDED_USER)
-    if isinstance(owner, int) and held_forms.holdable():
-        return session_ended(kept=held_forms.hold(owner))
-    return sign_in_first()
+    return session_ended(kept=held_forms.hold(owner) if isinstance(owner, int) else None)
 
 
 def sign_in_first() -> ResponseReturnValue:
@@ -55,9 +55,10 @@ def sign_in_first() -> ResponseReturnValue:
     return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))
 
 
-def session_ended(*, kept: bool) -> ResponseReturnValue:
+def session_ended(*, kept: bool | None) -> ResponseReturnValue:
     """To the sign-in page, saying why the session ended and whether the post was held (to be
-    shown on this page again)."""
+    shown on this page again): ``kept`` False when it was too long, None when nobody's recorded
+    session sent it (a session signed out on the server, or none at all), so it was not held."""
     settings = current_settings()
     ending = g.get(session_end.ENDING, session_end.Ending.NO_SESSION)
     flash(session_end.words(ending, settings.session_idle_minutes, settings.session_max_hours,

@@ -39,9 +39,10 @@ def ending_of(*, recorded: bool, last_seen: float | None, signed_in_at: float | 
     return Ending.SIGNED_OUT
 
 
-def words(ending: Ending, idle_minutes: int, max_hours: int, *, kept: bool = True) -> str:
-    """What the sign-in page says about a post after the session ended: held (``kept``), or
-    too long to keep."""
+def words(ending: Ending, idle_minutes: int, max_hours: int, *,
+          kept: bool | None = True) -> str:
+    """What the sign-in page says about a post after the session ended: held (``kept``), too
+    long to keep (False), or not held because no recorded session of anyone sent it (None)."""
     why = {
         Ending.IDLE: f"Your session ended after {idle_minutes} idle minutes",
         Ending.TOO_OLD: f"Your session ended {max_hours} hours after you signed in (the "
@@ -52,6 +53,9 @@ def words(ending: Ending, idle_minutes: int, max_hours: int, *, kept: bool = Tru
                            "session (it forgets it when it is closed, or when its cookies are "
                            "cleared)",
     }[ending]
+    if kept is None:
+        return (f"{why}, so nothing was saved, and what you typed could not be kept for you. "
+                "Sign in and type it again.")
     if not kept:
         return (f"{why}, so nothing was saved, and what you sent was too long to keep. Sign in "
                 "again and type it again.")

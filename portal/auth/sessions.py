@@ -27,7 +27,6 @@ from portal.auth.access import (
     deny_anonymous,
     require_login,
     session_ended,
-    sign_in_first,
 )
 from portal.auth.accounts import authenticate, find_user, is_locked, note_sign_in, throttled
 from portal.auth.metrics import SIGN_IN_FAILURES
@@ -231,12 +230,10 @@ def expired_form(error: CSRFError) -> ResponseReturnValue:
             flash(PAGE_EXPIRED_NOT_KEPT, "error")
         return redirect(request.path)
     owner = recorded_owner()  # the server knows whose session it was, or nothing is held
-    if owner is not None:
+    if session.get("_user_id"):
         g.setdefault(session_end.ENDING, _ending())
     end_session()
-    if owner is None:
-        return sign_in_first()
-    return session_ended(kept=held_forms.hold(owner))
+    return session_ended(kept=held_forms.hold(owner) if owner is not None else None)
 
 
 #: Endpoints a user with a one-time password, or owing an authenticator, may still reach.

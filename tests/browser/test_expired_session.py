@@ -62,7 +62,9 @@ def test_a_browser_without_its_cookie_has_nothing_held(page: Page, context, owne
     context.clear_cookies()
     send(page)
     assert "/login" in page.url
-    expect(page.locator(".flash--info")).to_contain_text("Please sign in")
+    expect(page.locator(".flash--error")).to_contain_text(
+        "your browser did not send your session")  # says what happened, not "30 idle minutes"
+    expect(page.locator(".flash--error")).to_contain_text("could not be kept for you")
     with csrf_app.app_context():
         assert db.session.query(HeldForm).count() == 0
     axe.check_shown(page)

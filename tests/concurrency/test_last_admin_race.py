@@ -66,7 +66,8 @@ def test_admins_removing_each_other_at_once_leave_one(app, client, portal_clock,
         browsers = [sign_in(url, email, TEST_PASSWORD, code=lambda e=email: current_code(app, e))
                     for email in ADMINS]
         posts = [(browsers[n], f"{url}/admin/team/{ids[1 - n]}/{change}",
-                  {f"user-{ids[1 - n]}-role": "ops"} if change == "role" else {})
+                  {f"user-{ids[1 - n]}-role": "ops"} if change == "role"
+                  else {"confirmed": "yes"})  # the confirmation page's button
                  for n in range(2)]
         with writes_held_together(db.engine(app), len(posts)):
             answers = post_each(posts)

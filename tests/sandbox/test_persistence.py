@@ -84,7 +84,7 @@ def test_records_keys_webhooks_and_the_clock_survive_a_kill(files):
     keys = new_key_pair()
     with sandbox_process(config, state, log) as first:
         partner = OnboardingClient(first.url, KEY, SECRET, retry=NO_RETRY)
-        onboarding_id = partner.create_onboarding(create_body()).merchantInfo.onboardingId
+        onboarding_id = partner.create_onboarding(create_body()).onboarding_id
         hook = partner.register_webhook("p1", "http://127.0.0.1:9/hook")
         assert requests.post(first.url + "/_sandbox/merchants", timeout=5, json={
             "mid": MID, "kid": KID, "publicKeyPem": keys.public_pem}).ok
@@ -138,7 +138,7 @@ def test_a_whole_journey_reads_back_as_it_was_written(tmp_path):
     state = state_of(app)
     with serve(app) as url, requests.Session() as http:
         partner = OnboardingClient(url, KEY, SECRET, retry=NO_RETRY)
-        onboarding_id = partner.create_onboarding(create_body()).merchantInfo.onboardingId
+        onboarding_id = partner.create_onboarding(create_body()).onboarding_id
         fill_every_step(partner, onboarding_id)
         partner.get_verification_redirect(onboarding_id, {"callBackUrl": "https://p.example/cb"})
         client = payments_client(url, keys.private_pem)
@@ -164,7 +164,7 @@ def test_a_tick_that_decided_a_review_is_kept_and_an_idle_one_writes_nothing(tmp
     ticker = SavingTicker(backend, state_file)
     with serve(app) as url:
         partner = OnboardingClient(url, KEY, SECRET, retry=NO_RETRY)
-        onboarding_id = partner.create_onboarding(create_body()).merchantInfo.onboardingId
+        onboarding_id = partner.create_onboarding(create_body()).onboarding_id
         fill_every_step(partner, onboarding_id)
     state.config.reviewSeconds = 60
     for step in (backend.acknowledge_tnc, backend.complete_digilocker,

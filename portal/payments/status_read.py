@@ -15,12 +15,12 @@ from portal.db import db
 from portal.gateway.errors import GatewayError, NotFound, Unauthorized
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.payments_shapes import PaymentStatus, StatusResponse
-from portal.labels import Kind, label
 from portal.models.payment import Payment
 from portal.payments import polling
 from portal.payments.in_flight import needs_reconciling, never_happened, release, took_effect
-from portal.payments.service import CAPTURE, REFUND, REVERSE, Result
-from portal.payments.status_moves import may_move
+from portal.payments.service import CAPTURE, REFUND, REVERSE, Result, refunds_of
+from portal.payments.status_moves import known, may_move
+from portal.payments.wording import status_words
 
 INITIATE = "initiate"
 
@@ -136,5 +136,10 @@ def refresh(client: PaymentsClient, payment: Payment, actor_label: str | None = 
     db.session.commit()
     if answer is None:
         return Result(True, "The gateway never received this hold, so it can be sent again.")
-    return Result(True, f"The gateway says the payment is "
-                        f"{label(payment.gateway_status, Kind.PAYMENT_STATUS).lower()}.")
+    words = status_words(payment, refunds_of(payment))
+    if not known(payment.gateway_status or payment.status):
+        return Result(True, f"The gateway reported “{payment.gateway_status}”, a status the "
+                            f"portal does not know; the payment stays {words[:1].lower()}"
+                            f"{words[1:]}.")
+    return Result(True, f"The gateway's status was read: the payment is {words[:1].lower()}"
+                        f"{words[1:]}.")

@@ -26,7 +26,8 @@ def test_a_word_the_portal_does_not_know_is_shown_and_moves_nothing(app, browser
     page = browser.client.post(f"/payments/{authorised}/refresh", follow_redirects=True)
     payment = payment_row(app, authorised)
     assert (payment.status, payment.gateway_status) == ("AUTHORIZED", "ON_HOLD")
-    assert "The gateway says the payment is on_hold" in page.get_data(as_text=True)
+    assert ("The gateway reported “ON_HOLD”, a status the portal does not know; the payment "
+            "stays authorised (held).") in page.get_data(as_text=True)
     shown = browser.get(f"/payments/{authorised}").soup.select_one("[data-field=gateway-status]")
     assert "“ON_HOLD”, a status the portal does not know" in shown.get_text()
     assert "capture" in [f["data-action"] for f in

@@ -12,6 +12,8 @@ from portal.models.job import Job, JobState
 from portal.models.login_failure import LoginFailure
 from portal.models.login_throttle import LoginThrottle
 from portal.models.merchant import Merchant
+from portal.models.note import MerchantNote
+from portal.models.notice import MailState, Notice, NoticeKind
 from portal.models.outbox import OutboxItem, OutboxState
 from portal.models.payment import Payment, PaymentCredentials, PaymentRefund, PortfolioKey
 from portal.models.pendency import MerchantPendency
@@ -27,9 +29,9 @@ from portal.models.webhook_event import WebhookEvent
 __all__ = [
     "ApprovalKind", "ApprovalRequest", "ApprovalState", "AuditEvent", "Base", "BulkImport",
     "BulkImportRow", "GatewayLink", "HeldForm", "Job", "JobState", "LoginFailure", "LoginThrottle",
-    "MailTemplate", "Merchant", "MerchantLink", "MerchantPendency", "MerchantStatusCount",
-    "OutboxItem", "OutboxState", "PasswordResetRequest", "Payment", "PaymentCredentials",
-    "PaymentRefund", "PendingEnrolment", "PortfolioKey", "RecoveryCode", "Role", "StatusChange",
-    "StatusSource", "StepDraft", "StoredDocument", "User", "UserSession", "VerificationReminder",
-    "WebhookEvent",
+    "MailState", "MailTemplate", "Merchant", "MerchantLink", "MerchantNote", "MerchantPendency",
+    "MerchantStatusCount", "Notice", "NoticeKind", "OutboxItem", "OutboxState",
+    "PasswordResetRequest", "Payment", "PaymentCredentials", "PaymentRefund", "PendingEnrolment",
+    "PortfolioKey", "RecoveryCode", "Role", "StatusChange", "StatusSource", "StepDraft",
+    "StoredDocument", "User", "UserSession", "VerificationReminder", "WebhookEvent",
 ]

@@ -6,7 +6,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, Index, String
+from sqlalchemy import JSON, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column, validates
 
 from portal import clock
@@ -66,6 +66,12 @@ class Merchant(Base):
     #: The sandbox scenario last chosen to fill this merchant's steps (sandbox only), kept so
     #: every step's page offers it until someone chooses another.
     sandbox_scenario: Mapped[str | None] = mapped_column(String(32))
+    #: The user who looks after this merchant (``portal.ownership``); None: nobody yet. A
+    #: user id without a foreign key (users are deactivated, never deleted), so the column is
+    #: added without rebuilding ``merchants`` on SQLite (whose triggers 0019 and 0020 made).
+    owner_id: Mapped[int | None] = mapped_column(Integer, index=True)
+    #: When the owner noted that the merchant was told of its rejection (``portal.worklist``).
+    rejection_told_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
     @validates("pan")
     def _index_pan(self, _key: str, pan: str) -> str:

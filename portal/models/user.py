@@ -56,6 +56,10 @@ class User(UserMixin, Base):
         ForeignKey("users.id", ondelete="SET NULL"))
     password_issued_by_id: Mapped[int | None] = mapped_column(
         ForeignKey("users.id", ondelete="SET NULL"))
+    #: How the user is emailed their notices: each at once, or a daily digest
+    #: (``portal.notifications``).
+    notice_mode: Mapped[str] = mapped_column(String(16), default="immediate",
+                                             server_default="immediate")
 
     @property
     def is_active(self) -> bool:

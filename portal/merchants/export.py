@@ -1,10 +1,11 @@
 """Everything the portal holds about one merchant, as a ZIP (for a data-access request).
 
 ``merchant.json`` holds the merchant's row, its step drafts, status timeline, documents'
-metadata (every version), payments with their refunds, reminders sent and the audit trail
-about it; ``documents/`` holds each stored file still kept. Secrets the portal holds *for*
-the merchant (payment keys, verification link tokens, a payment's hosted-checkout link with its
-``x-gl-token`` and its pre-authenticated status URL) are not the merchant's data and stay out.
+metadata (every version), payments with their refunds, reminders sent, the team's notes and
+the audit trail about it; ``documents/`` holds each stored file still kept. Secrets the portal
+holds *for* the merchant (payment keys, verification link tokens, a payment's hosted-checkout
+link with its ``x-gl-token`` and its pre-authenticated status URL) are not the merchant's data
+and stay out.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from portal.models import AuditEvent
 from portal.models.communication import VerificationReminder
 from portal.models.document import StoredDocument
 from portal.models.merchant import Merchant
+from portal.models.note import MerchantNote
 from portal.models.payment import Payment, PaymentRefund
 from portal.models.pendency import MerchantPendency
 from portal.models.status_change import StatusChange
@@ -70,6 +72,7 @@ def merchant_record(merchant: Merchant, documents: list[StoredDocument]) -> dict
         "refunds": rows_of(PaymentRefund, PaymentRefund.payment_id.in_(payment_ids)),
         "verificationReminders": rows_of(VerificationReminder,
                                          VerificationReminder.merchant_id == merchant.id),
+        "notes": rows_of(MerchantNote, MerchantNote.merchant_id == merchant.id),
         "auditTrail": rows_of(AuditEvent, AuditEvent.merchant_id == merchant.id),
     }
 

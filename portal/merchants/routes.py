@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
 from flask.typing import ResponseReturnValue
+from flask_login import current_user
 
 from portal.audit.service import record
 from portal.auth import roles_required
@@ -20,6 +21,7 @@ from portal.models import Role
 from portal.models.merchant import Merchant
 from portal.onboarding import progress
 from portal.onboarding.drafts import drafts_of, get_merchant
+from portal.ownership.pages import panel
 from portal.payments.credentials import credentials_of
 
 bp = Blueprint("merchants", __name__)
@@ -78,9 +80,11 @@ def export(merchant_id: int) -> ResponseReturnValue:
 
 
 def render_detail(merchant: Merchant, delete_form: DeleteMerchantForm) -> str:
-    """The summary page, with the delete form when the merchant can be deleted."""
+    """The summary page (its owner and newest notes too), with the delete form when the
+    merchant can be deleted."""
     stepper = progress.stepper(merchant, drafts_of(merchant))
     return render_template("merchants/detail.html", merchant=merchant, stepper=stepper,
                            versions=versions_of(documents_of(merchant)),
                            credentials=credentials_of(merchant),
+                           ownership=panel(merchant, current_user),
                            delete_form=delete_form if can_delete(merchant) else None)

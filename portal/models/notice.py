@@ -84,10 +84,10 @@ class Notice(Base):
     mailed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
     @classmethod
-    def to_owner(cls, merchant: Merchant, kind: NoticeKind, **facts: object) -> Notice | None:
-        """A notice of ``kind`` for the merchant's owner (None when it has none), to add in the
-        event's own transaction."""
+    def for_owner_of(cls, merchant: Merchant, kind: NoticeKind, **facts: object) -> list[Notice]:
+        """The notices of ``kind`` to add, in the event's own transaction: one for the
+        merchant's owner, none when it has no owner."""
         if merchant.owner_id is None:
-            return None
-        return cls(user_id=merchant.owner_id, merchant_id=merchant.id, kind=kind,
-                   created_at=clock.utcnow(), mail_state=MailState.PENDING, **facts)
+            return []
+        return [cls(user_id=merchant.owner_id, merchant_id=merchant.id, kind=kind,
+                    created_at=clock.utcnow(), mail_state=MailState.PENDING, **facts)]

@@ -32,6 +32,7 @@ from portal.gateway.onboarding_events import (
 from portal.gateway.onboarding_shapes import OnboardingStatus
 from portal.gateway.reading.payments import issued_at_ms
 from portal.models.merchant import Merchant
+from portal.models.notice import Notice, NoticeKind
 from portal.models.pendency import MerchantPendency
 from portal.models.webhook_event import WebhookEvent
 
@@ -96,7 +97,8 @@ def _mid_of(event: WebhookEvent) -> str | None:
 
 def keep_pendency(merchant: Merchant, event: WebhookEvent) -> bool:
     """Store the pendency ``event`` reported, once per event (a second delivery, or a sync
-    and a webhook at once, store nothing more); audited; True if stored; no commit."""
+    and a webhook at once, store nothing more), with a notice for the merchant's owner;
+    audited; True if stored; no commit."""
     payload = payload_of(event)
     text = {key: _text(payload.get(key)) for key in PendencyKey}
     values = {
@@ -119,6 +121,8 @@ def keep_pendency(merchant: Merchant, event: WebhookEvent) -> bool:
         return False
     record(PENDENCY_ACTION, merchant_id=merchant.id,
            detail={"category": values["category"], "status": values["status"]})
+    db.session.add_all(Notice.for_owner_of(merchant, NoticeKind.PENDENCY,
+                                           webhook_event_id=event.id))
     return True
 
 

@@ -16,6 +16,7 @@ from portal.audit.service import Actor, record
 from portal.db import db
 from portal.gateway.onboarding_shapes import FINAL_STATUSES, OnboardingStatus
 from portal.models.merchant import Merchant
+from portal.models.notice import TOLD_STATUSES, Notice, NoticeKind
 from portal.models.status_change import StatusChange
 
 RANK: dict[str, int] = {
@@ -50,7 +51,8 @@ def change_status(merchant: Merchant, new: str | None, source: str, gid: str = "
     """Set the status if it differs, as a compare-and-set, and record the change; no commit.
 
     The update only lands if the row still holds the status this session read, so two readers
-    racing each other cannot both move it (nor move it back).
+    racing each other cannot both move it (nor move it back). A move to RFI, REJECTED or
+    APPROVED adds a notice for the merchant's owner in the same transaction.
     """
     current = merchant.status
     if not new or new == current:
@@ -68,6 +70,8 @@ def change_status(merchant: Merchant, new: str | None, source: str, gid: str = "
                                 source=source, at=clock.utcnow(), gid=gid))
     record("status.change", merchant_id=merchant.id, gid=gid,
            detail={"from": current or "", "to": new, "source": source}, actor=actor)
+    if new in TOLD_STATUSES:  # its owner is told, by a worker (portal.notifications)
+        db.session.add_all(Notice.for_owner_of(merchant, NoticeKind.STATUS, status=new))
     merchant.touch()
     return True
 

@@ -43,6 +43,8 @@ DOCUMENTS = "documents"
 LIST_SEPARATOR = "|"
 #: The portal-only name typed at step 1 (the wizard's CreateForm field; never sent).
 DISPLAY_NAME = "displayName"
+#: The email of the user who will own the merchant (``portal.ownership``; never sent).
+OWNER = "owner"
 #: Owner fields by their short column suffix.
 OWNER_SUFFIXES = {"percentage": "percentageOwnership"}
 AADHAR_SUFFIX = "aadhar"
@@ -145,6 +147,7 @@ def _documents() -> list[Column]:
 
 COLUMNS: tuple[Column, ...] = (
     Column(DISPLAY_NAME, "create", (DISPLAY_NAME,)),
+    Column(OWNER, "create", (OWNER,)),
     *_flat("create", CreateOnboardingRequest),
     *_business(),
     *_owners(),

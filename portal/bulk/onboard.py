@@ -27,7 +27,7 @@ from typing import Any
 from sqlalchemy import select
 
 from portal.audit.service import Actor
-from portal.bulk.columns import column_for
+from portal.bulk.columns import OWNER, column_for
 from portal.bulk.parsing import BulkRow, DocumentCell
 from portal.config import Settings
 from portal.db import db
@@ -44,6 +44,7 @@ from portal.onboarding.reconcile import AWAITING
 from portal.onboarding.result import StepResult
 from portal.onboarding.service import send_saved, send_step
 from portal.onboarding.steps import BY_KEY, STEPS
+from portal.ownership.imports import give_to
 from portal.redaction import redact_text
 
 #: What to do about a row whose create's outcome is unknown (the page links the wizard's step).
@@ -101,16 +102,20 @@ def onboard_row(client: OnboardingClient, settings: Settings, row: BulkRow,
                 files: Path | None, actor: Actor, pause: Pause = time.sleep) -> RowOutcome:
     """Send the row's steps not yet sent, as ``actor``; documents too when ``files`` is the
     folder they are in (the CSV's, or the import's copy of its ZIP); ``pause(seconds)`` waits
-    when the gateway asks to slow down."""
+    when the gateway asks to slow down. The owner the row names is given the merchant."""
     merchant = db.session.scalar(select(Merchant).where(
         Merchant.external_onboarding_id == row.external_id))
     outcome = RowOutcome(row.number, row.external_id, resumed=merchant is not None)
+    owner = str(row.forms["create"].pop(OWNER, "") or "")  # the portal's, never in a draft
     if merchant is None:
         merchant, errors = start_merchant(row.forms["create"], actor=actor)
         if merchant is None:
             outcome.reason = redact_text("; ".join(e.message for e in errors))
             return outcome
     outcome.merchant_id = merchant.id
+    if owner.strip():
+        give_to(merchant, owner, actor)
+        db.session.commit()  # with the merchant just started: a row with nothing to send too
     # a merchant started here has no step drafts but step 1's: nothing to read back
     drafts = drafts_of(merchant) if outcome.resumed else {}
     sender = _Sender(client, merchant, row, actor, pause)

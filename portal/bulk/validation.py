@@ -2,9 +2,9 @@
 
 Each step's form data goes through the step table's request builder and the shared shapes
 (``validate_payload``), exactly as a wizard send does; gateway field paths are mapped back to
-CSV columns. On top: ids repeated in the file, ids the portal knows under another PAN, and the
-files a row names (they must exist, beside the CSV or in the ZIP uploaded with it, and be a
-PDF, JPEG or PNG under the upload limit).
+CSV columns. On top: ids repeated in the file, ids the portal knows under another PAN, owners
+who are no active user, and the files a row names (they must exist, beside the CSV or in the
+ZIP uploaded with it, and be a PDF, JPEG or PNG under the upload limit).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Protocol
 
 from sqlalchemy import select
 
-from portal.bulk.columns import EXTERNAL_ID, FORM_STEPS, PAN, column_for
+from portal.bulk.columns import EXTERNAL_ID, FORM_STEPS, OWNER, PAN, column_for
 from portal.bulk.parsing import BulkRow, parse_csv
 from portal.bulk.report import HEADER_ROW, RowError
 from portal.db import db
@@ -25,6 +25,7 @@ from portal.gateway import rules
 from portal.gateway.shapes import validate_payload
 from portal.models.merchant import Merchant
 from portal.onboarding.steps import BY_KEY
+from portal.ownership.imports import active_owners, unknown_owner
 
 
 class DocumentSource(Protocol):
@@ -60,7 +61,7 @@ def validate_rows(rows: list[BulkRow], files: DocumentSource | None,
         errors += [e for e in step_errors(row) if (e.row, e.column) not in taken]
         if files is not None:
             errors += document_errors(row, files)
-    errors += duplicate_errors(rows) + portal_errors(rows)
+    errors += duplicate_errors(rows) + portal_errors(rows) + owner_errors(rows)
     return sorted(errors, key=lambda e: e.row)
 
 
@@ -104,6 +105,14 @@ def portal_errors(rows: list[BulkRow]) -> list[RowError]:
                                    f"externalOnboardingId and the PAN {rules.mask(known)}; "
                                    "an id is never reused"))
     return errors
+
+
+def owner_errors(rows: list[BulkRow]) -> list[RowError]:
+    """An owner, when named, is the email of an active user of the portal (one statement)."""
+    named = {row.number: str(row.forms["create"].get(OWNER) or "") for row in rows}
+    known = active_owners(named.values())
+    return [RowError(number, OWNER, unknown_owner(email)) for number, email in named.items()
+            if email.strip() and email.strip().lower() not in known]
 
 
 def document_errors(row: BulkRow, files: DocumentSource) -> list[RowError]:

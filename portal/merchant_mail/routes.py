@@ -38,7 +38,7 @@ def email_merchant(merchant_id: int) -> ResponseReturnValue:
 @bp.get("/admin/emails")
 @roles_required(Role.ADMIN)
 def index() -> ResponseReturnValue:
-    """The merchant emails and the text in force for each."""
+    """The emails (to merchants, and to the team) and the text in force for each."""
     return render_template("merchant_mail/index.html", texts=templates.all_current(),
                            sandbox=current_settings().gateway_is_sandbox)
 
@@ -61,7 +61,7 @@ def edit(key: str) -> ResponseReturnValue:
             flash(f"The email '{text.title}' was saved.", "success")
             return redirect(url_for("merchant_mail.index"))
     return render_template("merchant_mail/edit.html", form=form, text=text,
-                           placeholders=templates.PLACEHOLDERS)
+                           placeholders=text.placeholders)
 
 
 @bp.post("/admin/emails/<key>/restore")

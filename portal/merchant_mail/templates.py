@@ -1,4 +1,5 @@
-"""The merchant emails' subject and body: built-in defaults that admins may replace.
+"""The portal's emails' subject and body: built-in defaults that admins may replace. Most go to
+a merchant's signatory; the notices (``portal.notifications``) go to the team.
 
 Placeholders use ``string.Template``'s ``$name`` syntax: the standard library's substitution,
 which reads no attributes and runs no code, so an admin's text cannot reach the portal's data.
@@ -6,7 +7,8 @@ which reads no attributes and runs no code, so an admin's text cannot reach the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from string import Template
 
 from sqlalchemy import select
@@ -16,12 +18,19 @@ from portal.audit import record
 from portal.db import db
 from portal.models import MailTemplate
 
-#: What each placeholder stands for, as the editing page explains it.
+#: What each placeholder of a merchant email stands for, as the editing page explains it.
 PLACEHOLDERS = {
     "business_name": "The merchant's business name",
     "signatory_name": "The authorised signatory's name",
     "link": "The merchant's verification link (valid 24 hours)",
     "expires_at": "When the link stops working (UTC)",
+}
+#: Who an email goes to.
+MERCHANTS, TEAM = "merchants", "team"
+#: Why a body without $link is refused, by who reads it.
+WITHOUT_LINK = {
+    MERCHANTS: "The body must contain $link, or the merchant cannot open the verification page.",
+    TEAM: "The body must contain $link, or the reader cannot open the page it is about.",
 }
 
 
@@ -34,7 +43,38 @@ class EmailText:
     subject: str
     body: str
     customised: bool = False
+    audience: str = MERCHANTS
+    #: The placeholders it may use, and what each stands for.
+    placeholders: Mapping[str, str] = field(default_factory=lambda: PLACEHOLDERS)
 
+
+#: The notices' placeholders (``portal.notifications``), and the digest's.
+NOTICE_PLACEHOLDERS = {
+    "business_name": "The merchant's name in the portal",
+    "headline": "What happened, in a few words (\u201capproved\u201d)",
+    "details": "What happened, in a sentence or two, and what to do",
+    "link": "The merchant's page in the portal",
+}
+DIGEST_PLACEHOLDERS = {
+    "count": "How many notices the digest holds",
+    "notices": "Each notice on its own lines, with its merchant's page",
+    "link": "The reader's notices in the portal",
+}
+_TEAM_END = ("You can choose to be emailed each notice at once or a daily digest on your "
+             "account page in the portal.\n")
+TEAM_TEXTS = {
+    "owner_notice": EmailText(
+        "owner_notice", "A notice about a merchant the reader owns",
+        "$business_name: $headline",
+        "Hello,\n\n$details\n\nOpen $business_name in the portal:\n\n$link\n\n" + _TEAM_END,
+        audience=TEAM, placeholders=NOTICE_PLACEHOLDERS),
+    "owner_digest": EmailText(
+        "owner_digest", "The daily digest of notices",
+        "$count notices about the merchants you own",
+        "Hello,\n\nWhat happened to the merchants you own since your last digest:\n\n"
+        "$notices\n\nRead them in the portal:\n\n$link\n\n" + _TEAM_END,
+        audience=TEAM, placeholders=DIGEST_PLACEHOLDERS),
+}
 
 _BODY_END = ("The link opens your verification page and nothing else; it works until "
              "$expires_at.\n\nIf you did not expect this email, you can ignore it.\n")
@@ -51,6 +91,7 @@ DEFAULTS = {
         "Reminder: $business_name still needs your verification",
         "Dear $signatory_name,\n\nThe onboarding of $business_name is waiting for your "
         "verification. It takes a few minutes:\n\n$link\n\n" + _BODY_END),
+    **TEAM_TEXTS,
 }
 
 
@@ -68,39 +109,40 @@ def current(key: str) -> EmailText:
     stored = db.session.get(MailTemplate, key)
     if stored is None:
         return default
-    return EmailText(key, default.title, stored.subject, stored.body, customised=True)
+    return replace(default, subject=stored.subject, body=stored.body, customised=True)
 
 
 def all_current() -> list[EmailText]:
-    """Every merchant email's text in force."""
+    """Every email's text in force."""
     stored = {t.key: t for t in db.session.scalars(select(MailTemplate))}
-    return [EmailText(key, d.title, stored[key].subject, stored[key].body, True)
+    return [replace(d, subject=stored[key].subject, body=stored[key].body, customised=True)
             if key in stored else d for key, d in DEFAULTS.items()]
 
 
-def check(field: str, text: str) -> str:
-    """``text`` if its placeholders are all known and well written, else TemplateRefused."""
+def check(field: str, text: str, placeholders: Mapping[str, str] = PLACEHOLDERS) -> str:
+    """``text`` if its placeholders are all among ``placeholders`` and well written, else
+    TemplateRefused."""
     template = Template(text)
     if not template.is_valid():
         raise TemplateRefused(field, "A $ sign must start a placeholder such as $business_name; "
                                      "write $$ for a dollar sign.")
-    unknown = sorted(set(template.get_identifiers()) - set(PLACEHOLDERS))
+    unknown = sorted(set(template.get_identifiers()) - set(placeholders))
     if unknown:
         raise TemplateRefused(field, f"Unknown placeholder ${unknown[0]}. Use one of: "
-                                     + ", ".join("$" + name for name in PLACEHOLDERS) + ".")
+                                     + ", ".join("$" + name for name in placeholders) + ".")
     return text
 
 
 def save(key: str, subject: str, body: str, actor: str) -> None:
     """Store an admin's subject and body for ``key`` after checking them; audited (caller commits).
 
-    The body must contain $link: a merchant email without its link is no use.
+    The body must contain $link: an email without its link is no use.
     """
-    check("subject", subject)
-    check("body", body)
+    default = DEFAULTS[key]
+    check("subject", subject, default.placeholders)
+    check("body", body, default.placeholders)
     if "link" not in Template(body).get_identifiers():
-        raise TemplateRefused("body", "The body must contain $link, or the merchant cannot "
-                                      "open the verification page.")
+        raise TemplateRefused("body", WITHOUT_LINK[default.audience])
     stored = db.session.get(MailTemplate, key) or MailTemplate(key=key)
     stored.subject, stored.body = subject, body
     stored.updated_at, stored.updated_by = clock.utcnow(), actor

@@ -30,6 +30,7 @@ from portal.config_fields import (
     DatabaseUrl,
     Flag,
     Folder,
+    HourOfDay,
     InitiatePath,
     Lowercase,
     OptionalAmount,
@@ -173,6 +174,9 @@ class Settings(BaseSettings):
     hold_warning_hours: PositiveHours = variable(
         "HOLD_WARNING_HOURS", 24, "Holds not captured this many hours before their expiry are "
         "flagged on the payments pages and the dashboard")
+    notice_digest_hour: HourOfDay = variable(
+        "NOTICE_DIGEST_HOUR", 3, "Hour of the day (UTC, 0-23) when the daily digest of notices "
+        "goes to those who chose one (3: 08:30 in India)")
     trusted_proxies: int = variable(
         "TRUSTED_PROXIES", 0, "Number of reverse proxies in front of the portal whose "
         "`X-Forwarded-For` and `X-Forwarded-Proto` are believed; 0: none (see \"Behind a "

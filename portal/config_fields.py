@@ -45,6 +45,7 @@ MAX_BULK_CONCURRENCY = 16
 BulkConcurrency = Annotated[int, Field(ge=1, le=MAX_BULK_CONCURRENCY)]
 PositiveSeconds = Annotated[int, Field(ge=1)]
 PositiveHours = Annotated[float, Field(gt=0)]
+HourOfDay = Annotated[int, Field(ge=0, le=23)]
 
 
 def _absolute_path(value: str) -> str:

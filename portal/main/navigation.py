@@ -12,6 +12,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from portal.auth.roles import STAFF
 from portal.config import current_settings
 from portal.models import Role
+from portal.notifications.inbox import unread_count
 from portal.payments.approvals.queries import waiting_for
 
 
@@ -38,9 +39,18 @@ def _approvals_waiting() -> int:
         return 0
 
 
+def _unread_notices() -> int:
+    """The user's unread notices; 0 when the database cannot say (as above)."""
+    try:
+        return unread_count(current_user.id)
+    except SQLAlchemyError:
+        return 0
+
+
 SECTIONS = (
     Section("Merchants", "merchants.index", "/merchants"),
     Section("Payments", "payments.index", "/payments"),
+    Section("Notices", "notifications.index", "/notices", count=_unread_notices),
     Section("Dashboard", "admin.dashboard", "/admin", (Role.ADMIN,)),
     Section("Bulk import", "bulk.index", "/admin/bulk", (Role.ADMIN,)),
     Section("Team", "team.index", "/admin/team", (Role.ADMIN,)),

@@ -75,13 +75,14 @@ def latest(shown: list[Pendency]) -> Pendency | None:
                default=None)
 
 
+def in_words(row: MerchantPendency) -> Pendency:
+    """One pendency as the gateway reported it, in words."""
+    category = CATEGORIES.get(row.category) or humanise(row.category) or "Pendency"
+    what = f"{category}: {subject(row.sub_category)}" if row.sub_category else category
+    return Pendency(what, STATES.get(row.status) or humanise(row.status) or "Not said",
+                    row.status, row.reason, row.raised_at, row.reported_at, holds_up(row))
+
+
 def pendencies(merchant: Merchant) -> list[Pendency]:
     """The merchant's pendencies where they stand now, in words, oldest raised first."""
-    views = []
-    for row in current_pendencies(merchant):
-        category = CATEGORIES.get(row.category) or humanise(row.category) or "Pendency"
-        what = f"{category}: {subject(row.sub_category)}" if row.sub_category else category
-        views.append(Pendency(what, STATES.get(row.status) or humanise(row.status) or "Not said",
-                              row.status, row.reason, row.raised_at, row.reported_at,
-                              holds_up(row)))
-    return views
+    return [in_words(row) for row in current_pendencies(merchant)]

@@ -16,6 +16,7 @@ from portal.documents.retention import delete_expired_files
 from portal.jobs import account_mail
 from portal.jobs.queue import JobEnd, JobRun
 from portal.merchant_mail.reminders import send_reminders
+from portal.notifications.delivery import deliver
 from portal.payments.status_poll import poll_once
 from portal.sync import sync_once
 from portal.team.mail_jobs import run_account_mail
@@ -26,6 +27,7 @@ SYNC = "sync"
 REMINDERS = "reminders"
 RETENTION = "retention"
 PAYMENT_POLL = "payment_poll"
+NOTICES = "notices"
 
 
 def run_sync(_run: JobRun) -> JobEnd:
@@ -55,6 +57,12 @@ def run_payment_poll(_run: JobRun) -> JobEnd:
     return JobEnd.DONE
 
 
+def run_notices(run: JobRun) -> JobEnd:
+    """Email the notices due: each at once, or the daily digests (portal.notifications)."""
+    log.info(deliver(current_settings(), clock.utcnow(), run.stopping).summary())
+    return JobEnd.DONE
+
+
 def nothing_to_undo(_payload: dict[str, Any]) -> None:
     """A job that leaves nothing behind when it is given up."""
 
@@ -73,6 +81,7 @@ HANDLERS: dict[str, Handler] = {
     REMINDERS: Handler(run_reminders),
     RETENTION: Handler(run_retention),
     PAYMENT_POLL: Handler(run_payment_poll),
+    NOTICES: Handler(run_notices),
     account_mail.KIND: Handler(run_account_mail),
 }
 
@@ -85,8 +94,10 @@ class Intervals:
     reminders: timedelta = timedelta(hours=1)
     retention: timedelta = timedelta(days=1)
     payment_poll: timedelta = timedelta(seconds=60)
+    #: Notices emailed at once wait this long at most (digests go once a day).
+    notices: timedelta = timedelta(seconds=30)
 
     def schedules(self) -> dict[str, timedelta]:
         """Each periodic job's name (also its kind) and interval."""
         return {SYNC: self.sync, REMINDERS: self.reminders, RETENTION: self.retention,
-                PAYMENT_POLL: self.payment_poll}
+                PAYMENT_POLL: self.payment_poll, NOTICES: self.notices}

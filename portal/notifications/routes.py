@@ -1,0 +1,53 @@
+"""Pages of notices: a user's notices, marking them read, and their account page (how notices
+are emailed, their password and two-step sign-in)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_login import current_user
+
+from portal.auth import roles_required
+from portal.auth.roles import STAFF
+from portal.config import current_settings
+from portal.db import db
+from portal.notifications import inbox, preferences
+from portal.notifications.forms import NoticeModeForm
+from portal.notifications.words import words_for
+
+bp = Blueprint("notifications", __name__)
+
+
+@bp.get("/notices")
+@roles_required(*STAFF)
+def index() -> ResponseReturnValue:
+    """The user's newest notices, unread ones marked."""
+    return render_template("notifications/index.html",
+                           notices=words_for(inbox.newest(current_user.id)),
+                           unread=inbox.unread_count(current_user.id))
+
+
+@bp.post("/notices/read")
+@roles_required(*STAFF)
+def read() -> ResponseReturnValue:
+    """Mark every notice of the user read."""
+    inbox.mark_read(current_user.id)
+    db.session.commit()
+    flash("Every notice is marked as read.", "success")
+    return redirect(url_for(".index"))
+
+
+@bp.route("/account", methods=["GET", "POST"])
+@roles_required(*STAFF)
+def account() -> ResponseReturnValue:
+    """The user's account: how notices are emailed, and links to password and two-step
+    sign-in."""
+    form = NoticeModeForm(mode=current_user.notice_mode)
+    if form.validate_on_submit():
+        preferences.choose(current_user, form.mode.data)
+        db.session.commit()
+        flash("Saved: " + preferences.CHOICES[form.mode.data].lower() + ".", "success")
+        return redirect(url_for(".account"))
+    status = 400 if request.method == "POST" else 200
+    return render_template("notifications/account.html", form=form,
+                           digest_hour=current_settings().notice_digest_hour), status

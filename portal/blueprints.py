@@ -27,12 +27,13 @@ from portal.team.routes import bp as team_bp
 from portal.verification.routes import bp as verification_bp
 from portal.webhooks.routes import bp as webhooks_bp
 from portal.wizard.routes import bp as wizard_bp
+from portal.worklist.routes import bp as worklist_bp
 
 #: Every feature's blueprint, in registration order.
 BLUEPRINTS = (errors_bp, main_bp, auth_bp, merchants_bp, wizard_bp, documents_bp,
               verification_bp, status_bp, webhooks_bp, admin_bp, payments_bp, bulk_bp, team_bp,
               merchant_mail_bp, mail_bp, approvals_bp, ownership_bp,
-              notifications_bp)
+              notifications_bp, worklist_bp)
 
 
 def register_blueprints(app: Flask) -> None:

@@ -75,17 +75,17 @@ def test_public_pages_need_no_sign_in(client, path):
 def test_login_succeeds_and_goes_home(auth, client, app):
     response = auth.login()
     assert response.status_code == 302
-    assert response.headers["Location"] == "/merchants"
+    assert response.headers["Location"] == "/worklist"  # an ops user's work for today
     with app.app_context():
         event = db.session.scalars(select(AuditEvent)).one()
     assert (event.action, event.outcome, event.actor_label) == ("user.login", "ok",
                                                                 "ops@example.com")
 
 
-def test_signed_in_home_redirects_to_merchants(auth, client):
+def test_signed_in_home_redirects_to_the_users_home(auth, client):
     auth.login()
-    assert client.get("/").headers["Location"] == "/merchants"
-    assert client.get("/login").headers["Location"] == "/merchants"
+    assert client.get("/").headers["Location"] == "/worklist"
+    assert client.get("/login").headers["Location"] == "/worklist"
 
 
 def test_email_is_case_insensitive(auth, client):
@@ -108,7 +108,7 @@ def test_login_ignores_a_foreign_next(auth, client, target):
     auth.create()
     response = client.post("/login", query_string={"next": target},
                            data={"email": "ops@example.com", "password": TEST_PASSWORD})
-    assert response.headers["Location"] == "/merchants"
+    assert response.headers["Location"] == "/worklist"
 
 
 def test_wrong_password_and_unknown_email_look_the_same(auth, client, app):

@@ -5,15 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from flask import request, url_for
+from flask import g, request, url_for
 from flask_login import current_user
 from sqlalchemy.exc import SQLAlchemyError
 
+from portal import clock
 from portal.auth.roles import STAFF
 from portal.config import current_settings
 from portal.models import Role
-from portal.notifications.inbox import unread_count
 from portal.payments.approvals.queries import waiting_for
+from portal.worklist.service import NavCounts, nav_counts
 
 
 @dataclass(frozen=True)
@@ -31,23 +32,39 @@ class Section:
 
 
 def _approvals_waiting() -> int:
-    """The admin's count of approvals waiting; 0 when the database cannot say, so that a
-    count never breaks a page (an error page among them)."""
-    try:
-        return waiting_for(current_user.id)
-    except SQLAlchemyError:
-        return 0
+    """The admin's count of approvals waiting (read once per request); 0 when the database
+    cannot say, so that a count never breaks a page (an error page among them)."""
+    if "nav_approvals" not in g:
+        try:
+            g.nav_approvals = waiting_for(current_user.id)
+        except SQLAlchemyError:
+            g.nav_approvals = 0
+    return int(g.nav_approvals)
+
+
+def _mine() -> NavCounts:
+    """The user's items and unread notices, one statement per request (zeros, as above, when
+    the database cannot say)."""
+    if "nav_counts" not in g:
+        try:
+            g.nav_counts = nav_counts(current_user, current_settings(), clock.utcnow())
+        except SQLAlchemyError:
+            g.nav_counts = NavCounts(0, 0)
+    return g.nav_counts
+
+
+def _needs_action() -> int:
+    """What "Needs my action" lists: the items, and an admin's approvals."""
+    approvals = _approvals_waiting() if current_user.has_role(Role.ADMIN) else 0
+    return _mine().needs_action + approvals
 
 
 def _unread_notices() -> int:
-    """The user's unread notices; 0 when the database cannot say (as above)."""
-    try:
-        return unread_count(current_user.id)
-    except SQLAlchemyError:
-        return 0
+    return _mine().unread
 
 
 SECTIONS = (
+    Section("Needs my action", "worklist.index", "/worklist", count=_needs_action),
     Section("Merchants", "merchants.index", "/merchants"),
     Section("Payments", "payments.index", "/payments"),
     Section("Notices", "notifications.index", "/notices", count=_unread_notices),

@@ -26,12 +26,14 @@ def make_merchant(app: Flask, name: str, *, owner: str | None = None,
     """A merchant created at the gateway (as far as the portal knows), owned by the user with
     email ``owner``; its id. ``columns`` set any other column."""
     with app.app_context():
-        merchant = Merchant(
-            external_onboarding_id=f"team-{name.lower().replace(' ', '-')}", pan="",
-            display_name=name, status=status, create_state=CreateState.CREATED,
-            onboarding_id=f"pg_onboard_{name.lower().replace(' ', '_')}", checklist={},
-            documents_outstanding=[], created_at=clock.utcnow(), last_activity_at=clock.utcnow(),
-            owner_id=find_user(owner).id if owner else None, **columns)
+        slug = "".join(c if c.isalnum() else "_" for c in name.lower())
+        merchant = Merchant(**{
+            "external_onboarding_id": f"team-{slug}", "pan": "", "display_name": name,
+            "status": status, "create_state": CreateState.CREATED,
+            "onboarding_id": f"pg_onboard_{slug}", "checklist": {},
+            "documents_outstanding": [], "created_at": clock.utcnow(),
+            "last_activity_at": clock.utcnow(),
+            "owner_id": find_user(owner).id if owner else None, **columns})
         db.session.add(merchant)
         db.session.commit()
         return merchant.id

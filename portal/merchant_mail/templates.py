@@ -56,7 +56,7 @@ NOTICE_PLACEHOLDERS = {
     "link": "The merchant's page in the portal",
 }
 DIGEST_PLACEHOLDERS = {
-    "count": "How many notices the digest holds",
+    "count": "How many notices the digest holds, in words (\u201c2 notices\u201d)",
     "notices": "Each notice on its own lines, with its merchant's page",
     "link": "The reader's notices in the portal",
 }
@@ -70,7 +70,7 @@ TEAM_TEXTS = {
         audience=TEAM, placeholders=NOTICE_PLACEHOLDERS),
     "owner_digest": EmailText(
         "owner_digest", "The daily digest of notices",
-        "$count notices about the merchants you own",
+        "$count about the merchants you own",
         "Hello,\n\nWhat happened to the merchants you own since your last digest:\n\n"
         "$notices\n\nRead them in the portal:\n\n$link\n\n" + _TEAM_END,
         audience=TEAM, placeholders=DIGEST_PLACEHOLDERS),

@@ -5,6 +5,7 @@ told (``rejection_told_at``), notes on merchants (``merchant_notes``), what each
 Columns are added with ``op.add_column`` (no batch rebuild of ``merchants`` on SQLite, which
 would drop the triggers of 0019 and 0020); so ``owner_id`` is a user id without a foreign key
 (users are deactivated, never deleted), as ``audit_events.merchant_id`` is a merchant's.
+Merchants rejected before this revision count as told (``rejection_told_at`` is set).
 
 Revision ID: 0031
 Revises: 0026
@@ -26,6 +27,9 @@ def upgrade() -> None:
     op.create_index(op.f("ix_merchants_owner_id"), "merchants", ["owner_id"])
     op.add_column("merchants", sa.Column("rejection_told_at", sa.DateTime(timezone=True),
                                          nullable=True))
+    # rejections from before owners existed count as told: no worklist fills up with them
+    op.execute("UPDATE merchants SET rejection_told_at = CURRENT_TIMESTAMP "
+               "WHERE status = 'REJECTED'")
     op.add_column("users", sa.Column("notice_mode", sa.String(length=16), nullable=False,
                                      server_default="immediate"))
     op.create_table(

@@ -160,7 +160,8 @@ def _email_digest(settings: Settings, user_id: int, boundary: datetime,
     notices = list(db.session.scalars(select(Notice).where(claimed).order_by(Notice.id)))
     said = words_for(notices)
     subject, body = templates.render("owner_digest", {
-        "count": f"{len(said)} notice{'s' if len(said) != 1 else ''}", "link": absolute_url("notifications.index"),
+        "count": f"{len(said)} notice{'s' if len(said) != 1 else ''}",
+        "link": absolute_url("notifications.index"),
         "notices": "\n\n".join(f"{s.merchant_name}: {s.headline}\n{s.details}\n{_url(s)}"
                                for s in said)})
     outcome = _send(settings, owner.email, subject, body)

@@ -30,17 +30,18 @@ from sqlalchemy.engine import Connection
 from portal.config import Settings
 from portal.db import db, make_engine
 from portal.mail.sink import FolderHandler, read_folder
-from portal.migrate import upgrade
 from portal.models.notice import MailState, Notice, NoticeKind
 from portal.notifications.delivery import BATCH
 from tests.conftest import AuthActions
 from tests.jobs.support import wait_for
-from tests.jobs.test_worker_processes import worker_process
+from tests.jobs.test_worker_processes import database_url, worker_process
 from tests.support.mail import PORTAL_URL
 from tests.support.servers import free_port
 from tests.support.team import audited, make_merchant, user_id
 
 pytestmark = pytest.mark.postgres
+
+__all__ = ["database_url"]  # PostgreSQL only, as for the bulk job's workers
 
 OWNERS = ("first@example.com", "second@example.com", "third@example.com")
 #: Where the first worker dies, in the second notice's send.
@@ -90,13 +91,6 @@ def holding_sink(folder: Path, at: str) -> Iterator[Controller]:
 @pytest.fixture(params=[BEFORE_CLAIM, IN_SMTP, AFTER_SMTP])
 def where(request: pytest.FixtureRequest) -> str:
     return request.param
-
-
-@pytest.fixture
-def database_url(postgres_url: str) -> str:
-    """PostgreSQL only here: several processes share the database."""
-    upgrade(postgres_url)
-    return postgres_url
 
 
 @pytest.fixture

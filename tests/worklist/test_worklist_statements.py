@@ -16,7 +16,7 @@ from portal import clock
 from portal.models import OutboxItem, StepDraft
 from tests.outbox.support import migrated_any_database_url as migrated_any_database_url
 from tests.outbox.support import migrated_postgres_template
-from tests.support.team import make_merchant
+from tests.support.team import make_merchant, page, words
 from tests.worklist.test_worklist import add, hold, items, link
 
 __all__ = ["migrated_postgres_template"]
@@ -69,6 +69,8 @@ def test_needs_my_action_reads_the_same_few_statements_however_many(app, auth, c
         needing_everything(app, n)
     assert len(items(client)) == 70
     assert counted(app, client, "/worklist") == few == MINE
+    navigation = page(client.get("/worklist")).select_one("nav a[href='/worklist']")
+    assert words(navigation) == "Needs my action 70 waiting"  # the same count, in one statement
 
 
 def test_everyones_tab_reads_the_same_few_statements_however_many(app, auth, client):

@@ -51,7 +51,7 @@ def test_layout_for_a_signed_in_user(csrf_app, csrf_client):
     assert page.html["lang"] == "en"
     assert page.select_one("a.skip-link")["href"] == "#main"
     assert page.select_one("main#main")
-    assert page.select_one("nav[aria-label=Main] a").get_text() == "Merchants"
+    assert page.select_one("nav[aria-label=Main] a").get_text() == "Needs my action"
     assert "admin@example.com" in page.select_one(".account").get_text()
     assert "admin" in page.select_one(".account .badge").get_text()
     logout = page.select_one("form.account__logout")
@@ -135,9 +135,10 @@ def test_server_error_rolls_back_so_the_page_still_renders(app, auth, client):
 
 
 @pytest.mark.parametrize(("role", "labels"), [
-    ("ops", ["Merchants", "Payments"]),
-    ("admin", ["Merchants", "Payments", "Dashboard", "Bulk import", "Team", "Emails",
-               "Approvals", "Mailbox"]),  # the mailbox while the portal talks to the sandbox
+    ("ops", ["Needs my action", "Merchants", "Payments", "Notices"]),
+    ("admin", ["Needs my action", "Merchants", "Payments", "Notices", "Dashboard",
+               "Bulk import", "Team", "Emails", "Approvals", "Mailbox"]),  # the mailbox
+    # while the portal talks to the sandbox
 ])
 def test_navigation_shows_the_sections_of_the_role(client, auth, role, labels):
     auth.login(role=role)

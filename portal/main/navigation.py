@@ -13,7 +13,6 @@ from portal import clock
 from portal.auth.roles import STAFF
 from portal.config import current_settings
 from portal.models import Role
-from portal.payments.approvals.queries import waiting_for
 from portal.worklist.service import NavCounts, nav_counts
 
 
@@ -31,20 +30,10 @@ class Section:
     shown: Callable[[], bool] | None = None
 
 
-def _approvals_waiting() -> int:
-    """The admin's count of approvals waiting (read once per request); 0 when the database
-    cannot say, so that a count never breaks a page (an error page among them)."""
-    if "nav_approvals" not in g:
-        try:
-            g.nav_approvals = waiting_for(current_user.id)
-        except SQLAlchemyError:
-            g.nav_approvals = 0
-    return int(g.nav_approvals)
-
-
 def _mine() -> NavCounts:
-    """The user's items and unread notices, one statement per request (zeros, as above, when
-    the database cannot say)."""
+    """The user's items, unread notices and (an admin's) approvals waiting: one statement per
+    request; zeros when the database cannot say, so that a count never breaks a page (an
+    error page among them)."""
     if "nav_counts" not in g:
         try:
             g.nav_counts = nav_counts(current_user, current_settings(), clock.utcnow())
@@ -55,12 +44,15 @@ def _mine() -> NavCounts:
 
 def _needs_action() -> int:
     """What "Needs my action" lists: the items, and an admin's approvals."""
-    approvals = _approvals_waiting() if current_user.has_role(Role.ADMIN) else 0
-    return _mine().needs_action + approvals
+    return _mine().needs_action + _mine().approvals
 
 
 def _unread_notices() -> int:
     return _mine().unread
+
+
+def _approvals_waiting() -> int:
+    return _mine().approvals
 
 
 SECTIONS = (

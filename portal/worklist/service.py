@@ -22,7 +22,7 @@ from portal.models.outbox import LIVE_STATES, OutboxItem
 from portal.models.step import StepDraft, StepState
 from portal.models.user import Role, User
 from portal.ownership.service import users_by_id
-from portal.payments.approvals.queries import waiting_for
+from portal.payments.approvals.queries import waiting_count, waiting_for
 from portal.worklist.facts import QUEUED_FOR_LONG, SENT_STEPS, columns, facts_of
 from portal.worklist.facts import may_need_action as candidates
 from portal.worklist.reasons import Item, Reason, Steps, items_of
@@ -117,28 +117,33 @@ def _with_owners(items: list[Item]) -> Worklist:
 
 @dataclass(frozen=True)
 class NavCounts:
-    """The navigation's figures for one user."""
+    """The navigation's figures for one user: their merchants' items, their unread notices,
+    and (an admin's) the approvals waiting for them."""
 
     needs_action: int
     unread: int
+    approvals: int = 0
 
 
 def nav_counts(viewer: User, settings: Settings, now: datetime) -> NavCounts:
-    """How many items the merchants the viewer owns make (their approvals aside: the
-    navigation has their count already) and how many notices are unread: one statement, a
-    row per merchant needing them (one row, empty, when none does)."""
+    """How many items the merchants the viewer owns make, how many notices are unread and (an
+    admin's) how many approvals wait for them: one statement, a row per merchant needing them
+    (one row, empty, when none does)."""
     unread = select(func.count(Notice.id)).where(
         Notice.user_id == viewer.id, Notice.read_at.is_(None)).scalar_subquery()
+    approvals = (waiting_count(viewer.id).scalar_subquery() if viewer.role == Role.ADMIN
+                 else literal(0))
     one = select(literal(1).label("one")).subquery()
     values = columns(settings, now)
     rows = db.session.execute(
-        select(unread.label("unread"), Merchant, *(v.label(k) for k, v in values.items()))
+        select(unread.label("unread"), approvals.label("approvals"), Merchant,
+               *(v.label(k) for k, v in values.items()))
         .select_from(one)
         .outerjoin(Merchant, and_(Merchant.owner_id == viewer.id, candidates(settings, now)))
         .options(load_only(*_NAMED))).all()
     items = sum(len(items_of(row.Merchant, facts_of(row), settings, now))
                 for row in rows if row.Merchant is not None)
-    return NavCounts(items, int(rows[0].unread or 0))
+    return NavCounts(items, int(rows[0].unread or 0), int(rows[0].approvals or 0))
 
 
 def mark_told(merchant: Merchant, actor: User) -> bool:

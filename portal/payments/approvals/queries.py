@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 
-from sqlalchemy import ColumnElement, and_, func, or_, select
+from sqlalchemy import ColumnElement, Select, and_, func, or_, select
 
 from portal import clock
 from portal.auth.vouching import vouched_for, vouchers_of
@@ -67,15 +67,20 @@ def decided(limit: int = RECENT) -> list[ApprovalRequest]:
         .order_by(ApprovalRequest.requested_at.desc(), ApprovalRequest.id.desc()).limit(limit)))
 
 
+def waiting_count(user_id: int) -> Select[tuple[int]]:
+    """The count of pending requests ``user_id`` may approve (their own, and those of an admin
+    who vouched for their account, are not counted), as a query (the navigation reads it with
+    its other counts)."""
+    return select(func.count(ApprovalRequest.id)).where(
+        _open(clock.utcnow()),
+        or_(ApprovalRequest.requested_by_id.is_(None),
+            ApprovalRequest.requested_by_id != user_id),
+        ~vouched_for(user_id, ApprovalRequest.requested_by_id))
+
+
 def waiting_for(user_id: int) -> int:
-    """How many pending requests ``user_id`` may approve (their own, and those of an admin who
-    vouched for their account, are not counted)."""
-    return db.session.scalar(
-        select(func.count(ApprovalRequest.id)).where(
-            _open(clock.utcnow()),
-            or_(ApprovalRequest.requested_by_id.is_(None),
-                ApprovalRequest.requested_by_id != user_id),
-            ~vouched_for(user_id, ApprovalRequest.requested_by_id))) or 0
+    """How many pending requests ``user_id`` may approve (see :func:`waiting_count`)."""
+    return db.session.scalar(waiting_count(user_id)) or 0
 
 
 def barred(request: ApprovalRequest, user_id: int) -> bool:

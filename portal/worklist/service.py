@@ -27,7 +27,10 @@ from portal.worklist.facts import QUEUED_FOR_LONG, SENT_STEPS, columns, facts_of
 from portal.worklist.facts import may_need_action as candidates
 from portal.worklist.reasons import Item, Reason, Steps, items_of
 
-#: The columns of a merchant the items' words read (the navigation loads no others).
+#: The most merchants everyone's tab reads (those idle longest): its cost stays bounded
+#: however many merchants are under way.
+EVERYONE_CAP = 1000
+#: The columns of a merchant the items' words read (no others are loaded).
 _NAMED = (Merchant.id, Merchant.status, Merchant.rejection_told_at, Merchant.last_activity_at,
           Merchant.display_name, Merchant.legal_name, Merchant.external_onboarding_id,
           Merchant.owner_id)
@@ -50,12 +53,20 @@ class Worklist:
     items: list[Item]
     owners: dict[int, User] = field(default_factory=dict)
     load: list[OwnerLoad] = field(default_factory=list)
+    #: Everyone's tab read only this many merchants (those idle longest) of those that may need
+    #: action, and more may (0: it read them all).
+    capped: int = 0
 
 
 def _merchants(settings: Settings, now: datetime, owner_id: int | None) -> Select:
-    query = select(Merchant, *(value.label(name) for name, value in
-                               columns(settings, now).items())).where(candidates(settings, now))
-    return query.where(Merchant.owner_id == owner_id) if owner_id is not None else query
+    """The merchants that may need action (the owner's), with their facts; only the columns
+    the words read (no PAN decrypted)."""
+    query = (select(Merchant, *(value.label(name) for name, value in
+                                columns(settings, now).items()))
+             .where(candidates(settings, now)).options(load_only(*_NAMED)))
+    if owner_id is not None:
+        return query.where(Merchant.owner_id == owner_id)
+    return query.order_by(Merchant.last_activity_at, Merchant.id).limit(EVERYONE_CAP + 1)
 
 
 def _steps(ids: set[int], now: datetime) -> dict[int, Steps]:
@@ -90,6 +101,8 @@ def worklist(viewer: User, settings: Settings, now: datetime, *,
     owners and each one's load."""
     rows = [(row.Merchant, facts_of(row)) for row in db.session.execute(
         _merchants(settings, now, None if everyone else viewer.id))]
+    capped = EVERYONE_CAP if len(rows) > EVERYONE_CAP else 0
+    rows = rows[:EVERYONE_CAP]
     wordy = {m.id for m, facts in rows if facts.refused or facts.queued_since}
     steps = _steps(wordy, now) if wordy else {}
     items = [item for merchant, facts in rows
@@ -97,10 +110,10 @@ def worklist(viewer: User, settings: Settings, now: datetime, *,
     items = sorted([*items, *_approvals(viewer)], key=lambda item: item.urgency)
     if not everyone:
         return Worklist(items)
-    return _with_owners(items)
+    return _with_owners(items, capped)
 
 
-def _with_owners(items: list[Item]) -> Worklist:
+def _with_owners(items: list[Item], capped: int) -> Worklist:
     """Who owns each merchant, and each owner's load (one statement each)."""
     onboarding = dict(db.session.execute(
         select(Merchant.owner_id, func.count(Merchant.id))
@@ -112,7 +125,7 @@ def _with_owners(items: list[Item]) -> Worklist:
         i is None, owners[i].email if i in owners else ""))
     load = [OwnerLoad(owners.get(i) if i is not None else None, onboarding.get(i, 0),
                       counted.get(i, 0)) for i in ids]
-    return Worklist(items, owners, load)
+    return Worklist(items, owners, load, capped)
 
 
 @dataclass(frozen=True)

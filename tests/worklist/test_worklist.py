@@ -163,3 +163,17 @@ def test_an_admin_sees_everyones_work_and_who_carries_what(app, auth, client):
 def test_ops_cannot_open_everyones_tab(auth, client):
     auth.login("ops")
     assert client.get("/worklist/everyone").status_code == 403
+
+
+def test_everyones_tab_reads_a_bounded_number_of_merchants(app, auth, client, monkeypatch,
+                                                           portal_clock):
+    monkeypatch.setattr("portal.worklist.service.EVERYONE_CAP", 2)
+    for n in range(3):
+        make_merchant(app, f"Asked {n}", status="RFI")
+        portal_clock.advance(60)
+    auth.login("admin")
+    shown = page(client.get("/worklist/everyone"))
+    assert [words(a) for a in shown.select(".work-item__merchant a")] == ["Asked 0", "Asked 1"]
+    assert "These are what the 2 merchants idle longest need: more merchants may need " \
+           "action" in words(shown.select_one(".worklist-summary"))
+    assert "idle longest" not in words(page(client.get("/worklist")))

@@ -94,3 +94,24 @@ def test_the_notices_page_lists_them_and_the_navigation_counts_the_unread(app, a
     assert words(page(client.get("/merchants")).select_one("nav a[href='/notices']")) == \
         "Notices"
     assert page(client.get("/notices")).select_one(".notice--unread") is None
+
+
+def test_an_admin_rewords_the_notice_with_its_own_placeholders(app, auth, client, mail_sink):
+    auth.login("admin")
+    edit = "/admin/emails/owner_notice"
+    refused = client.post(edit, data={"subject": "$business_name", "body": "Hi $signatory_name"})
+    assert errors_beside(page(refused), "body") == [
+        "Unknown placeholder $signatory_name. Use one of: $business_name, $headline, $details, "
+        "$link."]
+    no_link = client.post(edit, data={"subject": "$business_name", "body": "$details"})
+    assert errors_beside(page(no_link), "body") == [
+        "The body must contain $link, or the reader cannot open the page it is about."]
+    client.post(edit, data={"subject": "[Portal] $business_name is $headline",
+                            "body": "$details\n\nOpen: $link"})
+    auth.create("ops", OWNER)
+    merchant = make_merchant(app, "Lotus Traders", owner=OWNER, status="PENDING_REVIEW")
+    move(app, merchant, "APPROVED")
+    run_worker(app)
+    [message] = mail_sink.messages()
+    assert message["Subject"] == "[Portal] Lotus Traders is approved"
+    assert body_of(message).startswith("The gateway approved Lotus Traders")

@@ -21,7 +21,7 @@ from portal.gateway.onboarding_shapes import FINAL_STATUSES
 from portal.merchant_mail.reminders import send_reminders
 from portal.models.merchant import Merchant
 from portal.models.status_change import StatusSource
-from portal.outbox.worker import catch_up
+from portal.onboarding.reconcile import reconcile_from_webhooks
 from portal.status.service import read_status
 from portal.webhooks.service import pending_events, process
 
@@ -34,14 +34,14 @@ class SyncReport:
     moved: int = 0
     failed: int = 0
     events: int = 0
-    outbox: str = ""
+    reconciled: int = 0
     rows_linked: int = 0
 
     def summary(self) -> str:
         """One line for the log."""
         return (f"sync: {self.read} statuses read, {self.moved} moved, {self.failed} failed, "
-                f"{self.events} webhook events pending before the pass; {self.outbox}; "
-                f"{self.rows_linked} bulk rows of unknown outcome linked")
+                f"{self.events} webhook events pending before the pass; {self.reconciled} lost "
+                f"creates reconciled; {self.rows_linked} bulk rows of unknown outcome linked")
 
 
 def open_merchants() -> list[Merchant]:
@@ -54,9 +54,11 @@ def open_merchants() -> list[Merchant]:
 
 
 def sync_once(client: OnboardingClient) -> SyncReport:
-    """One pass: the outbox (lost creates, queued steps; then the bulk rows whose lost create
-    is now linked), open records' statuses, webhooks."""
-    report = SyncReport(outbox=catch_up(client).summary(), rows_linked=settle_linked_rows())
+    """One pass: lost creates named by webhooks linked (then the bulk rows whose lost create
+    is now linked), open records' statuses, webhooks. The outbox's queued sends are the
+    worker's (``portal.worker.loop``), drained on its every pass, not here."""
+    report = SyncReport(reconciled=reconcile_from_webhooks(client))
+    report.rows_linked = settle_linked_rows()
     read_ok: set[str] = set()
     for merchant in open_merchants():
         read = read_status(client, merchant, StatusSource.POLL)

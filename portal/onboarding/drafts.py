@@ -14,9 +14,9 @@ from portal.audit.service import Actor, record
 from portal.db import db
 from portal.models.merchant import Merchant
 from portal.models.step import StepDraft, StepState
-from portal.onboarding import queue
 from portal.onboarding.result import StepResult
 from portal.onboarding.steps import Step
+from portal.outbox import queue
 
 
 class DraftConflict(Exception):

@@ -27,7 +27,6 @@ from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.shapes import FieldError
 from portal.models.merchant import Merchant
 from portal.models.step import StepDraft, StepState
-from portal.onboarding import queue
 from portal.onboarding.gateway_record import apply_answer, apply_record
 from portal.onboarding.gateway_words import refusal_words
 from portal.onboarding.locks import says_locked
@@ -35,6 +34,7 @@ from portal.onboarding.progress import cheque_needed, penny_drop_outcome
 from portal.onboarding.result import StepResult
 from portal.onboarding.steps import Step
 from portal.onboarding.whole_page import check_all
+from portal.outbox import queue
 
 #: Why a send failed, as stored in the draft's ``last_error["kind"]``.
 UNAVAILABLE = "unavailable"

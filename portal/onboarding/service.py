@@ -12,7 +12,7 @@ from typing import Any
 from portal.audit.service import Actor
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.models.merchant import Merchant
-from portal.onboarding import create, queue
+from portal.onboarding import create
 from portal.onboarding.drafts import (
     DraftConflict,
     conflict_result,
@@ -25,6 +25,7 @@ from portal.onboarding.locks import lock_reason
 from portal.onboarding.result import StepResult
 from portal.onboarding.sending import send_draft
 from portal.onboarding.steps import Step
+from portal.outbox import queue
 
 
 def save_step_draft(merchant: Merchant, step: Step, data: dict[str, Any],

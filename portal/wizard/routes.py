@@ -14,7 +14,7 @@ from portal.auth.roles import STAFF
 from portal.clients import current_onboarding_client
 from portal.models.merchant import CreateState, Merchant
 from portal.models.step import StepDraft, StepState
-from portal.onboarding import progress, queue, scenarios
+from portal.onboarding import progress, scenarios
 from portal.onboarding import reconcile as reconciliation
 from portal.onboarding.create import new_external_id, start_merchant
 from portal.onboarding.drafts import DraftConflict, draft_saved, drafts_of, get_merchant
@@ -22,6 +22,7 @@ from portal.onboarding.filling import fill_every_step, filled_message
 from portal.onboarding.result import StepResult
 from portal.onboarding.service import save_step_draft, send_saved, send_step
 from portal.onboarding.steps import BY_KEY, Step
+from portal.outbox import queue
 from portal.required_fields import mark_required
 from portal.step_pages import chosen_scenario, step_url
 from portal.wizard.conflicts import Difference, differences

@@ -21,7 +21,7 @@ from flask import Flask
 from portal.clients import current_onboarding_client
 from portal.db import db
 from portal.jobs.queue import LEASE, MAX_ATTEMPTS, JobEnd, JobRun, claim, end, renew, schedule
-from portal.outbox.drain import drain
+from portal.onboarding.drain import drain
 from portal.worker.tasks import HANDLERS, Handler, Intervals
 
 log = logging.getLogger("portal.worker")

@@ -17,7 +17,7 @@ from portal.config import current_settings
 from portal.db import db
 from portal.migrate import upgrade
 from portal.models.outbox import OutboxItem
-from portal.outbox.drain import DrainReport, drain
+from portal.onboarding.drain import DrainReport, drain
 from tests.support.postgres import Cluster
 
 

@@ -22,7 +22,7 @@ from portal.models.audit import AuditEvent
 from portal.models.merchant import CreateState
 from portal.models.outbox import OutboxState
 from portal.onboarding import scenarios
-from portal.outbox.drain import drain
+from portal.onboarding.drain import drain
 from tests.bulk.conftest import EXAMPLE
 from tests.conftest import API_KEY, API_SECRET
 from tests.outbox.support import items

@@ -21,9 +21,9 @@ from portal.gateway.onboarding_client import OnboardingClient
 from portal.models.merchant import Merchant
 from portal.models.outbox import OutboxItem, OutboxState
 from portal.models.step import StepDraft, StepState
-from portal.onboarding.queue import backoff
 from portal.onboarding.sending import call_gateway
 from portal.onboarding.steps import BY_KEY
+from portal.outbox.queue import backoff
 
 #: How long a claim protects an item: far beyond a send's timeouts and retries.
 CLAIM_LEASE = timedelta(minutes=10)

@@ -2,18 +2,23 @@
 
 On PostgreSQL ``SELECT ... FOR UPDATE SKIP LOCKED``: concurrent claimers skip each other's rows.
 Elsewhere (SQLite) a conditional ``UPDATE`` per candidate that only one claimer can win. The
-outbox's step sends and the worker's jobs are both claimed this way.
+outbox's step sends and the worker's jobs are both claimed this way, under one lease.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import timedelta
 from typing import Any, Protocol
 
 from sqlalchemy import ColumnElement, and_, select, update
 from sqlalchemy.orm import InstrumentedAttribute
 
 from portal.db import db
+
+#: How long a claim protects a row unless renewed: far beyond one step send's or one bulk
+#: row's timeouts and retries. A claim older than this is a dead worker's, and is taken again.
+LEASE = timedelta(minutes=10)
 
 
 class Claimable(Protocol):

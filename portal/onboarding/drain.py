@@ -1,21 +1,17 @@
-"""Sending what the outbox holds: claim due items atomically, send each as a step send goes
-(:func:`portal.onboarding.sending.call_gateway`).
-
-A claim is exclusive across processes (``portal.claims``: ``FOR UPDATE SKIP LOCKED`` on
-PostgreSQL, a conditional ``UPDATE`` elsewhere). A claim older than ``CLAIM_LEASE`` is from a
-drain that died and is taken again (the step sends are PUTs, safe to repeat).
+"""Sending what the outbox holds: each due item the outbox's queue hands this drain alone
+(:func:`portal.outbox.queue.claim`) goes as a step send goes
+(:func:`portal.onboarding.sending.call_gateway`). The worker drains it on every pass
+(``portal.worker.loop``), and nothing else does.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 from enum import StrEnum
 
-from sqlalchemy import ColumnElement, and_, or_, select
+from sqlalchemy import select
 
 from portal import clock
-from portal.claims import claim_rows
 from portal.db import db
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.models.merchant import Merchant
@@ -23,10 +19,8 @@ from portal.models.outbox import OutboxItem, OutboxState
 from portal.models.step import StepDraft, StepState
 from portal.onboarding.sending import call_gateway
 from portal.onboarding.steps import BY_KEY
-from portal.outbox.queue import backoff
+from portal.outbox.queue import backoff, claim
 
-#: How long a claim protects an item: far beyond a send's timeouts and retries.
-CLAIM_LEASE = timedelta(minutes=10)
 #: Items claimed per pass.
 BATCH = 100
 
@@ -65,21 +59,6 @@ def drain(client: OnboardingClient, limit: int = BATCH) -> DrainReport:
     for item_id in claim(limit):
         report.add(deliver(client, item_id))
     return report
-
-
-def claimable(now: datetime) -> ColumnElement[bool]:
-    """Due pending items, and items whose claim went stale."""
-    return or_(
-        and_(OutboxItem.state == OutboxState.PENDING, OutboxItem.next_attempt_at <= now),
-        and_(OutboxItem.state == OutboxState.SENDING, OutboxItem.claimed_at <= now - CLAIM_LEASE),
-    )
-
-
-def claim(limit: int) -> list[int]:
-    """Mark up to ``limit`` due items as being sent by this drain alone; commits."""
-    now = clock.utcnow()
-    return claim_rows(OutboxItem, claimable(now), (OutboxItem.next_attempt_at, OutboxItem.id),
-                      limit, {"state": OutboxState.SENDING, "claimed_at": now})
 
 
 def deliver(client: OnboardingClient, item_id: int) -> Outcome:

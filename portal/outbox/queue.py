@@ -1,13 +1,22 @@
-"""Queueing a step send for later, and superseding it when fresher data is saved; no commits."""
+"""The outbox's queue: a step send kept for later, superseded when fresher data is saved,
+claimed when due by one drain alone (``claim`` commits; nothing else here does).
+
+A claim is exclusive across processes (``portal.claims``: ``FOR UPDATE SKIP LOCKED`` on
+PostgreSQL, a conditional ``UPDATE`` elsewhere). A claim older than the claims' ``LEASE`` is
+from a drain that died and is taken again (the step sends are PUTs, safe to repeat). The drain
+itself sends the way a step send goes, so it sits beside the sending
+(``portal.onboarding.drain``).
+"""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import ColumnElement, and_, or_, select, update
 
 from portal import clock
+from portal.claims import LEASE, claim_rows
 from portal.db import db
 from portal.models.outbox import LIVE_STATES, OutboxItem, OutboxState
 from portal.models.step import StepDraft, StepState
@@ -65,3 +74,18 @@ def live_item(merchant_id: int, step: str) -> OutboxItem | None:
         .where(OutboxItem.merchant_id == merchant_id, OutboxItem.step == step,
                OutboxItem.state.in_(LIVE_STATES))
         .order_by(OutboxItem.id.desc()).limit(1))
+
+
+def claimable(now: datetime) -> ColumnElement[bool]:
+    """Due pending items, and items whose claim went stale."""
+    return or_(
+        and_(OutboxItem.state == OutboxState.PENDING, OutboxItem.next_attempt_at <= now),
+        and_(OutboxItem.state == OutboxState.SENDING, OutboxItem.claimed_at <= now - LEASE),
+    )
+
+
+def claim(limit: int) -> list[int]:
+    """Mark up to ``limit`` due items as being sent by this drain alone; commits."""
+    now = clock.utcnow()
+    return claim_rows(OutboxItem, claimable(now), (OutboxItem.next_attempt_at, OutboxItem.id),
+                      limit, {"state": OutboxState.SENDING, "claimed_at": now})

@@ -17,9 +17,10 @@ from portal.gateway.retry import NO_RETRY
 from portal.models.outbox import OutboxState
 from portal.onboarding import scenarios
 from portal.onboarding.create import start_merchant
-from portal.onboarding.drain import claim, drain
+from portal.onboarding.drain import drain
 from portal.onboarding.service import send_step
 from portal.onboarding.steps import BY_KEY
+from portal.outbox.queue import claim
 from portal.sandbox.faults import Fault, FaultKind
 from tests.outbox.support import items, run_drain
 

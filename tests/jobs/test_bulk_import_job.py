@@ -10,8 +10,9 @@ import pytest
 
 from portal.bulk import jobs
 from portal.bulk.jobs import KIND
+from portal.claims import LEASE
 from portal.config import SETTINGS_EXTENSION
-from portal.jobs.queue import LEASE, claim
+from portal.jobs.queue import claim
 from portal.models.job import JobState
 from portal.worker.loop import WorkerOptions, run_next
 from tests.bulk.conftest import creates

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from portal.claims import LEASE
 from portal.db import db
-from portal.jobs.queue import LEASE, MAX_ATTEMPTS, JobEnd, claim, end, enqueue, renew, schedule
+from portal.jobs.queue import MAX_ATTEMPTS, JobEnd, claim, end, enqueue, renew, schedule
 from portal.models.job import Job, JobState
 from portal.worker.tasks import PAYMENT_POLL, REMINDERS, RETENTION, SYNC
 from tests.jobs.support import SCHEDULES, stored_jobs

@@ -13,7 +13,7 @@ from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 from bench.measure import Row, per_call, ratio_row
 from bench.stack import Bench
-from portal.gateway.signing import hmac_digest, load_private_key, sign_digest_token
+from portal.gateway.jws import hmac_digest, load_private_key, sign_digest_token
 
 
 def _raw_hmac(secret: bytes, data: bytes) -> str:

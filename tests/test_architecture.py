@@ -39,7 +39,7 @@ EXPLICIT = {
                      "portal.private_files", "portal.logging_filters", "portal.http",
                      "portal.pagination"], BASE),
     **dict.fromkeys(["portal.gateway.transport", "portal.gateway.retry",
-                     "portal.gateway.errors", "portal.gateway.signing", "portal.gateway.jwe",
+                     "portal.gateway.errors", "portal.gateway.jws", "portal.gateway.jwe",
                      "portal.gateway.payments_auth", "portal.gateway.telemetry",
                      "portal.gateway.tracing", "portal.gateway.reading",
                      "portal.gateway.reading.payments", "portal.gateway.reading.onboarding"],

@@ -10,7 +10,7 @@ from joserfc import jwe
 from joserfc.errors import JoseError
 from joserfc.jwk import RSAKey
 
-from portal.gateway.signing import TOKEN_LIFETIME_MS, TokenError
+from portal.gateway.jws import TOKEN_LIFETIME_MS, TokenError
 
 KEY_ALGORITHM = "RSA-OAEP-256"
 CONTENT_ALGORITHM = "A128CBC-HS256"

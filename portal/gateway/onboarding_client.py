@@ -15,6 +15,7 @@ import requests
 from pydantic import Field
 
 from portal.gateway.errors import ValidationFailed
+from portal.gateway.jws import HmacAuth, SignedBody
 from portal.gateway.onboarding_shapes import (
     DOCUMENT_CONTENT,
     OPERATIONS,
@@ -43,7 +44,6 @@ from portal.gateway.reading.onboarding import (
 )
 from portal.gateway.retry import RetryPolicy
 from portal.gateway.shapes import FieldError, cross_field_errors, validate_payload
-from portal.gateway.signing import HmacAuth, SignedBody
 from portal.gateway.transport import Reply, Timeouts, Transport, json_bytes
 
 Read = TypeVar("Read")

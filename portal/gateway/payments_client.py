@@ -19,6 +19,14 @@ from joserfc.jwk import RSAKey
 
 from portal.gateway.errors import ValidationFailed
 from portal.gateway.jwe import encrypt_body
+from portal.gateway.jws import (
+    CLOCK_SKEW_MS,
+    TOKEN_LIFETIME_MS,
+    TokenError,
+    load_private_key,
+    load_public_key,
+    verify_claims,
+)
 from portal.gateway.payments_auth import JwsAuth
 from portal.gateway.payments_shapes import (
     INITIATE_PATH,
@@ -39,14 +47,6 @@ from portal.gateway.reading.payments import (
 )
 from portal.gateway.retry import RetryPolicy
 from portal.gateway.shapes import Envelope, dump, validate_payload
-from portal.gateway.signing import (
-    CLOCK_SKEW_MS,
-    TOKEN_LIFETIME_MS,
-    TokenError,
-    load_private_key,
-    load_public_key,
-    verify_claims,
-)
 from portal.gateway.transport import Timeouts, Transport, json_bytes
 
 Answer = TypeVar("Answer", bound=Envelope)

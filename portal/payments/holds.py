@@ -19,10 +19,10 @@ from portal.clients import GatewayKeyMissing, gateway_public_key
 from portal.config import Settings
 from portal.db import db
 from portal.gateway.errors import GatewayError, ValidationFailed
+from portal.gateway.jws import TokenError
 from portal.gateway.payments_client import PaymentsClient, verify_callback_token
 from portal.gateway.payments_shapes import CallbackClaims, InitiateRequest, PaymentStatus
 from portal.gateway.shapes import FieldError, dump, validate_payload
-from portal.gateway.signing import TokenError
 from portal.models.merchant import Merchant
 from portal.models.payment import ActionState, Payment
 from portal.payments import credentials as creds

@@ -25,9 +25,9 @@ from portal.gateway.errors import (
     Unauthorized,
     ValidationFailed,
 )
+from portal.gateway.jws import refused_for_age
 from portal.gateway.payments_shapes import PaymentStatus
 from portal.gateway.shapes import FieldError
-from portal.gateway.signing import refused_for_age
 from portal.models.merchant import Merchant
 from portal.models.payment import PENDING, Payment, PaymentRefund, RefundState
 from portal.pagination import Page

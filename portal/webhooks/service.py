@@ -21,11 +21,11 @@ from portal import clock
 from portal.clients import onboarding_client
 from portal.config import Settings
 from portal.db import db
+from portal.gateway.jws import matching_secret
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_events import WebhookKey
 from portal.gateway.onboarding_shapes import known_status
 from portal.gateway.retry import NO_RETRY
-from portal.gateway.signing import matching_secret
 from portal.gateway.transport import Timeouts
 from portal.models.merchant import Merchant
 from portal.models.status_change import StatusSource

@@ -14,9 +14,9 @@ from playwright.sync_api import Page, expect
 from portal.clients import CLIENT_EXTENSION
 from portal.config import SETTINGS_EXTENSION
 from portal.db import db
+from portal.gateway.jws import hmac_digest
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.retry import NO_RETRY
-from portal.gateway.signing import hmac_digest
 from portal.models.merchant import Merchant
 from portal.onboarding import scenarios
 from tests.browser.conftest import Axe, Servers, log_in, screenshot

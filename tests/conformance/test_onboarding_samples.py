@@ -18,6 +18,7 @@ import pytest
 import requests
 from flask import Flask, Response
 
+from portal.gateway.jws import hmac_digest
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_shapes import (
     BankDetailsRequest,
@@ -26,7 +27,6 @@ from portal.gateway.onboarding_shapes import (
 )
 from portal.gateway.retry import NO_RETRY
 from portal.gateway.shapes import validate_payload
-from portal.gateway.signing import hmac_digest
 from tests.conftest import API_KEY, API_SECRET
 from tests.support.servers import serve
 

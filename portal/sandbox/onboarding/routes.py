@@ -13,9 +13,9 @@ from typing import Any
 from flask import Blueprint, Response, g, jsonify, request
 
 from portal.clock import Clock
+from portal.gateway.jws import DIGEST_HEADER
 from portal.gateway.onboarding_shapes import OPERATIONS, PREFIX, Operation
 from portal.gateway.shapes import envelope, validate_payload
-from portal.gateway.signing import DIGEST_HEADER
 from portal.sandbox.config import SandboxConfig
 from portal.sandbox.dialect import speaks_docs
 from portal.sandbox.errors import forbidden, not_found, validation_error

@@ -13,9 +13,7 @@ from joserfc.jwk import RSAKey
 
 from portal.clock import Clock, system_now
 from portal.gateway.jwe import decrypt_body
-from portal.gateway.payments_shapes import GATEWAY_ISSUER, CallbackClaims
-from portal.gateway.shapes import FieldError
-from portal.gateway.signing import (
+from portal.gateway.jws import (
     ISSUER_CLAIM,
     KEY_MID_CLAIM,
     MERCHANT_CLAIM,
@@ -27,6 +25,8 @@ from portal.gateway.signing import (
     sign_claims,
     verify_claims,
 )
+from portal.gateway.payments_shapes import GATEWAY_ISSUER, CallbackClaims
+from portal.gateway.shapes import FieldError
 from portal.sandbox.config import SandboxConfig
 from portal.sandbox.dialect import speaks_docs
 from portal.sandbox.errors import unauthorized, validation_error

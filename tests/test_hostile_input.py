@@ -27,7 +27,7 @@ from werkzeug.routing import Rule
 
 from portal.db import db
 from portal.factory import create_app
-from portal.gateway.jws import DIGEST_HEADER, hmac_digest
+from portal.gateway.hmac import DIGEST_HEADER, hmac_digest
 from portal.models.merchant import Merchant
 from portal.onboarding.steps import STEPS
 from tests.conftest import (

@@ -11,8 +11,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from portal.gateway.payments_shapes import display_message
-from portal.gateway.shapes import Envelope, ErrorDetail, FieldError
+from portal.gateway.shapes import Envelope, ErrorDetail, FieldError, display_message
 
 
 class GatewayError(Exception):

@@ -15,7 +15,7 @@ import requests
 from pydantic import Field
 
 from portal.gateway.errors import ValidationFailed
-from portal.gateway.jws import HmacAuth, SignedBody
+from portal.gateway.hmac import HmacAuth, SignedBody
 from portal.gateway.onboarding_shapes import (
     DOCUMENT_CONTENT,
     OPERATIONS,

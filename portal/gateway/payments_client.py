@@ -20,9 +20,9 @@ from joserfc.jwk import RSAKey
 from portal.gateway.errors import ValidationFailed
 from portal.gateway.jwe import encrypt_body
 from portal.gateway.jws import (
-    CLOCK_SKEW_MS,
     TOKEN_LIFETIME_MS,
     TokenError,
+    check_age,
     load_private_key,
     load_public_key,
     verify_claims,
@@ -185,10 +185,8 @@ def verify_callback_token(token: str, gateway_public_key: RSAKey | str | bytes, 
         issued = issued_at_ms(claims.get("iat"))
     except ValueError as exc:
         raise TokenError("The callback token has no usable iat") from exc
-    if issued > now_ms + CLOCK_SKEW_MS:
-        raise TokenError("The callback token is issued in the future")
-    if now_ms > issued + max_age_ms + CLOCK_SKEW_MS:
-        raise TokenError("The callback token is too old")
+    check_age(issued, now_ms, max_age_ms, future="The callback token is issued in the future",
+              expired="The callback token is too old")
     try:
         return read_callback_claims(claims)
     except ValueError as exc:

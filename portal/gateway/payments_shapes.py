@@ -7,7 +7,6 @@ bodies it receives with the same models (spec 2.1-2.5 and CONTRACT.md).
 from __future__ import annotations
 
 import re
-from datetime import datetime
 from decimal import Decimal
 from enum import StrEnum
 from typing import Annotated, Any, Literal, Self
@@ -38,13 +37,11 @@ from portal.gateway.shapes import (
     NonEmpty,
     RequestModel,
     ResponseModel,
-    envelope,
 )
 
 PREFIX = "/gl/v1/payments"
-#: The hosted checkout initiate path (CONTRACT.md); the sandbox also takes the openapi one.
+#: The hosted checkout initiate path.
 INITIATE_PATH = PREFIX + "/initiate/hosted"
-INITIATE_PATHS = (INITIATE_PATH, PREFIX + "/initiate/paycollect")
 
 
 class PaymentStatus(StrEnum):
@@ -393,19 +390,6 @@ class RefundData(ResponseModel):
         default=None, validation_alias=AliasChoices("refundAmount", "Amount"))
 
 
-class DocsRefundData(ResponseModel):
-    """``data`` of the docs' refund answer (refund.mdx) as written: the refund's own ``gid``
-    and ``refundId``, ``refundAmount`` a number, ``currency``. The sandbox answers it in its
-    docs dialect; :class:`RefundData` reads it."""
-
-    gid: str
-    refundId: str
-    refundType: str
-    refundStatus: str
-    refundAmount: float
-    currency: str
-
-
 class InitiateResponse(Envelope):
     """The whole initiate answer: a gid (the envelope's or ``data.gid``) and a redirectUrl."""
 
@@ -446,51 +430,6 @@ class RefundResponse(Envelope):
     data: RefundData | None = None
 
 
-# ---------------------------------------------------------------- errors
-
-#: reasonCodes of the payments API's own refusals (gateway-facts B8); field errors and
-#: authentication keep spec 000 section 7's VALIDATION_ERROR and UNAUTHORIZED.
-INVALID_DATA = "GL-400-002"
-AMOUNT_MISMATCH = "GL-400-006"
-NOT_FOUND = "GL-400-999"
-#: The ``status`` of an answer to a request the gateway refused.
-REQUEST_ERROR = "REQUEST_ERROR"
-
-
-class ErrorMessages(ResponseModel):
-    """``errors`` of a refused payments call, as the real gateway sends it (PHP SDK, Magento)."""
-
-    displayMessage: str = ""
-    detailedMessage: str = ""
-
-
-def error_messages(display: str, field_errors: list[FieldError]) -> dict[str, str]:
-    """``errors`` for a refusal: what to show a person, and every field's problem in detail."""
-    detail = "; ".join(f"{e.field}: {e.message}" if e.field else e.message for e in field_errors)
-    return ErrorMessages(displayMessage=display, detailedMessage=detail or display).model_dump()
-
-
-def error_envelope(reason_code: str, message: str, field_errors: list[FieldError], *,
-                   now: datetime) -> dict[str, Any]:
-    """A refused payments call as the real gateway answers it (``status``, ``message``,
-    ``errors{displayMessage, detailedMessage}``), with ``errorDetails`` beside it for field
-    mapping (CONTRACT.md revision 2)."""
-    body = envelope(None, now=now, reason_code=reason_code, errors=field_errors,
-                    status=REQUEST_ERROR, message=message)
-    body["errors"] = error_messages(message, field_errors)
-    return body
-
-
-def display_message(errors: Any) -> str:
-    """``errors.displayMessage`` of an answer, or "" when it has none."""
-    if not isinstance(errors, dict):
-        return ""
-    try:
-        return ErrorMessages.model_validate(errors).displayMessage
-    except ValidationError:
-        return ""
-
-
 # ---------------------------------------------------------------- callback
 
 class CallbackClaims(ResponseModel):
@@ -524,10 +463,6 @@ class CallbackClaims(ResponseModel):
         """The merchant's own id the token names: ``merchantUniqueId``, else
         ``x-gl-orderId``; '' when neither."""
         return self.merchantUniqueId or self.orderId or ""
-
-
-#: ``issued-by`` in the protected header of the tokens the gateway signs.
-GATEWAY_ISSUER = "Glocal"
 
 
 # ---------------------------------------------------------------- operations

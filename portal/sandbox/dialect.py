@@ -13,9 +13,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from portal.gateway.payments_shapes import REQUEST_ERROR, ErrorMessages
 from portal.gateway.reading.payments import SUCCESS_CODE, SUCCESS_WORD
-from portal.gateway.shapes import Envelope
+from portal.gateway.shapes import Envelope, ErrorMessages
+from portal.sandbox.envelopes import REQUEST_ERROR
 
 
 class AnswerDialect(StrEnum):

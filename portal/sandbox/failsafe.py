@@ -8,7 +8,7 @@ from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from portal.clock import Clock
-from portal.gateway.shapes import envelope
+from portal.sandbox.envelopes import envelope
 
 log = logging.getLogger("portal.sandbox")
 

@@ -8,7 +8,7 @@ from flask.typing import ResponseReturnValue
 from portal.auth import public
 from portal.config import current_settings
 from portal.extensions import csrf
-from portal.gateway.jws import DIGEST_HEADER
+from portal.gateway.hmac import DIGEST_HEADER
 from portal.http import reads_raw_body
 from portal.webhooks import service
 

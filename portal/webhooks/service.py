@@ -21,7 +21,7 @@ from portal import clock
 from portal.clients import onboarding_client
 from portal.config import Settings
 from portal.db import db
-from portal.gateway.jws import matching_secret
+from portal.gateway.hmac import matching_secret
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_events import WebhookKey
 from portal.gateway.onboarding_shapes import known_status

@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from portal.clients import CLIENT_EXTENSION
 from portal.config import SETTINGS_EXTENSION
 from portal.db import db
-from portal.gateway.jws import hmac_digest
+from portal.gateway.hmac import hmac_digest
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.retry import NO_RETRY
 from portal.models.merchant import Merchant

@@ -18,7 +18,7 @@ import pytest
 import requests
 from flask import Flask, Response
 
-from portal.gateway.jws import hmac_digest
+from portal.gateway.hmac import hmac_digest
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_shapes import (
     BankDetailsRequest,

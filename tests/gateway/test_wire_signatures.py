@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import requests
 
-from portal.gateway.jws import HmacAuth
+from portal.gateway.hmac import HmacAuth
 from portal.gateway.onboarding_shapes import PREFIX
 from tests.gateway.support import (
     SIGNATORY,

@@ -10,7 +10,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from portal.factory import create_app
-from portal.gateway.jws import hmac_digest
+from portal.gateway.hmac import hmac_digest
 from tests.conftest import API_SECRET
 from tests.support.rows import stored
 from tests.verification.conftest import backend_of, onboard

@@ -11,7 +11,7 @@ import pytest
 import requests
 
 from portal.gateway.errors import Unauthorized
-from portal.gateway.jws import AUTH_HEADER, DIGEST_HEADER, HmacAuth, hmac_digest
+from portal.gateway.hmac import AUTH_HEADER, DIGEST_HEADER, HmacAuth, hmac_digest
 from portal.gateway.onboarding_shapes import OPERATIONS
 from tests.sandbox.conftest import (
     KEY,

@@ -8,7 +8,7 @@ import pytest
 import requests
 
 from portal.gateway.errors import Forbidden, NotFound, ValidationFailed
-from portal.gateway.jws import HmacAuth
+from portal.gateway.hmac import HmacAuth
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_shapes import OPERATIONS
 from portal.sandbox.onboarding.categories import SUBCATEGORY_CODES

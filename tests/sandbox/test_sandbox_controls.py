@@ -9,7 +9,7 @@ import requests
 import schemathesis
 
 from portal.gateway.errors import NotFound
-from portal.gateway.jws import HmacAuth
+from portal.gateway.hmac import HmacAuth
 from portal.gateway.onboarding_shapes import OPERATIONS
 from tests.sandbox.conftest import KEY, SECRET, START
 

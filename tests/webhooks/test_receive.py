@@ -13,7 +13,7 @@ from portal.clients import onboarding_client
 from portal.config import SETTINGS_EXTENSION, current_settings
 from portal.db import db
 from portal.factory import create_app
-from portal.gateway.jws import hmac_digest
+from portal.gateway.hmac import hmac_digest
 from portal.gateway.onboarding_shapes import MerchantData
 from portal.gateway.transport import Timeouts
 from portal.models.audit import AuditEvent

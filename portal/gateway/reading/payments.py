@@ -21,8 +21,8 @@ from typing import Any, TypeVar
 from pydantic import ValidationError
 
 from portal.gateway.errors import Declined, GatewayError, NotFound, UnexpectedAnswer
-from portal.gateway.payments_shapes import CallbackClaims, StatusResponse, display_message
-from portal.gateway.shapes import Envelope
+from portal.gateway.payments_shapes import CallbackClaims, StatusResponse
+from portal.gateway.shapes import Envelope, display_message
 from portal.gateway.transport import Reply
 
 Answer = TypeVar("Answer", bound=Envelope)

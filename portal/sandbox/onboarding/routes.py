@@ -13,11 +13,12 @@ from typing import Any
 from flask import Blueprint, Response, g, jsonify, request
 
 from portal.clock import Clock
-from portal.gateway.jws import DIGEST_HEADER
+from portal.gateway.hmac import DIGEST_HEADER
 from portal.gateway.onboarding_shapes import OPERATIONS, PREFIX, Operation
-from portal.gateway.shapes import envelope, validate_payload
+from portal.gateway.shapes import validate_payload
 from portal.sandbox.config import SandboxConfig
 from portal.sandbox.dialect import speaks_docs
+from portal.sandbox.envelopes import envelope
 from portal.sandbox.errors import forbidden, not_found, validation_error
 from portal.sandbox.hmac_auth import authenticate, authenticate_streamed, raw_request_path
 from portal.sandbox.json_body import read_json

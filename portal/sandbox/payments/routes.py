@@ -16,7 +16,7 @@ from portal.gateway.payments_auth import (
     MERCHANT_HEADER,
     TOKEN_HEADER,
 )
-from portal.gateway.payments_shapes import INITIATE_PATHS, OPERATIONS
+from portal.gateway.payments_shapes import INITIATE_PATH, OPERATIONS, PREFIX
 from portal.gateway.shapes import validate_payload
 from portal.sandbox.dialect import speaks_docs
 from portal.sandbox.errors import ApiError, unauthorized, validation_error
@@ -25,6 +25,9 @@ from portal.sandbox.payments.auth import CHECKOUT_SCOPE, STATUS_SCOPE, TOKEN_PAR
 from portal.sandbox.payments.backend import PaymentsBackend
 from portal.sandbox.payments.checkout import checkout_blueprint, status_url
 from portal.sandbox.state import PAYMENTS_NAME, SandboxState
+
+#: The hosted checkout's initiate path, and the openapi's, which the sandbox takes too.
+INITIATE_PATHS = (INITIATE_PATH, PREFIX + "/initiate/paycollect")
 
 #: Where the sandbox publishes the gateway's public key (its kid goes in ``x-gl-kid``).
 GATEWAY_KEY_PATH = "/gl/v1/gateway-key.pem"

@@ -35,7 +35,7 @@ import requests
 from pydantic import TypeAdapter
 
 from portal.clock import Clock
-from portal.gateway.jws import DIGEST_HEADER, hmac_digest
+from portal.gateway.hmac import DIGEST_HEADER, hmac_digest
 from portal.gateway.onboarding_shapes import Webhook
 from portal.gateway.shapes import FieldError
 from portal.sandbox import snapshots

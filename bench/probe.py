@@ -16,17 +16,17 @@ from pathlib import Path
 from sqlalchemy import event, select
 
 from bench.measure import statements
+from portal.app.factory import create_app
 from portal.audit import Actor
-from portal.bulk import jobs
+from portal.bulk import import_job as jobs
 from portal.bulk.runner import run_rows
 from portal.bulk.validation import check_file
-from portal.clients import onboarding_client
-from portal.config import current_settings, settings_from_env
-from portal.db import db
+from portal.core.clients import onboarding_client
+from portal.core.config import current_settings, settings_from_env
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
 from portal.documents import service as documents
-from portal.factory import create_app
-from portal.models.merchant import Merchant
-from portal.onboarding import scenarios
+from portal.web import scenarios
 from portal.worker.loop import WorkerOptions, run_next
 
 #: ru_maxrss is in kilobytes on Linux.

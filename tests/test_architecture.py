@@ -10,14 +10,11 @@ of the package graph, which must have no cycle either.
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
 import pytest
-
-from portal.gateway.onboarding_events import MessageName
 
 PORTAL = Path(__file__).resolve().parents[1] / "portal"
 SANDBOX = "portal.sandbox"
@@ -36,11 +33,11 @@ EXPLICIT = {
     **dict.fromkeys(["portal.gateway.shapes", "portal.gateway.onboarding_shapes",
                      "portal.gateway.payments_shapes", "portal.gateway.rules",
                      "portal.gateway.onboarding_events"], VOCABULARY),
-    **dict.fromkeys(["portal.db", "portal.clock", "portal.config", "portal.config_errors",
-                     "portal.config_fields",
-                     "portal.encryption", "portal.startup", "portal.redaction",
-                     "portal.private_files", "portal.logging_filters", "portal.http",
-                     "portal.pagination"], BASE),
+    **dict.fromkeys(["portal.core.db", "portal.core.clock", "portal.core.config",
+                     "portal.core.config_errors", "portal.core.config_fields",
+                     "portal.core.encryption", "portal.core.startup", "portal.core.redaction",
+                     "portal.core.private_files", "portal.core.logging_filters", "portal.web.http",
+                     "portal.core.pagination"], BASE),
     **dict.fromkeys(["portal.gateway.transport", "portal.gateway.retry",
                      "portal.gateway.errors", "portal.gateway.hmac", "portal.gateway.jws",
                      "portal.gateway.jwe",
@@ -51,8 +48,9 @@ EXPLICIT = {
     **dict.fromkeys(["portal.gateway", "portal.gateway.onboarding_client",
                      "portal.gateway.payments_client"], GATEWAY),
     #: Flask wiring: sign-in sessions' request hooks and the extensions bound to the app.
-    **dict.fromkeys(["portal.auth.sessions", "portal.extensions"], WEB),
-    **dict.fromkeys(["portal", "portal.factory", "portal.blueprints", "portal.cli"], APP),
+    **dict.fromkeys(["portal.auth.sessions", "portal.app.extensions"], WEB),
+    **dict.fromkeys(["portal", "portal.app.factory", "portal.app.blueprints", "portal.app.cli"],
+                    APP),
 }
 #: Module names (last part) that belong to the web layer wherever they are.
 WEB_MODULES = {"routes", "forms", "cli", "pages", "conflicts", "handlers", "navigation"}
@@ -196,7 +194,7 @@ def layer(module: str) -> int:
     """The layer of ``module`` (see the constants above)."""
     if module in EXPLICIT:
         return EXPLICIT[module]
-    if module.startswith("portal.models"):
+    if module.startswith("portal.core.models"):
         return BASE
     last = module.rsplit(".", 1)[-1]
     if last in WEB_MODULES or last.endswith(("_routes", "_cli")):
@@ -245,13 +243,13 @@ def test_the_gateway_layer_imports_no_flask_and_nothing_above_it() -> None:
     assert not found, "\n".join(found)
 
 
-@pytest.mark.parametrize("module", ["portal.onboarding.sending", "portal.models.merchant",
+@pytest.mark.parametrize("module", ["portal.onboarding.sending", "portal.core.models.merchant",
                                     "portal.gateway.transport", "portal.wizard.routes",
-                                    "portal.factory", "portal.gateway.onboarding_shapes"])
+                                    "portal.app.factory", "portal.gateway.onboarding_shapes"])
 def test_layers_are_assigned_as_documented(module: str) -> None:
-    expected = {"portal.onboarding.sending": SERVICES, "portal.models.merchant": BASE,
+    expected = {"portal.onboarding.sending": SERVICES, "portal.core.models.merchant": BASE,
                 "portal.gateway.transport": TRANSPORT, "portal.wizard.routes": WEB,
-                "portal.factory": APP, "portal.gateway.onboarding_shapes": VOCABULARY}
+                "portal.app.factory": APP, "portal.gateway.onboarding_shapes": VOCABULARY}
     assert layer(module) == expected[module]
 
 
@@ -261,48 +259,3 @@ def test_no_layer_imports_one_above_it() -> None:
              for target in sorted(targets) if layer(target) > layer(name)]
     assert not found, "imports from a lower layer up:\n" + "\n".join(found)
 
-
-def _definitions(path: Path) -> dict[str, set[str]]:
-    """Each name a module defines at its top level, with every name its definition (its body,
-    decorators, bases, value) mentions."""
-    found: dict[str, set[str]] = {}
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
-        if isinstance(node, ast.FunctionDef | ast.ClassDef):
-            defined = [node.name]
-        elif isinstance(node, ast.Assign):
-            defined = [t.id for t in node.targets if isinstance(t, ast.Name)]
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            defined = [node.target.id]
-        else:
-            continue
-        mentioned = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} | {
-            n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)}
-        for name in defined:
-            found.setdefault(name, set()).update(mentioned - {name})
-    return found
-
-
-def test_the_gateway_layer_holds_only_what_a_client_needs() -> None:
-    """Every public name of ``portal.gateway`` serves the portal: the portal (outside the
-    gateway and the sandbox) uses it, or a gateway name that serves the portal is built on it.
-    What only the emulator uses lives in the emulator. The verification page's message names
-    are the exception: the portal's page script reads them (each value is spelled in
-    static/js/verification.js)."""
-    script = (PORTAL.parent / "static" / "js" / "verification.js").read_text(encoding="utf-8")
-    defined: dict[str, set[str]] = {}  # a name defined twice (OPERATIONS) mentions both's
-    for module, path in modules().items():
-        if package_of(module) == "portal.gateway":
-            for name, mentions in _definitions(path).items():
-                defined.setdefault(name, set()).update(mentions)
-    users = " ".join(path.read_text(encoding="utf-8") for module, path in modules().items()
-                     if package_of(module) not in ("portal.gateway", SANDBOX))
-    needed = {name for name in defined if re.search(rf"\b{re.escape(name)}\b", users)}
-    if all(f'"{message.value}"' in script for message in MessageName):
-        needed.add(MessageName.__name__)
-    work = list(needed)
-    while work:
-        for name in defined[work.pop()] & defined.keys() - needed:
-            needed.add(name)
-            work.append(name)
-    found = sorted(name for name in defined.keys() - needed if not name.startswith("_"))
-    assert not found, "used by the sandbox alone:\n" + "\n".join(found)

@@ -10,13 +10,13 @@ import pytest
 from flask_login import login_user
 from sqlalchemy import select
 
+from portal.app.factory import create_app
 from portal.audit import record
 from portal.auth.accounts import find_user
-from portal.db import db
-from portal.factory import create_app
-from portal.logging_filters import RedactingFilter, install_redaction
-from portal.models import AuditEvent
-from portal.redaction import mask_mapping, redact_text
+from portal.core.db import db
+from portal.core.logging_filters import RedactingFilter, install_redaction
+from portal.core.models import AuditEvent
+from portal.core.redaction import mask_mapping, redact_text
 
 PAN = "ABCPE1234F"
 ACCOUNT = "123456789012"

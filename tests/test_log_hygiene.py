@@ -18,12 +18,12 @@ import pytest
 import requests
 from flask import Flask
 
-from portal.config import Settings
-from portal.db import db
-from portal.factory import create_app
-from portal.models.merchant import Merchant
-from portal.onboarding import scenarios
+from portal.app.factory import create_app
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
 from portal.verification import links
+from portal.web import scenarios
 from tests.conftest import TEST_PASSWORD, AuthActions, with_payments
 from tests.payments.conftest import APPROVING_CARD, act, pay, payment_row, post_hold, submit
 from tests.support.rows import stored

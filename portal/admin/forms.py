@@ -8,10 +8,10 @@ from datetime import date
 from wtforms import DateField, Field, Form, SearchField, SelectChoice, SelectField
 from wtforms.validators import Optional, ValidationError
 
+from portal.admin.dashboard import AuditFilters
 from portal.admin.sentences import action_words
-from portal.admin.service import AuditFilters
-from portal.form_base import PortalForm
-from portal.label_tables import TABLES, Kind
+from portal.core.label_tables import TABLES, Kind
+from portal.web.form_base import PortalForm
 
 #: The days the audit filter accepts: any day the portal can have recorded, with room to spare.
 FIRST_DAY, LAST_DAY = date(2000, 1, 1), date(2999, 12, 31)

@@ -5,12 +5,12 @@ from __future__ import annotations
 from flask import Blueprint, Response, render_template, request
 from flask.typing import ResponseReturnValue
 
-from portal import clock
-from portal.admin import service
+from portal.admin import dashboard as service
 from portal.admin.forms import AuditFilterForm
 from portal.auth import roles_required
-from portal.config import current_settings
-from portal.models.user import Role
+from portal.core import clock
+from portal.core.config import current_settings
+from portal.core.models.user import Role
 from portal.payments.expiry import expiring_count
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")

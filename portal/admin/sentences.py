@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from portal.label_tables import TABLES, Kind
-from portal.labels import label
+from portal.core.label_tables import TABLES, Kind
+from portal.core.labels import label
 from portal.onboarding.steps import BY_KEY
 
 #: Who did it, for actors that are not users, where the label alone does not read well.

@@ -8,10 +8,10 @@ from typing import Any
 from flask import has_request_context
 from flask_login import current_user
 
-from portal import clock
-from portal.db import db
-from portal.models import AuditEvent
-from portal.redaction import mask_mapping
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models import AuditEvent
+from portal.core.redaction import mask_mapping
 
 SYSTEM = "system"
 

@@ -11,8 +11,8 @@ from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
 from portal.auth import held_forms, session_end
-from portal.config import current_settings
-from portal.http import wants_json
+from portal.core.config import current_settings
+from portal.web.http import wants_json
 
 View = TypeVar("View", bound=Callable[..., Any])
 

@@ -10,10 +10,10 @@ from flask.cli import AppGroup
 
 from portal.audit import record
 from portal.auth import accounts, mfa, passwords
-from portal.config import current_settings
-from portal.db import db
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models import Role
 from portal.gateway.rules import check_email
-from portal.models import Role
 
 users_cli = AppGroup("users", help="Manage portal users.")
 

@@ -7,14 +7,14 @@ from flask import abort, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
-from portal import clock
 from portal.audit import record
 from portal.auth import mfa, recovery_codes, totp
 from portal.auth.forms import EnrolmentForm
 from portal.auth.routes import bp
 from portal.auth.sessions import session_token
-from portal.config import current_settings
-from portal.db import db
+from portal.core import clock
+from portal.core.config import current_settings
+from portal.core.db import db
 
 #: The button that asks for a new key in place of the one shown.
 NEW_KEY = "new_key"

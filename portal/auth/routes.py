@@ -25,7 +25,7 @@ from portal.auth.sessions import (
     start_session,
 )
 from portal.auth.throttle import LOCK_DURATION
-from portal.db import db
+from portal.core.db import db
 
 bp = Blueprint("auth", __name__)
 

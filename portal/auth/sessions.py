@@ -19,7 +19,6 @@ from flask.typing import ResponseReturnValue
 from flask_login import LoginManager, current_user, login_user, logout_user
 from flask_wtf.csrf import CSRFError
 
-from portal import clock
 from portal.audit import record
 from portal.auth import held_forms, mfa, passwords, session_end, session_records
 from portal.auth.access import (
@@ -30,10 +29,11 @@ from portal.auth.access import (
 )
 from portal.auth.accounts import authenticate, find_user, is_locked, note_sign_in, throttled
 from portal.auth.metrics import SIGN_IN_FAILURES
-from portal.config import current_settings
-from portal.db import db
-from portal.errors.handlers import http_error
-from portal.models import User
+from portal.core import clock
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models import User
+from portal.web.errors import http_error
 
 LAST_SEEN_KEY = "last_seen"
 PAGE_EXPIRED = ("This page had been open too long for its form to be accepted, so nothing "

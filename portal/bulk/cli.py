@@ -13,9 +13,9 @@ from portal.bulk.onboard import RowState
 from portal.bulk.report import errors_text
 from portal.bulk.runner import run_rows
 from portal.bulk.validation import Files, check_file
-from portal.config import current_settings
-from portal.config_fields import MAX_BULK_CONCURRENCY
-from portal.db import db
+from portal.core.config import current_settings
+from portal.core.config_fields import MAX_BULK_CONCURRENCY
+from portal.core.db import db
 
 merchants_cli = AppGroup("merchants", help="Onboard merchants in bulk.")
 ACTOR = Actor("cli")

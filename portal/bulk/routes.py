@@ -20,13 +20,14 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from portal.audit import Actor
 from portal.auth import roles_required
-from portal.bulk import jobs, template
+from portal.bulk import import_job as jobs
+from portal.bulk import template
 from portal.bulk.archive import MAX_ZIP_BYTES, ArchiveError
 from portal.bulk.forms import CancelForm, ImportForm
 from portal.bulk.report import RowError, errors_csv
+from portal.core.models.bulk import BulkImport, ImportState
+from portal.core.models.user import Role
 from portal.gateway.errors import GatewayError
-from portal.models.bulk import BulkImport, ImportState
-from portal.models.user import Role
 from portal.onboarding.categories import cached_categories
 
 bp = Blueprint("bulk", __name__, url_prefix="/admin/bulk")

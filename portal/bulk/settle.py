@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from sqlalchemy import func, select, update
 
-from portal import clock
 from portal.audit import record
 from portal.bulk.onboard import RowState
-from portal.db import db
-from portal.models.bulk import BulkImport, BulkImportRow, ImportState
-from portal.models.merchant import CreateState, Merchant
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.bulk import BulkImport, BulkImportRow, ImportState
+from portal.core.models.merchant import CreateState, Merchant
 
 
 def linked_reason(merchant: Merchant) -> str:

@@ -9,11 +9,11 @@ from pathlib import Path
 from sqlalchemy import exists, select
 
 from portal.audit.service import record
-from portal.db import db
+from portal.core.db import db
+from portal.core.models.document import StoredDocument
+from portal.core.models.merchant import Merchant
+from portal.core.models.status_change import StatusChange
 from portal.gateway.onboarding_shapes import FINAL_STATUSES
-from portal.models.document import StoredDocument
-from portal.models.merchant import Merchant
-from portal.models.status_change import StatusChange
 
 #: Who the audit trail names as deleting the files.
 ACTOR = "retention"

@@ -10,17 +10,17 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from portal.audit.service import record
 from portal.auth import roles_required
 from portal.auth.roles import STAFF
-from portal.clients import current_onboarding_client
-from portal.config import current_settings
-from portal.db import db
+from portal.core.clients import current_onboarding_client
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
 from portal.documents import service
 from portal.documents.forms import UploadForm
 from portal.documents.versions import versions_of
-from portal.models.merchant import Merchant
 from portal.onboarding import progress
 from portal.onboarding.drafts import drafts_of, get_merchant
-from portal.step_pages import sandbox_only
-from portal.uploads import reads_oversize_uploads
+from portal.web.step_pages import sandbox_only
+from portal.web.uploads import reads_oversize_uploads
 
 bp = Blueprint("documents", __name__)
 

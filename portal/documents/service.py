@@ -20,21 +20,21 @@ from sqlalchemy import select
 from werkzeug.utils import secure_filename
 
 from portal.audit.service import Actor, record
-from portal.config import Settings
-from portal.db import db
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.labels import Kind, label
+from portal.core.models.document import DocumentStatus, StoredDocument
+from portal.core.models.merchant import Merchant
+from portal.core.private_files import open_private, private_folder, write_private
 from portal.gateway.onboarding_client import DocumentFile, OnboardingClient
 from portal.gateway.onboarding_shapes import SOLE_PROP_DOCS
 from portal.gateway.shapes import FieldError
-from portal.labels import Kind, label
-from portal.models.document import DocumentStatus, StoredDocument
-from portal.models.merchant import Merchant
 from portal.onboarding.drafts import draft_for
 from portal.onboarding.locks import lock_reason
 from portal.onboarding.result import StepResult
-from portal.onboarding.scenarios import sample_pdf
 from portal.onboarding.sending import call_gateway
 from portal.onboarding.steps import BY_KEY
-from portal.private_files import open_private, private_folder, write_private
+from portal.web.scenarios import sample_pdf
 
 STEP = BY_KEY["documents"]
 #: The documents step sending a stored file: the client Base64-encodes it as the body is written.

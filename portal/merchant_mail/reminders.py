@@ -11,13 +11,13 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import func, select
 
-from portal import clock
 from portal.audit import record
-from portal.config import Settings
-from portal.db import db
+from portal.core import clock
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models import Merchant, StatusChange, VerificationReminder
 from portal.gateway.onboarding_shapes import OnboardingStatus
 from portal.merchant_mail.delivery import DeliveryError, email_link
-from portal.models import Merchant, StatusChange, VerificationReminder
 from portal.onboarding.signatory import signatory_of
 
 WAITING = OnboardingStatus.PENDING_VERIFICATION.value

@@ -10,12 +10,12 @@ from flask_login import current_user
 
 from portal.auth import roles_required
 from portal.auth.roles import STAFF
-from portal.config import current_settings
-from portal.db import db
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models.user import Role
 from portal.merchant_mail import templates
 from portal.merchant_mail.delivery import DeliveryError, email_link
 from portal.merchant_mail.forms import TemplateForm
-from portal.models.user import Role
 from portal.onboarding.drafts import get_merchant
 
 bp = Blueprint("merchant_mail", __name__)

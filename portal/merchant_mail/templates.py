@@ -11,10 +11,10 @@ from string import Template
 
 from sqlalchemy import select
 
-from portal import clock
 from portal.audit import record
-from portal.db import db
-from portal.models import MailTemplate
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models import MailTemplate
 
 #: What each placeholder stands for, as the editing page explains it.
 PLACEHOLDERS = {

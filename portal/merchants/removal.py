@@ -13,10 +13,10 @@ from __future__ import annotations
 from sqlalchemy import delete
 
 from portal.audit.service import record
-from portal.config import Settings
-from portal.db import db
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models.merchant import CreateState, Merchant
 from portal.documents.service import documents_of, path_of
-from portal.models.merchant import CreateState, Merchant
 
 ACTION = "merchant.delete"
 

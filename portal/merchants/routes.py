@@ -8,16 +8,16 @@ from flask.typing import ResponseReturnValue
 from portal.audit.service import record
 from portal.auth import roles_required
 from portal.auth.roles import STAFF
-from portal.config import current_settings
-from portal.db import db
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models import Role
+from portal.core.models.merchant import Merchant
 from portal.documents.service import documents_of
 from portal.documents.versions import versions_of
 from portal.merchants.export import export_zip
 from portal.merchants.forms import DeleteMerchantForm, SearchForm
 from portal.merchants.removal import can_delete, delete_abandoned
 from portal.merchants.service import TOTAL_STEPS, search_merchants
-from portal.models import Role
-from portal.models.merchant import Merchant
 from portal.onboarding import progress
 from portal.onboarding.drafts import drafts_of, get_merchant
 from portal.payments.credentials import credentials_of

@@ -15,11 +15,11 @@ from typing import Any
 from sqlalchemy import select
 
 from portal.audit.service import Actor, record
-from portal.db import db
+from portal.core.db import db
+from portal.core.models.merchant import CreateState, Merchant
 from portal.gateway import rules
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.shapes import FieldError, validate_payload
-from portal.models.merchant import CreateState, Merchant
 from portal.onboarding.drafts import draft_for, save_draft, stage_draft
 from portal.onboarding.result import StepResult
 from portal.onboarding.sending import call_gateway

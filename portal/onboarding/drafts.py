@@ -9,11 +9,11 @@ from sqlalchemy import inspect, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
-from portal import clock
 from portal.audit.service import Actor, record
-from portal.db import db
-from portal.models.merchant import Merchant
-from portal.models.step import StepDraft, StepState
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.step import StepDraft, StepState
 from portal.onboarding.result import StepResult
 from portal.onboarding.steps import Step
 from portal.outbox import queue

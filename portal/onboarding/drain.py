@@ -11,12 +11,12 @@ from enum import StrEnum
 
 from sqlalchemy import select
 
-from portal import clock
-from portal.db import db
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.outbox import OutboxItem, OutboxState
+from portal.core.models.step import StepDraft, StepState
 from portal.gateway.onboarding_client import OnboardingClient
-from portal.models.merchant import Merchant
-from portal.models.outbox import OutboxItem, OutboxState
-from portal.models.step import StepDraft, StepState
 from portal.onboarding.sending import call_gateway
 from portal.onboarding.steps import BY_KEY
 from portal.outbox.queue import backoff, claim

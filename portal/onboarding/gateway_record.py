@@ -9,6 +9,9 @@ create once reconciled. Nothing else writes the gateway's record onto the mercha
 from __future__ import annotations
 
 from portal.audit.service import Actor, record
+from portal.core.models.merchant import Merchant
+from portal.core.models.status_change import StatusSource
+from portal.core.models.step import StepState
 from portal.gateway.onboarding_shapes import (
     MerchantData,
     OnboardingStatus,
@@ -16,9 +19,6 @@ from portal.gateway.onboarding_shapes import (
     checklist_done,
 )
 from portal.gateway.reading.onboarding import RecordAnswer
-from portal.models.merchant import Merchant
-from portal.models.status_change import StatusSource
-from portal.models.step import StepState
 from portal.onboarding.drafts import draft_for, find_draft
 from portal.onboarding.locks import verification_complete
 from portal.onboarding.merchant_facts import confirm_mid

@@ -20,9 +20,12 @@ from sqlalchemy import select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm.attributes import set_committed_value
 
-from portal import clock
 from portal.audit.service import record
-from portal.db import db
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.pendency import MerchantPendency
+from portal.core.models.webhook_event import WebhookEvent
 from portal.gateway.onboarding_events import (
     MERCHANT_ID_KEY,
     PendencyKey,
@@ -31,9 +34,6 @@ from portal.gateway.onboarding_events import (
 )
 from portal.gateway.onboarding_shapes import OnboardingStatus
 from portal.gateway.reading.payments import issued_at_ms
-from portal.models.merchant import Merchant
-from portal.models.pendency import MerchantPendency
-from portal.models.webhook_event import WebhookEvent
 
 #: A MID the payment credentials accept (``portal.payments.credentials.MID_PATTERN``).
 _MID = re.compile(r"[A-Za-z0-9_-]{1,64}")

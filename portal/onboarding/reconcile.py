@@ -13,12 +13,12 @@ import re
 from sqlalchemy import select, update
 
 from portal.audit.service import record
-from portal.db import db
+from portal.core.db import db
+from portal.core.models.merchant import CreateState, Merchant
+from portal.core.models.webhook_event import WebhookEvent
 from portal.gateway.errors import GatewayError, GatewayUnavailable
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_shapes import MerchantData
-from portal.models.merchant import CreateState, Merchant
-from portal.models.webhook_event import WebhookEvent
 from portal.onboarding.drafts import draft_for
 from portal.onboarding.gateway_record import apply_record
 from portal.onboarding.result import StepResult

@@ -13,9 +13,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from portal import clock
 from portal.audit.service import Actor, record
-from portal.db import db
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.step import StepDraft, StepState
 from portal.gateway.errors import (
     TOO_MANY_REQUESTS,
     GatewayError,
@@ -25,8 +27,6 @@ from portal.gateway.errors import (
 )
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.shapes import FieldError
-from portal.models.merchant import Merchant
-from portal.models.step import StepDraft, StepState
 from portal.onboarding.gateway_record import apply_answer, apply_record
 from portal.onboarding.gateway_words import refusal_words
 from portal.onboarding.locks import says_locked

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from portal.audit.service import Actor
+from portal.core.models.merchant import Merchant
 from portal.gateway.onboarding_client import OnboardingClient
-from portal.models.merchant import Merchant
 from portal.onboarding import create
 from portal.onboarding.drafts import (
     DraftConflict,

@@ -1,7 +1,7 @@
 """The outbox's queue: a step send kept for later, superseded when fresher data is saved,
 claimed when due by one drain alone (``claim`` commits; nothing else here does).
 
-A claim is exclusive across processes (``portal.claims``: ``FOR UPDATE SKIP LOCKED`` on
+A claim is exclusive across processes (``portal.core.row_claims``: ``FOR UPDATE SKIP LOCKED`` on
 PostgreSQL, a conditional ``UPDATE`` elsewhere). A claim older than the claims' ``LEASE`` is
 from a drain that died and is taken again (the step sends are PUTs, safe to repeat). The drain
 itself sends the way a step send goes, so it sits beside the sending
@@ -15,11 +15,11 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, and_, or_, select, update
 
-from portal import clock
-from portal.claims import LEASE, claim_rows
-from portal.db import db
-from portal.models.outbox import LIVE_STATES, OutboxItem, OutboxState
-from portal.models.step import StepDraft, StepState
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.outbox import LIVE_STATES, OutboxItem, OutboxState
+from portal.core.models.step import StepDraft, StepState
+from portal.core.row_claims import LEASE, claim_rows
 
 #: The wait after the first failure; it doubles with each failure up to ``MAX_DELAY``.
 FIRST_DELAY = timedelta(seconds=30)

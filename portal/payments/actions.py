@@ -14,9 +14,10 @@ from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
-from portal import clock
 from portal.audit import record
-from portal.db import db
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.payment import ActionState, Payment, PaymentRefund, RefundState
 from portal.gateway.errors import GatewayError
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.payments_shapes import (
@@ -25,7 +26,6 @@ from portal.gateway.payments_shapes import (
     RefundResponse,
     check_amount,
 )
-from portal.models.payment import ActionState, Payment, PaymentRefund, RefundState
 from portal.payments import polling
 from portal.payments.in_flight import claim, mark_unknown, record_sending, release, took_effect
 from portal.payments.service import (

@@ -21,14 +21,14 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from sqlalchemy import select
 
-from portal import clients
 from portal.audit import record
-from portal.config import Settings
-from portal.db import db
-from portal.encryption import CREDENTIALS_VARIABLE, KeyConfigError, multi_fernet
+from portal.core import clients
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.encryption import CREDENTIALS_VARIABLE, KeyConfigError, multi_fernet
+from portal.core.models.merchant import Merchant
+from portal.core.models.payment import PaymentCredentials, PortfolioKey
 from portal.gateway.payments_client import PaymentsClient
-from portal.models.merchant import Merchant
-from portal.models.payment import PaymentCredentials, PortfolioKey
 from portal.payments.service import unavailable_reason
 
 log = logging.getLogger("portal.payments")
@@ -240,7 +240,7 @@ def register_key(settings: Settings, mid: str, kid: str, public_key_pem: str,
 
 def client_for(settings: Settings, credentials: PaymentCredentials) -> PaymentsClient:
     """A payments client signing as the merchant (with its own key or the portfolio key), the
-    private key decrypted for the call; built by :mod:`portal.clients`."""
+    private key decrypted for the call; built by :mod:`portal.core.clients`."""
     signer = signer_of(credentials)
     try:
         private = _fernet(settings).decrypt(signer.private_key_encrypted.encode("ascii"))

@@ -12,8 +12,8 @@ from __future__ import annotations
 from sqlalchemy import delete
 
 from portal.audit import record
-from portal.db import db
-from portal.models.payment import PENDING, ActionState, Payment
+from portal.core.db import db
+from portal.core.models.payment import PENDING, ActionState, Payment
 from portal.payments.service import Result
 from portal.payments.wording import money
 

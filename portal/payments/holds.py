@@ -13,18 +13,18 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from portal import clock
 from portal.audit import record
-from portal.clients import GatewayKeyMissing, gateway_public_key
-from portal.config import Settings
-from portal.db import db
+from portal.core import clock
+from portal.core.clients import GatewayKeyMissing, gateway_public_key
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.payment import ActionState, Payment
 from portal.gateway.errors import GatewayError, ValidationFailed
 from portal.gateway.jws import TokenError
 from portal.gateway.payments_client import PaymentsClient, verify_callback_token
 from portal.gateway.payments_shapes import CallbackClaims, InitiateRequest, PaymentStatus
 from portal.gateway.shapes import FieldError, dump, validate_payload
-from portal.models.merchant import Merchant
-from portal.models.payment import ActionState, Payment
 from portal.payments import credentials as creds
 from portal.payments import polling
 from portal.payments.in_flight import claim, mark_unknown, release

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from portal.models.payment import ActionState, Payment
+from portal.core.models.payment import ActionState, Payment
 from portal.payments.status_moves import WAITING
 
 #: Reads in a row at the job's own period before the waits grow.

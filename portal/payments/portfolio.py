@@ -10,10 +10,10 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from portal.audit import record
-from portal.config import Settings
-from portal.db import db
-from portal.models.merchant import Merchant
-from portal.models.payment import PaymentCredentials, PortfolioKey
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.payment import PaymentCredentials, PortfolioKey
 from portal.payments.credentials import (
     CredentialsError,
     SavedKey,

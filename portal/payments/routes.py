@@ -13,14 +13,13 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
-from portal import clock
 from portal.auth import public, roles_required
 from portal.auth.roles import STAFF
-from portal.config import current_settings
-from portal.extensions import csrf
+from portal.core import clock
+from portal.core.config import current_settings
+from portal.core.models.user import Role
 from portal.gateway.payments_shapes import InitiateRequest
 from portal.gateway.shapes import FieldError
-from portal.models.user import Role
 from portal.payments import actions, expiry, holds, portfolio, service, status_read, wording
 from portal.payments import credentials as creds
 from portal.payments import discard as discarding
@@ -47,7 +46,8 @@ from portal.payments.pages import (
     merchant_of,
     portfolio_page,
 )
-from portal.required_fields import mark_required
+from portal.web.csrf import csrf
+from portal.web.required_fields import mark_required
 
 bp = Blueprint("payments", __name__)
 

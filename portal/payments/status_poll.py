@@ -15,10 +15,10 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import select
 
-from portal.config import Settings
-from portal.db import db
-from portal.models.merchant import Merchant
-from portal.models.payment import Payment
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.payment import Payment
 from portal.payments import credentials as creds
 from portal.payments import polling
 from portal.payments.status_read import refresh

@@ -9,13 +9,13 @@ from datetime import timedelta
 from sqlalchemy import update
 from sqlalchemy.orm.attributes import set_committed_value
 
-from portal import clock
 from portal.audit import record
-from portal.db import db
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.payment import Payment
 from portal.gateway.errors import GatewayError, NotFound, Unauthorized
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.payments_shapes import PaymentStatus, StatusResponse
-from portal.models.payment import Payment
 from portal.payments import polling
 from portal.payments.in_flight import needs_reconciling, never_happened, release, took_effect
 from portal.payments.service import CAPTURE, REFUND, REVERSE, Result, refunds_of

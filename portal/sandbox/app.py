@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask, jsonify
 
-from portal.clock import Clock
+from portal.core.clock import Clock
 from portal.sandbox.config import SandboxConfig
 from portal.sandbox.envelopes import envelope
 from portal.sandbox.errors import ApiError

@@ -44,7 +44,7 @@ from pydantic import AfterValidator, ConfigDict, Field
 from pydantic.dataclasses import dataclass as model
 from werkzeug.wrappers import Response
 
-from portal.clock import Clock
+from portal.core.clock import Clock
 from portal.gateway import onboarding_shapes, payments_shapes
 from portal.sandbox.dialect import (
     SYSTEM_ERROR,

@@ -7,9 +7,9 @@ from flask.typing import ResponseReturnValue
 
 from portal.auth import roles_required
 from portal.auth.roles import STAFF
-from portal.clients import current_onboarding_client
-from portal.db import db
-from portal.models.status_change import StatusSource
+from portal.core.clients import current_onboarding_client
+from portal.core.db import db
+from portal.core.models.status_change import StatusSource
 from portal.onboarding import progress
 from portal.onboarding.drafts import drafts_of, get_merchant
 from portal.onboarding.status_history import timeline

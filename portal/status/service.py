@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from portal.audit.service import record
+from portal.core.labels import label
+from portal.core.models.merchant import Merchant
 from portal.gateway.errors import GatewayError, GatewayUnavailable
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_shapes import MerchantData, OnboardingStatus, known_status
-from portal.labels import label
-from portal.models.merchant import Merchant
 from portal.onboarding.gateway_record import apply_status_read
 from portal.onboarding.gateway_words import refusal_words
 

@@ -13,15 +13,15 @@ from datetime import timedelta
 
 from sqlalchemy import delete, func, select
 
-from portal import clock
 from portal.audit import record
 from portal.auth import accounts
-from portal.config import Settings
-from portal.db import db
+from portal.core import clock
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models import PasswordResetRequest, User
 from portal.jobs.account_mail import queue_reset
 from portal.mail import MailError, compose, send
 from portal.mail.urls import absolute_url
-from portal.models import PasswordResetRequest, User
 from portal.team import tokens
 
 #: Requests counted over this window; beyond the limits no email is sent.

@@ -16,8 +16,8 @@ from datetime import timedelta
 
 from portal.audit import record
 from portal.auth import accounts, admins, mfa, passwords, session_records
-from portal.db import db
-from portal.models import ApprovalRequest, Role, User
+from portal.core.db import db
+from portal.core.models import ApprovalRequest, Role, User
 from portal.payments.approvals import requests
 
 ROLE_LABELS = {Role.OPS.value: "Operations", Role.ADMIN.value: "Administrator"}

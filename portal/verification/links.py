@@ -14,13 +14,13 @@ from datetime import timedelta
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from sqlalchemy import select
 
-from portal import clock
 from portal.audit.service import record
-from portal.db import db
-from portal.models.merchant import Merchant
-from portal.models.verification import MerchantLink
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.verification import MerchantLink
+from portal.core.timed_tokens import timed_serializer
 from portal.onboarding.locks import verification_complete
-from portal.signing import timed_serializer
 
 SALT = "portal.merchant-verification-link"
 LIFETIME = timedelta(hours=24)

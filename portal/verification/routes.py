@@ -16,18 +16,18 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
-from portal import clock
 from portal.auth import public, roles_required
 from portal.auth.roles import STAFF
-from portal.clients import current_onboarding_client
-from portal.config import current_settings
-from portal.models.merchant import Merchant
-from portal.models.verification import MerchantLink
+from portal.core import clock
+from portal.core.clients import current_onboarding_client
+from portal.core.config import current_settings
+from portal.core.models.merchant import Merchant
+from portal.core.models.verification import MerchantLink
 from portal.onboarding import progress
 from portal.onboarding.drafts import drafts_of, get_merchant
 from portal.onboarding.signatory import masked_email, signatory_of
-from portal.security_headers import content_security_policy
 from portal.verification import links, service, words
+from portal.web.security_headers import content_security_policy
 
 bp = Blueprint("verification", __name__)
 

@@ -13,17 +13,17 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
-from portal import clock
 from portal.audit.service import record
-from portal.db import db
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.status_change import StatusSource
+from portal.core.models.step import StepState
+from portal.core.models.verification import GatewayLink
 from portal.gateway.errors import GatewayError, GatewayUnavailable, ValidationFailed
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_events import StepName
 from portal.gateway.onboarding_shapes import checklist_done
-from portal.models.merchant import Merchant
-from portal.models.status_change import StatusSource
-from portal.models.step import StepState
-from portal.models.verification import GatewayLink
 from portal.onboarding.drafts import draft_for
 from portal.onboarding.gateway_words import refusal_words
 from portal.onboarding.locks import verification_complete

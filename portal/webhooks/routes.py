@@ -6,10 +6,10 @@ from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from portal.auth import public
-from portal.config import current_settings
-from portal.extensions import csrf
+from portal.core.config import current_settings
 from portal.gateway.hmac import DIGEST_HEADER
-from portal.http import reads_raw_body
+from portal.web.csrf import csrf
+from portal.web.http import reads_raw_body
 from portal.webhooks import service
 
 bp = Blueprint("webhooks", __name__)

@@ -17,23 +17,23 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from portal import clock
-from portal.clients import onboarding_client
-from portal.config import Settings
-from portal.db import db
+from portal.core import clock
+from portal.core.clients import onboarding_client
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.status_change import StatusSource
+from portal.core.models.webhook_event import WebhookEvent
+from portal.core.typed_text import without_control_characters
 from portal.gateway.hmac import matching_secret
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_events import WebhookKey
 from portal.gateway.onboarding_shapes import known_status
 from portal.gateway.retry import NO_RETRY
 from portal.gateway.transport import Timeouts
-from portal.models.merchant import Merchant
-from portal.models.status_change import StatusSource
-from portal.models.webhook_event import WebhookEvent
 from portal.onboarding.merchant_facts import keep
 from portal.onboarding.status_history import is_final
 from portal.status.service import read_status
-from portal.typed_text import without_control_characters
 
 #: Connect and read timeouts of the re-read: well inside the gateway's 10 seconds.
 TIMEOUTS = Timeouts(connect=2.0, read=4.0)

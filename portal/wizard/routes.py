@@ -11,20 +11,21 @@ from werkzeug.datastructures import MultiDict
 from portal.auth import roles_required
 from portal.auth.held_forms import claim, keeps_typing
 from portal.auth.roles import STAFF
-from portal.clients import current_onboarding_client
-from portal.models.merchant import CreateState, Merchant
-from portal.models.step import StepDraft, StepState
-from portal.onboarding import progress, scenarios
+from portal.core.clients import current_onboarding_client
+from portal.core.models.merchant import CreateState, Merchant
+from portal.core.models.step import StepDraft, StepState
+from portal.onboarding import progress
 from portal.onboarding import reconcile as reconciliation
 from portal.onboarding.create import new_external_id, start_merchant
 from portal.onboarding.drafts import DraftConflict, draft_saved, drafts_of, get_merchant
-from portal.onboarding.filling import fill_every_step, filled_message
 from portal.onboarding.result import StepResult
 from portal.onboarding.service import save_step_draft, send_saved, send_step
 from portal.onboarding.steps import BY_KEY, Step
 from portal.outbox import queue
-from portal.required_fields import mark_required
-from portal.step_pages import chosen_scenario, step_url
+from portal.web import scenarios
+from portal.web.required_fields import mark_required
+from portal.web.scenario_filling import fill_every_step, filled_message
+from portal.web.step_pages import chosen_scenario, step_url
 from portal.wizard.conflicts import Difference, differences
 from portal.wizard.forms import FORMS, CreateForm, ReconcileForm, StepForm
 from portal.wizard.pages import (

@@ -11,8 +11,8 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from portal.claims import LEASE
-from portal.config import current_settings
+from portal.core.config import current_settings
+from portal.core.row_claims import LEASE
 from portal.worker.loop import WorkerOptions, run_due, work
 from portal.worker.tasks import Intervals
 

@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from portal.config import Settings
+from portal.core.config import Settings
 from tests.browser.conftest import Axe, Console, Servers, log_in, screenshot
 from tests.browser.test_payments_journey import fill_hold_form
 from tests.payments.conftest import APPROVING_CARD, add_merchant

@@ -10,11 +10,11 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from portal.db import db
-from portal.models.merchant import Merchant
-from portal.onboarding import scenarios
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
 from portal.onboarding.service import save_step_draft
 from portal.onboarding.steps import BY_KEY
+from portal.web import scenarios
 from tests.browser.conftest import Axe, Servers, log_in, screenshot
 from tests.browser.test_payment_pages import act, merchant_id
 from tests.browser.test_payments_journey import fill_hold_form, pay_on_checkout_page

@@ -8,9 +8,9 @@ from bs4 import BeautifulSoup
 from sqlalchemy import select
 
 from portal.bulk.settle import settle_linked_rows
-from portal.db import db
-from portal.models.bulk import BulkImport, ImportState
-from portal.models.merchant import CreateState, Merchant
+from portal.core.db import db
+from portal.core.models.bulk import BulkImport, ImportState
+from portal.core.models.merchant import CreateState, Merchant
 from portal.sandbox.faults import Fault, FaultKind
 from tests.bulk.conftest import EXAMPLE, creates
 from tests.bulk.test_page import finished, upload

@@ -9,19 +9,19 @@ from collections.abc import Iterator
 import pytest
 from flask import Flask
 
-from portal.clients import onboarding_client
-from portal.config import Settings, current_settings
-from portal.db import db
-from portal.factory import create_app
+from portal.app.factory import create_app
+from portal.core.clients import onboarding_client
+from portal.core.config import Settings, current_settings
+from portal.core.db import db
+from portal.core.models.outbox import OutboxState
 from portal.gateway.retry import NO_RETRY
-from portal.models.outbox import OutboxState
-from portal.onboarding import scenarios
 from portal.onboarding.create import start_merchant
 from portal.onboarding.drain import drain
 from portal.onboarding.service import send_step
 from portal.onboarding.steps import BY_KEY
 from portal.outbox.queue import claim
 from portal.sandbox.faults import Fault, FaultKind
+from portal.web import scenarios
 from tests.outbox.support import items, run_drain
 
 QUEUED = 8

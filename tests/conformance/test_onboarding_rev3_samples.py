@@ -15,22 +15,23 @@ import pytest
 from flask import Flask, Response
 from sqlalchemy import select
 
-from portal.clients import onboarding_client
-from portal.config import current_settings
-from portal.db import db
+from portal.app.factory import create_app
+from portal.core.clients import onboarding_client
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models.merchant import CreateState, Merchant
+from portal.core.models.pendency import MerchantPendency
+from portal.core.models.step import StepState
+from portal.core.models.webhook_event import WebhookEvent
 from portal.documents import service as documents
-from portal.factory import create_app
 from portal.gateway.onboarding_shapes import PREFIX, PennyDropStatus
-from portal.models.merchant import CreateState, Merchant
-from portal.models.pendency import MerchantPendency
-from portal.models.step import StepState
-from portal.models.webhook_event import WebhookEvent
-from portal.onboarding import locks, scenarios
+from portal.onboarding import locks
 from portal.onboarding.drafts import draft_for
 from portal.onboarding.service import send_step
 from portal.onboarding.steps import BY_KEY
 from portal.status.pendencies import pendencies
 from portal.status.service import read_status
+from portal.web import scenarios
 from tests.conformance.rev3_samples import Sample, sample
 from tests.support.servers import serve
 

@@ -11,10 +11,10 @@ from flask import Flask
 from sqlalchemy import select
 
 from portal.audit import Actor
-from portal.bulk import jobs
-from portal.db import db
-from portal.models.bulk import BulkImport, BulkImportRow
-from portal.models.job import Job
+from portal.bulk import import_job as jobs
+from portal.core.db import db
+from portal.core.models.bulk import BulkImport, BulkImportRow
+from portal.core.models.job import Job
 from portal.worker.tasks import Intervals
 from tests.bulk.conftest import EXAMPLE
 

@@ -8,12 +8,12 @@ from contextlib import contextmanager
 
 import pytest
 
-from portal.bulk import jobs
-from portal.bulk.jobs import KIND
-from portal.claims import LEASE
-from portal.config import SETTINGS_EXTENSION
+from portal.bulk import import_job as jobs
+from portal.bulk.import_job import KIND
+from portal.core.config import SETTINGS_EXTENSION
+from portal.core.models.job import JobState
+from portal.core.row_claims import LEASE
 from portal.jobs.queue import claim
-from portal.models.job import JobState
 from portal.worker.loop import WorkerOptions, run_next
 from tests.bulk.conftest import creates
 from tests.jobs.support import (
@@ -44,7 +44,7 @@ def stop_after(monkeypatch, rows: int, then) -> None:
             then()
         return state
 
-    monkeypatch.setattr("portal.bulk.jobs._record_rows", record_and_maybe_stop)
+    monkeypatch.setattr("portal.bulk.import_job._record_rows", record_and_maybe_stop)
 
 
 @contextmanager
@@ -177,7 +177,7 @@ def test_an_unexpected_error_ends_the_import_as_crashed(portal_clock, app, sandb
     def broken(*_args) -> None:
         raise RuntimeError("the disk is full")
 
-    stop_after(monkeypatch, 1, lambda: monkeypatch.setattr("portal.bulk.jobs._record_rows",
+    stop_after(monkeypatch, 1, lambda: monkeypatch.setattr("portal.bulk.import_job._record_rows",
                                                            broken))
     run_worker(app)
     assert stored_import(app, import_id).state == "crashed"

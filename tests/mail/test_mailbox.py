@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from bs4 import BeautifulSoup
 
-from portal.config import SETTINGS_EXTENSION
+from portal.core.config import SETTINGS_EXTENSION
 from portal.mail import compose, send
 from tests.support.mail import mailing
 

@@ -9,7 +9,7 @@ import re
 import pytest
 from bs4 import BeautifulSoup
 
-from portal.factory import create_app
+from portal.app.factory import create_app
 from portal.gateway.hmac import hmac_digest
 from tests.conftest import API_SECRET
 from tests.support.rows import stored

@@ -13,10 +13,10 @@ import pytest
 import requests
 from bs4 import BeautifulSoup
 
-from portal.config import Settings
-from portal.db import db
-from portal.models.merchant import CreateState, Merchant
-from portal.models.payment import Payment, PaymentCredentials
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models.merchant import CreateState, Merchant
+from portal.core.models.payment import Payment, PaymentCredentials
 from portal.sandbox.payments.backend import PaymentsBackend
 from tests.conftest import with_payments
 from tests.support.rows import fresh

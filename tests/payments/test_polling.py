@@ -9,10 +9,10 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import delete, func, select
 
-from portal import clock
-from portal.db import db
-from portal.models.audit import AuditEvent
-from portal.models.payment import Payment, PaymentCredentials
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.audit import AuditEvent
+from portal.core.models.payment import Payment, PaymentCredentials
 from portal.payments import polling
 from portal.payments.status_poll import POLL_ACTOR, poll_once
 from portal.sandbox.faults import Fault, FaultKind

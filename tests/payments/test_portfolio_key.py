@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from cryptography.fernet import Fernet
 
-from portal.config import SETTINGS_EXTENSION
-from portal.db import db
-from portal.models import AuditEvent, PortfolioKey
+from portal.core.config import SETTINGS_EXTENSION
+from portal.core.db import db
+from portal.core.models import AuditEvent, PortfolioKey
 from tests.payments.conftest import (
     add_merchant,
     authorised_payment,

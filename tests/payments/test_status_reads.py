@@ -8,11 +8,11 @@ import threading
 import time
 from datetime import timedelta
 
-from portal import clock
-from portal.db import db
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.payment import Payment
 from portal.gateway.payments_client import PaymentsClient
-from portal.models.merchant import Merchant
-from portal.models.payment import Payment
 from portal.payments import credentials as creds
 from portal.payments.status_read import refresh
 from tests.payments.conftest import act, backend, pay, payment_row, post_hold

@@ -14,12 +14,12 @@ from werkzeug.routing import Rule
 
 from portal.auth.accounts import create_user, find_user
 from portal.auth.passwords import generate_password
-from portal.config import Settings
-from portal.db import db
-from portal.models.document import StoredDocument
-from portal.models.merchant import Merchant
-from portal.models.payment import Payment
-from portal.models.user import Role
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models.document import StoredDocument
+from portal.core.models.merchant import Merchant
+from portal.core.models.payment import Payment
+from portal.core.models.user import Role
 from portal.onboarding.steps import STEPS
 from portal.team import tokens
 from portal.verification import links

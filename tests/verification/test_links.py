@@ -8,11 +8,11 @@ import pytest
 from bs4 import BeautifulSoup
 from sqlalchemy import select
 
-from portal.config import current_settings
-from portal.db import db
-from portal.models.merchant import Merchant
-from portal.models.verification import GatewayLink, MerchantLink
-from portal.redaction import redact_text
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.verification import GatewayLink, MerchantLink
+from portal.core.redaction import redact_text
 from portal.verification import links
 from tests.verification.conftest import backend_of, frame_src, onboard, token_of
 

@@ -9,20 +9,20 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import select, text
 
-from portal.clients import onboarding_client
-from portal.config import SETTINGS_EXTENSION, current_settings
-from portal.db import db
-from portal.factory import create_app
+from portal.app.factory import create_app
+from portal.core.clients import onboarding_client
+from portal.core.config import SETTINGS_EXTENSION, current_settings
+from portal.core.db import db
+from portal.core.models.audit import AuditEvent
+from portal.core.models.merchant import Merchant
+from portal.core.models.status_change import StatusChange, StatusSource
+from portal.core.models.webhook_event import WebhookEvent
 from portal.gateway.hmac import hmac_digest
 from portal.gateway.onboarding_shapes import MerchantData
 from portal.gateway.transport import Timeouts
-from portal.models.audit import AuditEvent
-from portal.models.merchant import Merchant
-from portal.models.status_change import StatusChange, StatusSource
-from portal.models.webhook_event import WebhookEvent
 from portal.onboarding.status_history import change_status, may_move
-from portal.sync import sync_once
 from portal.webhooks import service
+from portal.worker.sync import sync_once
 from tests.conftest import API_SECRET
 from tests.support.rows import stored
 from tests.verification.conftest import backend_of, onboard

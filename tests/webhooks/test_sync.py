@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from portal.clients import onboarding_client
-from portal.config import current_settings
-from portal.db import db
-from portal.models.merchant import Merchant
+from portal.core.clients import onboarding_client
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
 from portal.onboarding.status_history import change_status
-from portal.sync import sync_once
+from portal.worker.sync import sync_once
 from tests.support.rows import stored
 from tests.verification.conftest import backend_of, onboard
 

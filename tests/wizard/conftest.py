@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 from bs4 import BeautifulSoup
 
-from portal.config import SETTINGS_EXTENSION
-from portal.onboarding import scenarios
+from portal.core.config import SETTINGS_EXTENSION
+from portal.web import scenarios
 from tests.support.dialects import every_dialect_fixture
 from tests.support.rows import stored
 from tests.wizard.browser import Browser, Page, flatten, form_values

@@ -7,12 +7,12 @@ from typing import Any
 
 from sqlalchemy import update
 
-from portal.db import db
-from portal.models.merchant import CreateState, Merchant
-from portal.onboarding import scenarios
+from portal.core.db import db
+from portal.core.models.merchant import CreateState, Merchant
 from portal.onboarding.create import start_merchant
 from portal.onboarding.service import save_step_draft
 from portal.onboarding.steps import BY_KEY
+from portal.web import scenarios
 
 LONG_NAME = "Sree Lakshmi Venkateswara Handloom Textiles Exports and Imports Private Limited"
 LONG_STREET = ("Plot 12/4B, Survey No. 221/3A-1, Near Sri Venkateswara Swamy Temple Arch, "

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from portal.db import db
-from portal.models.audit import AuditEvent
-from portal.models.document import StoredDocument
-from portal.models.merchant import CreateState
-from portal.onboarding import scenarios
+from portal.core.db import db
+from portal.core.models.audit import AuditEvent
+from portal.core.models.document import StoredDocument
+from portal.core.models.merchant import CreateState
+from portal.web import scenarios
 from tests.support.gateway_front import GatewayFront, gateway_front
 from tests.support.rows import stored
 from tests.wizard.conftest import onboard, point_gateway_at, send_through_pages, typed, upload

@@ -7,19 +7,19 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from portal.config import current_settings
-from portal.db import db
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models.audit import AuditEvent
+from portal.core.models.document import StoredDocument
+from portal.core.models.merchant import CreateState, Merchant
+from portal.core.models.step import StepDraft
 from portal.documents.service import path_of, store
 from portal.gateway.errors import ValidationFailed
 from portal.merchants.removal import can_delete
-from portal.models.audit import AuditEvent
-from portal.models.document import StoredDocument
-from portal.models.merchant import CreateState, Merchant
-from portal.models.step import StepDraft
-from portal.onboarding import scenarios
 from portal.onboarding.create import start_merchant
 from portal.onboarding.service import send_step
 from portal.onboarding.steps import BY_KEY
+from portal.web import scenarios
 from tests.conftest import AuthActions
 from tests.wizard.browser import Browser, Page
 from tests.wizard.conftest import merchant_id_from, point_gateway_at, typed

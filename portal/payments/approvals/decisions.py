@@ -14,12 +14,12 @@ from datetime import datetime
 
 from sqlalchemy import ColumnElement, or_, select, update
 
-from portal import clock
 from portal.audit import record
 from portal.auth.vouching import vouched_for
-from portal.config import Settings
-from portal.db import db
-from portal.models.approval import ApprovalRequest, ApprovalState
+from portal.core import clock
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models.approval import ApprovalRequest, ApprovalState
 from portal.payments.approvals import runners
 from portal.payments.approvals.queries import STATE_WORDS, VOUCHED, barred
 

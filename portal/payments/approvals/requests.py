@@ -17,12 +17,12 @@ from typing import Any
 from cryptography.hazmat.primitives import serialization
 from sqlalchemy import select, update
 
-from portal import clock
 from portal.audit import record
-from portal.db import db
-from portal.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
-from portal.models.merchant import Merchant
-from portal.models.payment import ActionState, Payment
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
+from portal.core.models.merchant import Merchant
+from portal.core.models.payment import ActionState, Payment
 from portal.payments import actions
 from portal.payments import credentials as creds
 from portal.payments.service import new_nonce, refundable, refunds_of, unavailable_reason

@@ -7,10 +7,10 @@ from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
 from portal.auth import roles_required
-from portal.config import current_settings
-from portal.db import db
-from portal.models.approval import ApprovalRequest
-from portal.models.user import Role
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models.approval import ApprovalRequest
+from portal.core.models.user import Role
 from portal.payments import wording
 from portal.payments.approvals import decisions, queries
 from portal.payments.approvals.forms import APPROVE, DecisionForm

@@ -8,13 +8,13 @@ from datetime import timedelta
 
 from portal.audit import record
 from portal.auth import accounts, admins, passwords
-from portal.config import Settings
-from portal.db import db
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
+from portal.core.models.merchant import Merchant
+from portal.core.models.payment import Payment
+from portal.core.models.user import Role
 from portal.jobs.account_mail import queue_invitation
-from portal.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
-from portal.models.merchant import Merchant
-from portal.models.payment import Payment
-from portal.models.user import Role
 from portal.payments import actions, portfolio
 from portal.payments import credentials as creds
 from portal.payments.approvals import refund_allowance

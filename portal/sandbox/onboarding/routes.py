@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Blueprint, Response, g, jsonify, request
 
-from portal.clock import Clock
+from portal.core.clock import Clock
 from portal.gateway.hmac import DIGEST_HEADER
 from portal.gateway.onboarding_shapes import OPERATIONS, PREFIX, Operation
 from portal.gateway.shapes import validate_payload

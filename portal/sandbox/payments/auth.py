@@ -11,7 +11,7 @@ from typing import Any
 
 from joserfc.jwk import RSAKey
 
-from portal.clock import Clock, system_now
+from portal.core.clock import Clock, system_now
 from portal.gateway.jws import (
     ISSUER_CLAIM,
     KEY_MID_CLAIM,

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from portal.clock import Clock
+from portal.core.clock import Clock
 from portal.gateway.payments_shapes import (
     AmountScope,
     AuthReversalRequest,

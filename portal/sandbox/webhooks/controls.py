@@ -12,7 +12,7 @@ from dataclasses import asdict
 
 from flask import Blueprint, Response, jsonify, request
 
-from portal.clock import Clock
+from portal.core.clock import Clock
 from portal.gateway.shapes import RequestModel, validate_payload
 from portal.sandbox.envelopes import envelope
 from portal.sandbox.errors import validation_error

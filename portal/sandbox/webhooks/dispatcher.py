@@ -34,7 +34,7 @@ from typing import Any
 import requests
 from pydantic import TypeAdapter
 
-from portal.clock import Clock
+from portal.core.clock import Clock
 from portal.gateway.hmac import DIGEST_HEADER, hmac_digest
 from portal.gateway.onboarding_shapes import Webhook
 from portal.gateway.shapes import FieldError

@@ -14,7 +14,7 @@ import pytest
 import requests
 from bs4 import BeautifulSoup
 
-from portal.clock import Clock
+from portal.core.clock import Clock
 from portal.gateway.jws import load_private_key, sign_claims, sign_digest_token
 from portal.gateway.payments_client import PaymentsClient, verify_callback_token
 from portal.gateway.payments_shapes import INITIATE_PATH

@@ -17,8 +17,8 @@ from sqlalchemy import event, select
 
 from bench.measure import statements
 from portal.app.factory import create_app
-from portal.audit import Actor
-from portal.bulk import import_job as jobs
+from portal.audit.service import Actor
+from portal.bulk import service
 from portal.bulk.runner import run_rows
 from portal.bulk.validation import check_file
 from portal.core.clients import onboarding_client
@@ -69,7 +69,7 @@ def bulk_job(csv_file: Path) -> dict[str, object]:
     the statements and commits the job ran."""
     app = create_app()
     with app.app_context():
-        queued = jobs.submit(csv_file.read_bytes(), csv_file.name, BENCH)
+        queued = service.submit(csv_file.read_bytes(), csv_file.name, BENCH)
     commits: list[int] = []
     engine = db.engine(app)
     event.listen(engine, "commit", lambda _conn: commits.append(1))
@@ -78,7 +78,7 @@ def bulk_job(csv_file: Path) -> dict[str, object]:
         assert run_next(app, WorkerOptions(name="bench-worker"), threading.Event())
         seconds = time.perf_counter() - start
     with app.app_context():
-        done = jobs.get_import(queued.id)
+        done = service.get_import(queued.id)
         assert done is not None
         counts = done.counts
     return {"seconds": seconds, "peakRss": peak_rss(), "counts": counts,

@@ -11,7 +11,7 @@ from flask_login import login_user
 from sqlalchemy import select
 
 from portal.app.factory import create_app
-from portal.audit import record
+from portal.audit.service import record
 from portal.auth.accounts import find_user
 from portal.core.db import db
 from portal.core.logging_filters import RedactingFilter, install_redaction

@@ -12,8 +12,7 @@ from flask import Blueprint, Flask, jsonify
 from sqlalchemy import select
 
 from portal.app.factory import create_app
-from portal.auth import roles_required
-from portal.auth.access import is_public
+from portal.auth.access import is_public, roles_required
 from portal.auth.accounts import find_user, set_active
 from portal.auth.passwords import needs_rehash
 from portal.auth.throttle import ACCOUNT_LIMIT, ADDRESS_LIMIT, ADDRESS_WINDOW, LOCK_DURATION

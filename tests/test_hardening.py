@@ -14,7 +14,7 @@ from sqlalchemy import select
 from werkzeug.test import TestResponse
 
 from portal.app.factory import create_app
-from portal.auth import public
+from portal.auth.access import public
 from portal.core.config import Settings, origin_of
 from portal.core.db import db
 from portal.core.models.audit import AuditEvent

@@ -8,8 +8,8 @@ from datetime import date
 from wtforms import DateField, Field, Form, SearchField, SelectChoice, SelectField
 from wtforms.validators import Optional, ValidationError
 
-from portal.admin.dashboard import AuditFilters
 from portal.admin.sentences import action_words
+from portal.audit.trail import AuditFilters
 from portal.core.label_tables import TABLES, Kind
 from portal.web.form_base import PortalForm
 

@@ -1,8 +1,9 @@
 """Every blueprint of the portal: a feature joins the app with one line here.
 
-Each comes from its feature's ``routes`` module (``errors.handlers`` for the error pages), never
-re-exported by the package: importing a feature's services does not drag in its pages, so no
-import cycle runs through a blueprint.
+Each comes from its feature's ``routes`` module (``portal.web.errors`` for the error pages), never
+re-exported by the package: a feature's ``__init__`` imports nothing, so importing its services
+does not drag in its pages, and no import cycle runs through a blueprint. The authenticator
+page (``auth.enrolment_routes``) adds itself to auth's blueprint when imported here.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from flask import Flask
 
 from portal.admin.routes import bp as admin_bp
+from portal.auth import enrolment_routes  # noqa: F401  (adds the authenticator page to auth's bp)
 from portal.auth.routes import bp as auth_bp
 from portal.bulk.routes import bp as bulk_bp
 from portal.documents.routes import bp as documents_bp

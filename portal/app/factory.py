@@ -15,7 +15,7 @@ from portal.core.config import INSTANCE, ROOT, SETTINGS_EXTENSION, Settings
 from portal.core.db import db
 from portal.core.startup import checked_settings
 from portal.monitoring.logs import configure_logging
-from portal.monitoring.routes import init_ops
+from portal.monitoring.routes import init_monitoring
 from portal.web import body_forms, step_pages
 from portal.web.http import RowIdConverter, refuse_json_for_forms
 from portal.web.security_headers import add_security_headers
@@ -51,7 +51,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         proxies = settings.trusted_proxies
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
     app.url_map.converters["int"] = RowIdConverter
-    init_ops(app)  # first: the request id exists for every later hook and log line
+    init_monitoring(app)  # first: the request id exists for every later hook and log line
     register_extensions(app)
     register_blueprints(app)
     labels.register(app)

@@ -8,7 +8,7 @@ from datetime import timedelta
 import click
 from flask.cli import AppGroup
 
-from portal.audit import record
+from portal.audit.service import record
 from portal.auth import accounts, mfa, passwords
 from portal.core.config import current_settings
 from portal.core.db import db

@@ -7,7 +7,7 @@ from flask import abort, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
-from portal.audit import record
+from portal.audit.service import record
 from portal.auth import mfa, recovery_codes, totp
 from portal.auth.forms import EnrolmentForm
 from portal.auth.routes import bp

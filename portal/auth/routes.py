@@ -8,7 +8,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
-from portal.audit import record
+from portal.audit.service import record
 from portal.auth import recovery_codes
 from portal.auth.access import public
 from portal.auth.accounts import PasswordRefused, change_password, is_locked

@@ -19,7 +19,7 @@ from flask.typing import ResponseReturnValue
 from flask_login import LoginManager, current_user, login_user, logout_user
 from flask_wtf.csrf import CSRFError
 
-from portal.audit import record
+from portal.audit.service import record
 from portal.auth import held_forms, mfa, passwords, session_end, session_records
 from portal.auth.access import (
     ENDED_USER,

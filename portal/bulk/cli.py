@@ -8,7 +8,7 @@ import click
 from flask import current_app
 from flask.cli import AppGroup
 
-from portal.audit import Actor, record
+from portal.audit.service import Actor, record
 from portal.bulk.onboard import RowState
 from portal.bulk.report import errors_text
 from portal.bulk.runner import run_rows

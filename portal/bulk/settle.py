@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from sqlalchemy import func, select, update
 
-from portal.audit import record
+from portal.audit.service import record
 from portal.bulk.onboard import RowState
 from portal.core import clock
 from portal.core.db import db

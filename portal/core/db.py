@@ -13,6 +13,8 @@ from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
 from portal.core.private_files import make_private
 
+#: The largest id a row can have (PostgreSQL's INTEGER); a larger number names no row.
+MAX_ROW_ID = 2**31 - 1
 #: Constraint names Alembic batch migrations on SQLite can rely on.
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",

@@ -8,7 +8,7 @@ from flask_login import current_user
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from portal.audit.service import record
-from portal.auth import roles_required
+from portal.auth.access import roles_required
 from portal.auth.roles import STAFF
 from portal.core.clients import current_onboarding_client
 from portal.core.config import current_settings

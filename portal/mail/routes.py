@@ -7,7 +7,7 @@ from pathlib import Path
 from flask import Blueprint, abort, render_template
 from flask.typing import ResponseReturnValue
 
-from portal.auth import roles_required
+from portal.auth.access import roles_required
 from portal.core.config import current_settings
 from portal.core.models.user import Role
 from portal.mail.mailbox import newest

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from portal.audit import record
+from portal.audit.service import record
 from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
-from portal.mail import MailError, compose, send
+from portal.mail.sender import MailError, compose, send
 from portal.mail.urls import absolute_url
 from portal.merchant_mail import templates
 from portal.onboarding.signatory import masked_email, signatory_of

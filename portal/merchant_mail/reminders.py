@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import func, select
 
-from portal.audit import record
+from portal.audit.service import record
 from portal.core import clock
 from portal.core.config import Settings
 from portal.core.db import db

@@ -11,7 +11,7 @@ from string import Template
 
 from sqlalchemy import select
 
-from portal.audit import record
+from portal.audit.service import record
 from portal.core import clock
 from portal.core.db import db
 from portal.core.models import MailTemplate

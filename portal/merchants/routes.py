@@ -6,7 +6,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, s
 from flask.typing import ResponseReturnValue
 
 from portal.audit.service import record
-from portal.auth import roles_required
+from portal.auth.access import roles_required
 from portal.auth.roles import STAFF
 from portal.core.config import current_settings
 from portal.core.db import db

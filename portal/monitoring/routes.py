@@ -14,14 +14,14 @@ from flask import Blueprint, Flask, abort, jsonify, request
 from flask.typing import ResponseReturnValue
 from prometheus_client import CONTENT_TYPE_LATEST
 
-from portal.auth import public
+from portal.auth.access import public
 from portal.core.config import current_settings
 from portal.gateway.tracing import request_id
 from portal.monitoring import metrics, request_ids
 from portal.monitoring.queues import QueueCollector
 from portal.monitoring.readiness import OK, readiness
 
-bp = Blueprint("ops", __name__)
+bp = Blueprint("monitoring", __name__)
 log = logging.getLogger("portal.monitoring")
 
 
@@ -72,7 +72,7 @@ def metrics_text() -> ResponseReturnValue:
     return body, 200, {"Content-Type": CONTENT_TYPE_LATEST}
 
 
-def init_ops(app: Flask) -> None:
+def init_monitoring(app: Flask) -> None:
     """Give each request an id and count it; register the operator's addresses."""
     app.before_request(request_ids.start_request)
     app.before_request(metrics.start_timer)

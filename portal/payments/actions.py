@@ -14,7 +14,7 @@ from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
-from portal.audit import record
+from portal.audit.service import record
 from portal.core import clock
 from portal.core.db import db
 from portal.core.models.payment import ActionState, Payment, PaymentRefund, RefundState

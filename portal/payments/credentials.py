@@ -21,7 +21,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from sqlalchemy import select
 
-from portal.audit import record
+from portal.audit.service import record
 from portal.core import clients
 from portal.core.config import Settings
 from portal.core.db import db

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from sqlalchemy import delete
 
-from portal.audit import record
+from portal.audit.service import record
 from portal.core.db import db
 from portal.core.models.payment import PENDING, ActionState, Payment
 from portal.payments.service import Result

@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from portal.audit import record
+from portal.audit.service import record
 from portal.core import clock
 from portal.core.clients import GatewayKeyMissing, gateway_public_key
 from portal.core.config import Settings

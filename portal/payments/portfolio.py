@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from portal.audit import record
+from portal.audit.service import record
 from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.models.merchant import Merchant

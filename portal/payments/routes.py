@@ -13,7 +13,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
-from portal.auth import public, roles_required
+from portal.auth.access import public, roles_required
 from portal.auth.roles import STAFF
 from portal.core import clock
 from portal.core.config import current_settings

@@ -9,7 +9,7 @@ from datetime import timedelta
 from sqlalchemy import update
 from sqlalchemy.orm.attributes import set_committed_value
 
-from portal.audit import record
+from portal.audit.service import record
 from portal.core import clock
 from portal.core.db import db
 from portal.core.models.payment import Payment

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, render_template
 from flask.typing import ResponseReturnValue
 
-from portal.auth import roles_required
+from portal.auth.access import roles_required
 from portal.auth.roles import STAFF
 from portal.core.clients import current_onboarding_client
 from portal.core.db import db

@@ -13,14 +13,14 @@ from datetime import timedelta
 
 from sqlalchemy import delete, func, select
 
-from portal.audit import record
+from portal.audit.service import record
 from portal.auth import accounts
 from portal.core import clock
 from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.models import PasswordResetRequest, User
 from portal.jobs.account_mail import queue_reset
-from portal.mail import MailError, compose, send
+from portal.mail.sender import MailError, compose, send
 from portal.mail.urls import absolute_url
 from portal.team import tokens
 

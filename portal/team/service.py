@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from portal.audit import record
+from portal.audit.service import record
 from portal.auth import accounts, admins, mfa, passwords, session_records
 from portal.core.db import db
 from portal.core.models import ApprovalRequest, Role, User

@@ -16,7 +16,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
-from portal.auth import public, roles_required
+from portal.auth.access import public, roles_required
 from portal.auth.roles import STAFF
 from portal.core import clock
 from portal.core.clients import current_onboarding_client

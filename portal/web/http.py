@@ -9,14 +9,13 @@ from typing import Any, TypeVar
 from flask import abort, current_app, request
 from werkzeug.routing import IntegerConverter, Map
 
+from portal.core.db import MAX_ROW_ID
+
 View = TypeVar("View", bound=Callable[..., Any])
 
 RAW_BODY_ATTRIBUTE = "portal_reads_raw_body"
 #: Methods whose body flask-wtf reads as a form (and, lacking one, as JSON).
 BODY_METHODS = ("POST", "PUT", "PATCH", "DELETE")
-
-#: The largest id a row can have (PostgreSQL's INTEGER); a larger number names no row.
-MAX_ROW_ID = 2**31 - 1
 
 
 def wants_json() -> bool:

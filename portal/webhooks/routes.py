@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
 
-from portal.auth import public
+from portal.auth.access import public
 from portal.core.config import current_settings
 from portal.gateway.hmac import DIGEST_HEADER
 from portal.web.csrf import csrf

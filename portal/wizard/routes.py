@@ -8,7 +8,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 from werkzeug.datastructures import MultiDict
 
-from portal.auth import roles_required
+from portal.auth.access import roles_required
 from portal.auth.held_forms import claim, keeps_typing
 from portal.auth.roles import STAFF
 from portal.core.clients import current_onboarding_client

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from portal.bulk import import_job as bulk_jobs
+from portal.bulk import import_job
 from portal.core import clock
 from portal.core.clients import current_onboarding_client
 from portal.core.config import current_settings
@@ -68,7 +68,7 @@ class Handler:
 
 
 HANDLERS: dict[str, Handler] = {
-    bulk_jobs.KIND: Handler(bulk_jobs.run_import, bulk_jobs.give_up),
+    import_job.KIND: Handler(import_job.run_import, import_job.give_up),
     SYNC: Handler(run_sync),
     REMINDERS: Handler(run_reminders),
     RETENTION: Handler(run_retention),

@@ -10,6 +10,7 @@ import pytest
 
 from portal.bulk import import_job as jobs
 from portal.bulk.import_job import KIND
+from portal.bulk.service import cancel
 from portal.core.config import SETTINGS_EXTENSION
 from portal.core.models.job import JobState
 from portal.core.row_claims import LEASE
@@ -101,7 +102,7 @@ def test_rows_are_sent_as_many_at_once_as_set_never_more(portal_clock, app, sett
 def test_a_cancelled_import_stops_after_the_rows_in_hand(portal_clock, app, sandbox,
                                                          monkeypatch):
     import_id = queue_import(app, ROWS)
-    stop_after(monkeypatch, 2, lambda: jobs.cancel(import_id, ADMIN))
+    stop_after(monkeypatch, 2, lambda: cancel(import_id, ADMIN))
     run_worker(app)
     done = stored_import(app, import_id)
     assert done.state == "cancelled"
@@ -111,13 +112,13 @@ def test_a_cancelled_import_stops_after_the_rows_in_hand(portal_clock, app, sand
     assert creates(sandbox) == done.done
     assert [j.state for j in stored_jobs(app, KIND)] == [JobState.DONE]
     with app.app_context():
-        assert not jobs.cancel(import_id, ADMIN), "over already"
+        assert not cancel(import_id, ADMIN), "over already"
 
 
 def test_an_import_cancelled_before_a_worker_came_sends_nothing(portal_clock, app, sandbox):
     import_id = queue_import(app, ROWS)
     with app.app_context():
-        assert jobs.cancel(import_id, ADMIN)
+        assert cancel(import_id, ADMIN)
     run_worker(app)
     assert stored_import(app, import_id).done == 0
     assert creates(sandbox) == 0

@@ -14,7 +14,7 @@ from datetime import datetime
 
 from sqlalchemy import ColumnElement, or_, select, update
 
-from portal.audit import record
+from portal.audit.service import record
 from portal.auth.vouching import vouched_for
 from portal.core import clock
 from portal.core.config import Settings

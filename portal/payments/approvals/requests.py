@@ -17,7 +17,7 @@ from typing import Any
 from cryptography.hazmat.primitives import serialization
 from sqlalchemy import select, update
 
-from portal.audit import record
+from portal.audit.service import record
 from portal.core import clock
 from portal.core.db import db
 from portal.core.models.approval import ApprovalKind, ApprovalRequest, ApprovalState

@@ -6,7 +6,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
-from portal.auth import roles_required
+from portal.auth.access import roles_required
 from portal.core.config import current_settings
 from portal.core.db import db
 from portal.core.models.approval import ApprovalRequest

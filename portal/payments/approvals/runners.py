@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from portal.audit import record
+from portal.audit.service import record
 from portal.auth import accounts, admins, passwords
 from portal.core.config import Settings
 from portal.core.db import db

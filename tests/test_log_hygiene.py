@@ -19,6 +19,7 @@ import requests
 from flask import Flask
 
 from portal.app.factory import create_app
+from portal.audit.service import Actor
 from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
@@ -179,7 +180,7 @@ def test_gunicorn_access_log_holds_no_merchant_link_token_or_pan(app, client, se
                             display_name="Logged Traders")
         db.session.add(merchant)
         db.session.commit()
-        _link, token = links.issue(settings.secret_key, merchant, email)
+        _link, token = links.issue(settings.secret_key, merchant, Actor(email))
         merchant_id = merchant.id
     log = tmp_path / "portal.log"
     with gunicorn_portal(settings, log, "--workers", "1") as url:

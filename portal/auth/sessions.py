@@ -19,10 +19,11 @@ from flask.typing import ResponseReturnValue
 from flask_login import LoginManager, current_user, login_user, logout_user
 from flask_wtf.csrf import CSRFError
 
-from portal.audit.service import record
+from portal.audit.service import ANONYMOUS, Actor, record
 from portal.auth import held_forms, mfa, passwords, session_end, session_records
 from portal.auth.access import (
     ENDED_USER,
+    current_actor,
     deny_anonymous,
     require_login,
     session_ended,
@@ -121,14 +122,15 @@ def _failed(email: str, address: str, step: str) -> None:
     detail = {"address": address, "step": step}
     if known is not None:
         detail["email"] = known.email
-    record("user.login", outcome="failed", actor_label="anonymous", detail=detail)
+    record("user.login", actor=ANONYMOUS, outcome="failed", detail=detail)
     SIGN_IN_FAILURES.labels(step).inc()
 
 
 def _complete(user: User, address: str, factor: mfa.SecondFactor | None = None) -> SignIn:
     note_sign_in(user, address)
     start_session(user)
-    record("user.login", detail={"second_factor": factor.value} if factor else None)
+    record("user.login", actor=Actor.of(user),
+           detail={"second_factor": factor.value} if factor else None)
     return SignIn.SIGNED_IN
 
 
@@ -182,7 +184,7 @@ def sign_in_with_code(code: str, address: str) -> SignIn:
 
 def sign_out() -> None:
     """Audit the sign-out, then end the session (the caller commits)."""
-    record("user.logout")
+    record("user.logout", actor=current_actor())
     end_session()
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from sqlalchemy import func, select, update
 
 from portal.audit.service import record
+from portal.bulk.import_job import importer
 from portal.bulk.onboard import RowState
 from portal.core import clock
 from portal.core.db import db
@@ -70,6 +71,7 @@ def _settle(import_id: int, rows: dict[int, Merchant]) -> int:
         db.session.execute(update(BulkImport).where(BulkImport.id == import_id)
                            .values(counts=counts, problems=problems),
                            execution_options={"synchronize_session": False})
-        record("bulk.import.linked", detail={"import": import_id, "rows": sorted(moved)})
+        record("bulk.import.linked", actor=importer(job),
+               detail={"import": import_id, "rows": sorted(moved)})
     db.session.commit()
     return len(moved)

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import func, select
 
-from portal.audit.service import record
+from portal.audit.service import Actor, record
 from portal.core import clock
 from portal.core.config import Settings
 from portal.core.db import db
@@ -24,7 +24,7 @@ WAITING = OnboardingStatus.PENDING_VERIFICATION.value
 #: How long a merchant waits before the first reminder, and between two reminders.
 INTERVAL = timedelta(days=1)
 TEMPLATE = "verification_reminder"
-ACTOR = "reminders"
+ACTOR = Actor("reminders")
 
 
 @dataclass
@@ -81,7 +81,7 @@ def send_reminders(settings: Settings) -> ReminderReport:
             continue
         number = len(reminders_sent(merchant)) + 1
         db.session.add(VerificationReminder(merchant_id=merchant.id, sent_at=now))
-        record("verification.reminder", merchant_id=merchant.id, actor_label=ACTOR,
+        record("verification.reminder", actor=ACTOR, merchant_id=merchant.id,
                detail={"to": to, "number": number, "limit": settings.reminder_max})
         db.session.commit()
         report.sent += 1

@@ -70,7 +70,7 @@ def draft_for(merchant: Merchant, step: Step) -> StepDraft:
 
 
 def save_draft(merchant: Merchant, step: Step, data: dict[str, Any],
-               version: int | None = None, *, actor: Actor | None = None) -> StepDraft:
+               version: int | None = None, *, actor: Actor) -> StepDraft:
     """Store what was typed without sending it (see :func:`stage_draft`); commits."""
     draft = stage_draft(merchant, step, data, version, actor=actor)
     db.session.commit()
@@ -78,7 +78,7 @@ def save_draft(merchant: Merchant, step: Step, data: dict[str, Any],
 
 
 def stage_draft(merchant: Merchant, step: Step, data: dict[str, Any],
-                version: int | None = None, *, actor: Actor | None = None) -> StepDraft:
+                version: int | None = None, *, actor: Actor) -> StepDraft:
     """Write what was typed into the session (the step is then a draft again); no commit, so
     a send commits it with the body it sends, in one transaction.
 

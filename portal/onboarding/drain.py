@@ -11,6 +11,7 @@ from enum import StrEnum
 
 from sqlalchemy import select
 
+from portal.audit.service import Actor
 from portal.core import clock
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
@@ -23,6 +24,8 @@ from portal.outbox.queue import backoff, claim
 
 #: Items claimed per pass.
 BATCH = 100
+#: Who a queued send's delivery is credited to (the item does not keep who queued it).
+OUTBOX = Actor("outbox")
 
 
 class Outcome(StrEnum):
@@ -71,7 +74,8 @@ def deliver(client: OnboardingClient, item_id: int) -> Outcome:
     if merchant is None or draft is None or draft.version != item.draft_version:
         outcome = _finish(item, Outcome.SUPERSEDED, "a newer save of the step came first")
     else:
-        result = call_gateway(client, merchant, BY_KEY[item.step], draft, item.payload)
+        result = call_gateway(client, merchant, BY_KEY[item.step], draft, item.payload,
+                              actor=OUTBOX)
         if result.ok:
             outcome = _finish(item, Outcome.SENT)
         elif result.unavailable:

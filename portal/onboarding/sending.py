@@ -47,7 +47,7 @@ NEEDS_CORRECTING = "Some fields need correcting."
 
 
 def send_draft(client: OnboardingClient, merchant: Merchant, step: Step,
-               draft: StepDraft, *, actor: Actor | None = None) -> StepResult:
+               draft: StepDraft, *, actor: Actor) -> StepResult:
     """Send the draft (saved, or staged in this transaction: it is committed with the body
     before the call); when the gateway is unavailable, queue it for the background sync;
     commits. A send still queued for the step was superseded by the caller."""
@@ -67,10 +67,10 @@ def send_draft(client: OnboardingClient, merchant: Merchant, step: Step,
 
 
 def call_gateway(client: OnboardingClient, merchant: Merchant, step: Step, draft: StepDraft,
-                 body: Any, *, actor: Actor | None = None) -> StepResult:
+                 body: Any, *, actor: Actor) -> StepResult:
     """Validate locally, then commit (what is sent is stored before it is sent), send, and
-    store the answer or the failure with its audit entry (credited to ``actor``, default the
-    signed-in user); the caller commits that."""
+    store the answer or the failure with its audit entry (credited to ``actor``); the caller
+    commits that."""
     action = f"step.send.{step.key}"
     value, errors = check_all(step.shape, body)
     if errors:
@@ -120,7 +120,7 @@ def call_gateway(client: OnboardingClient, merchant: Merchant, step: Step, draft
 
 def answer_unreadable(client: OnboardingClient, merchant: Merchant, step: Step,
                       draft: StepDraft, exc: UnexpectedAnswer, *,
-                      actor: Actor | None = None) -> StepResult:
+                      actor: Actor) -> StepResult:
     """The gateway took the send (2xx) but its answer could not be read: a step counts as
     sent and its status is read instead; a create's outcome is unknown (no onboardingId).
     Audited either way; the caller commits."""
@@ -146,7 +146,7 @@ def answer_unreadable(client: OnboardingClient, merchant: Merchant, step: Step,
 
 
 def read_instead(client: OnboardingClient, merchant: Merchant, *,
-                 actor: Actor | None = None) -> bool:
+                 actor: Actor) -> bool:
     """Read the record after a send whose answer did not carry it, and store it as that
     answer would have been stored; False (audited) when the read failed; no commit."""
     try:

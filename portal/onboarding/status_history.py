@@ -46,7 +46,7 @@ def may_move(current: str | None, new: str) -> bool:
 
 
 def change_status(merchant: Merchant, new: str | None, source: str, gid: str = "", *,
-                  actor: Actor | None = None) -> bool:
+                  actor: Actor) -> bool:
     """Set the status if it differs, as a compare-and-set, and record the change; no commit.
 
     The update only lands if the row still holds the status this session read, so two readers

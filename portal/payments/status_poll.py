@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import select
 
+from portal.audit.service import Actor
 from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
@@ -27,6 +28,7 @@ log = logging.getLogger("portal.payments")
 
 #: The actor of the audit entries the poll writes.
 POLL_ACTOR = "status poll"
+POLL = Actor(POLL_ACTOR)
 #: Most payments read in one run; the rest stay due for the next.
 BATCH = 500
 
@@ -71,7 +73,7 @@ def poll_once(settings: Settings, now: datetime, limit: int = BATCH) -> PollSumm
             payment.next_poll_at = now + polling.LONGEST_WAIT
             db.session.commit()
             continue
-        result = refresh(client, payment, POLL_ACTOR, period)
+        result = refresh(client, payment, POLL, period)
         summary.read += 1
         summary.failed += 0 if result.ok else 1
         summary.moved += (payment.status, payment.action_state) != before

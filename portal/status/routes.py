@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, render_template
 from flask.typing import ResponseReturnValue
 
-from portal.auth.access import roles_required
+from portal.auth.access import current_actor, roles_required
 from portal.auth.roles import STAFF
 from portal.core.clients import current_onboarding_client
 from portal.core.db import db
@@ -26,7 +26,8 @@ def page(merchant_id: int) -> ResponseReturnValue:
     """Read the status now; show it with the checklist, outstanding documents, the gateway's
     pendencies and the timeline."""
     merchant = get_merchant(merchant_id) or abort(404)
-    read = read_status(current_onboarding_client(), merchant, StatusSource.POLL)
+    read = read_status(current_onboarding_client(), merchant, StatusSource.POLL,
+                       current_actor())
     db.session.commit()
     shown = pendencies(merchant)
     return render_template("status/page.html", merchant=merchant, read=read,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from portal.audit.service import Actor
 from portal.core.db import db
 from portal.core.models.merchant import CreateState, Merchant
 from portal.core.models.step import StepState
@@ -29,11 +30,12 @@ def chosen(merchant: Merchant | None) -> str:
     return kept if kept in scenarios.LABELS else scenarios.HAPPY
 
 
-def fill_every_step(merchant: Merchant, scenario: str) -> list[Step]:
+def fill_every_step(merchant: Merchant, scenario: str, actor: Actor) -> list[Step]:
     """Keep ``scenario`` for ``merchant`` and store its test data as the draft of every step
     that can still change and does not hold that data already (a step sent with other data
-    becomes a draft to send again); the steps filled. One transaction, committed: a step
-    saved by someone else meanwhile raises DraftConflict and nothing is kept."""
+    becomes a draft to send again), credited to ``actor``; the steps filled. One transaction,
+    committed: a step saved by someone else meanwhile raises DraftConflict and nothing is
+    kept."""
     merchant.sandbox_scenario = scenario
     drafts = drafts_of(merchant)
     filled = []
@@ -48,10 +50,10 @@ def fill_every_step(merchant: Merchant, scenario: str) -> list[Step]:
             data |= {name: stored[name] for name in IDENTITY_FIELDS if stored.get(name)}
         if same_data(step, data, stored):
             continue
-        if step.creates_record and stage_create_draft(merchant, data):
+        if step.creates_record and stage_create_draft(merchant, data, actor=actor):
             continue  # its identity cannot be stored (nothing was written): left as it is
         if not step.creates_record:
-            stage_draft(merchant, step, data)
+            stage_draft(merchant, step, data, actor=actor)
         filled.append(step)
     db.session.commit()
     return filled

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
+from portal.audit.service import WEBHOOK
 from portal.core import clock
 from portal.core.clients import onboarding_client
 from portal.core.config import Settings
@@ -112,6 +113,7 @@ def _text(payload: dict[str, object], key: str, longest: int) -> str:
 def process(client: OnboardingClient, event: WebhookEvent,
             already_read: frozenset[str] = frozenset()) -> None:
     """Re-read the status the event is about; a failed read leaves it unprocessed; commits.
+    What it changes is credited to the webhook (``WEBHOOK``), whoever runs it.
 
     ``already_read``: onboarding ids whose status was read moments ago (by the sync).
     """
@@ -121,14 +123,15 @@ def process(client: OnboardingClient, event: WebhookEvent,
     if merchant is None:
         _done(event, "unknown onboarding id")
     elif is_final(merchant.status):
-        _done(event, f"already {merchant.status}" + reported_status(event) + keep(merchant, event))
+        _done(event, f"already {merchant.status}" + reported_status(event)
+              + keep(merchant, event, WEBHOOK))
     elif event.onboarding_id in already_read:
-        _done(event, "status read by the sync" + keep(merchant, event))
+        _done(event, "status read by the sync" + keep(merchant, event, WEBHOOK))
     else:
-        read = read_status(client, merchant, StatusSource.WEBHOOK)
+        read = read_status(client, merchant, StatusSource.WEBHOOK, WEBHOOK)
         if read.ok:
             _done(event, f"status {merchant.status}" + (" (moved)" if read.moved else "")
-                  + reported_status(event) + keep(merchant, event))
+                  + reported_status(event) + keep(merchant, event, WEBHOOK))
         else:
             event.outcome = f"re-read failed, left for the sync: {read.error}"[:200]
     db.session.commit()

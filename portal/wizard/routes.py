@@ -8,7 +8,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 from werkzeug.datastructures import MultiDict
 
-from portal.auth.access import roles_required
+from portal.auth.access import current_actor, roles_required
 from portal.auth.held_forms import claim, keeps_typing
 from portal.auth.roles import STAFF
 from portal.core.clients import current_onboarding_client
@@ -50,9 +50,10 @@ def new() -> ResponseReturnValue:
     mark_required(form, CREATE.shape)
     if form.validate_on_submit():
         sending = request.form.get("action") == "send"
-        merchant, errors = start_merchant(form.payload(), sending)
+        merchant, errors = start_merchant(form.payload(), sending, actor=current_actor())
         if merchant is not None and sending:
-            result = send_step(current_onboarding_client(), merchant, CREATE, form.payload())
+            result = send_step(current_onboarding_client(), merchant, CREATE, form.payload(),
+                               actor=current_actor())
             return after(merchant, CREATE, result, moved=result.ok)
         if merchant is not None:
             return after(merchant, CREATE, draft_saved())
@@ -95,8 +96,9 @@ def save(merchant: Merchant, step: Step, form: StepForm, action: str,
          version: int | None) -> StepResult:
     """Save and send (``action`` 'send') or save the draft, from the form's data."""
     if action == "send":
-        return send_step(current_onboarding_client(), merchant, step, form.payload(), version)
-    return save_step_draft(merchant, step, form.payload(), version)
+        return send_step(current_onboarding_client(), merchant, step, form.payload(), version,
+                         actor=current_actor())
+    return save_step_draft(merchant, step, form.payload(), version, actor=current_actor())
 
 
 @bp.post("/merchants/<int:merchant_id>/steps/<step_key>/retry")
@@ -104,7 +106,7 @@ def save(merchant: Merchant, step: Step, form: StepForm, action: str,
 def retry(merchant_id: int, step_key: str) -> ResponseReturnValue:
     """Send the stored draft again (after the gateway was unreachable or the outcome unknown)."""
     merchant, step = load(merchant_id, step_key)
-    result = send_saved(current_onboarding_client(), merchant, step)
+    result = send_saved(current_onboarding_client(), merchant, step, actor=current_actor())
     return after(merchant, step, result, moved=result.ok)
 
 
@@ -115,7 +117,7 @@ def reconcile(merchant_id: int) -> ResponseReturnValue:
     merchant, _step = load(merchant_id, CREATE.key)
     form = ReconcileForm()
     result = (reconciliation.reconcile(current_onboarding_client(), merchant,
-                                       form.onboardingId.data or "")
+                                       form.onboardingId.data or "", current_actor())
               if form.validate_on_submit() else StepResult(False, "The form expired; try again."))
     return after(merchant, CREATE, result, moved=result.ok)
 
@@ -129,7 +131,7 @@ def fill(merchant_id: int) -> ResponseReturnValue:
     merchant = get_merchant(merchant_id) or abort(404)
     back = BY_KEY.get(request.form.get("back", ""), CREATE)
     try:
-        filled = fill_every_step(merchant, scenario)
+        filled = fill_every_step(merchant, scenario, current_actor())
     except DraftConflict:
         flash("Someone else saved a step meanwhile, so nothing was filled: try again.", "error")
     else:
@@ -142,10 +144,11 @@ def fill(merchant_id: int) -> ResponseReturnValue:
 def fill_new() -> ResponseReturnValue:
     """Sandbox only: start a merchant with a scenario's step 1 data and fill every step."""
     scenario = chosen_scenario()
-    merchant, errors = start_merchant(scenarios.form_data(scenario, "create"))
+    merchant, errors = start_merchant(scenarios.form_data(scenario, "create"),
+                                      actor=current_actor())
     if merchant is None:
         abort(409, errors[0].message)
-    filled = fill_every_step(merchant, scenario)
+    filled = fill_every_step(merchant, scenario, current_actor())
     flash(filled_message(scenario, [CREATE, *filled]), "success")
     return redirect(step_url(merchant, CREATE))
 

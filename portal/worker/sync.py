@@ -12,6 +12,7 @@ import click
 from flask.cli import with_appcontext
 from sqlalchemy import or_, select
 
+from portal.audit.service import SYSTEM
 from portal.bulk.settle import settle_linked_rows
 from portal.core.clients import onboarding_client
 from portal.core.config import current_settings
@@ -61,7 +62,7 @@ def sync_once(client: OnboardingClient) -> SyncReport:
     report.rows_linked = settle_linked_rows()
     read_ok: set[str] = set()
     for merchant in open_merchants():
-        read = read_status(client, merchant, StatusSource.POLL)
+        read = read_status(client, merchant, StatusSource.POLL, SYSTEM)
         db.session.commit()
         report.read += 1
         report.moved += read.moved

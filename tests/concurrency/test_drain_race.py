@@ -10,6 +10,7 @@ import pytest
 from flask import Flask
 
 from portal.app.factory import create_app
+from portal.audit.service import SYSTEM
 from portal.core.clients import onboarding_client
 from portal.core.config import Settings, current_settings
 from portal.core.db import db
@@ -34,12 +35,12 @@ def queue_business_steps(app: Flask, sandbox, count: int) -> None:
         client = onboarding_client(current_settings(), retry=NO_RETRY)
         for _ in range(count):
             data = scenarios.form_data(scenarios.HAPPY, "create")
-            merchant, _errors = start_merchant(data)
+            merchant, _errors = start_merchant(data, actor=SYSTEM)
             assert merchant is not None
-            assert send_step(client, merchant, BY_KEY["create"], data).ok
+            assert send_step(client, merchant, BY_KEY["create"], data, actor=SYSTEM).ok
             sandbox.state.faults.set(Fault(FaultKind.ERROR, operation="update_business_details"))
             result = send_step(client, merchant, BY_KEY["business"],
-                                       scenarios.form_data(scenarios.HAPPY, "business"))
+                               scenarios.form_data(scenarios.HAPPY, "business"), actor=SYSTEM)
             assert result.queued_until is not None
             sandbox.state.faults.clear()
 

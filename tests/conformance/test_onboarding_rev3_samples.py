@@ -16,6 +16,7 @@ from flask import Flask, Response
 from sqlalchemy import select
 
 from portal.app.factory import create_app
+from portal.audit.service import SYSTEM
 from portal.core.clients import onboarding_client
 from portal.core.config import current_settings
 from portal.core.db import db
@@ -130,7 +131,7 @@ def test_bank_details_sample(portal, gateway):
             DOCS_ID, PennyDropStatus.VERIFIED, None)
         merchant = db.session.get(Merchant, merchant_id)
         result = send_step(client, merchant, BY_KEY["bank"],
-                           scenarios.form_data(scenarios.HAPPY, "bank"))
+                           scenarios.form_data(scenarios.HAPPY, "bank"), actor=SYSTEM)
         assert result.ok, result.message
         assert "The penny drop verified the account" in result.message
         assert merchant.penny_drop_status == PennyDropStatus.VERIFIED
@@ -149,7 +150,7 @@ def test_upload_documents_sample(portal, gateway):
         client = onboarding_client(current_settings())
         merchant = db.session.get(Merchant, merchant_id)
         result = documents.upload(client, current_settings(), merchant, "PAN_CARD", "pan.pdf",
-                                  io.BytesIO(scenarios.sample_pdf("PAN_CARD")))
+                                  io.BytesIO(scenarios.sample_pdf("PAN_CARD")), actor=SYSTEM)
         assert result.ok, result.message
         [document] = documents.documents_of(merchant)
         assert (document.status, document.gateway_status) == ("sent", "UPLOADED")
@@ -167,7 +168,7 @@ def test_checklist_variants_sample(portal, gateway):
     merchant_id = merchant_at(portal, "PENDING_VERIFICATION")
     with portal.app_context():
         merchant = db.session.get(Merchant, merchant_id)
-        read = read_status(onboarding_client(current_settings()), merchant, "poll")
+        read = read_status(onboarding_client(current_settings()), merchant, "poll", actor=SYSTEM)
         assert read.ok, read.error
         assert merchant.checklist["digiLocker"] == merchant.checklist["tncAcknowledged"] == \
             "COMPLETE"

@@ -8,6 +8,7 @@ import threading
 import time
 from datetime import timedelta
 
+from portal.audit.service import Actor
 from portal.core import clock
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
@@ -70,7 +71,7 @@ def test_an_older_read_never_takes_a_payment_back(app, browser, merchant_id, cre
 
     def late_poll() -> None:
         with app.app_context():
-            refresh(held, db.session.get(Payment, payment_id), "status poll")  # type: ignore
+            refresh(held, db.session.get(Payment, payment_id), Actor("status poll"))  # type: ignore
 
     poller = threading.Thread(target=late_poll)
     poller.start()

@@ -12,6 +12,7 @@ from flask import Flask, url_for
 from sqlalchemy import select
 from werkzeug.routing import Rule
 
+from portal.audit.service import Actor
 from portal.auth.accounts import create_user, find_user
 from portal.auth.passwords import generate_password
 from portal.core.config import Settings
@@ -57,7 +58,7 @@ def seed_rows(app: Flask, admin_client, settings: Settings) -> dict[str, Any]:
                           action_nonce="hardening-nonce")
         db.session.add(payment)
         db.session.commit()
-        link, token = links.issue(settings.secret_key, merchant, "admin@example.com")
+        link, token = links.issue(settings.secret_key, merchant, Actor("admin@example.com"))
         admin = find_user("admin@example.com")
         password_links = {purpose.endpoint: tokens.token_for(settings.secret_key, admin, purpose)
                           for purpose in (tokens.RESET, tokens.INVITE)}

@@ -10,6 +10,7 @@ import pytest
 from sqlalchemy import select, text
 
 from portal.app.factory import create_app
+from portal.audit.service import SYSTEM
 from portal.core.clients import onboarding_client
 from portal.core.config import SETTINGS_EXTENSION, current_settings
 from portal.core.db import db
@@ -199,7 +200,7 @@ class StaleGateway:
 def test_a_stale_read_after_a_webhook_never_moves_the_status_back(app, merchant_id):
     with app.app_context():
         merchant = db.session.get(Merchant, merchant_id)
-        change_status(merchant, "PENDING_REVIEW", StatusSource.POLL)
+        change_status(merchant, "PENDING_REVIEW", StatusSource.POLL, actor=SYSTEM)
         db.session.commit()
         body = _body(merchant.onboarding_id, "evt_old")
         gateway = StaleGateway(merchant.onboarding_id, "PENDING_VERIFICATION")
@@ -234,7 +235,8 @@ def test_a_status_change_is_a_compare_and_set(app, merchant_id):
         with db.engine().begin() as other:  # meanwhile another process moved it on
             other.execute(text("UPDATE merchants SET status = 'APPROVED' WHERE id = :id"),
                           {"id": merchant_id})
-        assert change_status(merchant, "PENDING_REVIEW", StatusSource.WEBHOOK) is False
+        assert change_status(merchant, "PENDING_REVIEW", StatusSource.WEBHOOK,
+                             actor=SYSTEM) is False
         assert merchant.status == "APPROVED"
         db.session.commit()
     assert stored(app, merchant_id).status == "APPROVED"

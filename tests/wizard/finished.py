@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy import update
 
+from portal.audit.service import SYSTEM
 from portal.core.db import db
 from portal.core.models.merchant import CreateState, Merchant
 from portal.onboarding.create import start_merchant
@@ -47,10 +48,10 @@ def finished_merchant(app, status: str = "APPROVED") -> int:
     """A merchant created at the gateway (as far as the portal knows) with every step's draft
     holding long values, now at ``status``; its id. Nothing is sent."""
     with app.app_context():
-        merchant, errors = start_merchant(step_data("create"))
+        merchant, errors = start_merchant(step_data("create"), actor=SYSTEM)
         assert merchant is not None, errors
         for key in ("business", "owners", "bank", "signatory", "products"):
-            assert save_step_draft(merchant, BY_KEY[key], step_data(key)).ok, key
+            assert save_step_draft(merchant, BY_KEY[key], step_data(key), actor=SYSTEM).ok, key
         db.session.execute(update(Merchant).where(Merchant.id == merchant.id).values(
             status=status, create_state=CreateState.CREATED,
             onboarding_id=f"pg_onboard_{merchant.id:08d}", legal_name=LONG_NAME))

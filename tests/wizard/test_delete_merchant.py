@@ -7,6 +7,7 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
+from portal.audit.service import SYSTEM
 from portal.core.config import current_settings
 from portal.core.db import db
 from portal.core.models.audit import AuditEvent
@@ -39,7 +40,7 @@ def with_document(app, merchant_id: int) -> Path:
     with app.app_context():
         merchant = db.session.get(Merchant, merchant_id)
         document = store(current_settings(), merchant, "GST_CERTIFICATE", "gst.pdf",
-                         scenarios.sample_pdf("GST_CERTIFICATE"), "application/pdf")
+                         scenarios.sample_pdf("GST_CERTIFICATE"), "application/pdf", actor=SYSTEM)
         db.session.commit()
         return path_of(current_settings(), document)
 
@@ -133,9 +134,9 @@ class RefusedAfterALook:
 def test_a_create_in_flight_cannot_be_deleted_and_a_refused_one_can(app):
     data = scenarios.form_data(scenarios.HAPPY, "create")
     with app.app_context():
-        merchant, _errors = start_merchant(data)
+        merchant, _errors = start_merchant(data, actor=SYSTEM)
         gateway = RefusedAfterALook(merchant.id)
-        result = send_step(gateway, merchant, BY_KEY["create"], data)
+        result = send_step(gateway, merchant, BY_KEY["create"], data, actor=SYSTEM)
         assert not result.ok
         assert gateway.states_seen == [CreateState.OUTCOME_UNKNOWN]  # in flight: keep it
         assert merchant.create_state == CreateState.DRAFT  # refused: nothing was created

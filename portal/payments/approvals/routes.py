@@ -6,7 +6,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
-from portal.auth.access import roles_required
+from portal.auth.access import current_actor, roles_required
 from portal.core.config import current_settings
 from portal.core.db import db
 from portal.core.models.approval import ApprovalRequest
@@ -22,7 +22,7 @@ bp = Blueprint("approvals", __name__, url_prefix="/approvals")
 @roles_required(Role.ADMIN)
 def index() -> ResponseReturnValue:
     """Requests waiting (oldest first) and the latest decided ones."""
-    decisions.expire_overdue()
+    decisions.expire_overdue(current_actor())
     return page()
 
 

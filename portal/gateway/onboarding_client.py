@@ -1,4 +1,5 @@
-"""OnboardingClient: one method per partner onboarding operation (CONTRACT.md).
+"""OnboardingClient: one method per partner onboarding operation (docs/gateway-contract.md,
+"Partner onboarding").
 
 Each answer carries its own gid (``answer.answer_gid``); the client keeps no state between
 calls, so threads may share one (its transport keeps a connection pool per thread).

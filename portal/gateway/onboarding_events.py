@@ -1,4 +1,5 @@
-"""The onboarding API's two notification channels (CONTRACT.md), defined once.
+"""The onboarding API's two notification channels, defined once (docs/gateway-contract.md,
+"Partner onboarding": a message or a webhook is a hint, the status call decides).
 
 - postMessage from the verification page to its parent: ``{eventName, eventData{onboardingId,
   stepName}}``, posted to the callBackUrl's exact origin. The gateway's iframe pages

@@ -1,4 +1,5 @@
-"""PaymentsClient: hosted-checkout authorize-only payments (spec 000, CONTRACT.md).
+"""PaymentsClient: hosted-checkout authorize-only payments (spec 000, as
+docs/gateway-contract.md reads it).
 
 Every call is signed with a JWS over the exact bytes sent. The body goes as a compact JWE to
 the gateway's key, as every official SDK sends it, or as plain JSON (a sandbox setting). POSTs

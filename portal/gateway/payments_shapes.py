@@ -1,7 +1,7 @@
 """Request and response shapes of the hosted-checkout authorize-only payments API, defined once.
 
 The client validates bodies with these models before signing them; the sandbox validates the
-bodies it receives with the same models (spec 2.1-2.5 and CONTRACT.md).
+bodies it receives with the same models (spec 2.1-2.5, as docs/gateway-contract.md reads them).
 """
 
 from __future__ import annotations
@@ -308,9 +308,9 @@ class RefundRequest(RequestModel):
 class InitiateData(ResponseModel):
     """``data`` of the initiate answer (spec 2.5): where to send the customer, where to poll.
 
-    Only ``redirectUrl`` is certain: the docs' examples carry ``{gid, redirectUrl, status}``
-    alone (CONTRACT.md revision 3), so without a ``statusUrl`` the status is read by gid.
-    """
+    Only ``redirectUrl`` is certain: the docs' examples carry ``{gid, redirectUrl, status}`` alone
+    (docs/gateway-contract.md, "Reading answers"), so without a ``statusUrl`` the status is read by
+    gid."""
 
     redirectUrl: str
     statusUrl: str | None = None
@@ -369,11 +369,11 @@ class ActionData(ResponseModel):
 
 
 class RefundData(ResponseModel):
-    """``data`` of the refund answer, in the three shapes the sources show (CONTRACT.md
-    revision 3): the official PHP SDK's recording (``refundAmount``, ``refundCurrency``), the
-    docs' ``Amount`` and ``Currency``, and the docs' refund page (``gid``, ``refundId``,
-    ``refundType``, ``refundStatus``, ``refundAmount``, ``currency``). ``gid`` and
-    ``refundId`` are the refund's own ids."""
+    """``data`` of the refund answer, in the three shapes the sources show
+    (docs/gateway-contract.md, "Reading answers"): the official PHP SDK's recording
+    (``refundAmount``, ``refundCurrency``), the docs' ``Amount`` and ``Currency``, and the docs'
+    refund page (``gid``, ``refundId``, ``refundType``, ``refundStatus``, ``refundAmount``,
+    ``currency``). ``gid`` and ``refundId`` are the refund's own ids."""
 
     model_config = ConfigDict(extra="allow", coerce_numbers_to_str=True)
 
@@ -433,11 +433,11 @@ class RefundResponse(Envelope):
 # ---------------------------------------------------------------- callback
 
 class CallbackClaims(ResponseModel):
-    """The claims of the ``x-gl-token`` the customer's browser brings back, as the PHP SDK
-    recorded them from the real gateway (CONTRACT.md revision 2), read as revision 3 allows:
-    the payment named by ``gid``, else ``x-gl-gid``, else ``merchantUniqueId`` or
-    ``x-gl-orderId``; ``status`` may be absent (the status read decides anyway); ``iat`` is
-    epoch milliseconds or seconds, a string or a number; ``exp`` a lifetime in ms."""
+    """The claims of the ``x-gl-token`` the customer's browser brings back, as the PHP SDK recorded
+    them from the real gateway (docs/gateway-contract.md, revision 2), read as revision 3 allows:
+    the payment named by ``gid``, else ``x-gl-gid``, else ``merchantUniqueId`` or ``x-gl-orderId``;
+    ``status`` may be absent (the status read decides anyway); ``iat`` is epoch milliseconds or
+    seconds, a string or a number; ``exp`` a lifetime in ms."""
 
     model_config = ConfigDict(extra="allow", populate_by_name=True)
 

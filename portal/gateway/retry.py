@@ -8,7 +8,7 @@ from dataclasses import dataclass
 #: Methods that are safe to repeat. The create POST (and every payments POST) is not.
 IDEMPOTENT_METHODS = frozenset({"GET", "PUT"})
 #: Answers worth another try: too many requests, and every 5xx alike (the gateway answers its
-#: system errors with 501, response-codes.mdx; CONTRACT.md revision 3).
+#: system errors with 501, response-codes.mdx; docs/gateway-contract.md, "Reading answers").
 RETRYABLE_STATUSES = frozenset({429, 500, 501, 502, 503, 504})
 
 

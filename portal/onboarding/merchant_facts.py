@@ -1,5 +1,5 @@
 """What the gateway's webhooks tell about a merchant beyond its status, kept once a status read
-vouches for it (CONTRACT.md revision 3, "Webhook facts to keep"; a webhook is a hint):
+vouches for it (docs/gateway-contract.md, "Webhook facts to keep"; a webhook is a hint):
 
 - MERCHANT_STATUS_ACCEPTED's ``merchant_id``, the merchant's MID at the gateway: stored only
   while a status read has the merchant APPROVED (the read made for the event, or a later read

@@ -168,8 +168,8 @@ def _new_refund(payment: Payment, amount: str | None) -> PaymentRefund:
     return refund
 
 
-#: The payment's status after a call that was done: a refund answer's word (SUCCESS,
-#: INITIATED, ...) is the refund's, never the payment's (CONTRACT.md revision 3).
+#: The payment's status after a call that was done: a refund answer's word (SUCCESS, INITIATED,
+#: ...) is the refund's, never the payment's (docs/gateway-contract.md, "Reading answers").
 _LEADS_TO = {CAPTURE: PaymentStatus.SENT_FOR_CAPTURE, REVERSE: PaymentStatus.REVERSED,
              REFUND: PaymentStatus.SENT_FOR_REFUND}
 

@@ -1,5 +1,5 @@
 """The worker's payment status poll: read every payment whose outcome is not final and whose
-next read is due, and apply what the gateway says (CONTRACT.md revision 3, "Polling").
+next read is due, and apply what the gateway says (docs/gateway-contract.md, "Polling").
 
 A customer whose return from the hosted page never reaches the portal leaves a hold waiting;
 a call whose answer was lost leaves a payment "outcome unknown". Both are settled here without

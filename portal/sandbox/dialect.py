@@ -1,4 +1,4 @@
-"""Which shapes the sandbox answers in (CONTRACT.md revision 3, "Reading answers").
+"""Which shapes the sandbox answers in (docs/gateway-contract.md, "Reading answers").
 
 ``answerDialect`` in the config: ``"contract"`` (the default) answers in the contract's shapes;
 ``"docs"`` answers in the variants the gateway's public docs show (gateway-facts D, the JSON

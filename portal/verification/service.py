@@ -31,7 +31,8 @@ from portal.onboarding.steps import BY_KEY, STEPS
 from portal.status.service import read_status
 from portal.verification.words import PageWords
 
-#: How long the gateway's link lasts (CONTRACT.md).
+#: How long the gateway's link lasts: its token is single-use and lasts 24 hours
+#: (docs/gateway-contract.md, "Partner onboarding").
 GATEWAY_LINK_LIFETIME = timedelta(hours=24)
 OPS = "ops"
 MERCHANT_LINK = "merchant link"

@@ -1,4 +1,5 @@
-"""Sandbox test data for every step, per scenario (CONTRACT.md's sandbox test values).
+"""Sandbox test data for every step, per scenario (docs/gateway-contract.md, "Sandbox test
+values": the bank account that passes the penny drop, the names that end a review).
 
 Only offered when the portal talks to the sandbox. The data is form-shaped: what a person
 would type, stored as the step's draft and sent with the normal buttons.

@@ -3,32 +3,12 @@ emulator (read from the source, with the import graph's reader)."""
 
 from __future__ import annotations
 
-import ast
 import re
-from pathlib import Path
 
 from portal.gateway.onboarding_events import MessageName
-from tests.test_architecture import PORTAL, SANDBOX, modules, package_of
+from tests.support.import_graph import PORTAL, definitions, modules, package_of
 
-
-def _definitions(path: Path) -> dict[str, set[str]]:
-    """Each name a module defines at its top level, with every name its definition (its body,
-    decorators, bases, value) mentions."""
-    found: dict[str, set[str]] = {}
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
-        if isinstance(node, ast.FunctionDef | ast.ClassDef):
-            defined = [node.name]
-        elif isinstance(node, ast.Assign):
-            defined = [t.id for t in node.targets if isinstance(t, ast.Name)]
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            defined = [node.target.id]
-        else:
-            continue
-        mentioned = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} | {
-            n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)}
-        for name in defined:
-            found.setdefault(name, set()).update(mentioned - {name})
-    return found
+SANDBOX = "portal.sandbox"
 
 
 def test_the_gateway_layer_holds_only_what_a_client_needs() -> None:
@@ -41,7 +21,7 @@ def test_the_gateway_layer_holds_only_what_a_client_needs() -> None:
     defined: dict[str, set[str]] = {}  # a name defined twice (OPERATIONS) mentions both's
     for module, path in modules().items():
         if package_of(module) == "portal.gateway":
-            for name, mentions in _definitions(path).items():
+            for name, mentions in definitions(path).items():
                 defined.setdefault(name, set()).update(mentions)
     users = " ".join(path.read_text(encoding="utf-8") for module, path in modules().items()
                      if package_of(module) not in ("portal.gateway", SANDBOX))

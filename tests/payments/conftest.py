@@ -33,7 +33,8 @@ HOLD = {"paymentData": {"totalAmount": "1500.00", "txnCurrency": "INR", "billing
 @pytest.fixture(autouse=True)
 def every_answer_dialect(answer_dialect: str) -> str:
     """Every payments test runs twice: the sandbox answering in the contract's shapes, then in
-    the gateway docs' (CONTRACT.md revision 3); the value is the dialect's name."""
+    the gateway docs' (docs/gateway-contract.md, "Reading answers"); the value is the dialect's
+    name."""
     return answer_dialect
 
 

@@ -1,4 +1,4 @@
-"""The worker's payment status poll (CONTRACT.md revision 3, "Polling"): a customer whose return
+"""The worker's payment status poll (docs/gateway-contract.md, "Polling"): a customer whose return
 never reaches the portal, a call whose answer was lost and a hold whose initiate answer was lost
 are all settled by the next run of the poll job, without anyone pressing Refresh status."""
 

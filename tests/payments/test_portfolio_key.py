@@ -1,5 +1,6 @@
 """The partner's portfolio key through the pages: one parent-MID key, chosen by several approved
-merchants, signs their payments at the sandbox over loopback HTTP (CONTRACT.md portfolio keys)."""
+merchants, signs their payments at the sandbox over loopback HTTP (docs/gateway-contract.md,
+portfolio keys)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""What a status read may change (CONTRACT.md revision 3): forward only, whatever the order in
+"""What a status read may change (docs/gateway-contract.md, "Reading answers"): forward only,
+whatever the order in
 which reads and actions arrive; a word the portal does not know is shown, never applied; the
 customer's return names the payment in any of the recorded ways."""
 

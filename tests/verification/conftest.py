@@ -30,7 +30,8 @@ from tests.wizard.conftest import closed_port
 
 __all__ = ["closed_port"]
 
-#: Every test here runs once per answer dialect of the sandbox (CONTRACT.md revision 3).
+#: Every test here runs once per answer dialect of the sandbox (docs/gateway-contract.md, "Reading
+#: answers").
 every_answer_dialect = every_dialect_fixture()
 
 #: The sandbox page's buttons, in the order the merchant presses them.

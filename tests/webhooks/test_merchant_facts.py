@@ -1,5 +1,5 @@
 """What a webhook tells beyond the status, kept only once a status read vouches for it
-(CONTRACT.md revision 3, "Webhook facts to keep"): MERCHANT_STATUS_ACCEPTED's merchant_id,
+(docs/gateway-contract.md, "Webhook facts to keep"): MERCHANT_STATUS_ACCEPTED's merchant_id,
 MERCHANT_PENDENCY_STATUS_UPDATED's pendency, shown on the status page in words."""
 
 from __future__ import annotations

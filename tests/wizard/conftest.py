@@ -16,7 +16,8 @@ from tests.support.rows import stored
 from tests.wizard.browser import Browser, Page, flatten, form_values
 from tests.wizard.lossy import LossyGateway
 
-#: Every test here runs once per answer dialect of the sandbox (CONTRACT.md revision 3).
+#: Every test here runs once per answer dialect of the sandbox (docs/gateway-contract.md, "Reading
+#: answers").
 every_answer_dialect = every_dialect_fixture()
 
 

@@ -1,4 +1,5 @@
-"""The wizard with the gateway answering in the docs' dialect (CONTRACT.md revision 3): a front
+"""The wizard with the gateway answering in the docs' dialect (docs/gateway-contract.md, "Reading
+answers"): a front
 before the sandbox hands the portal the sandbox's answers rewritten as the docs show them, or
 answers it can not read at all. Nothing is a 500, nothing is "failed"; the status read fills in
 what a short answer leaves out."""

@@ -1,4 +1,4 @@
-"""A 429 is "unavailable", never a refusal (CONTRACT.md revision 3, "Rate limits"): a step's
+"""A 429 is "unavailable", never a refusal (docs/gateway-contract.md, "Rate limits"): a step's
 send is queued no earlier than its Retry-After, the outbox reschedules by it, the create says
 "busy", and a bulk row waits as asked and sends again instead of failing."""
 

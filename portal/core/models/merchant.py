@@ -46,7 +46,8 @@ class Merchant(Base):
     pan_index: Mapped[str | None] = mapped_column(String(64), index=True)
     display_name: Mapped[str] = mapped_column(String(200), default="")
     legal_name: Mapped[str] = mapped_column(String(200), default="")
-    #: The status on the contract's machine (CONTRACT.md); it only moves forward.
+    #: The status on the gateway's machine (docs/gateway-contract.md, "Partner onboarding"); it
+    #: only moves forward.
     status: Mapped[str | None] = mapped_column(String(32))
     #: The status as the gateway last named it (UNDER_REVIEW, ACCEPTED, or a name not known).
     gateway_status: Mapped[str | None] = mapped_column(String(64))

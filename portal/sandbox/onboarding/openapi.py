@@ -120,7 +120,8 @@ def onboarding_openapi() -> dict[str, Any]:
         "info": {
             "title": "Gateway sandbox: partner onboarding",
             "version": "2",
-            "description": "The sandbox's reading of the partner onboarding API (CONTRACT.md).",
+            "description": "The sandbox's reading of the partner onboarding API, the portal's own "
+                           "(docs/gateway-contract.md in its repository).",
         },
         "paths": paths,
         "components": {

@@ -177,10 +177,9 @@ class PaymentsAuth:
                       key_mid: str | None) -> RSAKey:
         """The key that must verify the token, once the header's MIDs agree with each other.
 
-        A merchant's own key signs for that merchant. A portfolio key signs for one of the
-        parent's sub-merchants, and then the header says so: ``x-gl-kid-mid`` and ``issued-by``
-        name the parent, ``x-gl-merchantId`` the sub-merchant (CONTRACT.md, portfolio keys).
-        """
+        A merchant's own key signs for that merchant. A portfolio key signs for one of the parent's
+        sub-merchants, and then the header says so: ``x-gl-kid-mid`` and ``issued-by`` name the
+        parent, ``x-gl-merchantId`` the sub-merchant (docs/gateway-contract.md, portfolio keys)."""
         token_kid = header.get("kid")
         with self._lock:
             entry = self._keys.get(token_kid) if isinstance(token_kid, str) else None

@@ -3,6 +3,9 @@ gateway (``POST/GET /gcc/v2/partner/{mid}/webhook``, ``DELETE .../webhook/{webho
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 import click
 from flask.cli import AppGroup
 
@@ -19,13 +22,19 @@ _MID_OPTION = click.option("--mid", default=None, metavar="MID",
                            help="The partner's MID (default: GATEWAY_PARTNER_MID).")
 
 
-def _partner(mid: str | None) -> tuple[OnboardingClient, str]:
-    """The onboarding client and the partner MID the webhooks live under."""
+Answer = TypeVar("Answer")
+
+
+def _ask(mid: str | None, call: Callable[[OnboardingClient, str], Answer]) -> Answer:
+    """``call(client, partner MID)``'s answer; the gateway's refusal as the command's error."""
     settings = current_settings()
     mid = mid or settings.partner_mid
     if not mid:
         raise click.UsageError("Give --mid or set GATEWAY_PARTNER_MID to the partner's MID.")
-    return onboarding_client(settings), mid
+    try:
+        return call(onboarding_client(settings), mid)
+    except GatewayError as exc:
+        raise _failed(exc) from None
 
 
 def _failed(exc: GatewayError) -> click.ClickException:
@@ -41,11 +50,7 @@ def _failed(exc: GatewayError) -> click.ClickException:
 @_MID_OPTION
 def register(url: str, mid: str | None) -> None:
     """Have the gateway POST onboarding events to URL (registering it again is harmless)."""
-    client, mid = _partner(mid)
-    try:
-        hook = client.register_webhook(mid, url)
-    except GatewayError as exc:
-        raise _failed(exc) from None
+    hook = _ask(mid, lambda client, partner: client.register_webhook(partner, url))
     click.echo(f"Registered {hook.webhookId}: {hook.webhookUrl}")
 
 
@@ -53,11 +58,7 @@ def register(url: str, mid: str | None) -> None:
 @_MID_OPTION
 def list_webhooks(mid: str | None) -> None:
     """List the webhooks registered for the partner."""
-    client, mid = _partner(mid)
-    try:
-        hooks = client.list_webhooks(mid).webhooks
-    except GatewayError as exc:
-        raise _failed(exc) from None
+    hooks = _ask(mid, lambda client, partner: client.list_webhooks(partner).webhooks)
     if not hooks:
         click.echo("No webhooks are registered.")
     for hook in hooks:
@@ -69,9 +70,5 @@ def list_webhooks(mid: str | None) -> None:
 @_MID_OPTION
 def delete(webhook_id: str, mid: str | None) -> None:
     """Stop sending events to the webhook WEBHOOK_ID."""
-    client, mid = _partner(mid)
-    try:
-        hook = client.delete_webhook(mid, webhook_id)
-    except GatewayError as exc:
-        raise _failed(exc) from None
+    hook = _ask(mid, lambda client, partner: client.delete_webhook(partner, webhook_id))
     click.echo(f"Deleted {hook.webhookId}: {hook.webhookUrl}")

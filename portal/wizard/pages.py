@@ -1,5 +1,5 @@
-"""The wizard's page helpers: the client, categories, what a send's outcome shows, and a step's
-values in words for its read-only page."""
+"""The wizard's page helpers: the business categories' choices, where a send's outcome leads and
+what it shows, and a step's values in words for its read-only page."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""The periodic refresh: re-read open records' statuses, finish webhook events, send reminders.
+"""The periodic refresh: link the lost creates that webhooks named (and move the bulk rows that
+waited on them), re-read open records' statuses, finish webhook events.
 
-``flask --app app sync`` runs one pass now; the workers (``flask --app app worker``) run it
-periodically as a job.
+``flask --app app sync`` runs one pass now, then sends the reminders that are due; the workers
+(``flask --app app worker``) run the pass periodically as a job, and the reminders as another.
 """
 
 from __future__ import annotations
@@ -80,7 +81,8 @@ def sync_once(client: OnboardingClient) -> SyncReport:
 @click.command("sync")
 @with_appcontext
 def sync_command() -> None:
-    """One pass now: open onboardings' statuses, webhook events, due reminders (the workers
-    run these by themselves)."""
+    """One pass now: link lost creates named by webhooks (and their bulk rows), read open
+    onboardings' statuses, finish webhook events; then send due reminders (the workers run
+    these by themselves; the outbox is theirs alone)."""
     click.echo(sync_once(onboarding_client(current_settings())).summary())
     click.echo(send_reminders(current_settings()).summary())

@@ -27,6 +27,7 @@ from portal.sandbox.onboarding.backend import OnboardingBackend
 from portal.sandbox.onboarding.categories import categories_data
 from portal.sandbox.onboarding.docs_answers import docs_answer
 from portal.sandbox.onboarding.records import ReceivedRequest
+from portal.sandbox.paths import flask_rule
 from portal.sandbox.streamed_json import SpooledBody, read_spooled_json
 
 #: A streamed body up to this size is kept in the log whole.
@@ -37,11 +38,6 @@ _ALL_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
 
 #: handler(partner_id, onboardingId or webhookId, validated request) -> ``data`` of the answer.
 Handler = Callable[[str, str, Any], dict]
-
-
-def flask_rule(path: str) -> str:
-    """An OPERATIONS path as a Flask rule: ``{onboardingId}`` -> ``<onboardingId>``."""
-    return path.replace("{", "<").replace("}", ">")
 
 
 def _handlers(backend: OnboardingBackend) -> dict[str, Handler]:

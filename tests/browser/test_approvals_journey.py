@@ -92,8 +92,8 @@ def test_a_large_refund_is_sent_once_a_second_admin_approves(
         second.close()
 
     page.goto(payment_url)
-    expect(page.locator("table.refunds tbody tr td").nth(1)).to_have_text("1200.00 INR")
-    expect(page.locator("table.refunds tbody tr td").nth(2)).to_have_text("sent")
+    expect(page.locator("table.refunds tbody tr td").nth(1)).to_have_text("1,200 INR")
+    expect(page.locator("table.refunds tbody tr td").nth(2)).to_have_text("Sent to the gateway")
     expect(page.locator("section.approvals-of")).to_contain_text("Approved and done")
     assert console.csp_violations == []
     assert console.errors == []

@@ -11,7 +11,7 @@ from enum import StrEnum
 from portal.core.audit_labels import AUDIT_ACTIONS, OUTCOMES
 from portal.core.models.document import DocumentStatus
 from portal.core.models.merchant import CreateState
-from portal.core.models.payment import PENDING
+from portal.core.models.payment import PENDING, RefundState
 from portal.core.models.status_change import StatusSource
 from portal.core.models.step import StepState
 from portal.gateway.onboarding_shapes import (
@@ -44,6 +44,7 @@ class Kind(StrEnum):
     DOCUMENT = "document"
     DOCUMENT_STATUS = "document_status"
     PAYMENT_STATUS = "payment_status"
+    REFUND_STATE = "refund_state"
     PENNY_DROP = "penny_drop"
     CREATE_STATE = "create_state"
     STEP_STATE = "step_state"
@@ -176,6 +177,13 @@ _PAYMENT_STATUS = {
     PaymentStatus.SYSTEM_ERROR: "Gateway system error",
 }
 
+_REFUND_STATE = {
+    RefundState.SENDING: "Being sent",
+    RefundState.SENT: "Sent to the gateway",
+    RefundState.UNKNOWN: "Outcome unknown: Refresh status settles it",
+    RefundState.FAILED: "Not made: nothing was refunded",
+}
+
 _PENNY_DROP = {PennyDropStatus.VERIFIED: "Verified", PennyDropStatus.FAILED: "Failed"}
 
 _CREATE_STATE = {
@@ -213,6 +221,7 @@ TABLES: dict[Kind, dict[str, str]] = {
     Kind.DOCUMENT: _DOCUMENT,
     Kind.DOCUMENT_STATUS: _DOCUMENT_STATUS,
     Kind.PAYMENT_STATUS: _PAYMENT_STATUS,
+    Kind.REFUND_STATE: _REFUND_STATE,
     Kind.PENNY_DROP: _PENNY_DROP,
     Kind.CREATE_STATE: _CREATE_STATE,
     Kind.STEP_STATE: _STEP_STATE,

@@ -42,7 +42,7 @@ def test_a_refund_declined_with_a_2xx_leaves_the_amount_refundable(app, browser,
     assert flashes(page).startswith("The gateway declined the refund: The refund was declined")
     assert page.soup.select_one("[data-field=refundable]").get_text() == "1,500 INR"
     assert [row.select("td")[2].get_text() for row in page.soup.select(
-        "table.refunds tbody tr")] == ["failed"]
+        "table.refunds tbody tr")] == ["Not made: nothing was refunded"]
     assert payment_row(app, payment_id).status == "SENT_FOR_CAPTURE"
 
 

@@ -37,7 +37,7 @@ def captured(browser, authorised) -> int:
 def refund_rows(browser, payment_id: int) -> list[tuple[str, str]]:
     """(amount, state) of each refund row on the payment's page."""
     page = browser.get(f"/payments/{payment_id}")
-    return [(row.select("td")[1].get_text(), row.select("td")[2].get_text())
+    return [(row.select("td")[1].get_text(), row.select("td")[2]["data-state"])
             for row in page.soup.select("table.refunds tbody tr")]
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import current_app, url_for
 from flask_login import current_user
 
-from portal.models.user import Role
+from portal.core.models.user import Role
 
 HOME_ENDPOINT = "merchants.index"
 HOME_PATH = "/merchants"

@@ -9,10 +9,10 @@ from flask import g, request, url_for
 from flask_login import current_user
 from sqlalchemy.exc import SQLAlchemyError
 
-from portal import clock
 from portal.auth.roles import STAFF
-from portal.config import current_settings
-from portal.models import Role
+from portal.core import clock
+from portal.core.config import current_settings
+from portal.core.models import Role
 from portal.worklist.service import NavCounts, nav_counts
 
 

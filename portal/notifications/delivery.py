@@ -23,15 +23,15 @@ from datetime import datetime, time, timedelta
 
 from sqlalchemy import ColumnElement, and_, or_, select, update
 
-from portal import clock
 from portal.audit.service import Actor, record
-from portal.config import Settings
-from portal.db import db
-from portal.mail import MailError, compose, send
+from portal.core import clock
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models.notice import MailState, Notice
+from portal.core.models.user import User
+from portal.mail.sender import MailError, compose, send
 from portal.mail.urls import absolute_url
 from portal.merchant_mail import templates
-from portal.models.notice import MailState, Notice
-from portal.models.user import User
 from portal.notifications.preferences import DIGEST
 from portal.notifications.words import NoticeWords, words_for
 

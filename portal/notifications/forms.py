@@ -5,8 +5,8 @@ from __future__ import annotations
 from wtforms import RadioField, SelectChoice, SubmitField
 from wtforms.validators import AnyOf, InputRequired
 
-from portal.form_base import PortalForm
 from portal.notifications.preferences import CHOICES
+from portal.web.form_base import PortalForm
 
 CHOOSE = "Choose how you want to be emailed."
 

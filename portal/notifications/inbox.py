@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from sqlalchemy import func, select, update
 
-from portal import clock
-from portal.db import db
-from portal.models.notice import Notice
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.notice import Notice
 
 #: The most notices the page shows (the newest).
 SHOWN = 50

@@ -4,7 +4,7 @@ their account page); audited."""
 from __future__ import annotations
 
 from portal.audit.service import Actor, record
-from portal.models.user import User
+from portal.core.models.user import User
 
 IMMEDIATE = "immediate"
 DIGEST = "digest"

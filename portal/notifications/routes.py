@@ -7,10 +7,10 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
-from portal.auth import roles_required
+from portal.auth.access import roles_required
 from portal.auth.roles import STAFF
-from portal.config import current_settings
-from portal.db import db
+from portal.core.config import current_settings
+from portal.core.db import db
 from portal.notifications import inbox, preferences
 from portal.notifications.forms import NoticeModeForm
 from portal.notifications.words import words_for

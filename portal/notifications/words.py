@@ -11,15 +11,15 @@ from typing import Any
 
 from sqlalchemy import select
 
-from portal.db import db
+from portal.core.db import db
+from portal.core.label_tables import Kind
+from portal.core.labels import label
+from portal.core.models.merchant import Merchant
+from portal.core.models.note import MerchantNote
+from portal.core.models.notice import MailState, Notice, NoticeKind
+from portal.core.models.pendency import MerchantPendency
+from portal.core.models.user import User
 from portal.gateway.onboarding_shapes import OnboardingStatus
-from portal.label_tables import Kind
-from portal.labels import label
-from portal.models.merchant import Merchant
-from portal.models.note import MerchantNote
-from portal.models.notice import MailState, Notice, NoticeKind
-from portal.models.pendency import MerchantPendency
-from portal.models.user import User
 from portal.status.pendencies import in_words
 
 #: Where each email state leaves the reader, in words.

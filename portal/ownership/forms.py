@@ -5,10 +5,10 @@ from __future__ import annotations
 from wtforms import HiddenField, SelectChoice, SelectField, SubmitField, TextAreaField
 from wtforms.validators import DataRequired, Length
 
-from portal.form_base import PortalForm
-from portal.models.user import User
+from portal.core.models.user import User
 from portal.ownership.notes import MAX_LENGTH
 from portal.ownership.service import Change
+from portal.web.form_base import PortalForm
 
 #: The owner choice that means nobody (admins only).
 NOBODY = ""

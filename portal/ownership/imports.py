@@ -10,10 +10,10 @@ from sqlalchemy import select
 
 from portal.audit.service import Actor, record
 from portal.auth.accounts import normalize_email
-from portal.db import db
-from portal.models.merchant import Merchant
-from portal.models.notice import Notice, NoticeKind
-from portal.models.user import User
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.notice import Notice, NoticeKind
+from portal.core.models.user import User
 
 
 def active_owners(emails: Iterable[str]) -> dict[str, int]:

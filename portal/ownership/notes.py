@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from sqlalchemy import func, select
 
-from portal import clock
 from portal.audit.service import Actor, record
-from portal.db import db
-from portal.models.merchant import Merchant
-from portal.models.note import MerchantNote
-from portal.models.user import User
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.note import MerchantNote
+from portal.core.models.user import User
 
 #: The longest note kept, in characters.
 MAX_LENGTH = 2000

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from portal.db import db
-from portal.models.merchant import Merchant
-from portal.models.note import MerchantNote
-from portal.models.user import Role, User
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.note import MerchantNote
+from portal.core.models.user import Role, User
 from portal.ownership.forms import NoteForm, OwnerForm, TakeForm
 from portal.ownership.notes import SHOWN, note_count, notes_of
 from portal.ownership.service import colleagues

@@ -9,10 +9,10 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
-from portal.auth import roles_required
+from portal.auth.access import roles_required
 from portal.auth.roles import STAFF
-from portal.db import db
-from portal.models.merchant import Merchant
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
 from portal.onboarding.drafts import get_merchant
 from portal.ownership.forms import NoteForm, TakeForm
 from portal.ownership.notes import add_note, notes_of

@@ -15,11 +15,11 @@ from sqlalchemy import select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
 from portal.audit.service import Actor, record
-from portal.db import db
-from portal.models.merchant import Merchant
-from portal.models.note import MerchantNote
-from portal.models.notice import Notice, NoticeKind
-from portal.models.user import Role, User
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.note import MerchantNote
+from portal.core.models.notice import Notice, NoticeKind
+from portal.core.models.user import Role, User
 from portal.ownership.notes import add_note
 
 

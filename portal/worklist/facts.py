@@ -15,13 +15,13 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, and_, case, func, null, or_, select
 
-from portal.config import Settings
+from portal.core.config import Settings
+from portal.core.models.merchant import Merchant
+from portal.core.models.outbox import LIVE_STATES, OutboxItem
+from portal.core.models.payment import Payment
+from portal.core.models.step import StepDraft, StepState
+from portal.core.models.verification import MerchantLink
 from portal.gateway.onboarding_shapes import CHECKLIST_DONE, OnboardingStatus
-from portal.models.merchant import Merchant
-from portal.models.outbox import LIVE_STATES, OutboxItem
-from portal.models.payment import Payment
-from portal.models.step import StepDraft, StepState
-from portal.models.verification import MerchantLink
 from portal.onboarding.steps import STEPS
 from portal.payments.expiry import expiring_soon
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from wtforms import HiddenField, SubmitField
 
-from portal.form_base import PortalForm
+from portal.web.form_base import PortalForm
 
 
 class ToldForm(PortalForm):

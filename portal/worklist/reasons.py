@@ -10,11 +10,11 @@ from datetime import datetime
 from enum import IntEnum
 from typing import Any
 
-from portal.config import Settings
+from portal.core.config import Settings
+from portal.core.label_tables import Kind
+from portal.core.labels import label
+from portal.core.models.merchant import Merchant
 from portal.gateway.onboarding_shapes import OnboardingStatus
-from portal.label_tables import Kind
-from portal.labels import label
-from portal.models.merchant import Merchant
 from portal.onboarding.steps import BY_KEY
 from portal.payments.expiry import lifetime
 from portal.worklist.facts import LINK_ENDING, LINK_UNOPENED, Facts

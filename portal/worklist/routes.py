@@ -7,12 +7,12 @@ from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
-from portal import clock
-from portal.auth import roles_required
+from portal.auth.access import roles_required
 from portal.auth.roles import STAFF
-from portal.config import current_settings
-from portal.db import db
-from portal.models.user import Role
+from portal.core import clock
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models.user import Role
 from portal.onboarding.drafts import get_merchant
 from portal.worklist.forms import ToldForm
 from portal.worklist.reasons import Reason

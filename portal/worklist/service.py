@@ -11,16 +11,16 @@ from datetime import datetime
 from sqlalchemy import Select, and_, func, literal, or_, select, update
 from sqlalchemy.orm import load_only
 
-from portal import clock
 from portal.audit.service import Actor, record
-from portal.config import Settings
-from portal.db import db
+from portal.core import clock
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.notice import Notice
+from portal.core.models.outbox import LIVE_STATES, OutboxItem
+from portal.core.models.step import StepDraft, StepState
+from portal.core.models.user import Role, User
 from portal.gateway.onboarding_shapes import FINAL_STATUSES, OnboardingStatus
-from portal.models.merchant import Merchant
-from portal.models.notice import Notice
-from portal.models.outbox import LIVE_STATES, OutboxItem
-from portal.models.step import StepDraft, StepState
-from portal.models.user import Role, User
 from portal.ownership.service import users_by_id
 from portal.payments.approvals.queries import waiting_count, waiting_for
 from portal.worklist.facts import QUEUED_FOR_LONG, SENT_STEPS, columns, facts_of

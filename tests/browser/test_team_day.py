@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from portal.config import Settings
+from portal.core.config import Settings
 from tests.browser.conftest import Axe, Servers, log_in, screenshot
 from tests.browser.test_narrow_pages import PHONE, Widths
 from tests.support.mail import body_of, mail_sink, mailing

@@ -5,7 +5,7 @@ so both read the merchant unowned before either writes."""
 
 from __future__ import annotations
 
-from portal.db import db
+from portal.core.db import db
 from tests.concurrency.test_gunicorn import post_together
 from tests.conftest import TEST_PASSWORD, AuthActions
 from tests.support.interleave import writes_held_together

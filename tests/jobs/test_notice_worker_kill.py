@@ -27,10 +27,10 @@ from aiosmtpd.controller import Controller
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
-from portal.config import Settings
-from portal.db import db, make_engine
+from portal.core.config import Settings
+from portal.core.db import db, make_engine
+from portal.core.models.notice import MailState, Notice, NoticeKind
 from portal.mail.sink import FolderHandler, read_folder
-from portal.models.notice import MailState, Notice, NoticeKind
 from portal.notifications.delivery import BATCH
 from tests.conftest import AuthActions
 from tests.jobs.support import wait_for

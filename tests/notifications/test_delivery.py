@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import json
 
-from portal.db import db
-from portal.gateway.signing import hmac_digest
-from portal.models.merchant import Merchant
-from portal.models.notice import MailState, Notice
-from portal.models.status_change import StatusSource
-from portal.onboarding import scenarios
+from portal.audit.service import SYSTEM
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.notice import MailState, Notice
+from portal.core.models.status_change import StatusSource
+from portal.gateway.hmac import hmac_digest
 from portal.onboarding.status_history import change_status
 from portal.sandbox.state import BACKEND_NAME
+from portal.web import scenarios
 from tests.conftest import API_SECRET
 from tests.support.mail import PORTAL_URL, body_of
 from tests.support.team import audited, make_merchant, notices_of, user_id
@@ -36,7 +37,8 @@ def own(app, merchant_id: int, email: str = OWNER) -> None:
 def move(app, merchant_id: int, status: str) -> None:
     """Move the merchant as a status read does."""
     with app.app_context():
-        change_status(db.session.get(Merchant, merchant_id), status, StatusSource.POLL)
+        change_status(db.session.get(Merchant, merchant_id), status, StatusSource.POLL,
+                      actor=SYSTEM)
         db.session.commit()
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from portal.db import db
-from portal.models.user import User
+from portal.core.db import db
+from portal.core.models.user import User
 from portal.notifications.delivery import last_digest_time
 from tests.notifications.test_delivery import NEXT_PASS, OWNER, move
 from tests.support.mail import PORTAL_URL, body_of

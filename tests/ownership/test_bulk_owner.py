@@ -9,9 +9,9 @@ import io
 
 from sqlalchemy import select
 
-from portal.db import db
-from portal.models.merchant import Merchant
-from portal.models.step import StepDraft
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.step import StepDraft
 from tests.bulk.conftest import csv_text, example_rows, received
 from tests.support.team import audited, notices_of, page, user_id
 from tests.support.workers import run_worker

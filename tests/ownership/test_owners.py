@@ -5,7 +5,7 @@ the new owner told."""
 from __future__ import annotations
 
 from portal.auth.accounts import find_user
-from portal.db import db
+from portal.core.db import db
 from tests.support.rows import stored
 from tests.support.team import (
     audited,

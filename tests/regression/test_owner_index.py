@@ -8,10 +8,10 @@ from __future__ import annotations
 from sqlalchemy import event, text
 
 from bench.seed import seed_merchants
-from portal import clock
 from portal.auth.accounts import find_user
-from portal.config import current_settings
-from portal.db import db
+from portal.core import clock
+from portal.core.config import current_settings
+from portal.core.db import db
 from portal.worklist.service import nav_counts
 
 

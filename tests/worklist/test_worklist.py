@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from portal import clock
-from portal.db import db
-from portal.models import OutboxItem, Payment, StepDraft
-from portal.models.verification import MerchantLink
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models import OutboxItem, Payment, StepDraft
+from portal.core.models.verification import MerchantLink
 from tests.support.rows import stored
 from tests.support.team import audited, make_merchant, page, words
 

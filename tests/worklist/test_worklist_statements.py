@@ -12,8 +12,8 @@ from datetime import timedelta
 import pytest
 
 from bench.measure import statements
-from portal import clock
-from portal.models import OutboxItem, StepDraft
+from portal.core import clock
+from portal.core.models import OutboxItem, StepDraft
 from tests.outbox.support import migrated_any_database_url as migrated_any_database_url
 from tests.outbox.support import migrated_postgres_template
 from tests.support.team import make_merchant, page, words

@@ -1,0 +1,90 @@
+"""What a staff member is told about the merchants they own: an in-app notice, emailed by a
+worker at once or in a daily digest (``portal.notifications``).
+
+A notice is added in the same transaction as the event it tells of (a status move, a pendency
+kept, a hand-over), so an event that did not happen tells nobody and one that did is told once.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from sqlalchemy import ForeignKey, Index, Integer, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from portal.core import clock
+from portal.core.db import Base
+from portal.core.models.merchant import Merchant
+from portal.core.models.types import UTCDateTime
+from portal.gateway.onboarding_shapes import OnboardingStatus
+
+
+class NoticeKind(StrEnum):
+    """What a notice tells of."""
+
+    #: The gateway moved the merchant to RFI, REJECTED or APPROVED.
+    STATUS = "status"
+    #: The gateway reported a pendency (MERCHANT_PENDENCY_STATUS_UPDATED).
+    PENDENCY = "pendency"
+    #: A colleague (or an admin) handed the merchant to its new owner.
+    HANDOVER = "handover"
+
+
+class MailState(StrEnum):
+    """Where a notice's email stands."""
+
+    #: Not emailed yet: at the next worker pass, or in the owner's next digest.
+    PENDING = "pending"
+    #: Claimed by a worker that is sending it (committed before the SMTP call).
+    SENDING = "sending"
+    SENT = "sent"
+    #: The mail server refused it; not tried again (the notice is still shown in the portal).
+    FAILED = "failed"
+    #: Its worker died while sending: it may or may not have gone, and is never sent again.
+    INTERRUPTED = "interrupted"
+    #: Nobody to email (the owner was deactivated before it went).
+    SKIPPED = "skipped"
+
+
+#: The statuses whose arrival the owner is told of.
+TOLD_STATUSES = frozenset({OnboardingStatus.RFI, OnboardingStatus.REJECTED,
+                           OnboardingStatus.APPROVED})
+
+
+class Notice(Base):
+    """One thing one user is told about one merchant."""
+
+    __tablename__ = "notices"
+    __table_args__ = (Index("ix_notices_user_id_read_at", "user_id", "read_at"),
+                      Index("ix_notices_mail_state", "mail_state"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    merchant_id: Mapped[int] = mapped_column(
+        ForeignKey("merchants.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    #: The status moved to (STATUS).
+    status: Mapped[str | None] = mapped_column(String(32))
+    #: The webhook event whose pendency was kept (PENDENCY): ``merchant_pendencies`` has one
+    #: row per event.
+    webhook_event_id: Mapped[int | None] = mapped_column(Integer)
+    #: Who handed the merchant over (HANDOVER), and the note they left with it.
+    by_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    note_id: Mapped[int | None] = mapped_column(
+        ForeignKey("merchant_notes.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow)
+    read_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    mail_state: Mapped[str] = mapped_column(String(16), default=MailState.PENDING)
+    #: When a worker claimed it for sending, and when the mail server took it.
+    mail_claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    mailed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    @classmethod
+    def for_owner_of(cls, merchant: Merchant, kind: NoticeKind, **facts: object) -> list[Notice]:
+        """The notices of ``kind`` to add, in the event's own transaction: one for the
+        merchant's owner, none when it has no owner."""
+        if merchant.owner_id is None:
+            return []
+        return [cls(user_id=merchant.owner_id, merchant_id=merchant.id, kind=kind,
+                    created_at=clock.utcnow(), mail_state=MailState.PENDING, **facts)]

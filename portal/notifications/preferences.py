@@ -22,5 +22,5 @@ def choose(user: User, mode: str) -> bool:
     if user.notice_mode == mode:
         return False
     user.notice_mode = mode
-    record("user.notice_mode", actor=Actor(user.email, user.id), detail={"mode": mode})
+    record("user.notice_mode", actor=Actor.of(user), detail={"mode": mode})
     return True

@@ -24,7 +24,7 @@ def add_note(merchant: Merchant, text: str, author: User) -> MerchantNote:
                         at=clock.utcnow(), text=text.strip()[:MAX_LENGTH])
     db.session.add(note)
     db.session.flush()
-    record("merchant.note", merchant_id=merchant.id, actor=Actor(author.email, author.id),
+    record("merchant.note", merchant_id=merchant.id, actor=Actor.of(author),
            detail={"note": note.id, "characters": len(note.text)})
     return note
 

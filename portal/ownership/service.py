@@ -97,7 +97,7 @@ def change_owner(merchant: Merchant, change: Change, actor: User) -> MerchantNot
         db.session.add_all(Notice.for_owner_of(merchant, NoticeKind.HANDOVER, by_user_id=actor.id,
                                                note_id=note.id if note else None))
     previous = db.session.get(User, change.expected_id) if change.expected_id else None
-    record("merchant.owner", merchant_id=merchant.id, actor=Actor(actor.email, actor.id),
+    record("merchant.owner", merchant_id=merchant.id, actor=Actor.of(actor),
            detail={"from": previous.email if previous else "",
                    "email": new_owner.email if new_owner else "nobody",
                    "note": note.id if note else None})

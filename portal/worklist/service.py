@@ -171,5 +171,5 @@ def mark_told(merchant: Merchant, actor: User) -> bool:
     if now_told.rowcount != 1:
         return False
     record("merchant.rejection_told", merchant_id=merchant.id,
-           actor=Actor(actor.email, actor.id))
+           actor=Actor.of(actor))
     return True

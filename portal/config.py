@@ -35,6 +35,7 @@ from portal.config_fields import (
     OptionalAmount,
     PositiveHours,
     PositiveSeconds,
+    StorageUrl,
     variable,
 )
 from portal.gateway.onboarding_events import origin_of
@@ -110,9 +111,21 @@ class Settings(BaseSettings):
         "BULK_CONCURRENCY", 4, "Rows of a bulk import a worker sends at once, 1 to 16: raise it "
         "when the gateway answers slowly, lower it if it answers 429 Too Many Requests")
     upload_folder: Folder = variable("UPLOAD_FOLDER", "instance/uploads", "Where uploaded "
-                                     "documents are stored (never under `static/`)")
+                                     "documents are stored (never under `static/`); with "
+                                     "`DOCUMENT_STORAGE`, where uploads are spooled")
     upload_max_bytes: int = variable("UPLOAD_MAX_BYTES", 5 * 1024 * 1024,
                                      "Largest document accepted, in bytes (5 MB)")
+    document_storage: StorageUrl = variable(
+        "DOCUMENT_STORAGE", "", "Where documents are kept: empty, in `UPLOAD_FOLDER`; "
+        "`s3://bucket/prefix`, in S3-compatible object storage (see \"Several hosts\")")
+    storage_endpoint: Address = variable("DOCUMENT_STORAGE_ENDPOINT", "", "The object store's "
+                                         "URL (MinIO, Ceph); empty: AWS S3's for the region")
+    storage_region: str = variable("DOCUMENT_STORAGE_REGION", "", "The bucket's region",
+                                   shown="`us-east-1`")
+    storage_access_key_id: str = variable("DOCUMENT_STORAGE_ACCESS_KEY_ID", "", "Access key "
+                                          "id; empty: boto3's own (`AWS_*`, the host's role)")
+    storage_secret_access_key: str = variable(
+        "DOCUMENT_STORAGE_SECRET_ACCESS_KEY", "", "Secret access key", secret=True)
     session_idle_minutes: int = variable("SESSION_IDLE_MINUTES", 30,
                                          "Idle minutes before a login session ends")
     session_max_hours: int = variable("SESSION_MAX_HOURS", 12, "Hours after sign-in when a "

@@ -3,6 +3,7 @@ variable: the building blocks of :mod:`portal.config`'s one settings model."""
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Any
@@ -54,6 +55,20 @@ def _absolute_path(value: str) -> str:
 
 
 InitiatePath = Annotated[str, AfterValidator(_absolute_path)]
+
+
+def _storage_url(value: str) -> str:
+    value = value.strip().rstrip("/")
+    bucket = value.removeprefix("s3://").partition("/")[0]
+    if value and (not value.startswith("s3://") or not _BUCKET.fullmatch(bucket)):
+        raise ValueError("leave it empty for the upload folder, or name a bucket as "
+                         "s3://bucket/prefix, such as s3://acme-portal-documents/portal")
+    return value
+
+
+#: A bucket's name as S3 allows it: 3 to 63 lower-case letters, digits, dots and hyphens.
+_BUCKET = re.compile(r"[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]")
+StorageUrl = Annotated[str, AfterValidator(_storage_url)]
 #: An amount, or None when the variable is empty.
 OptionalAmount = Annotated[Decimal | None, BeforeValidator(
     lambda value: None if isinstance(value, str) and not value.strip() else value)]

@@ -6,7 +6,8 @@ The upload's valid rows and the job that runs them are stored in one transaction
 counts in one transaction, only while its lease on the job holds: a worker that took the job
 over after a crash goes on from the first rows without an outcome (a merchant is never created
 twice: the row resumes it). Documents come in a ZIP beside the CSV: checked with the file,
-copied into the import's own folder (``portal.bulk.staging``) in the upload's request, sent by
+copied into the import's own part of the document store (``portal.bulk.staging``) in the
+upload's request, sent by
 the rows, and deleted when the import ends; without a ZIP they are left for the wizard. Every
 audit entry is the importing admin's.
 """
@@ -15,7 +16,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any, BinaryIO
 
 from flask import current_app
@@ -33,6 +33,7 @@ from portal.config import current_settings
 from portal.db import db
 from portal.jobs.queue import JobEnd, JobRun, enqueue
 from portal.models.bulk import ROW_PENDING, BulkImport, BulkImportRow, ImportState
+from portal.storage.current import current_store
 from portal.typed_text import without_control_characters
 
 log = logging.getLogger("portal.bulk")
@@ -63,7 +64,7 @@ def submit(content: bytes, filename: str, actor: Actor, *, skip_invalid: bool = 
     db.session.add(job)
     db.session.flush()
     if send:
-        staged = _stage(archive, rows, staging.folder_of(settings.upload_folder, job.id))
+        staged = _stage(archive, rows, job.id)
         db.session.add_all(BulkImportRow(import_id=job.id, number=row.number, forms=row.forms,
                                          documents=staged.get(row.number), state=ROW_PENDING)
                            for row in rows)
@@ -76,16 +77,16 @@ def submit(content: bytes, filename: str, actor: Actor, *, skip_invalid: bool = 
 
 
 def _stage(archive: ZipDocuments | None, rows: list[BulkRow],
-           folder: Path) -> dict[int, list[dict[str, Any]]]:
+           import_id: int) -> dict[int, list[dict[str, Any]]]:
     """The rows' documents copied out of the ZIP (none without one); nothing is kept, in the
-    folder or the session, when a copy fails."""
+    store or the session, when a copy fails."""
     if archive is None:
         return {}
     try:
-        return staging.stage_rows(archive, rows, folder)
+        return staging.stage_rows(archive, rows, current_store(), import_id)
     except BaseException:
         db.session.rollback()
-        staging.discard(folder)
+        staging.discard(current_store(), import_id)
         raise
 
 
@@ -137,7 +138,7 @@ def run_import(run: JobRun) -> JobEnd:
         run_pool(current_app._get_current_object(),  # type: ignore[attr-defined]
                  _pending_rows(import_id, progress), progress.record,
                  concurrency=settings.bulk_concurrency, actor=progress.actor,
-                 files=staging.folder_of(settings.upload_folder, import_id))
+                 files=staging.files_of(current_store(), import_id))
     except Exception:  # the import must be left in a final state
         log.exception("bulk import %d stopped", import_id)
         db.session.rollback()
@@ -265,10 +266,10 @@ def _finish(import_id: int, state: ImportState) -> None:
         record("bulk.import.end", outcome="ok" if state is ImportState.FINISHED else "error",
                detail={"import": import_id, **job.counts}, actor=importer(job))
     db.session.commit()
-    folder = current_settings().upload_folder
-    staging.discard(staging.folder_of(folder, import_id))
-    staging.sweep(folder, set(db.session.scalars(
-        select(BulkImport.id).where(BulkImport.state == ImportState.RUNNING))))
+    store = current_store()
+    staging.discard(store, import_id)
+    staging.sweep(store, set(db.session.scalars(
+        select(BulkImport.id).where(BulkImport.state == ImportState.RUNNING))), clock.utcnow())
     db.session.commit()  # end the read
 
 

@@ -8,6 +8,7 @@ from flask.cli import AppGroup
 from portal import clock
 from portal.config import current_settings
 from portal.documents.retention import delete_expired_files
+from portal.storage.current import current_store
 
 documents_cli = AppGroup("documents", help="Manage stored documents.")
 
@@ -19,7 +20,7 @@ def purge() -> None:
     if settings.document_retention_days <= 0:
         click.echo("DOCUMENT_RETENTION_DAYS is 0: every document file is kept.")
         return
-    count = delete_expired_files(settings.upload_folder, settings.document_retention_days,
+    count = delete_expired_files(current_store(), settings.document_retention_days,
                                  clock.utcnow())
     click.echo(f"Deleted {count} document file(s) kept more than "
                f"{settings.document_retention_days} days after a final status; "

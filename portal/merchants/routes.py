@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
 from flask.typing import ResponseReturnValue
+from flask_login import current_user
 
-from portal.audit.service import record
+from portal.audit.service import Actor, record
 from portal.auth import roles_required
 from portal.auth.roles import STAFF
 from portal.config import current_settings
@@ -21,6 +22,7 @@ from portal.models.merchant import Merchant
 from portal.onboarding import progress
 from portal.onboarding.drafts import drafts_of, get_merchant
 from portal.payments.credentials import credentials_of
+from portal.storage.current import current_store
 
 bp = Blueprint("merchants", __name__)
 
@@ -70,8 +72,9 @@ def delete(merchant_id: int) -> ResponseReturnValue:
 def export(merchant_id: int) -> ResponseReturnValue:
     """Everything the portal holds about the merchant as a ZIP (a data-access request)."""
     merchant = get_merchant(merchant_id) or abort(404)
-    archive = export_zip(merchant, documents_of(merchant), current_settings().upload_folder)
-    record("merchant.export", merchant_id=merchant.id)
+    archive = export_zip(merchant, documents_of(merchant), current_store())
+    record("merchant.export", merchant_id=merchant.id,
+           actor=Actor(current_user.email, current_user.id))
     db.session.commit()
     return send_file(archive, as_attachment=True, mimetype="application/zip",
                      download_name=f"merchant-{merchant.external_onboarding_id}.zip")

@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 
 from portal.config import current_settings
 from portal.db import db
-from portal.documents.service import path_of, store
+from portal.documents.service import store
 from portal.gateway.errors import ValidationFailed
 from portal.merchants.removal import can_delete
 from portal.models.audit import AuditEvent
@@ -41,7 +41,7 @@ def with_document(app, merchant_id: int) -> Path:
         document = store(current_settings(), merchant, "GST_CERTIFICATE", "gst.pdf",
                          scenarios.sample_pdf("GST_CERTIFICATE"), "application/pdf")
         db.session.commit()
-        return path_of(current_settings(), document)
+        return Path(current_settings().upload_folder) / document.stored_name
 
 
 def rows_of(app, merchant_id: int) -> dict[str, int]:

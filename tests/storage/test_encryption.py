@@ -4,12 +4,7 @@ refusal of it as not offered falls back to none."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import pytest
-import requests
-from werkzeug.wrappers import Request, Response
 
 from portal.storage.current import build_store
 from portal.storage.encryption import ASKED, NO_DEFAULT, from_bucket, refused
@@ -17,6 +12,7 @@ from tests.conftest import settings_for
 from tests.support.object_store import (
     ACCESS_KEY_ID,
     SECRET_ACCESS_KEY,
+    S3Front,
     S3Server,
     objects,
     on_bucket,
@@ -51,43 +47,9 @@ def test_a_refusal_as_not_offered_is_told_from_other_errors(code, not_offered):
     assert refused(code) is not_offered
 
 
-#: What MinIO answers a write asking for SSE-S3 when it has no KMS configured.
-NOT_IMPLEMENTED = (b'<?xml version="1.0" encoding="UTF-8"?><Error><Code>NotImplemented</Code>'
-                   b"<Message>Server side encryption specified but KMS is not configured"
-                   b"</Message></Error>")
-
-
-class RefusingEncryption:
-    """An S3 front on loopback: every request goes on to the S3 server as it came, except a
-    write asking for server-side encryption, refused as a store without a KMS refuses it."""
-
-    def __init__(self, upstream: str) -> None:
-        self.upstream = upstream
-        self.refused = 0
-
-    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
-        request = Request(environ)
-        if request.method == "PUT" and SSE_HEADER in request.headers:
-            self.refused += 1
-            return Response(NOT_IMPLEMENTED, 501, content_type="application/xml")(
-                environ, start_response)
-        answer = requests.request(
-            request.method, self.upstream + request.full_path.rstrip("?"),
-            data=request.get_data(), timeout=10, allow_redirects=False,
-            headers={k: v for k, v in request.headers.items() if k.lower() != "host"})
-        headers = [(k, v) for k, v in answer.headers.items()
-                   if k.lower() not in ("content-length", "transfer-encoding", "connection",
-                                        "content-encoding")]
-        return Response(answer.content, answer.status_code, headers=headers)(
-            environ, start_response)
-
-
-SSE_HEADER = "x-amz-server-side-encryption"
-
-
 def test_a_store_that_refuses_encryption_gets_the_object_without_it_and_a_warning(
         s3_server, s3_bucket, tmp_path, caplog):
-    front = RefusingEncryption(s3_server.url)
+    front = S3Front(s3_server.url, refuse_encryption=True)
     with serve(front) as url:
         settings = on_bucket(settings_for("sqlite://", "http://127.0.0.1:9", tmp_path),
                              S3Server(url), s3_bucket)

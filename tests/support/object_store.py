@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib.util import find_spec
 from pathlib import Path
@@ -18,6 +18,7 @@ from typing import Any
 import boto3
 import pytest
 import requests
+from werkzeug.wrappers import Request, Response
 
 from portal.config import Settings
 from tests.support.servers import free_port
@@ -61,6 +62,49 @@ def objects(server: S3Server, bucket: str, prefix: str = "") -> dict[str, bytes]
     listed = client.list_objects_v2(Bucket=bucket, Prefix=prefix).get("Contents", [])
     return {item["Key"]: client.get_object(Bucket=bucket, Key=item["Key"])["Body"].read()
             for item in listed}
+
+
+#: What MinIO answers a write asking for SSE-S3 when it has no KMS configured.
+NOT_IMPLEMENTED = (b'<?xml version="1.0" encoding="UTF-8"?><Error><Code>NotImplemented</Code>'
+                   b"<Message>Server side encryption specified but KMS is not configured"
+                   b"</Message></Error>")
+SSE_HEADER = "x-amz-server-side-encryption"
+_HOP_HEADERS = ("content-length", "transfer-encoding", "connection", "content-encoding")
+
+
+class S3Front:
+    """A front on loopback before an S3 server (serve it with ``servers.serve``): requests go on
+    as they came, except what the test asks to break: ``refuse_encryption`` refuses a write
+    asking for server-side encryption as a store without a KMS does; ``corrupt_reads`` hands
+    back every object's body with its first byte changed. ``puts`` counts the writes."""
+
+    def __init__(self, upstream: str, *, refuse_encryption: bool = False,
+                 corrupt_reads: bool = False) -> None:
+        self.upstream = upstream
+        self.refuse_encryption = refuse_encryption
+        self.corrupt_reads = corrupt_reads
+        self.refused = 0
+        self.puts = 0
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        request = Request(environ)
+        if request.method == "PUT":
+            self.puts += 1
+            if self.refuse_encryption and SSE_HEADER in request.headers:
+                self.refused += 1
+                return Response(NOT_IMPLEMENTED, 501, content_type="application/xml")(
+                    environ, start_response)
+        answer = requests.request(
+            request.method, self.upstream + request.full_path.rstrip("?"),
+            data=request.get_data(), timeout=10, allow_redirects=False,
+            headers={k: v for k, v in request.headers.items() if k.lower() != "host"})
+        body = answer.content
+        if self.corrupt_reads and request.method == "GET" and answer.ok and body \
+                and "list-type" not in request.args and "encryption" not in request.args:
+            body = bytes([body[0] ^ 0xFF]) + body[1:]
+        headers = [(k, v) for k, v in answer.headers.items() if k.lower() not in _HOP_HEADERS
+                   and not k.lower().startswith("x-amz-checksum")]
+        return Response(body, answer.status_code, headers=headers)(environ, start_response)
 
 
 @pytest.fixture(scope="session")

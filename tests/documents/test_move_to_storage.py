@@ -23,7 +23,7 @@ from portal.models.document import StoredDocument
 from portal.onboarding import scenarios
 from portal.storage.current import current_store
 from portal.storage.folder import FolderStore
-from tests.support.object_store import S3Front, S3Server, objects, on_bucket
+from tests.support.object_store import S3Front, S3Server, keys, objects, on_bucket
 from tests.support.rows import MERCHANT_SQL
 from tests.support.servers import ROOT, portal_environment, serve
 
@@ -149,7 +149,7 @@ def test_a_run_killed_at_any_moment_loses_nothing_and_the_next_resumes(
     for objects_seen in KILL_AFTER:
         with subprocess.Popen(command, cwd=ROOT, env=portal_environment(on_s3),  # noqa: S603
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as run:
-            while run.poll() is None and len(objects(s3_server, s3_bucket)) < objects_seen:
+            while run.poll() is None and len(keys(s3_server, s3_bucket)) < objects_seen:
                 pass  # each look is a round trip to the S3 server
             run.send_signal(signal.SIGKILL)
             run.wait(timeout=30)

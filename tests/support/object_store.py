@@ -56,6 +56,12 @@ def on_bucket(settings: Settings, server: S3Server, bucket: str,
                                  storage_secret_access_key=SECRET_ACCESS_KEY)
 
 
+def keys(server: S3Server, bucket: str) -> list[str]:
+    """The keys in ``bucket`` (one listing: cheap enough to poll)."""
+    listed = server.client().list_objects_v2(Bucket=bucket).get("Contents", [])
+    return [item["Key"] for item in listed]
+
+
 def objects(server: S3Server, bucket: str, prefix: str = "") -> dict[str, bytes]:
     """Every object in ``bucket`` under ``prefix``, by key."""
     client = server.client()

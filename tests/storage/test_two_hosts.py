@@ -40,6 +40,7 @@ from tests.wizard.browser import form_values
 pytestmark = pytest.mark.postgres
 
 PREFIX = "portal"
+ONE_WORKER = ("--workers", "1")
 FIRST = scenarios.sample_pdf("host-a") + b"% uploaded through host A\n"
 SECOND = scenarios.sample_pdf("host-b") + b"% version 2, uploaded through host B\n"
 
@@ -93,9 +94,13 @@ def test_a_document_uploaded_on_one_host_lives_on_every_other(
     ops, admin = auth.create("ops"), auth.create("admin")
     page = f"/merchants/{merchant_id}/steps/documents"
     with ExitStack() as stack:
-        url_a = stack.enter_context(gunicorn_portal(host_a, tmp_path / "a.log"))
-        url_b = stack.enter_context(gunicorn_portal(host_b, tmp_path / "b.log"))
+        # one gunicorn worker a host: two portal processes are what is shown, and each
+        # process fewer is one less to start and stop on a busy machine
+        url_a = stack.enter_context(gunicorn_portal(host_a, tmp_path / "a.log", *ONE_WORKER))
+        url_b = stack.enter_context(gunicorn_portal(host_b, tmp_path / "b.log", *ONE_WORKER))
         on_a, on_b = sign_in(url_a, ops, TEST_PASSWORD), sign_in(url_b, ops, TEST_PASSWORD)
+        stack.callback(on_a.close)  # before the servers stop: no connection left open
+        stack.callback(on_b.close)
 
         upload(on_a, url_a + page, slot, FIRST, "aadhaar.pdf")
         assert list(objects(s3_server, s3_bucket).values()) == [FIRST]
@@ -105,6 +110,7 @@ def test_a_document_uploaded_on_one_host_lives_on_every_other(
         assert downloads(on_a, url_a + page) == {"2": SECOND, "1": FIRST}
 
         as_admin = sign_in(url_b, admin, TEST_PASSWORD, code=lambda: current_code(app, admin))
+        stack.callback(as_admin.close)
         detail = page_of(as_admin.get(f"{url_b}/merchants/{merchant_id}", timeout=10))
         form = detail.select_one("form.export-merchant")
         export = as_admin.post(url_b + form["action"], data=form_values(form), timeout=30)

@@ -18,8 +18,8 @@ from enum import StrEnum
 
 from sqlalchemy import select
 
-from portal.db import db
-from portal.models.document import StoredDocument
+from portal.core.db import db
+from portal.core.models.document import StoredDocument
 from portal.storage.base import COPY_CHUNK, DocumentStore
 from portal.storage.folder import FolderStore
 from portal.storage.s3 import S3Store

@@ -9,11 +9,11 @@ from datetime import datetime, timedelta
 from sqlalchemy import exists, select
 
 from portal.audit.service import Actor, record
-from portal.db import db
+from portal.core.db import db
+from portal.core.models.document import StoredDocument
+from portal.core.models.merchant import Merchant
+from portal.core.models.status_change import StatusChange
 from portal.gateway.onboarding_shapes import FINAL_STATUSES
-from portal.models.document import StoredDocument
-from portal.models.merchant import Merchant
-from portal.models.status_change import StatusChange
 from portal.storage.base import DocumentStore
 
 #: Who the audit trail names as deleting the files.
@@ -45,7 +45,7 @@ def delete_expired_files(store: DocumentStore, retention_days: int, now: datetim
     for document in documents:
         store.delete(document.stored_name)
         document.file_deleted_at = now
-        record("document.file_deleted", merchant_id=document.merchant_id, actor=ACTOR,
+        record("document.file_deleted", actor=ACTOR, merchant_id=document.merchant_id,
                detail={"docType": document.doc_type, "sha256": document.sha256,
                        "retentionDays": retention_days})
         db.session.commit()

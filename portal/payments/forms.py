@@ -30,12 +30,12 @@ from wtforms.validators import (
     StopValidation,
 )
 
-from portal.body_forms import PLEASE_CHOOSE, BodyForm, text_field
-from portal.form_base import PortalForm
-from portal.labels import Kind, label
+from portal.core.labels import Kind, label
 from portal.payments.credentials import KID_PATTERN, MID_PATTERN, OWN_KEY, PORTFOLIO
 from portal.payments.expiry import EXPIRING
 from portal.payments.service import STATUS_CHOICES
+from portal.web.body_forms import PLEASE_CHOOSE, BodyForm, text_field
+from portal.web.form_base import PortalForm
 
 DEFAULT_CURRENCY = "INR"
 DEFAULT_COUNTRY = "IND"

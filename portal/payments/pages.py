@@ -7,19 +7,19 @@ from typing import Any
 
 from flask import abort, render_template
 
-from portal import clock
-from portal.config import current_settings
-from portal.db import db
+from portal.core import clock
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.payment import Payment, PaymentCredentials, PortfolioKey
 from portal.gateway.payments_client import PaymentsClient
-from portal.http import is_row_id
-from portal.models.merchant import Merchant
-from portal.models.payment import Payment, PaymentCredentials, PortfolioKey
 from portal.payments import actions, expiry, portfolio, service, wording
 from portal.payments import credentials as creds
 from portal.payments import discard as discarding
 from portal.payments.approvals import queries, refund_allowance
 from portal.payments.forms import ActionForm, CredentialsForm, PortfolioKeyForm
 from portal.payments.status_moves import known
+from portal.web.http import is_row_id
 
 
 def load_merchant(merchant_id: int) -> Merchant:

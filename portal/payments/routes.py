@@ -13,14 +13,13 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
-from portal import clock
-from portal.auth import public, roles_required
+from portal.auth.access import current_actor, public, roles_required
 from portal.auth.roles import STAFF
-from portal.config import current_settings
-from portal.extensions import csrf
+from portal.core import clock
+from portal.core.config import current_settings
+from portal.core.models.user import Role
 from portal.gateway.payments_shapes import InitiateRequest
 from portal.gateway.shapes import FieldError
-from portal.models.user import Role
 from portal.payments import actions, expiry, holds, portfolio, service, status_read, wording
 from portal.payments import credentials as creds
 from portal.payments import discard as discarding
@@ -47,7 +46,8 @@ from portal.payments.pages import (
     merchant_of,
     portfolio_page,
 )
-from portal.required_fields import mark_required
+from portal.web.csrf import csrf
+from portal.web.required_fields import mark_required
 
 bp = Blueprint("payments", __name__)
 
@@ -102,7 +102,7 @@ def save_credentials(merchant_id: int) -> ResponseReturnValue:
             saved = creds.save_credentials(
                 current_settings(), merchant, form.mid.data, form.kid.data, form.imported_pem(),
                 current_user.id, replace=form.replace.data,
-                use_portfolio=form.key_source.data == creds.PORTFOLIO)
+                use_portfolio=form.key_source.data == creds.PORTFOLIO, actor=current_actor())
         except creds.CredentialsError as exc:
             form.form_errors.append(str(exc))
         else:
@@ -133,7 +133,8 @@ def save_portfolio_key() -> ResponseReturnValue:
                 return portfolio_page(creds.portfolio_key(), form), 400
             saved = portfolio.save_portfolio_key(current_settings(), form.parent_mid.data,
                                                  form.kid.data, form.imported_pem(),
-                                                 current_user.id, replace=form.replace.data)
+                                                 current_user.id, replace=form.replace.data,
+                                                 actor=current_actor())
         except creds.CredentialsError as exc:
             form.form_errors.append(str(exc))
         else:
@@ -151,7 +152,8 @@ def new_hold(merchant_id: int) -> ResponseReturnValue:
     result = service.Result(True)
     if form.validate_on_submit() and not form.row_action(request.form.get("action", "")):
         body = holds.hold_body(form.payload(), url_for(".callback", _external=True))
-        result = holds.start_hold(client_for(merchant), merchant, body, current_user.id)
+        result = holds.start_hold(client_for(merchant), merchant, body, current_user.id,
+                                  actor=current_actor())
         if result.ok and result.redirect_url:
             return redirect(result.redirect_url)
         form.show_errors([FieldError("", result.message), *result.errors])
@@ -183,7 +185,8 @@ def act(payment_id: int, action: str) -> ResponseReturnValue:
                 return redirect(url_for(".detail", payment_id=payment.id))
             return detail_page(payment, form), 400
         result = actions.perform(client_for(merchant_of(payment)), payment, action,
-                                 form.nonce.data, form.amount_or_none(), bool(form.again.data))
+                                 form.nonce.data, form.amount_or_none(), bool(form.again.data),
+                                 actor=current_actor())
         flash(result.message, "success" if result.ok else "error")
     else:
         for message in (m for errors in form.errors.values() for m in errors):
@@ -197,7 +200,8 @@ def discard(payment_id: int) -> ResponseReturnValue:
     """Discard a hold that never reached the gateway, after its confirmation box was ticked."""
     payment, form = load_payment(payment_id), ActionForm()
     merchant_id = payment.merchant_id
-    result = (discarding.discard(payment, form.nonce.data) if form.validate_on_submit() else
+    result = (discarding.discard(payment, form.nonce.data, current_actor())
+              if form.validate_on_submit() else
               service.Result(False, " ".join(str(m) for ms in form.errors.values() for m in ms)))
     flash(result.message, "success" if result.ok else "error")
     return redirect(url_for(".index", merchant_id=merchant_id) if result.ok
@@ -209,7 +213,7 @@ def discard(payment_id: int) -> ResponseReturnValue:
 def refresh(payment_id: int) -> ResponseReturnValue:
     """Read the gateway's status (and settle a call whose answer was lost)."""
     payment = load_payment(payment_id)
-    result = status_read.refresh(client_for(merchant_of(payment)), payment,
+    result = status_read.refresh(client_for(merchant_of(payment)), payment, current_actor(),
                                  poll_period=timedelta(
                                      seconds=current_settings().payment_poll_seconds))
     flash(result.message, "success" if result.ok else "error")
@@ -224,7 +228,7 @@ def callback() -> ResponseReturnValue:
     now_ms = int(clock.utcnow().timestamp() * 1000)
     try:
         outcome = holds.take_callback(current_settings(), request.form.get(holds.TOKEN_FIELD),
-                                      now_ms)
+                                      now_ms, current_actor(holds.CALLBACK))
     except holds.CallbackError as exc:
         return render_template("payments/customer.html", error=exc.message), exc.status
     return render_template("payments/customer.html", payment=outcome.payment,

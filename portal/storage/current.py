@@ -11,7 +11,7 @@ import boto3
 from botocore.config import Config
 from flask import current_app, has_app_context
 
-from portal.config import Settings, current_settings
+from portal.core.config import Settings, current_settings
 from portal.storage.base import DocumentStore
 from portal.storage.fallback import WithFolderBehind
 from portal.storage.folder import FolderStore

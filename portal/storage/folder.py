@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
-from portal.private_files import open_private, private_folder
+from portal.core.private_files import open_private, private_folder
 from portal.storage.base import PARTIAL, Entry, Incoming, joined
 
 #: Folders inside the store that belong to no name (an object store's spool, for one).

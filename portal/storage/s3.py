@@ -22,7 +22,7 @@ from boto3.exceptions import S3UploadFailedError
 from boto3.s3.transfer import TransferConfig
 from botocore.exceptions import ClientError
 
-from portal.private_files import open_private, private_folder
+from portal.core.private_files import open_private, private_folder
 from portal.storage import encryption
 from portal.storage.base import COPY_CHUNK, PARTIAL, Entry, Incoming, joined
 

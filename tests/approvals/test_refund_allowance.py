@@ -7,8 +7,8 @@ from __future__ import annotations
 from datetime import timedelta
 from decimal import Decimal
 
-from portal.db import db
-from portal.models.payment import PaymentRefund
+from portal.core.db import db
+from portal.core.models.payment import PaymentRefund
 from portal.payments.approvals.refund_allowance import WINDOW
 from tests.approvals.test_refunds import REASON, refund, requests_of
 from tests.payments.conftest import counting, flashes

@@ -12,10 +12,10 @@ from decimal import Decimal
 import pytest
 from playwright.sync_api import Page, expect
 
-from portal.db import db
-from portal.models.merchant import Merchant
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.typed_text import CONTROL_CHARACTER
 from portal.sandbox.faults import Fault, FaultKind
-from portal.typed_text import CONTROL_CHARACTER
 from tests.browser.conftest import Axe, Servers, log_in, screenshot
 from tests.browser.test_payment_pages import act, hold_and_pay
 from tests.bulk.conftest import EXAMPLE

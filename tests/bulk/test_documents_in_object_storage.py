@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from portal.config import Settings
-from portal.factory import create_app
+from portal.app.factory import create_app
+from portal.core.config import Settings
 from tests.bulk.conftest import EXAMPLE, received
 from tests.bulk.test_page_documents import example_docs, problems, upload, zipped
 from tests.support.object_store import S3Server, objects, on_bucket

@@ -8,8 +8,8 @@ from decimal import Decimal
 
 from bs4 import BeautifulSoup
 
-from portal.db import db
-from portal.models import AuditEvent, Payment
+from portal.core.db import db
+from portal.core.models import AuditEvent, Payment
 from portal.sandbox.faults import Fault, FaultKind
 from tests.conftest import AuthActions
 from tests.payments.conftest import (

@@ -1,4 +1,5 @@
-"""Answers judged by what they say, on the payment's page (CONTRACT.md revision 3), with the
+"""Answers judged by what they say, on the payment's page (docs/gateway-contract.md, "Reading
+answers"), with the
 sandbox's scenario cards, in both answer dialects: a 2xx that declines books nothing and says why;
 a 2xx that does not say is settled by a status read of the call's own merchantTxnId."""
 

@@ -9,9 +9,9 @@ from decimal import Decimal
 import pytest
 import requests
 
-from portal.db import db
+from portal.core.db import db
+from portal.core.models.payment import Payment
 from portal.gateway.payments_shapes import AuthReversalRequest
-from portal.models.payment import Payment
 from portal.sandbox.faults import Fault, FaultKind
 from portal.sandbox.payments.answers import Answers
 from portal.sandbox.payments.auth import CHECKOUT_SCOPE, TOKEN_PARAM

@@ -19,18 +19,18 @@ import requests
 from sqlalchemy import select
 
 from bench.bulk_import import write_csv
-from portal import clock
-from portal.audit import Actor
+from portal.app.factory import create_app
+from portal.audit.service import Actor
 from portal.bulk.runner import run_rows
 from portal.bulk.validation import check_file
-from portal.config import Settings
-from portal.db import db
-from portal.factory import create_app
-from portal.migrate import upgrade
-from portal.models.document import StoredDocument
-from portal.models.merchant import Merchant
-from portal.models.status_change import StatusChange
-from portal.onboarding import scenarios
+from portal.core import clock
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.migrate import upgrade
+from portal.core.models.document import StoredDocument
+from portal.core.models.merchant import Merchant
+from portal.core.models.status_change import StatusChange
+from portal.web import scenarios
 from tests.conftest import TEST_PASSWORD, AuthActions, current_code
 from tests.jobs.support import wait_for
 from tests.support.object_store import objects, on_bucket

@@ -20,7 +20,7 @@ import pytest
 import requests
 from werkzeug.wrappers import Request, Response
 
-from portal.config import Settings
+from portal.core.config import Settings
 from tests.support.servers import free_port
 
 #: Credentials the server takes (moto checks none); the portal sends them as a real store's.

@@ -1,0 +1,182 @@
+"""Authorize-only payments taken for an approved merchant, their refunds, and the merchant's
+payments credentials (MID, kid and the RSA key pair that signs every payments call)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, Text
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from portal.core import clock
+from portal.core.db import Base
+from portal.core.models.types import UTCDateTime
+
+#: The local status of a payment whose initiate has not been answered yet.
+PENDING = "PENDING"
+
+
+class ActionState(StrEnum):
+    """Whether a gateway call (initiate, capture, reverse, refund) is in flight for a payment."""
+
+    IDLE = "idle"
+    #: A call was claimed and is being sent; no second call may start.
+    SENDING = "sending"
+    #: The call was sent and its answer lost: read the status before anything else.
+    UNKNOWN = "unknown"
+
+
+class RefundState(StrEnum):
+    """Where one refund stands."""
+
+    SENDING = "sending"
+    SENT = "sent"
+    UNKNOWN = "unknown"
+    FAILED = "failed"
+
+
+class PortfolioKey(Base):
+    """The partner's one portfolio (parent MID) key: it signs for every sub-merchant that uses it.
+
+    The official SDK's ``glocalMerchant.parentMid``: the parent MID's key pair, whose private half
+    is stored only Fernet-encrypted.
+    """
+
+    __tablename__ = "portfolio_keys"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    parent_mid: Mapped[str] = mapped_column(String(64))
+    kid: Mapped[str] = mapped_column(String(128))
+    public_key_pem: Mapped[str] = mapped_column(Text)
+    private_key_encrypted: Mapped[str] = mapped_column(Text)
+    #: ``generated`` in the portal or ``imported`` from a PEM ops pasted.
+    origin: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow)
+    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+
+    def __repr__(self) -> str:
+        return f"<PortfolioKey parent_mid={self.parent_mid} kid={self.kid}>"
+
+
+class PaymentCredentials(Base):
+    """One merchant's payments identity: its MID and either its own key pair (the private half
+    stored only Fernet-encrypted) or the partner's portfolio key."""
+
+    __tablename__ = "payment_credentials"
+    __table_args__ = (
+        CheckConstraint(
+            "(portfolio_key_id IS NULL AND kid IS NOT NULL AND public_key_pem IS NOT NULL"
+            " AND private_key_encrypted IS NOT NULL AND origin IS NOT NULL)"
+            " OR (portfolio_key_id IS NOT NULL AND kid IS NULL AND public_key_pem IS NULL"
+            " AND private_key_encrypted IS NULL AND origin IS NULL)",
+            name="own_key_or_portfolio"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    merchant_id: Mapped[int] = mapped_column(
+        ForeignKey("merchants.id", ondelete="CASCADE"), unique=True
+    )
+    mid: Mapped[str] = mapped_column(String(64))
+    #: The merchant's own key; all four are empty when it signs with the portfolio key.
+    kid: Mapped[str | None] = mapped_column(String(128))
+    public_key_pem: Mapped[str | None] = mapped_column(Text)
+    private_key_encrypted: Mapped[str | None] = mapped_column(Text)
+    #: ``generated`` in the portal or ``imported`` from a PEM ops pasted.
+    origin: Mapped[str | None] = mapped_column(String(16))
+    portfolio_key_id: Mapped[int | None] = mapped_column(
+        ForeignKey("portfolio_keys.id", ondelete="RESTRICT"), index=True)
+    portfolio_key: Mapped[PortfolioKey | None] = relationship(lazy="joined")
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow)
+    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+
+    def __repr__(self) -> str:
+        return f"<PaymentCredentials merchant={self.merchant_id} mid={self.mid} kid={self.kid}>"
+
+
+class Payment(Base):
+    """One hold of funds: what was asked, what the gateway last said, and any call in flight.
+
+    ``action_nonce`` is the one-time token every action form carries; claiming an action swaps it
+    and moves ``action_state`` from idle to sending in one conditional UPDATE, so two submissions
+    can never both reach the gateway.
+    """
+
+    __tablename__ = "payments"
+    __table_args__ = (
+        CheckConstraint("action_state IN ('idle', 'sending', 'unknown')", name="action_state"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    merchant_id: Mapped[int] = mapped_column(
+        ForeignKey("merchants.id", ondelete="CASCADE"), index=True
+    )
+    merchant_txn_id: Mapped[str] = mapped_column(String(50), unique=True)
+    merchant_unique_id: Mapped[str] = mapped_column(String(40), unique=True)
+    gid: Mapped[str | None] = mapped_column(String(64), unique=True)
+    status: Mapped[str] = mapped_column(String(32), index=True, default=PENDING)
+    #: The status word the gateway last reported, as it said it: a word the portal does not
+    #: know is kept and shown here while ``status`` stays where it was.
+    gateway_status: Mapped[str] = mapped_column(String(64), default="")
+    #: When the portal first learned the hold was authorised (its expiry counts from here).
+    authorized_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: When the status poll reads this payment next; None once nothing more can change on its
+    #: own (captured, reversed, declined, ...).
+    next_poll_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
+    #: Status reads in a row that changed nothing: each waits longer before the next.
+    unchanged_polls: Mapped[int] = mapped_column(default=0)
+    amount: Mapped[str] = mapped_column(String(24))
+    currency: Mapped[str] = mapped_column(String(3))
+    captured_amount: Mapped[str | None] = mapped_column(String(24))
+    #: The initiate body as sent (customer and order data), kept for a retry with the same ids.
+    request_payload: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    redirect_url: Mapped[str | None] = mapped_column(Text)
+    #: Pre-authenticated: never logged, never shown.
+    status_url: Mapped[str | None] = mapped_column(Text)
+    reason_code: Mapped[str] = mapped_column(String(32), default="")
+    message: Mapped[str] = mapped_column(String(300), default="")
+    action_nonce: Mapped[str] = mapped_column(String(64))
+    action_state: Mapped[str] = mapped_column(String(16), default=ActionState.IDLE)
+    action_name: Mapped[str | None] = mapped_column(String(16))
+    action_started_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: The merchantTxnId of the capture, reversal or refund in flight (or last sent): a lost
+    #: answer is settled by a status read of it.
+    action_txn_id: Mapped[str | None] = mapped_column(String(50))
+    #: The amount that call sent (a capture's), kept as our own ledger.
+    action_amount: Mapped[str | None] = mapped_column(String(24))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow, index=True)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow)
+    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+
+    @property
+    def authorised(self) -> Decimal:
+        """The amount held."""
+        return Decimal(self.amount)
+
+    def __repr__(self) -> str:
+        return f"<Payment {self.id} {self.merchant_txn_id} {self.status}>"
+
+
+class PaymentRefund(Base):
+    """One refund of a captured payment, with its own merchantTxnId."""
+
+    __tablename__ = "payment_refunds"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    payment_id: Mapped[int] = mapped_column(
+        ForeignKey("payments.id", ondelete="CASCADE"), index=True
+    )
+    merchant_txn_id: Mapped[str] = mapped_column(String(50), unique=True)
+    #: The refund's own gid, when its answer names one other than the payment's.
+    gid: Mapped[str | None] = mapped_column(String(64))
+    #: The gateway's id of the refund (the docs' ``refundId``).
+    refund_id: Mapped[str | None] = mapped_column(String(64))
+    amount: Mapped[str] = mapped_column(String(24))
+    state: Mapped[str] = mapped_column(String(16), default=RefundState.SENDING)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow)
+    #: The four-eyes request a second admin approved it under; None: sent without approval, so
+    #: it counts toward FOUR_EYES_REFUND_ABOVE (``payments.approvals.refund_allowance``).
+    approval_request_id: Mapped[int | None] = mapped_column(
+        ForeignKey("approval_requests.id", ondelete="SET NULL"))

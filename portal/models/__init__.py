@@ -14,6 +14,7 @@ from portal.models.login_throttle import LoginThrottle
 from portal.models.merchant import Merchant
 from portal.models.outbox import OutboxItem, OutboxState
 from portal.models.payment import Payment, PaymentCredentials, PaymentRefund, PortfolioKey
+from portal.models.payment_link import LinkState, PaymentLink
 from portal.models.pendency import MerchantPendency
 from portal.models.recovery_code import RecoveryCode
 from portal.models.status_change import StatusChange, StatusSource
@@ -26,10 +27,12 @@ from portal.models.webhook_event import WebhookEvent
 
 __all__ = [
     "ApprovalKind", "ApprovalRequest", "ApprovalState", "AuditEvent", "Base", "BulkImport",
-    "BulkImportRow", "GatewayLink", "HeldForm", "Job", "JobState", "LoginFailure", "LoginThrottle",
+    "BulkImportRow", "GatewayLink", "HeldForm", "Job", "JobState", "LinkState",
+    "LoginFailure", "LoginThrottle",
     "MailTemplate", "Merchant", "MerchantLink", "MerchantPendency", "MerchantStatusCount",
     "OutboxItem", "OutboxState", "PasswordResetRequest", "Payment", "PaymentCredentials",
-    "PaymentRefund", "PendingEnrolment", "PortfolioKey", "RecoveryCode", "Role", "StatusChange",
+    "PaymentLink", "PaymentRefund", "PendingEnrolment", "PortfolioKey", "RecoveryCode", "Role",
+    "StatusChange",
     "StatusSource", "StepDraft", "StoredDocument", "User", "UserSession", "VerificationReminder",
     "WebhookEvent",
 ]

@@ -9,7 +9,8 @@ from portal.mail import MailError, compose, send
 from portal.mail.urls import absolute_url
 from portal.merchant_mail import templates
 from portal.models.merchant import Merchant
-from portal.onboarding.signatory import masked_email, signatory_of
+from portal.onboarding.signatory import signatory_of
+from portal.redaction import masked_email
 from portal.verification import links
 
 

@@ -40,13 +40,18 @@ def units_of(amount: str | Decimal | None) -> int | None:
     return int(value)
 
 
+def searched_email(email: object) -> str | None:
+    """An email as it is kept and compared for search: trimmed and lower-cased; None for
+    none."""
+    return (email.strip().lower()[:254] or None) if isinstance(email, str) else None
+
+
 def email_in(payload: dict[str, Any] | None) -> str | None:
-    """The customer's email in an initiate body (billing, else customer data), as searched:
-    trimmed and lower-cased; None when it names none."""
+    """The customer's email in an initiate body (billing, else customer data), as searched."""
     body = payload if isinstance(payload, dict) else {}
     billing = (body.get("paymentData") or {}).get("billingData") or {}
-    email = billing.get("emailId") or (body.get("customerData") or {}).get("emailId")
-    return (email.strip().lower()[:254] or None) if isinstance(email, str) else None
+    return searched_email(billing.get("emailId")
+                          or (body.get("customerData") or {}).get("emailId"))
 
 
 class ActionState(StrEnum):

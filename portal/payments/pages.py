@@ -11,6 +11,7 @@ from portal import clock
 from portal.config import current_settings
 from portal.db import db
 from portal.gateway.payments_client import PaymentsClient
+from portal.gateway.payments_shapes import InitiateRequest
 from portal.http import is_row_id
 from portal.models.merchant import Merchant
 from portal.models.payment import Payment, PaymentCredentials, PortfolioKey
@@ -18,8 +19,12 @@ from portal.payments import actions, expiry, portfolio, service, wording
 from portal.payments import credentials as creds
 from portal.payments import discard as discarding
 from portal.payments.approvals import queries, refund_allowance
-from portal.payments.forms import ActionForm, CredentialsForm, PortfolioKeyForm
+from portal.payments.forms import ActionForm, CredentialsForm, HoldForm, PortfolioKeyForm
+from portal.payments.links.forms import CancelForm, ResendForm
+from portal.payments.links.sending import link_of
+from portal.payments.links.standing import LABELS, UNOPENED, Standing, standing
 from portal.payments.status_moves import known
+from portal.required_fields import mark_required
 
 
 def load_merchant(merchant_id: int) -> Merchant:
@@ -61,11 +66,21 @@ def hold_prefill(merchant: Merchant, resume: str | None) -> dict[str, Any]:
             "merchantUniqueId": service.new_merchant_unique_id()}
 
 
+def hold_page(merchant: Merchant, form: HoldForm, result: service.Result) -> str:
+    """The new-hold page with ``form`` as typed (its errors beside the fields)."""
+    mark_required(form, InitiateRequest)  # once its rows are final
+    return render_template("payments/new.html", merchant=merchant, form=form, result=result,
+                           reason=service.unavailable_reason(merchant),
+                           credentials=creds.credentials_of(merchant),
+                           link_hours=current_settings().payment_link_hours)
+
+
 def detail_page(payment: Payment, refund_form: ActionForm | None = None) -> str:
     """A payment's page; ``refund_form`` is a refund form refused with errors beside fields."""
     refunds = service.refunds_of(payment)
     requests = queries.of_payment(payment.id)
     ledger = wording.ledger_of(payment, refunds, queries.awaiting_refunds(requests))
+    link, now = link_of(payment), clock.utcnow()
     return render_template(
         "payments/detail.html", payment=payment, merchant=merchant_of(payment), refunds=refunds,
         ledger=ledger, words=wording,
@@ -79,7 +94,9 @@ def detail_page(payment: Payment, refund_form: ActionForm | None = None) -> str:
         left_without_approval=refund_allowance.left_without_approval(
             current_settings().four_eyes_refund_above, refunds),
         four_eyes_days=refund_allowance.WINDOW.days,
-        requests=requests, queries=queries)
+        requests=requests, queries=queries, link=link,
+        link_standing=standing(link, payment, now) if link else None, Standing=Standing,
+        unopened=UNOPENED, link_labels=LABELS, link_forms=(ResendForm(), CancelForm()))
 
 
 def credentials_page(merchant: Merchant, current: PaymentCredentials | None,

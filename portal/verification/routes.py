@@ -25,7 +25,8 @@ from portal.models.merchant import Merchant
 from portal.models.verification import MerchantLink
 from portal.onboarding import progress
 from portal.onboarding.drafts import drafts_of, get_merchant
-from portal.onboarding.signatory import masked_email, signatory_of
+from portal.onboarding.signatory import signatory_of
+from portal.redaction import masked_email
 from portal.security_headers import content_security_policy
 from portal.verification import links, service, words
 

@@ -66,21 +66,21 @@ def cancel(payment_id: int) -> ResponseReturnValue:
     return redirect(url_for("payments.detail", payment_id=payment.id))
 
 
-@bp.get("/pay/<int:link_id>")
+@bp.get("/pay/<int:payment_link_id>")
 @public
-def page(link_id: int) -> ResponseReturnValue:
+def page(payment_link_id: int) -> ResponseReturnValue:
     """What the customer sees on opening the link: the order and a button to pay, or where the
     link stands (being opened, used, paid)."""
-    link, payment = _opened(link_id)
+    link, payment = _opened(payment_link_id)
     opening.settle(link, payment, clock.utcnow())
     return _page(link, payment)
 
 
-@bp.post("/pay/<int:link_id>")
+@bp.post("/pay/<int:payment_link_id>")
 @public
-def pay(link_id: int) -> ResponseReturnValue:
+def pay(payment_link_id: int) -> ResponseReturnValue:
     """Mint the gateway's checkout (once) and send the customer there."""
-    link, payment = _opened(link_id)
+    link, payment = _opened(payment_link_id)
     if not ContinueForm().validate_on_submit():
         return _page(link, payment), 400
     opened = opening.open_link(current_settings(), link, clock.utcnow())

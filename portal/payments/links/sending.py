@@ -114,7 +114,7 @@ def _new_link(settings: Settings, payment: Payment, actor: Actor) -> PaymentLink
 def _email(settings: Settings, link: PaymentLink, payment: Payment, merchant: Merchant,
            actor: Actor, action: str) -> Sent:
     """Email the link as it stands; record whether the mail server took it; commits."""
-    url = absolute_url(PAGE_ENDPOINT, link_id=link.id,
+    url = absolute_url(PAGE_ENDPOINT, payment_link_id=link.id,
                        token=token_for(settings.secret_key, link))
     shown = masked_email(payment.customer_email or "")
     detail = {"link": link.id, "merchantTxnId": payment.merchant_txn_id, "to": shown,

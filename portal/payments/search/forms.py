@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import Any
 
@@ -9,7 +10,6 @@ from sqlalchemy import ColumnElement
 from wtforms import DateField, Field, Form, SearchField, SelectChoice, SelectField, StringField
 from wtforms.validators import Length, Optional, ValidationError
 
-from portal.body_forms import typed_value
 from portal.form_base import PortalForm
 from portal.labels import Kind, label
 from portal.models.payment import units_of
@@ -27,8 +27,18 @@ def _within_days(_form: Form, field: Field) -> None:
         raise ValidationError("Enter a day between 1 January 2000 and 31 December 2999.")
 
 
+#: An amount written with thousands separators: 1,250.50 or 1,25,000 (Indian grouping).
+_GROUPED_AMOUNT = re.compile(r"[0-9]{1,3}(?:[, ][0-9]{2,3})+(?:\.[0-9]+)?")
+
+
+def searched_units(typed: str) -> int | None:
+    """An amount as typed in the search ("1,250.5") in ten-thousandths; None if unreadable."""
+    text = typed.strip()
+    return units_of(re.sub(r"[, ]", "", text) if _GROUPED_AMOUNT.fullmatch(text) else text)
+
+
 def _an_amount(_form: Form, field: Field) -> None:
-    if (field.data or "").strip() and units_of(typed_value("amount", field.data)) is None:
+    if (field.data or "").strip() and searched_units(field.data) is None:
         raise ValidationError("Enter an amount in digits with at most 4 decimal places, "
                               "e.g. 1250.50.")
 
@@ -77,7 +87,7 @@ class FilterForm(PortalForm):
         return PaymentFilters(
             merchant_id=merchant_id, text=self._kept(self.q) or "",
             merchant="" if merchant_id is not None else self._kept(self.merchant) or "",
-            amount_units=units_of(typed_value("amount", amount)) if amount else None,
+            amount_units=searched_units(amount) if amount else None,
             date_from=self._kept(self.date_from), date_to=self._kept(self.date_to),
             status="" if status == EXPIRING else status,
             only=expiring if status == EXPIRING else None)

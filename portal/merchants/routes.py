@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
 from flask.typing import ResponseReturnValue
 
+from portal import clock
 from portal.audit.service import record
 from portal.auth import roles_required
 from portal.auth.roles import STAFF
@@ -20,6 +21,7 @@ from portal.models import Role
 from portal.models.merchant import Merchant
 from portal.onboarding import progress
 from portal.onboarding.drafts import drafts_of, get_merchant
+from portal.onboarding.stalling import stale_cutoff
 from portal.payments.credentials import credentials_of
 
 bp = Blueprint("merchants", __name__)
@@ -31,11 +33,14 @@ def index() -> ResponseReturnValue:
     """Every merchant with status, steps done and last activity; searchable and paged. A search
     that cannot be read (a control character typed) is a 400 with its message beside the box,
     and lists every merchant."""
-    form = SearchForm(request.args)
+    days = current_settings().stale_after_days
+    form = SearchForm(request.args, stale_after_days=days)
     valid = form.validate()
     page = search_merchants(form.q.data or "" if valid else "",
                             form.status.data or "" if valid else "",
-                            request.args.get("page", 1, type=int))
+                            request.args.get("page", 1, type=int),
+                            stale_before=stale_cutoff(days, clock.utcnow())
+                            if valid and form.stale.data else None)
     return render_template("merchants/index.html", form=form, page=page,
                            total_steps=TOTAL_STEPS), 200 if valid else 400
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import ColumnElement, Select, func, or_, select
 
@@ -13,6 +14,7 @@ from portal.label_tables import NOT_CREATED
 from portal.models.merchant import Merchant
 from portal.models.merchant_search import names_contain
 from portal.models.step import DONE_STATES, StepDraft
+from portal.onboarding.stalling import stalling
 from portal.onboarding.steps import STEPS
 from portal.pagination import Page
 
@@ -73,15 +75,17 @@ def _ordered_ids(filters: list[ColumnElement[bool]], few: bool) -> Select[tuple[
 
 
 def search_merchants(query: str = "", status: str = "", page: int = 1,
-                     per_page: int = PAGE_SIZE) -> MerchantPage:
-    """Merchants matching a name, full PAN, external or onboarding id, and a status.
+                     per_page: int = PAGE_SIZE,
+                     stale_before: datetime | None = None) -> MerchantPage:
+    """Merchants matching a name, full PAN, external or onboarding id, and a status; with
+    ``stale_before``, only those stalling since then (the dashboard's stale merchants).
 
     A query that is some merchant's exact external id, onboarding id or full PAN finds those
     merchants only, through their indexes; any other query matches anywhere in the names and
     ids. Two statements per page, three for a query that is no exact identifier; beyond
     ``COUNT_CAP`` matches the page says there are more and pages through those first ones."""
     query = query.strip()
-    filters = _status(status)
+    filters = _status(status) + ([] if stale_before is None else [stalling(stale_before)])
     if query:
         total = _count([*filters, _exact(query)])
         filters = [*filters, _exact(query) if total else _contains(query)]

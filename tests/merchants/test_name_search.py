@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from sqlalchemy import delete, event, text, update
 
 from portal.db import db
-from portal.merchants import service
 from portal.merchants.service import search_merchants
+from portal.models import merchant_search
 from portal.models.merchant import CreateState, Merchant
 from portal.models.merchant_search import (
     SQLITE_HAS_TRIGRAM,
@@ -83,7 +83,7 @@ def found(query: str) -> list[int]:
 def found_by_like(monkeypatch: pytest.MonkeyPatch, query: str) -> list[int]:
     """The ids the LIKE search alone finds (as on an SQLite without trigrams)."""
     with monkeypatch.context() as patched:
-        patched.setattr(service, "SQLITE_HAS_TRIGRAM", False)
+        patched.setattr(merchant_search, "SQLITE_HAS_TRIGRAM", False)
         return found(query)
 
 

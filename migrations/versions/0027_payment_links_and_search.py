@@ -2,7 +2,9 @@
 customer as a portal link that mints the gateway's checkout when opened), and on ``payments``
 the searched forms of the amount (``amount_units``, ten-thousandths) and of the customer's
 email (``customer_email``, lower-cased, as the plain JSON body beside it holds it), with the
-indexes the list reads a page through in creation order within a merchant or a status.
+indexes the list reads a page through in creation order within a merchant or a status (which
+take over from the single-column indexes on ``merchant_id`` and ``status``), and the holds
+close to expiry by when they were authorised.
 
 Payments already there get both search columns from their stored amount and body, a thousand
 rows a statement.
@@ -59,6 +61,9 @@ def upgrade() -> None:
     op.create_index("ix_payments_merchant_id_created_at", "payments",
                     ["merchant_id", "created_at"])
     op.create_index("ix_payments_status_created_at", "payments", ["status", "created_at"])
+    op.create_index("ix_payments_status_authorized_at", "payments", ["status", "authorized_at"])
+    op.drop_index("ix_payments_merchant_id", table_name="payments")
+    op.drop_index("ix_payments_status", table_name="payments")
     _fill_search_columns()
     op.create_table(
         "payment_links",
@@ -113,6 +118,9 @@ def _fill_search_columns() -> None:
 
 def downgrade() -> None:
     op.drop_table("payment_links")
+    op.create_index("ix_payments_status", "payments", ["status"])
+    op.create_index("ix_payments_merchant_id", "payments", ["merchant_id"])
+    op.drop_index("ix_payments_status_authorized_at", table_name="payments")
     op.drop_index("ix_payments_status_created_at", table_name="payments")
     op.drop_index("ix_payments_merchant_id_created_at", table_name="payments")
     op.drop_index("ix_payments_customer_email", table_name="payments")

@@ -142,19 +142,21 @@ class Payment(Base):
     __tablename__ = "payments"
     __table_args__ = (
         CheckConstraint("action_state IN ('idle', 'sending', 'unknown')", name="action_state"),
-        # the list and its search read a page in creation order within a merchant or status
+        # the list and its search read a page in creation order within a merchant or status,
+        # and the holds close to expiry by when they were authorised
         Index("ix_payments_merchant_id_created_at", "merchant_id", "created_at"),
         Index("ix_payments_status_created_at", "status", "created_at"),
+        Index("ix_payments_status_authorized_at", "status", "authorized_at"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    merchant_id: Mapped[int] = mapped_column(
-        ForeignKey("merchants.id", ondelete="CASCADE"), index=True
-    )
+    #: Indexed first in ix_payments_merchant_id_created_at.
+    merchant_id: Mapped[int] = mapped_column(ForeignKey("merchants.id", ondelete="CASCADE"))
     merchant_txn_id: Mapped[str] = mapped_column(String(50), unique=True)
     merchant_unique_id: Mapped[str] = mapped_column(String(40), unique=True)
     gid: Mapped[str | None] = mapped_column(String(64), unique=True)
-    status: Mapped[str] = mapped_column(String(32), index=True, default=PENDING)
+    #: Indexed first in ix_payments_status_created_at and ix_payments_status_authorized_at.
+    status: Mapped[str] = mapped_column(String(32), default=PENDING)
     #: The status word the gateway last reported, as it said it: a word the portal does not
     #: know is kept and shown here while ``status`` stays where it was.
     gateway_status: Mapped[str] = mapped_column(String(64), default="")

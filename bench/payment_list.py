@@ -1,0 +1,66 @@
+"""The payments list, its search and its CSV export at 100,000 payments vs 100 (of the same 20
+merchants), on SQLite and on a throwaway PostgreSQL: median time of several runs, and SQL
+statements per request, with the merchants list's targets (``bench.pages``)."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from flask import Flask
+
+from bench.business_names import business_name
+from bench.measure import Row, info_row
+from bench.pages import Portal, compared, portal
+from bench.payment_seed import amount, email, reference, seed_payments
+from bench.seed import seed_merchants
+from bench.stack import Bench, postgres
+from portal.migrate import upgrade
+
+SMALL, LARGE = 100, 100_000
+SIZES = (SMALL, LARGE)
+MERCHANTS = 20
+#: Every filter set, each finding payment 50 (of merchant 11: the 50th of 20 in turn).
+EVERY_FILTER = {"q": email(50), "amount": amount(50), "merchant": business_name(11),
+                "date_from": "2026-01-01", "date_to": "2026-01-01", "status": "AUTHORIZED"}
+#: Payment 50 exists at both sizes: every search looks for it (merchant 7 is one of the 20).
+PAGES = {
+    "list, first page": "/payments",
+    "list, page 5": "/payments?page=5",
+    "one merchant's payments": "/merchants/7/payments",
+    "search by order reference": f"/payments?q={reference(50)}",
+    "search by customer email": f"/payments?{urlencode({'q': email(50)})}",
+    "search by merchant": f"/payments?{urlencode({'merchant': business_name(7)})}",
+    "search by amount": f"/payments?amount={amount(50)}",
+    "one day": "/payments?date_from=2026-01-01&date_to=2026-01-01",
+    "status": "/payments?status=SENT_FOR_CAPTURE",
+    "holds expiring soon (the dashboard's link)": "/payments?status=expiring",
+    "all filters at once": f"/payments?{urlencode(EVERY_FILTER)}",
+    "CSV export of a search": f"/payments/export.csv?{urlencode({'q': email(50)})}",
+    "admin dashboard": "/admin/",
+}
+
+
+def run(bench: Bench) -> list[Row]:
+    """Measure every page at 100 and at 100,000 payments, on SQLite then PostgreSQL."""
+    rows = _measure("SQLite", [bench.portal_env(f"payment-list-{size}") for size in SIZES])
+    with postgres(len(SIZES)) as urls:
+        if urls is None:
+            return [*rows, info_row("Payments at 100,000: PostgreSQL (no server binaries)",
+                                    0, 0, "")]
+        envs = []
+        for size, url in zip(SIZES, urls, strict=True):
+            upgrade(url)
+            envs.append({**bench.portal_env(f"payment-list-pg-{size}"), "DATABASE_URL": url})
+        rows += _measure("PostgreSQL", envs)
+    return rows
+
+
+def _measure(database: str, envs: list[dict[str, str]]) -> list[Row]:
+    """Both sizes' figures for every page."""
+    portals: list[Portal] = [portal(env, size, _seed) for env, size in zip(envs, SIZES,
+                                                                            strict=True)]
+    return compared(f"Payments at 100,000 ({database})", PAGES, portals)
+
+
+def _seed(app: Flask, size: int) -> None:
+    seed_payments(app, size, seed_merchants(app, MERCHANTS))

@@ -110,9 +110,10 @@ def figures(portals: list[Portal], path: str) -> list[tuple[int, float]]:
                                                                       strict=True)]
 
 
-def compared(title: str, pages: dict[str, str], portals: list[Portal]) -> list[Row]:
+def compared(title: str, pages: dict[str, str], portals: list[Portal],
+             limit: int = STATEMENT_LIMIT) -> list[Row]:
     """The rows of ``pages`` at the large size against the small one: the most statements per
-    request (equal per page at both sizes, at most STATEMENT_LIMIT), then each page's time."""
+    request (equal per page at both sizes, at most ``limit``), then each page's time."""
     small: dict[str, tuple[int, float]] = {}
     large: dict[str, tuple[int, float]] = {}
     for name, path in pages.items():
@@ -121,8 +122,7 @@ def compared(title: str, pages: dict[str, str], portals: list[Portal]) -> list[R
     most = max(count for count, _ in large.values())
     rows = [Row(f"{title}: SQL statements per request, most of {len(pages)} pages, 100,000 "
                 f"vs 100", most, max(count for count, _ in small.values()), "stmts",
-                f"equal per page, <= {STATEMENT_LIMIT}",
-                counts_equal and most <= STATEMENT_LIMIT)]
+                f"equal per page, <= {limit}", counts_equal and most <= limit)]
     rows += [ratio_row(f"{title}: {name}, median of {SAMPLES}", large[name][1] * 1000,
                        small[name][1] * 1000, "ms", TIME_RATIO)
              for name in pages]

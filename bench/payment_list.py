@@ -1,6 +1,8 @@
-"""The payments list, its search and its CSV export at 100,000 payments vs 100 (of the same 20
+"""The payments list, its search and its CSV export at 100,000 payments vs 100 (of the same two
 merchants), on SQLite and on a throwaway PostgreSQL: median time of several runs, and SQL
-statements per request, with the merchants list's targets (``bench.pages``)."""
+statements per request, with the merchants list's targets (``bench.pages``). Each page shows as
+many rows at both sizes (a full page of 50, or the one payment searched for), so the figures
+compare finding them, not drawing more of them."""
 
 from __future__ import annotations
 
@@ -18,21 +20,25 @@ from portal.migrate import upgrade
 
 SMALL, LARGE = 100, 100_000
 SIZES = (SMALL, LARGE)
-MERCHANTS = 20
-#: Every filter set, each finding payment 50 (of merchant 11: the 50th of 20 in turn).
-EVERY_FILTER = {"q": email(50), "amount": amount(50), "merchant": business_name(11),
+#: The merchants the payments are spread over, in turn (payment 50 is the first's).
+MERCHANTS = 2
+#: The merchant's own list also reads its credentials and approval requests: one statement
+#: more than the merchants list's pages.
+STATEMENT_LIMIT = 7
+#: Every filter set, each finding payment 50.
+EVERY_FILTER = {"q": email(50), "amount": amount(50), "merchant": business_name(1),
                 "date_from": "2026-01-01", "date_to": "2026-01-01", "status": "AUTHORIZED"}
-#: Payment 50 exists at both sizes: every search looks for it (merchant 7 is one of the 20).
+#: Payment 50 exists at both sizes: every search looks for it.
 PAGES = {
     "list, first page": "/payments",
-    "list, page 5": "/payments?page=5",
-    "one merchant's payments": "/merchants/7/payments",
+    "list, page 2": "/payments?page=2",
+    "one merchant's payments": "/merchants/2/payments",
     "search by order reference": f"/payments?q={reference(50)}",
     "search by customer email": f"/payments?{urlencode({'q': email(50)})}",
-    "search by merchant": f"/payments?{urlencode({'merchant': business_name(7)})}",
+    "search by merchant": f"/payments?{urlencode({'merchant': business_name(2)})}",
     "search by amount": f"/payments?amount={amount(50)}",
     "one day": "/payments?date_from=2026-01-01&date_to=2026-01-01",
-    "status": "/payments?status=SENT_FOR_CAPTURE",
+    "status": "/payments?status=AUTHORIZED",
     "holds expiring soon (the dashboard's link)": "/payments?status=expiring",
     "all filters at once": f"/payments?{urlencode(EVERY_FILTER)}",
     "CSV export of a search": f"/payments/export.csv?{urlencode({'q': email(50)})}",
@@ -59,7 +65,7 @@ def _measure(database: str, envs: list[dict[str, str]]) -> list[Row]:
     """Both sizes' figures for every page."""
     portals: list[Portal] = [portal(env, size, _seed) for env, size in zip(envs, SIZES,
                                                                             strict=True)]
-    return compared(f"Payments at 100,000 ({database})", PAGES, portals)
+    return compared(f"Payments at 100,000 ({database})", PAGES, portals, STATEMENT_LIMIT)
 
 
 def _seed(app: Flask, size: int) -> None:

@@ -1,7 +1,8 @@
 """Seeding many payments fast, with bulk inserts (the payments list benchmark): spread over a
 fixed set of merchants, one a minute from 1 January 2026, each with its own order reference,
 amount and customer email, so a search for payment ``n`` finds it alone at any size. Held
-payments were authorised in the last hours, but one in a thousand is close to its expiry."""
+payments were authorised in the last hours, but the first hundred of every thousand are close
+to their expiry (so the filtered pages are full at 100 payments as at 100,000)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from portal.models.payment import Payment, email_in, units_of
 from portal.models.payment_link import PaymentLink
 
 #: The statuses payments take, in turn: most held, some captured, declined or waiting.
-STATUSES = ("AUTHORIZED", "SENT_FOR_CAPTURE", "AUTHORIZED", "ISSUER_DECLINE", "INPROGRESS")
+STATUSES = ("AUTHORIZED", "SENT_FOR_CAPTURE", "AUTHORIZED", "AUTHORIZED", "ISSUER_DECLINE")
 #: Every this many payments, one was sent to its customer as a payment link.
 LINK_EVERY = 20
 
@@ -38,14 +39,14 @@ def amount(n: int) -> str:
     return f"{1000 + n}.50"
 
 
-#: Every this many payments, a held one was authorised long enough ago to be close to expiry.
-EXPIRING_EVERY = 1000
+#: Of every this many payments, the first EXPIRING held ones are close to their expiry.
+EXPIRING_EVERY, EXPIRING = 1000, 100
 
 
 def _authorised(n: int, status: str, now: datetime) -> datetime | None:
     if status not in ("AUTHORIZED", "SENT_FOR_CAPTURE"):
         return None
-    return now - (timedelta(days=6, hours=12) if n % EXPIRING_EVERY == 0
+    return now - (timedelta(days=6, hours=12) if n % EXPIRING_EVERY < EXPIRING
                   else timedelta(minutes=n % 600))
 
 

@@ -22,7 +22,7 @@ from portal.payments.approvals import queries, refund_allowance
 from portal.payments.forms import ActionForm, CredentialsForm, HoldForm, PortfolioKeyForm
 from portal.payments.links.forms import CancelForm, ResendForm
 from portal.payments.links.sending import link_of
-from portal.payments.links.standing import LABELS, UNOPENED, Standing, standing
+from portal.payments.links.standing import LABELS, UNOPENED, Standing, hold_words, standing
 from portal.payments.status_moves import known
 from portal.required_fields import mark_required
 
@@ -96,6 +96,7 @@ def detail_page(payment: Payment, refund_form: ActionForm | None = None) -> str:
         four_eyes_days=refund_allowance.WINDOW.days,
         requests=requests, queries=queries, link=link,
         link_standing=standing(link, payment, now) if link else None, Standing=Standing,
+        by_link=hold_words(link, payment),
         unopened=UNOPENED, link_labels=LABELS, link_forms=(ResendForm(), CancelForm()))
 
 

@@ -55,7 +55,7 @@ from portal.payments.forms import (
     PortfolioKeyForm,
 )
 from portal.payments.links import pages as link_pages
-from portal.payments.links.standing import label_of
+from portal.payments.links.standing import hold_words, label_of
 from portal.payments.pages import (
     client_for,
     credentials_page,
@@ -89,7 +89,7 @@ def index(merchant_id: int | None = None) -> ResponseReturnValue:
     return render_template(
         "payments/index.html", merchant=merchant, form=form, page=page, words=wording,
         expiries={row.payment.id: expiry.expiry_of(row.payment, settings, now)
-                  for row in page.rows}, now=now, link_label=label_of,
+                  for row in page.rows}, now=now, link_label=label_of, hold_words=hold_words,
         args=form.query_args(),
         reason=service.unavailable_reason(merchant) if merchant else None,
         credentials=creds.credentials_of(merchant) if merchant else None,

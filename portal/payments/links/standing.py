@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from enum import StrEnum
 
-from portal.models.payment import Payment
+from portal.models.payment import PENDING, Payment
 from portal.models.payment_link import LinkState, PaymentLink
 from portal.payments.service import AUTHORISED
 from portal.payments.status_moves import WAITING
@@ -61,6 +61,19 @@ def standing(link: PaymentLink, payment: Payment, now: datetime) -> Standing:
         return Standing.EXPIRED
     return Standing.WAITING if link.emailed_at is not None and link.email_failed_at is None \
         else Standing.NOT_EMAILED
+
+
+#: What a hold not sent to the gateway yet is waiting for, when its customer has a link.
+WAITING_FOR_THE_CUSTOMER = "Not sent yet: waits for the customer to open the payment link"
+NOT_SENT = "Not sent: its payment link was cancelled"
+
+
+def hold_words(link: PaymentLink | None, payment: Payment) -> str | None:
+    """The status of a hold the gateway has not heard of yet, when a payment link sends it
+    (its status's own label, "waiting for the gateway's answer", would mislead); else None."""
+    if link is None or payment.gid is not None or payment.status != PENDING:
+        return None
+    return NOT_SENT if link.state == LinkState.CANCELLED else WAITING_FOR_THE_CUSTOMER
 
 
 def label_of(link: PaymentLink, payment: Payment, now: datetime) -> str:

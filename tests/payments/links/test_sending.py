@@ -45,6 +45,8 @@ def test_the_hold_is_stored_unsent_and_its_link_emailed(app, browser, merchant_i
     assert standing_on(page) == "waiting"
     assert page.soup.select_one("[data-field='link-email']").get_text() == CUSTOMER
     assert page.soup.select_one("[data-field='link-paid']").get_text(strip=True) == "Not yet"
+    assert page.soup.select_one("[data-field='status']").get_text(strip=True) == (
+        "Not sent yet: waits for the customer to open the payment link")
     assert initiates == []  # the checkout is minted when the customer opens the link
     payment = payment_of(app, payment_id)
     assert (payment.gid, payment.status, payment.customer_email) == (None, PENDING, CUSTOMER)
@@ -137,6 +139,8 @@ def test_cancel_withdraws_the_link_and_then_the_hold_can_be_discarded(app, brows
     cancelled = submit(browser, page, "form.link-cancel", {"confirm": "y"})
     assert "The payment link was cancelled" in flashes(cancelled)
     assert standing_on(cancelled) == "cancelled"
+    assert cancelled.soup.select_one("[data-field='status']").get_text(strip=True) == (
+        "Not sent: its payment link was cancelled")
     assert cancelled.soup.select_one("form.link-resend") is None
     customer = app.test_client()
     withdrawn = open_page(customer, link)

@@ -11,7 +11,7 @@ from portal.admin.forms import AuditFilterForm
 from portal.auth import roles_required
 from portal.config import current_settings
 from portal.models.user import Role
-from portal.payments.expiry import expiring_count
+from portal.payments import expiry
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
@@ -23,7 +23,8 @@ def dashboard() -> ResponseReturnValue:
     settings = current_settings()
     return render_template("admin/dashboard.html",
                            board=service.dashboard(settings.stale_after_days),
-                           expiring_holds=expiring_count(settings, clock.utcnow()),
+                           expiring_holds=expiry.expiring_count(settings, clock.utcnow()),
+                           expiring_cap=expiry.COUNT_CAP,
                            hold_warning_hours=settings.hold_warning_hours)
 
 

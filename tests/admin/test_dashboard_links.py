@@ -13,7 +13,9 @@ from portal import clock
 from portal.db import db
 from portal.models.merchant import Merchant
 from portal.models.payment import Payment
+from portal.payments import expiry
 from tests.admin.test_dashboard import _add_merchants
+from tests.payments.conftest import add_merchant
 from tests.payments.search.conftest import add_payment
 
 
@@ -68,3 +70,18 @@ def test_each_count_leads_to_the_list_it_counts(app, client, auth, portal_clock,
     assert listed(client, holds["href"]) == "1 payment"
     assert soup_of(client, holds["href"]).select_one("tr[data-payment]")["data-payment"] == str(
         expiring)
+
+
+def test_holds_close_to_expiry_are_counted_to_a_cap(app, client, auth, monkeypatch):
+    monkeypatch.setattr(expiry, "COUNT_CAP", 2)
+    merchant_id = add_merchant(app, "APPROVED")
+    for n in range(3):
+        add_payment(app, merchant_id, f"PTOLD{n}", "10")
+    with app.app_context():
+        db.session.execute(update(Payment).values(
+            authorized_at=clock.utcnow() - timedelta(hours=150)))
+        db.session.commit()
+    auth.login("admin")
+    holds = soup_of(client, "/admin/").select_one(".expiring-holds a")
+    assert holds.get_text() == "More than 2 authorised holds"
+    assert listed(client, holds["href"]) == "3 payments"  # the list counts to its own cap

@@ -18,12 +18,13 @@ from flask.testing import FlaskClient
 from pyotp import TOTP
 from sqlalchemy import text
 
-from bench.measure import Row, ratio_row, statements
-from bench.stack import OPS, PASSWORD, app_for
+from bench.measure import Row, info_row, ratio_row, statements
+from bench.stack import OPS, PASSWORD, Bench, app_for, postgres
 from portal import clock
 from portal.auth.accounts import create_user
 from portal.auth.totp import new_secret
 from portal.db import db
+from portal.migrate import upgrade
 from portal.models.user import Role
 
 SAMPLES = 9
@@ -127,3 +128,28 @@ def compared(title: str, pages: dict[str, str], portals: list[Portal],
                        small[name][1] * 1000, "ms", TIME_RATIO)
              for name in pages]
     return rows
+
+
+#: The two sizes every list is timed at.
+SIZES = (100, 100_000)
+
+
+def at_both_sizes(bench: Bench, name: str, title: str, pages: dict[str, str],
+                  seed: Callable[[Flask, int], None],
+                  limit: int = STATEMENT_LIMIT) -> list[Row]:
+    """``pages`` at 100 and at 100,000 rows seeded by ``seed``, on a fresh SQLite database
+    per size, then on a throwaway PostgreSQL (a row says so when no server binaries are
+    installed); ``name`` names the databases, ``title`` the rows."""
+    def measure(database: str, envs: list[dict[str, str]]) -> list[Row]:
+        portals = [portal(env, size, seed) for env, size in zip(envs, SIZES, strict=True)]
+        return compared(f"{title} ({database})", pages, portals, limit)
+
+    rows = measure("SQLite", [bench.portal_env(f"{name}-{size}") for size in SIZES])
+    with postgres(len(SIZES)) as urls:
+        if urls is None:
+            return [*rows, info_row(f"{title}: PostgreSQL (no server binaries)", 0, 0, "")]
+        envs = []
+        for size, url in zip(SIZES, urls, strict=True):
+            upgrade(url)
+            envs.append({**bench.portal_env(f"{name}-pg-{size}"), "DATABASE_URL": url})
+        return [*rows, *measure("PostgreSQL", envs)]

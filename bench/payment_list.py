@@ -11,15 +11,12 @@ from urllib.parse import urlencode
 from flask import Flask
 
 from bench.business_names import business_name
-from bench.measure import Row, info_row
-from bench.pages import Portal, compared, portal
+from bench.measure import Row
+from bench.pages import at_both_sizes
 from bench.payment_seed import amount, email, reference, seed_payments
 from bench.seed import seed_merchants
-from bench.stack import Bench, postgres
-from portal.migrate import upgrade
+from bench.stack import Bench
 
-SMALL, LARGE = 100, 100_000
-SIZES = (SMALL, LARGE)
 #: The merchants the payments are spread over, in turn (payment 50 is the first's).
 MERCHANTS = 2
 #: The merchant's own list also reads its credentials and approval requests: one statement
@@ -48,24 +45,8 @@ PAGES = {
 
 def run(bench: Bench) -> list[Row]:
     """Measure every page at 100 and at 100,000 payments, on SQLite then PostgreSQL."""
-    rows = _measure("SQLite", [bench.portal_env(f"payment-list-{size}") for size in SIZES])
-    with postgres(len(SIZES)) as urls:
-        if urls is None:
-            return [*rows, info_row("Payments at 100,000: PostgreSQL (no server binaries)",
-                                    0, 0, "")]
-        envs = []
-        for size, url in zip(SIZES, urls, strict=True):
-            upgrade(url)
-            envs.append({**bench.portal_env(f"payment-list-pg-{size}"), "DATABASE_URL": url})
-        rows += _measure("PostgreSQL", envs)
-    return rows
-
-
-def _measure(database: str, envs: list[dict[str, str]]) -> list[Row]:
-    """Both sizes' figures for every page."""
-    portals: list[Portal] = [portal(env, size, _seed) for env, size in zip(envs, SIZES,
-                                                                            strict=True)]
-    return compared(f"Payments at 100,000 ({database})", PAGES, portals, STATEMENT_LIMIT)
+    return at_both_sizes(bench, "payment-list", "Payments at 100,000", PAGES, _seed,
+                         STATEMENT_LIMIT)
 
 
 def _seed(app: Flask, size: int) -> None:

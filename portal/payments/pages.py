@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, render_template
+from flask import abort, flash, render_template
+from flask_wtf import FlaskForm
 
 from portal import clock
 from portal.config import current_settings
@@ -40,6 +41,12 @@ def load_payment(payment_id: int) -> Payment:
 def merchant_of(payment: Payment) -> Merchant:
     """The merchant a payment belongs to."""
     return load_merchant(payment.merchant_id)
+
+
+def flash_errors(form: FlaskForm) -> None:
+    """Flash each error of a refused form whose page is redirected to rather than drawn."""
+    for message in (m for errors in form.errors.values() for m in errors):
+        flash(str(message), "error")
 
 
 def client_for(merchant: Merchant) -> PaymentsClient:

@@ -60,6 +60,7 @@ from portal.payments.pages import (
     client_for,
     credentials_page,
     detail_page,
+    flash_errors,
     hold_page,
     hold_prefill,
     load_merchant,
@@ -227,8 +228,7 @@ def act(payment_id: int, action: str) -> ResponseReturnValue:
                                  form.nonce.data, form.amount_or_none(), bool(form.again.data))
         flash(result.message, "success" if result.ok else "error")
     else:
-        for message in (m for errors in form.errors.values() for m in errors):
-            flash(str(message), "error")
+        flash_errors(form)
     return redirect(url_for(".detail", payment_id=payment.id))
 
 

@@ -32,7 +32,7 @@ from portal.models.payment_link import PaymentLink
 from portal.payments import wording
 from portal.payments.links import opening, sending, standing, tokens
 from portal.payments.links.forms import CancelForm, ContinueForm, ResendForm
-from portal.payments.pages import load_payment, merchant_of
+from portal.payments.pages import flash_errors, load_payment, merchant_of
 
 bp = Blueprint("payment_links", __name__)
 
@@ -61,8 +61,7 @@ def cancel(payment_id: int) -> ResponseReturnValue:
         sent = sending.cancel(payment, _actor())
         flash(sent.message, "success" if sent.ok else "error")
     else:
-        for message in (m for errors in form.errors.values() for m in errors):
-            flash(str(message), "error")
+        flash_errors(form)
     return redirect(url_for("payments.detail", payment_id=payment.id))
 
 

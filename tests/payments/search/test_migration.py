@@ -5,11 +5,11 @@ it goes back cleanly."""
 from __future__ import annotations
 
 from alembic import command
-from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 
 from portal.db import make_engine
 from portal.migrate import alembic_config, upgrade
+from tests.support.revisions import revision_named
 from tests.support.rows import MERCHANT_SQL
 
 PAYMENT_SQL = text(
@@ -19,16 +19,8 @@ PAYMENT_SQL = text(
     "'', 0, :amount, 'INR', :body, '', '', 'n', 'idle', '2026-01-01', '2026-01-01')")
 
 
-def _revisions() -> tuple[str, str]:
-    """This migration's revision (renumbered when merged) and the one before it."""
-    script = ScriptDirectory.from_config(alembic_config("sqlite://"))
-    found = next(r for r in script.walk_revisions()
-                 if r.path.endswith("_payment_links_and_search.py"))
-    return found.revision, str(found.down_revision)
-
-
 def test_payments_already_there_get_their_searched_columns(any_database_url):
-    revision, before = _revisions()
+    revision, before = revision_named("_payment_links_and_search.py")
     upgrade(any_database_url, before)
     engine = make_engine(any_database_url)
     try:

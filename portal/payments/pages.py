@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from flask import abort, flash, render_template
-from flask_wtf import FlaskForm
 
 from portal import clock
 from portal.config import current_settings
 from portal.db import db
+from portal.form_base import PortalForm
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.payments_shapes import InitiateRequest
 from portal.http import is_row_id
@@ -43,7 +43,7 @@ def merchant_of(payment: Payment) -> Merchant:
     return load_merchant(payment.merchant_id)
 
 
-def flash_errors(form: FlaskForm) -> None:
+def flash_errors(form: PortalForm) -> None:
     """Flash each error of a refused form whose page is redirected to rather than drawn."""
     for message in (m for errors in form.errors.values() for m in errors):
         flash(str(message), "error")

@@ -110,7 +110,7 @@ def export(merchant_id: int | None = None) -> ResponseReturnValue:
     filters = form.filters(merchant_id, expiry.expiring_soon(current_settings(), now))
     record("payments.export", merchant_id=merchant.id if merchant else None,
            actor=Actor(current_user.email, current_user.id),
-           detail={"filters": form.query_args()})
+           detail={"filters": form.audited()})
     db.session.commit()
     name = f"payments-{now:%Y%m%d-%H%M}.csv"
     return Response(stream_with_context(csv_lines(finding.every_payment(filters), now)),

@@ -80,6 +80,9 @@ def hold_by_link(settings: Settings, merchant: Merchant, body: dict, actor: Acto
         return Sent(False, "This hold was already sent to the gateway from this form, so it "
                            "cannot be sent as a link; start a new hold.", payment.id)
     link = link_of(payment) or _new_link(settings, payment, actor)
+    if link.state == LinkState.CANCELLED:
+        return Sent(False, "This hold's payment link was cancelled; start a new hold to send "
+                           "the customer another.", payment.id)
     if link.emails_sent:
         return Sent(True, f"This payment link was already emailed to "
                           f"{masked_email(payment.customer_email or '')}.", payment.id)

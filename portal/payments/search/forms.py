@@ -16,6 +16,7 @@ from portal.models.payment import units_of
 from portal.payments.expiry import EXPIRING
 from portal.payments.search.finding import PaymentFilters
 from portal.payments.service import STATUS_CHOICES
+from portal.redaction import masked_email
 
 #: The days the payments search accepts: any day the portal can have taken a payment, with
 #: room to spare (31 December 9999 has no next day to stop at).
@@ -77,6 +78,13 @@ class FilterForm(PortalForm):
         """The filters as typed, for the links that keep them (pages, the export)."""
         return {name: str(self[name].raw_data[0]) for name in self.data
                 if self[name].raw_data and self[name].raw_data[0]}
+
+    def audited(self) -> dict[str, str]:
+        """The filters as the audit keeps them: a customer's email masked."""
+        args = self.query_args()
+        if "@" in args.get("q", ""):
+            args["q"] = masked_email(args["q"].strip())
+        return args
 
     def filters(self, merchant_id: int | None,
                 expiring: ColumnElement[bool]) -> PaymentFilters:

@@ -149,6 +149,13 @@ def test_cancel_withdraws_the_link_and_then_the_hold_can_be_discarded(app, brows
     assert customer.post(link).status_code == 410
     again = browser.client.post(f"/payments/{payment_id}/link/resend", follow_redirects=True)
     assert b"was cancelled already" in again.data
+    resent_form = browser.client.post(  # the same hold form sent again after the cancel
+        f"/merchants/{merchant_id}/payments/new", follow_redirects=True,
+        data={**hold_values(), "merchantTxnId": payment_of(app, payment_id).merchant_txn_id,
+              "merchantUniqueId": payment_of(app, payment_id).merchant_unique_id,
+              "action": "email_link"})
+    assert b"link was cancelled; start a new hold" in resent_form.data
+    assert len(mail_sink.messages()) == 1
     discarded = act(browser, payment_id, "discard")
     assert "was discarded" in flashes(discarded)
     assert actions(app) == [("payment_link.send", "ok"), ("payment_link.cancel", "ok")]

@@ -31,7 +31,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 install: $(VENV)/.installed
 
 run: install
-	$(BIN)/python -m portal.devsetup --portal-port $(PORTAL_PORT) --sandbox-port $(SANDBOX_PORT) \
+	$(BIN)/python -m portal.app.devsetup --portal-port $(PORTAL_PORT) --sandbox-port $(SANDBOX_PORT) \
 		--mail-port $(MAIL_SINK_PORT)
 	$(BIN)/flask --app app db upgrade
 	PORTAL_PORT=$(PORTAL_PORT) SANDBOX_PORT=$(SANDBOX_PORT) MAIL_SINK_PORT=$(MAIL_SINK_PORT) \

@@ -2,9 +2,9 @@
 
 import sys
 
-from portal.config import ConfigError
-from portal.factory import create_app
-from portal.startup import BOOT_ERROR, refusal
+from portal.app.factory import create_app
+from portal.core.config import ConfigError
+from portal.core.startup import BOOT_ERROR, refusal
 
 try:
     app = create_app()

@@ -19,9 +19,9 @@ from pathlib import Path
 from bench.measure import Row, floor_row, info_row, ratio_row
 from bench.stack import Bench, postgres
 from portal.bulk.parsing import BulkRow, parse_csv
-from portal.config import ROOT, settings_from_env
+from portal.core.config import ROOT, settings_from_env
+from portal.core.migrate import upgrade
 from portal.gateway.onboarding_client import OnboardingClient
-from portal.migrate import upgrade
 from portal.onboarding.steps import BY_KEY
 
 EXAMPLE = ROOT / "tests" / "bulk" / "data" / "example.csv"

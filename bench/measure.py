@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from flask import Flask
 from sqlalchemy import event
 
-from portal.db import db
+from portal.core.db import db
 
 
 @dataclass(frozen=True)

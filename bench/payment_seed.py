@@ -13,10 +13,10 @@ from flask import Flask
 from sqlalchemy import insert
 
 from bench.seed import BATCH, START
-from portal import clock
-from portal.db import db
-from portal.models.payment import Payment, email_in, units_of
-from portal.models.payment_link import PaymentLink
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.payment import Payment, email_in, units_of
+from portal.core.models.payment_link import PaymentLink
 
 #: The statuses payments take, in turn: most held, some captured, declined or waiting.
 STATUSES = ("AUTHORIZED", "SENT_FOR_CAPTURE", "AUTHORIZED", "AUTHORIZED", "ISSUER_DECLINE")

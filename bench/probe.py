@@ -16,17 +16,17 @@ from pathlib import Path
 from sqlalchemy import event, select
 
 from bench.measure import statements
-from portal.audit import Actor
-from portal.bulk import jobs
+from portal.app.factory import create_app
+from portal.audit.service import Actor
+from portal.bulk import service
 from portal.bulk.runner import run_rows
 from portal.bulk.validation import check_file
-from portal.clients import onboarding_client
-from portal.config import current_settings, settings_from_env
-from portal.db import db
+from portal.core.clients import onboarding_client
+from portal.core.config import current_settings, settings_from_env
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
 from portal.documents import service as documents
-from portal.factory import create_app
-from portal.models.merchant import Merchant
-from portal.onboarding import scenarios
+from portal.web import scenarios
 from portal.worker.loop import WorkerOptions, run_next
 
 #: ru_maxrss is in kilobytes on Linux.
@@ -69,7 +69,7 @@ def bulk_job(csv_file: Path) -> dict[str, object]:
     the statements and commits the job ran."""
     app = create_app()
     with app.app_context():
-        queued = jobs.submit(csv_file.read_bytes(), csv_file.name, BENCH)
+        queued = service.submit(csv_file.read_bytes(), csv_file.name, BENCH)
     commits: list[int] = []
     engine = db.engine(app)
     event.listen(engine, "commit", lambda _conn: commits.append(1))
@@ -78,7 +78,7 @@ def bulk_job(csv_file: Path) -> dict[str, object]:
         assert run_next(app, WorkerOptions(name="bench-worker"), threading.Event())
         seconds = time.perf_counter() - start
     with app.app_context():
-        done = jobs.get_import(queued.id)
+        done = service.get_import(queued.id)
         assert done is not None
         counts = done.counts
     return {"seconds": seconds, "peakRss": peak_rss(), "counts": counts,
@@ -101,13 +101,15 @@ def upload(csv_file: Path, size: int, max_bytes: int | None = None) -> dict[str,
         sample = csv_file.parent / "warm-up.pdf"
         sample.write_bytes(scenarios.sample_pdf(first))
         with sample.open("rb") as stream:  # warm every code path with a tiny file first
-            assert documents.upload(client, settings, merchant, first, "a.pdf", stream).ok
+            assert documents.upload(client, settings, merchant, first, "a.pdf", stream,
+                                    actor=BENCH).ok
         big = csv_file.parent / "big.pdf"
         big.write_bytes(b"%PDF-1.4\n" + b"0" * (size - 9))
 
         def send_big() -> None:
             with big.open("rb") as stream:
-                assert documents.upload(client, settings, merchant, second, "b.pdf", stream).ok
+                assert documents.upload(client, settings, merchant, second, "b.pdf", stream,
+                                        actor=BENCH).ok
 
         growth = rss_growth(send_big)
     return {"size": size, "growth": growth}

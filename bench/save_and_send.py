@@ -14,10 +14,10 @@ from sqlalchemy import Column, Engine, Float, Integer, MetaData, Table, insert, 
 
 from bench.measure import Row, info_row, paired, percentile, ratio_row
 from bench.stack import Bench, app_for, csrf_token, gunicorn, signed_in
-from portal.db import db, make_engine
-from portal.models.merchant import CreateState, Merchant
-from portal.onboarding import scenarios
+from portal.core.db import db, make_engine
+from portal.core.models.merchant import CreateState, Merchant
 from portal.onboarding.steps import BY_KEY
+from portal.web import scenarios
 from tests.wizard.browser import flatten
 
 SAMPLES = 80

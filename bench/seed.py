@@ -11,12 +11,12 @@ from sqlalchemy import Column, MetaData, Table, Text, func, insert, select
 from sqlalchemy.engine import Dialect
 
 from bench.business_names import business_name
-from portal.db import Base, db
-from portal.encryption import current_cipher
-from portal.models.document import DocumentStatus, StoredDocument
-from portal.models.merchant import CreateState, Merchant
-from portal.models.step import StepDraft, StepState
-from portal.models.types import EncryptedJSON, EncryptedText
+from portal.core.db import Base, db
+from portal.core.encryption import current_cipher
+from portal.core.models.document import DocumentStatus, StoredDocument
+from portal.core.models.merchant import CreateState, Merchant
+from portal.core.models.step import StepDraft, StepState
+from portal.core.models.types import EncryptedJSON, EncryptedText
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 #: Merchants inserted per executemany (bounds the memory a large seed takes).

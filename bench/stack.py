@@ -19,13 +19,13 @@ import requests
 from bs4 import BeautifulSoup
 from cryptography.fernet import Fernet
 
+from portal.app.factory import create_app
 from portal.auth.accounts import create_user
-from portal.config import ROOT, settings_from_env
-from portal.db import db
-from portal.factory import create_app
+from portal.core.config import ROOT, settings_from_env
+from portal.core.db import db
+from portal.core.migrate import upgrade
+from portal.core.models.user import Role
 from portal.gateway.onboarding_client import OnboardingClient
-from portal.migrate import upgrade
-from portal.models.user import Role
 from tests.support.postgres import Cluster, find_bindir
 
 API_KEY = "bench-api-key"

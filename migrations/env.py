@@ -5,10 +5,10 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy.types import TypeDecorator
 
-import portal.models  # noqa: F401  (registers every table)
-from portal.config import settings_from_env
-from portal.db import Base, make_engine
-from portal.migrate import include_object
+import portal.core.models  # noqa: F401  (registers every table)
+from portal.core.config import settings_from_env
+from portal.core.db import Base, make_engine
+from portal.core.migrate import include_object
 
 config = context.config
 target_metadata = Base.metadata

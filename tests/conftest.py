@@ -16,15 +16,15 @@ from cryptography.fernet import Fernet
 from hypothesis import settings as hypothesis_settings
 from pyotp import TOTP
 
-from portal import clock
+from portal.app.factory import create_app
 from portal.auth.accounts import create_user, find_user
-from portal.clock import Clock
-from portal.config import Settings
-from portal.db import db
-from portal.factory import create_app
+from portal.core import clock
+from portal.core.clock import Clock
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.migrate import upgrade
+from portal.core.models import Role
 from portal.gateway.payments_auth import KID_HEADER
-from portal.migrate import upgrade
-from portal.models import Role
 from portal.sandbox.payments.routes import GATEWAY_KEY_PATH
 from tests.support.compiled import reuse_compiled_code
 from tests.support.sandbox import RunningSandbox, serve_sandbox, suite_dialect
@@ -71,7 +71,7 @@ def migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def database_url(migrated_template: Path, tmp_path: Path) -> str:
     """A fresh, migrated SQLite database for this test."""
-    path = tmp_path / "portal.db"
+    path = tmp_path / "portal.core.db"
     shutil.copy(migrated_template, path)
     return f"sqlite:///{path}"
 
@@ -197,9 +197,9 @@ def csrf_client(csrf_app):
 
 @pytest.fixture
 def portal_clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    """Freeze the portal's clock (portal.clock); ``portal_clock.advance(seconds)`` moves it."""
+    """Freeze the portal's clock (portal.core.clock); ``portal_clock.advance(seconds)`` moves it."""
     fake = Clock(datetime(2026, 1, 5, 9, 0, tzinfo=UTC))
-    monkeypatch.setattr("portal.clock.current", fake)
+    monkeypatch.setattr("portal.core.clock.current", fake)
     return fake
 
 

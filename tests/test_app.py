@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from dotenv import dotenv_values
 
-from portal.config import ConfigError, settings_from_env
-from portal.devsetup import write_dev_config
-from portal.factory import create_app
+from portal.app.devsetup import write_dev_config
+from portal.app.factory import create_app
+from portal.core.config import ConfigError, settings_from_env
 from portal.sandbox.payments.auth import GatewayKey
 
 
@@ -40,7 +40,7 @@ def test_development_tolerates_missing_secrets():
 def test_defaults_put_sqlite_and_uploads_under_instance():
     settings = settings_from_env({"PORTAL_ENV": "development"})
     assert settings.database_url.startswith("sqlite:////")
-    assert settings.database_url.endswith("/instance/portal.db")
+    assert settings.database_url.endswith("/instance/portal.core.db")
     assert settings.upload_folder.endswith("/instance/uploads")
     assert settings.upload_max_bytes == 5 * 1024 * 1024
 

@@ -1,212 +1,100 @@
-"""The import graph of ``portal``, read with ``ast``: no cycles, layers only import downwards,
-the portal never imports the sandbox, the gateway layer imports no Flask.
-
-Only module-level imports are edges (``if TYPE_CHECKING:`` blocks excepted); ``from x import
-y`` is an edge to the module ``x.y`` when it is one, else to ``x``. Besides modules, each
-``portal.<name>`` (a feature package with everything under it, or a top-level module) is a node
-of the package graph, which must have no cycle either.
+"""The portal's architecture, read from its import graph (tests/support/import_graph.py): each
+folder of ``portal/`` belongs to one layer of an explicit list, a layer imports only its own
+and those below, nothing imports in a cycle (between modules or folders), no portal import
+hides in a function, the gateway layer imports no Flask, nothing below the web layer reads a
+request, and the sandbox stands apart: the portal never imports it, and it imports only the
+gateway layer and the core. README.md's layer table is this list (checked below).
 """
 
 from __future__ import annotations
 
-import ast
-from collections.abc import Iterator
-from functools import cache
+import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-PORTAL = Path(__file__).resolve().parents[1] / "portal"
+from tests.support.import_graph import PORTAL, cycles, graph, grouped, imports, modules, package_of
+
+
+@dataclass(frozen=True)
+class Layer:
+    """One layer: its name, what it holds, and its folders (under ``portal/``)."""
+
+    name: str
+    holds: str
+    folders: tuple[str, ...]
+
+
+#: The layers, lowest first; a module may import its own layer and the ones below it.
+LAYERS = (
+    Layer("gateway", "The gateway's client: the wire's shapes and rules (spelled once), HMAC and "
+          "JWS signing, the transport, the two clients, reading their answers. No Flask, "
+          "nothing of the portal", ("gateway",)),
+    Layer("core", "Models and the database, the clock, the configuration, encryption, the "
+          "words for codes, the gateway clients built from the settings, small utilities; "
+          "no pages", ("core",)),
+    Layer("domain", "Rules without pages, taking plain arguments: onboarding (steps, drafts, "
+          "sends and what the gateway's answers change), the outbox's queue, the job queue, "
+          "the audit trail", ("audit", "jobs", "onboarding", "outbox")),
+    Layer("web", "What every page passes through or shares: sign-in and access checks, error "
+          "pages, CSRF, request helpers, the forms' bases, the step pages' stepper and the "
+          "sandbox's scenarios", ("auth", "web")),
+    Layer("features", "One folder per feature: its pages (routes, forms, commands) and the "
+          "services behind them", ("admin", "bulk", "documents", "mail", "main",
+                                   "merchant_mail", "merchants", "monitoring", "payments",
+                                   "status", "team", "verification", "webhooks", "wizard")),
+    Layer("app", "The portal put together: the app factory, blueprints, extensions and "
+          "commands; the background worker and the jobs it runs", ("app", "worker")),
+)
 SANDBOX = "portal.sandbox"
-
-#: Layers, lowest first; a module may import its own layer and the ones below it.
-VOCABULARY = 0  # the gateway's wire vocabulary: shapes, rules, event names (pure data)
-BASE = 1  # models, database, clock, config and small utilities
-TRANSPORT = 2  # signing, sending, retrying, mapping HTTP errors
-GATEWAY = 3  # the gateway clients (one method per operation)
-SERVICES = 4  # domain rules, taking plain arguments
-WEB = 5  # routes, forms, CLI commands, page helpers
-APP = 6  # the app factory and what registers the blueprints and commands
-LAYER_NAMES = ["vocabulary", "base", "transport", "gateway", "services", "web", "app"]
-
-EXPLICIT = {
-    **dict.fromkeys(["portal.gateway.shapes", "portal.gateway.onboarding_shapes",
-                     "portal.gateway.payments_shapes", "portal.gateway.rules",
-                     "portal.gateway.onboarding_events"], VOCABULARY),
-    **dict.fromkeys(["portal.db", "portal.clock", "portal.config", "portal.config_errors",
-                     "portal.config_fields",
-                     "portal.encryption", "portal.startup", "portal.redaction",
-                     "portal.private_files", "portal.logging_filters", "portal.http",
-                     "portal.pagination"], BASE),
-    **dict.fromkeys(["portal.gateway.transport", "portal.gateway.retry",
-                     "portal.gateway.errors", "portal.gateway.signing", "portal.gateway.jwe",
-                     "portal.gateway.payments_auth", "portal.gateway.telemetry",
-                     "portal.gateway.tracing", "portal.gateway.reading",
-                     "portal.gateway.reading.payments", "portal.gateway.reading.onboarding"],
-                    TRANSPORT),
-    **dict.fromkeys(["portal.gateway", "portal.gateway.onboarding_client",
-                     "portal.gateway.payments_client"], GATEWAY),
-    #: Flask wiring: sign-in sessions' request hooks and the extensions bound to the app.
-    **dict.fromkeys(["portal.auth.sessions", "portal.extensions"], WEB),
-    **dict.fromkeys(["portal", "portal.factory", "portal.blueprints", "portal.cli"], APP),
-}
-#: Module names (last part) that belong to the web layer wherever they are.
-WEB_MODULES = {"routes", "forms", "cli", "pages", "conflicts", "handlers", "navigation"}
+#: What the sandbox may import of the portal: the wire's vocabulary, and the core's clock and
+#: log redaction.
+SANDBOX_MAY_IMPORT = ("portal.gateway", "portal.core")
+#: The sandbox emulates one API per subpackage, as moto has a folder per service.
+SANDBOX_APIS = {"onboarding", "payments", "verification", "webhooks"}
+LAYER_OF = {f"portal.{folder}": index for index, layer in enumerate(LAYERS)
+            for folder in layer.folders}
 FLASK_PACKAGES = ("flask", "flask_login", "flask_wtf", "werkzeug", "wtforms")
-
-
-def module_name(path: Path) -> str:
-    """``portal/a/b.py`` -> ``portal.a.b``; a package's ``__init__`` is the package."""
-    parts = list(path.relative_to(PORTAL.parent).with_suffix("").parts)
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-@cache
-def modules() -> dict[str, Path]:
-    """Every module of the portal by name."""
-    return {module_name(path): path for path in sorted(PORTAL.rglob("*.py"))}
-
-
-def _imported(node: ast.Import | ast.ImportFrom, name: str, is_package: bool) -> Iterator[str]:
-    """The modules one import statement names."""
-    if isinstance(node, ast.Import):
-        yield from (alias.name for alias in node.names)
-        return
-    base = node.module or ""
-    if node.level:
-        package = name.split(".") if is_package else name.split(".")[:-1]
-        anchor = package[:len(package) - node.level + 1]
-        base = ".".join([*anchor, *([node.module] if node.module else [])])
-    for alias in node.names:
-        yield f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules() else base
-
-
-def _statements(body: list[ast.stmt], top: bool) -> Iterator[tuple[ast.stmt, bool]]:
-    """Every statement with whether it runs at import time (not in a function body)."""
-    for node in body:
-        yield node, top
-        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) \
-                and node.test.id == "TYPE_CHECKING":
-            continue
-        inner = top and not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
-        for field in ("body", "orelse", "finalbody", "handlers"):
-            children = getattr(node, field, None)
-            if isinstance(children, list):
-                yield from _statements(children, inner)
-
-
-@cache
-def imports() -> dict[str, tuple[frozenset[str], frozenset[str]]]:
-    """Each module's imported names at module level, and in function bodies."""
-    found = {}
-    for name, path in modules().items():
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-        top, nested = set(), set()
-        for node, at_import in _statements(tree.body, True):
-            if isinstance(node, ast.Import | ast.ImportFrom):
-                targets = _imported(node, name, path.name == "__init__.py")
-                (top if at_import else nested).update(targets)
-        found[name] = (frozenset(top), frozenset(nested))
-    return found
-
-
-@cache
-def graph() -> dict[str, frozenset[str]]:
-    """Module -> the portal modules it imports at module level."""
-    return {name: frozenset(t for t in top if t in modules() and t != name)
-            for name, (top, _nested) in imports().items()}
-
-
-def package_of(module: str) -> str:
-    """``portal.<name>``: the feature package or top-level module ``module`` is part of."""
-    return ".".join(module.split(".")[:2])
-
-
-def package_graph() -> dict[str, frozenset[str]]:
-    """``portal.<name>`` -> the other ``portal.<name>`` it imports."""
-    edges: dict[str, set[str]] = {}
-    for module, targets in graph().items():
-        edges.setdefault(package_of(module), set()).update(
-            package_of(t) for t in targets if package_of(t) != package_of(module))
-    return {node: frozenset(targets) for node, targets in edges.items()}
-
-
-def cycles(edges: dict[str, frozenset[str]]) -> list[list[str]]:
-    """One cycle through each strongly connected group of nodes (iterative Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    groups: list[list[str]] = []
-    for root in sorted(edges):
-        if root in index:
-            continue
-        work = [(root, iter(sorted(edges.get(root, ()))))]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, children = work[-1]
-            child = next(children, None)
-            if child is not None:
-                if child not in index:
-                    index[child] = low[child] = len(index)
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, iter(sorted(edges.get(child, ())))))
-                elif child in on_stack:
-                    low[node] = min(low[node], index[child])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                group = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    group.append(member)
-                    if member == node:
-                        break
-                if len(group) > 1:
-                    groups.append(_cycle_in(set(group), edges))
-    return groups
-
-
-def _cycle_in(group: set[str], edges: dict[str, frozenset[str]]) -> list[str]:
-    """A shortest path from the group's first node back to itself (breadth first)."""
-    start = min(group)
-    paths = {start: [start]}
-    queue = [start]
-    for node in queue:
-        for child in sorted(edges.get(node, frozenset()) & group):
-            if child == start:
-                return [*paths[node], start]
-            if child not in paths:
-                paths[child] = [*paths[node], child]
-                queue.append(child)
-    raise AssertionError(f"no cycle in {group}")  # pragma: no cover
+#: What reads or answers a request: no module below the web layer imports it (the app's own
+#: objects, ``current_app`` and ``g``, are not a request's).
+REQUEST_MODULES = ("flask_wtf", "wtforms", "werkzeug.exceptions")
+REQUEST_NAMES = {"flask": {"request", "session", "has_request_context", "url_for", "redirect",
+                           "render_template", "abort", "flash", "jsonify", "Blueprint",
+                           "make_response"},
+                 "flask_login": {"current_user", "login_user", "logout_user"}}
+WEB = next(index for index, layer in enumerate(LAYERS) if layer.name == "web")
 
 
 def layer(module: str) -> int:
-    """The layer of ``module`` (see the constants above)."""
-    if module in EXPLICIT:
-        return EXPLICIT[module]
-    if module.startswith("portal.models"):
-        return BASE
-    last = module.rsplit(".", 1)[-1]
-    if last in WEB_MODULES or last.endswith(("_routes", "_cli")):
-        return WEB
-    if module.count(".") == 1 and any(layer(t) >= WEB for t in graph().get(module, ())
-                                      if t.startswith(module + ".")):
-        return WEB  # a feature package whose __init__ hands out its blueprint
-    return SERVICES
+    """The layer of ``module``: its folder's (the package ``portal`` itself is the top's)."""
+    if module == "portal":
+        return len(LAYERS) - 1
+    return LAYER_OF[package_of(module)]
+
+
+def folders() -> set[str]:
+    """The folders of ``portal/`` (each a package), the sandbox aside."""
+    return {path.parent.name for path in PORTAL.glob("*/__init__.py")} - {"sandbox"}
+
+
+def layer_table() -> str:
+    """README.md's table of the layers, top first."""
+    rows = [f"| {layer.name} | {', '.join(f'`{f}/`' for f in layer.folders)} | {layer.holds} |"
+            for layer in reversed(LAYERS)]
+    return "\n".join(["| Layer | Folders of `portal/` | What it holds |", "|---|---|---|", *rows])
 
 
 def test_the_graph_is_read() -> None:
     assert "portal.onboarding.service" in graph()
     assert "portal.onboarding.steps" in graph()["portal.onboarding.service"]
-    assert "portal.onboarding" in package_graph()["portal.wizard"]
+    assert "portal.onboarding" in grouped(package_of)["portal.wizard"]
+
+
+def test_every_folder_of_the_portal_is_in_one_layer_and_no_module_is_loose() -> None:
+    listed = [folder for layer in LAYERS for folder in layer.folders]
+    assert sorted(listed) == sorted(folders())
+    assert [path.name for path in PORTAL.glob("*.py")] == ["__init__.py"]
 
 
 def test_no_module_level_import_cycle() -> None:
@@ -215,14 +103,18 @@ def test_no_module_level_import_cycle() -> None:
 
 
 def test_no_cycle_between_packages() -> None:
-    found = [" -> ".join(cycle) for cycle in cycles(package_graph())]
+    found = [" -> ".join(cycle) for cycle in cycles(grouped(package_of))]
     assert not found, "import cycles between portal.<package>s:\n" + "\n".join(found)
 
 
-def test_no_import_inside_a_function_dodges_a_cycle() -> None:
-    found = [f"{name} imports {target}" for name, (_top, nested) in imports().items()
-             for target in sorted(nested) if target.startswith("portal")]
-    assert not found, "portal imports inside functions:\n" + "\n".join(found)
+def test_the_check_sees_a_cycle_when_there_is_one() -> None:
+    assert cycles({"a": frozenset({"b"}), "b": frozenset({"c"}), "c": frozenset({"a"})})
+
+
+def test_no_import_hides_in_a_function() -> None:
+    found = [f"{name} imports {target}" for name, (_top, hidden) in imports().items()
+             for target in sorted(hidden) if target.startswith("portal")]
+    assert not found, "portal imports inside functions or TYPE_CHECKING:\n" + "\n".join(found)
 
 
 def test_the_portal_never_imports_the_sandbox() -> None:
@@ -232,27 +124,77 @@ def test_the_portal_never_imports_the_sandbox() -> None:
     assert not found, "\n".join(found)
 
 
+def test_the_sandbox_imports_the_gateway_layer_and_the_core_alone() -> None:
+    found = [f"{name} -> {target}" for name, targets in graph().items()
+             if package_of(name) == SANDBOX for target in sorted(targets)
+             if package_of(target) not in (SANDBOX, *SANDBOX_MAY_IMPORT)]
+    assert not found, "\n".join(found)
+
+
+def test_the_sandbox_has_one_subpackage_per_api_it_emulates() -> None:
+    found = {path.parent.name for path in (PORTAL / "sandbox").glob("*/__init__.py")}
+    assert found == SANDBOX_APIS
+
+
+def sandbox_part(module: str) -> str:
+    """The sandbox's subpackage ``module`` is in, or the module itself when it sits at the top
+    (the rest of the portal is one part)."""
+    parts = module.split(".")
+    if package_of(module) != SANDBOX:
+        return "portal"
+    return ".".join(parts[:3]) if len(parts) > 3 and parts[2] in SANDBOX_APIS else module
+
+
+def test_no_cycle_between_the_sandboxs_parts() -> None:
+    assert cycles(grouped(sandbox_part)) == []
+
+
 def test_the_gateway_layer_imports_no_flask_and_nothing_above_it() -> None:
     found = [f"{name} -> {target}"
-             for name, (top, nested) in imports().items() if package_of(name) == "portal.gateway"
-             for target in sorted(top | nested)
+             for name, (top, hidden) in imports().items() if package_of(name) == "portal.gateway"
+             for target in sorted(top | hidden)
              if target.split(".")[0] in FLASK_PACKAGES
              or (target.startswith("portal") and package_of(target) != "portal.gateway")]
     assert not found, "\n".join(found)
 
 
-@pytest.mark.parametrize("module", ["portal.onboarding.sending", "portal.models.merchant",
-                                    "portal.gateway.transport", "portal.wizard.routes",
-                                    "portal.factory", "portal.gateway.onboarding_shapes"])
-def test_layers_are_assigned_as_documented(module: str) -> None:
-    expected = {"portal.onboarding.sending": SERVICES, "portal.models.merchant": BASE,
-                "portal.gateway.transport": TRANSPORT, "portal.wizard.routes": WEB,
-                "portal.factory": APP, "portal.gateway.onboarding_shapes": VOCABULARY}
-    assert layer(module) == expected[module]
+@pytest.mark.parametrize(("module", "expected"), [
+    ("portal.onboarding.sending", "domain"), ("portal.core.models.merchant", "core"),
+    ("portal.gateway.transport", "gateway"), ("portal.wizard.routes", "features"),
+    ("portal.app.factory", "app"), ("portal.gateway.onboarding_shapes", "gateway"),
+    ("portal.web.step_pages", "web"), ("portal.outbox.queue", "domain")])
+def test_layers_are_assigned_as_documented(module: str, expected: str) -> None:
+    assert LAYERS[layer(module)].name == expected
 
 
 def test_no_layer_imports_one_above_it() -> None:
-    found = [f"{name} ({LAYER_NAMES[layer(name)]}) -> {target} ({LAYER_NAMES[layer(target)]})"
+    found = [f"{name} ({LAYERS[layer(name)].name}) -> {target} ({LAYERS[layer(target)].name})"
              for name, targets in sorted(graph().items()) if package_of(name) != SANDBOX
              for target in sorted(targets) if layer(target) > layer(name)]
     assert not found, "imports from a lower layer up:\n" + "\n".join(found)
+
+
+def _reads_a_request(path: Path) -> list[str]:
+    """What a module imports that reads or answers a request."""
+    found = []
+    for node in re.finditer(r"^(?:from ([\w.]+) import ([^\n(]+|\([^)]*\))|import ([\w.]+))",
+                            path.read_text(encoding="utf-8"), re.MULTILINE):
+        module = node.group(1) or node.group(3)
+        names = {name.split(" as ")[0].strip() for name in
+                 (node.group(2) or "").strip("()").replace("\n", " ").split(",")}
+        if module.startswith(REQUEST_MODULES) or module.split(".")[0] in REQUEST_MODULES:
+            found.append(module)
+        found += [f"{module}.{name}" for name in sorted(names & REQUEST_NAMES.get(module, set()))]
+    return found
+
+
+def test_nothing_below_the_web_layer_reads_a_request() -> None:
+    found = [f"{name} imports {what}" for name, path in sorted(modules().items())
+             if package_of(name) != SANDBOX and layer(name) < WEB
+             for what in _reads_a_request(path)]
+    assert not found, "\n".join(found)
+
+
+def test_the_readme_lists_the_layers_as_this_test_does() -> None:
+    readme = (PORTAL.parent / "README.md").read_text(encoding="utf-8")
+    assert layer_table() in readme, "README.md's layer table should read:\n" + layer_table()

@@ -10,13 +10,13 @@ import pytest
 from flask_login import login_user
 from sqlalchemy import select
 
-from portal.audit import record
+from portal.app.factory import create_app
+from portal.audit.service import SYSTEM, Actor, record
 from portal.auth.accounts import find_user
-from portal.db import db
-from portal.factory import create_app
-from portal.logging_filters import RedactingFilter, install_redaction
-from portal.models import AuditEvent
-from portal.redaction import mask_mapping, redact_text
+from portal.core.db import db
+from portal.core.logging_filters import RedactingFilter, install_redaction
+from portal.core.models import AuditEvent
+from portal.core.redaction import mask_mapping, redact_text
 
 PAN = "ABCPE1234F"
 ACCOUNT = "123456789012"
@@ -43,7 +43,7 @@ def _stored(app) -> AuditEvent:
 
 def test_record_masks_detail_before_storing(app):
     with app.app_context():
-        record("merchant.create", merchant_id=7, gid="gid-1", detail=SENSITIVE)
+        record("merchant.create", actor=SYSTEM, merchant_id=7, gid="gid-1", detail=SENSITIVE)
         db.session.commit()
     event = _stored(app)
     stored = json.dumps(event.detail)
@@ -57,9 +57,9 @@ def test_record_masks_detail_before_storing(app):
     assert (event.merchant_id, event.gid, event.outcome) == (7, "gid-1", "ok")
 
 
-def test_record_outside_a_request_is_the_systems(app):
+def test_record_credits_the_system_when_told(app):
     with app.app_context():
-        record("step.send", outcome="queued")
+        record("step.send", actor=SYSTEM, outcome="queued")
         db.session.commit()
     event = _stored(app)
     assert (event.actor_id, event.actor_label, event.outcome) == (None, "system", "queued")
@@ -67,25 +67,35 @@ def test_record_outside_a_request_is_the_systems(app):
 
 def test_record_names_a_non_user_actor(app):
     with app.test_request_context():
-        record("merchant.status", actor_label="webhook")
+        record("merchant.status", actor=Actor("webhook"))
         db.session.commit()
     assert _stored(app).actor_label == "webhook"
 
 
-def test_record_takes_the_signed_in_user(app, auth):
+def test_record_names_the_user_it_is_given(app, auth):
     email = auth.create(role="admin")
     with app.test_request_context():
         user = find_user(email)
         login_user(user)
-        record("merchant.create", actor_label="ignored for users")
+        record("merchant.create", actor=Actor.of(user))
         db.session.commit()
     event = _stored(app)
     assert (event.actor_id, event.actor_label) == (user.id, email)
 
 
+def test_record_needs_to_be_told_who_did_it(app, auth):
+    """No actor is read from the request behind the caller's back: a signed-in user must be
+    named, as every other actor is."""
+    email = auth.create(role="admin")
+    with app.test_request_context():
+        login_user(find_user(email))
+        with pytest.raises(TypeError):
+            record("merchant.create")  # type: ignore[call-arg]
+
+
 def test_record_leaves_the_commit_to_the_caller(app):
     with app.app_context():
-        record("merchant.create")
+        record("merchant.create", actor=SYSTEM)
         db.session.rollback()
         assert db.session.scalars(select(AuditEvent)).all() == []
 

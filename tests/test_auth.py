@@ -11,14 +11,13 @@ from bs4 import BeautifulSoup
 from flask import Blueprint, Flask, jsonify
 from sqlalchemy import select
 
-from portal.auth import roles_required
-from portal.auth.access import is_public
+from portal.app.factory import create_app
+from portal.auth.access import is_public, roles_required
 from portal.auth.accounts import find_user, set_active
 from portal.auth.passwords import needs_rehash
 from portal.auth.throttle import ACCOUNT_LIMIT, ADDRESS_LIMIT, ADDRESS_WINDOW, LOCK_DURATION
-from portal.db import db
-from portal.factory import create_app
-from portal.models import AuditEvent
+from portal.core.db import db
+from portal.core.models import AuditEvent
 from tests.conftest import TEST_PASSWORD, settings_for
 
 SAMPLE_VALUES = {"int": "1", "float": "1.0", "uuid": "00000000-0000-4000-8000-000000000000"}

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from portal.clients import current_onboarding_client
-from portal.config import SETTINGS_EXTENSION
+from portal.core.clients import current_onboarding_client
+from portal.core.config import SETTINGS_EXTENSION
 
 
 def test_one_client_serves_every_request_of_an_app(app) -> None:

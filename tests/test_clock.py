@@ -1,12 +1,12 @@
 """The one clock design: a ``Clock`` that tests freeze and advance, read by the portal's
-``utcnow`` (through ``portal.clock.current``) and given to each sandbox."""
+``utcnow`` (through ``portal.core.clock.current``) and given to each sandbox."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from portal import clock
-from portal.clock import Clock
+from portal.core import clock
+from portal.core.clock import Clock
 from portal.sandbox.app import create_sandbox_app, state_of
 from portal.sandbox.config import config_from
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from portal import config
-from portal.config import ROOT, ConfigError, Settings, env_files, settings_from_env
-from portal.config_table import VARIABLES, main, markdown_table
+from portal.core import config
+from portal.core.config import ROOT, ConfigError, Settings, env_files, settings_from_env
+from portal.core.config_table import VARIABLES, main, markdown_table
 from tests.support.production import production_environment
 
 

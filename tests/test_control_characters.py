@@ -10,12 +10,12 @@ import pytest
 from bs4 import BeautifulSoup
 from sqlalchemy import func, select
 
-from portal.db import db
-from portal.factory import create_app
-from portal.models.merchant import Merchant
-from portal.models.webhook_event import WebhookEvent
-from portal.onboarding import scenarios
-from portal.typed_text import CONTROL_CHARACTER, control_character_problem
+from portal.app.factory import create_app
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.webhook_event import WebhookEvent
+from portal.core.typed_text import CONTROL_CHARACTER, control_character_problem
+from portal.web import scenarios
 from tests.outbox.support import (
     app,
     database_url,

@@ -10,10 +10,10 @@ import pytest
 import requests
 from pyotp import TOTP
 
-from portal import clock
 from portal.auth.accounts import find_user
-from portal.db import db
-from portal.models import PendingEnrolment
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models import PendingEnrolment
 from tests.conftest import TEST_PASSWORD, current_code
 from tests.support.servers import page_of, serve
 

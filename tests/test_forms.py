@@ -1,5 +1,6 @@
-"""Every form of the portal derives from ``portal.form_base.PortalForm``, so every typed value, in
-every form there is or will be, is refused beside its field when it holds a control character."""
+"""Every form of the portal derives from ``portal.web.form_base.PortalForm``, so every typed
+value, in every form there is or will be, is refused beside its field when it holds a control
+character."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from pathlib import Path
 from flask_wtf import FlaskForm
 from wtforms import FieldList, Form, FormField, StringField
 
-from portal import factory  # noqa: F401  (imports every feature, and so every form)
-from portal.form_base import PortalForm, refuse_control_characters
-from portal.typed_text import CONTROL_CHARACTER
+from portal.app import factory  # noqa: F401  (imports every feature, and so every form)
+from portal.core.typed_text import CONTROL_CHARACTER
+from portal.web.form_base import PortalForm, refuse_control_characters
 
 PORTAL = Path(__file__).resolve().parents[1] / "portal"
 
@@ -32,7 +33,7 @@ def test_only_the_base_names_flask_wtfs_form():
     naming = sorted(str(path.relative_to(PORTAL)) for path in PORTAL.rglob("*.py")
                     if "FlaskForm" in path.read_text(encoding="utf-8")
                     and "sandbox" not in path.parts)
-    assert naming == ["form_base.py"]
+    assert naming == ["web/form_base.py"]
 
 
 class _Row(Form):

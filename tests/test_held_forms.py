@@ -14,8 +14,8 @@ from sqlalchemy import func, select
 
 from portal.auth import held_forms
 from portal.auth.accounts import find_user
-from portal.db import db
-from portal.models import HeldForm, User
+from portal.core.db import db
+from portal.core.models import HeldForm, User
 from tests.conftest import TEST_PASSWORD
 from tests.support.servers import page_of, serve
 

@@ -25,10 +25,10 @@ from hypothesis import settings as fuzz_settings
 from hypothesis import strategies as st
 from werkzeug.routing import Rule
 
-from portal.db import db
-from portal.factory import create_app
-from portal.gateway.signing import DIGEST_HEADER, hmac_digest
-from portal.models.merchant import Merchant
+from portal.app.factory import create_app
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.gateway.hmac import DIGEST_HEADER, hmac_digest
 from portal.onboarding.steps import STEPS
 from tests.conftest import (
     SANDBOX_CONFIG,
@@ -132,12 +132,12 @@ def world(migrated_template: Path, tmp_path_factory: pytest.TempPathFactory) -> 
     """One portal for every fuzzed route (the examples share its rows, as users share a
     portal): webhooks unsigned so anyone's body is parsed, CSRF off so forms are read."""
     folder = tmp_path_factory.mktemp("fuzz")
-    shutil.copy(migrated_template, folder / "portal.db")
+    shutil.copy(migrated_template, folder / "portal.core.db")
     with serve_sandbox(SANDBOX_CONFIG) as sandbox, pytest.MonkeyPatch.context() as patch:
         patch.setattr("portal.auth.passwords.hasher",
                       PasswordHasher.from_parameters(profiles.CHEAPEST))
         configured = with_payments(settings_for(
-            f"sqlite:///{folder / 'portal.db'}", sandbox.url, folder), sandbox, folder)
+            f"sqlite:///{folder / 'portal.core.db'}", sandbox.url, folder), sandbox, folder)
         app = create_app(configured.with_changes(webhook_secrets=()))
         app.config["WTF_CSRF_ENABLED"] = False
         admin = app.test_client()

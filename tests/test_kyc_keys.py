@@ -12,12 +12,12 @@ from bs4 import BeautifulSoup
 from cryptography.fernet import Fernet
 from sqlalchemy import text
 
-from portal.config import ConfigError, Settings, settings_from_env
-from portal.db import db, make_engine
-from portal.encryption import KeyConfigError, blind_index
-from portal.factory import create_app
-from portal.migrate import alembic_config, upgrade
-from portal.models import Merchant, PaymentCredentials, StepDraft
+from portal.app.factory import create_app
+from portal.core.config import ConfigError, Settings, settings_from_env
+from portal.core.db import db, make_engine
+from portal.core.encryption import KeyConfigError, blind_index
+from portal.core.migrate import alembic_config, upgrade
+from portal.core.models import Merchant, PaymentCredentials, StepDraft
 from tests.conftest import AuthActions
 
 PAN = "ABCDE1234F"
@@ -113,7 +113,7 @@ def test_the_migration_encrypts_existing_rows_and_pan_search_finds_them(any_data
 
 def test_the_migration_names_the_missing_key_when_there_are_rows(tmp_path, monkeypatch):
     monkeypatch.delenv("KYC_ENCRYPTION_KEYS", raising=False)
-    monkeypatch.setattr("portal.config.env_files", lambda: ())
+    monkeypatch.setattr("portal.core.config.env_files", lambda: ())
     url = f"sqlite:///{tmp_path / 'old.db'}"
     upgrade(url, "0007")
     add_plain_rows(url)

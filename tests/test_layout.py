@@ -11,9 +11,9 @@ from flask_wtf import FlaskForm
 from wtforms import StringField
 from wtforms.validators import DataRequired
 
-from portal.config import ROOT
-from portal.db import db
-from portal.models import Role, User
+from portal.core.config import ROOT
+from portal.core.db import db
+from portal.core.models import Role, User
 from tests.conftest import AuthActions
 
 INLINE_CODE = re.compile(r"<style|\sstyle=|<script(?![^>]*\ssrc=)|\son[a-z]+=", re.IGNORECASE)

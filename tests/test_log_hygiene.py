@@ -18,12 +18,13 @@ import pytest
 import requests
 from flask import Flask
 
-from portal.config import Settings
-from portal.db import db
-from portal.factory import create_app
-from portal.models.merchant import Merchant
-from portal.onboarding import scenarios
+from portal.app.factory import create_app
+from portal.audit.service import Actor
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
 from portal.verification import links
+from portal.web import scenarios
 from tests.conftest import TEST_PASSWORD, AuthActions, with_payments
 from tests.payments.conftest import APPROVING_CARD, act, pay, payment_row, post_hold, submit
 from tests.support.rows import stored
@@ -179,7 +180,7 @@ def test_gunicorn_access_log_holds_no_merchant_link_token_or_pan(app, client, se
                             display_name="Logged Traders")
         db.session.add(merchant)
         db.session.commit()
-        _link, token = links.issue(settings.secret_key, merchant, email)
+        _link, token = links.issue(settings.secret_key, merchant, Actor(email))
         merchant_id = merchant.id
     log = tmp_path / "portal.log"
     with gunicorn_portal(settings, log, "--workers", "1") as url:

@@ -9,15 +9,15 @@ from bs4 import BeautifulSoup
 from pyotp import TOTP
 from sqlalchemy import select
 
-from portal import clock
+from portal.app.factory import create_app
 from portal.auth.accounts import find_user
 from portal.auth.mfa import remove_authenticator
 from portal.auth.recovery_codes import COUNT
 from portal.auth.sessions import SECOND_FACTOR_WINDOW
 from portal.auth.throttle import ACCOUNT_LIMIT
-from portal.db import db
-from portal.factory import create_app
-from portal.models import AuditEvent
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models import AuditEvent
 from tests.conftest import TEST_PASSWORD, TEST_TOTP_SECRET, current_code, wrong_code
 
 STEP_SECONDS = 30

@@ -7,9 +7,9 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect, text
 
-from portal.db import Base, make_engine
-from portal.migrate import alembic_config, include_object, upgrade
-from portal.models.merchant_search import SQLITE_HAS_TRIGRAM
+from portal.core.db import Base, make_engine
+from portal.core.migrate import alembic_config, include_object, upgrade
+from portal.core.models.merchant_search import SQLITE_HAS_TRIGRAM
 from tests.support.revisions import revision_named
 from tests.support.rows import MERCHANT_SQL
 

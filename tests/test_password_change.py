@@ -10,7 +10,7 @@ from bs4 import BeautifulSoup
 
 from portal.auth.accounts import find_user
 from portal.auth.throttle import ACCOUNT_LIMIT
-from portal.db import db
+from portal.core.db import db
 from tests.conftest import TEST_PASSWORD
 
 NEW_PASSWORD = "a much longer passphrase of mine"

@@ -9,8 +9,8 @@ from pathlib import Path
 from dotenv import dotenv_values
 from sqlalchemy import text
 
-from portal.db import make_engine
-from portal.devsetup import write_dev_config
+from portal.app.devsetup import write_dev_config
+from portal.core.db import make_engine
 
 
 def mode(path: Path) -> int:
@@ -18,7 +18,7 @@ def mode(path: Path) -> int:
 
 
 def test_the_sqlite_database_and_its_wal_files_are_owner_only(tmp_path, permissive_umask):
-    database = tmp_path / "portal.db"
+    database = tmp_path / "portal.core.db"
     engine = make_engine(f"sqlite:///{database}")
     try:
         with engine.begin() as conn:
@@ -28,12 +28,12 @@ def test_the_sqlite_database_and_its_wal_files_are_owner_only(tmp_path, permissi
             files = {path.name: mode(path) for path in tmp_path.iterdir()}
     finally:
         engine.dispose()
-    assert {"portal.db", "portal.db-wal", "portal.db-shm"} <= set(files)
+    assert {"portal.core.db", "portal.core.db-wal", "portal.core.db-shm"} <= set(files)
     assert files == dict.fromkeys(files, 0o600)
 
 
 def test_an_existing_world_readable_database_is_narrowed(tmp_path, permissive_umask):
-    database = tmp_path / "portal.db"
+    database = tmp_path / "portal.core.db"
     database.touch(mode=0o644)
     make_engine(f"sqlite:///{database}").dispose()
     assert mode(database) == 0o600

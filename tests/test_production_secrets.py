@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from cryptography.fernet import Fernet
 
-from portal.config import ConfigError, Settings, settings_from_env
-from portal.config_errors import random_bytes
-from portal.factory import create_app
+from portal.app.factory import create_app
+from portal.core.config import ConfigError, Settings, settings_from_env
+from portal.core.config_errors import random_bytes
 from tests.support.production import production_environment
 
 #: A Fernet key, fixed so every xdist worker collects the same parameters.

@@ -10,7 +10,7 @@ from portal.auth import session_end
 from portal.auth.accounts import find_user
 from portal.auth.session_end import Ending, ending_of
 from portal.auth.session_records import close_all_sessions
-from portal.db import db
+from portal.core.db import db
 
 #: A page that keeps what was typed when the session is gone (a held post).
 PATH = "/merchants/new"

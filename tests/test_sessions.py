@@ -10,7 +10,7 @@ import pytest
 import requests
 
 from portal.auth.accounts import set_active
-from portal.db import db
+from portal.core.db import db
 from tests.conftest import TEST_PASSWORD
 from tests.support.servers import serve
 

@@ -3,7 +3,7 @@ embed owners' PANs (pending document keys, document types, bulk problems) become
 under KYC_ENCRYPTION_KEYS, and the PAN gets a keyed blind index (HMAC) for search.
 
 Existing rows are encrypted here, so the migration needs the keys when there are rows: from the
-settings ``portal.migrate.upgrade`` passes (``flask db upgrade`` passes the app's), else from the
+settings ``portal.core.migrate.upgrade`` passes (``flask db upgrade`` passes the app's), else from the
 environment and .env files like the app. An empty database needs none.
 
 Revision ID: 0012
@@ -15,9 +15,9 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import context, op
 
-from portal.config import settings_from_env
-from portal.encryption import Cipher
-from portal.key_rotation import rewrite_column
+from portal.core.config import settings_from_env
+from portal.core.encryption import Cipher
+from portal.core.key_rotation import rewrite_column
 
 revision: str = "0012"
 down_revision: str | None = "0011"

@@ -23,7 +23,7 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 TRIGGER = "merchant_status_counts"
-#: The key of merchants without a status yet (``portal.models.status_count.NO_STATUS``).
+#: The key of merchants without a status yet (``portal.core.models.status_count.NO_STATUS``).
 NO_STATUS = "''"
 COUNT_AGAIN = ("INSERT INTO merchant_status_counts (status, merchants) "
                f"SELECT coalesce(status, {NO_STATUS}), count(*) FROM merchants "

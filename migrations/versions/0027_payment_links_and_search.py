@@ -34,7 +34,7 @@ payments = sa.table("payments", sa.column("id", sa.Integer), sa.column("amount",
 
 
 def _units(amount: str | None) -> int | None:
-    """As ``portal.models.payment.units_of`` (a migration does not import the app's code)."""
+    """As ``portal.core.models.payment.units_of`` (a migration does not import the app's code)."""
     try:
         value = Decimal(str(amount).strip()) * 10_000 if amount is not None else None
     except InvalidOperation:
@@ -46,7 +46,7 @@ def _units(amount: str | None) -> int | None:
 
 
 def _email(payload: Any) -> str | None:
-    """As ``portal.models.payment.email_in``."""
+    """As ``portal.core.models.payment.email_in``."""
     body = payload if isinstance(payload, dict) else {}
     billing = (body.get("paymentData") or {}).get("billingData") or {}
     email = billing.get("emailId") or (body.get("customerData") or {}).get("emailId")

@@ -9,9 +9,9 @@ from wtforms import DateField, Field, Form, SearchField, SelectChoice, SelectFie
 from wtforms.validators import Optional, ValidationError
 
 from portal.admin.sentences import action_words
-from portal.admin.service import AuditFilters
-from portal.form_base import PortalForm
-from portal.label_tables import TABLES, Kind
+from portal.audit.trail import AuditFilters
+from portal.core.label_tables import TABLES, Kind
+from portal.web.form_base import PortalForm
 
 #: The days the audit filter accepts: any day the portal can have recorded, with room to spare.
 FIRST_DAY, LAST_DAY = date(2000, 1, 1), date(2999, 12, 31)

@@ -5,12 +5,14 @@ from __future__ import annotations
 from flask import Blueprint, Response, render_template, request
 from flask.typing import ResponseReturnValue
 
-from portal import clock
-from portal.admin import service
+from portal.admin import dashboard as board
 from portal.admin.forms import AuditFilterForm
-from portal.auth import roles_required
-from portal.config import current_settings
-from portal.models.user import Role
+from portal.admin.sentences import event_sentences
+from portal.audit import trail
+from portal.auth.access import roles_required
+from portal.core import clock
+from portal.core.config import current_settings
+from portal.core.models.user import Role
 from portal.payments import expiry
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
@@ -22,7 +24,7 @@ def dashboard() -> ResponseReturnValue:
     """Every merchant's progress, the counts per status and the merchants that stall."""
     settings = current_settings()
     return render_template("admin/dashboard.html",
-                           board=service.dashboard(settings.stale_after_days),
+                           board=board.dashboard(settings.stale_after_days),
                            expiring_holds=expiry.expiring_count(settings, clock.utcnow()),
                            expiring_cap=expiry.COUNT_CAP,
                            hold_warning_hours=settings.hold_warning_hours)
@@ -35,12 +37,12 @@ def audit() -> ResponseReturnValue:
     message beside the field (and does not filter)."""
     form = AuditFilterForm(request.args)
     valid = form.validate()
-    page = service.audit_page(form.filters(), request.args.get("page", 1, type=int))
+    page = trail.audit_page(form.filters(), request.args.get("page", 1, type=int))
     args = {k: v for k, v in request.args.items() if k != "page"}
-    merchants = service.event_merchants(page.rows)
+    merchants = trail.event_merchants(page.rows)
     return render_template("admin/audit.html", form=form, page=page, args=args,
                            merchants=merchants,
-                           sentences=service.event_sentences(page.rows, merchants)), (
+                           sentences=event_sentences(page.rows, merchants)), (
         200 if valid else 400)
 
 
@@ -48,7 +50,7 @@ def audit() -> ResponseReturnValue:
 @roles_required(Role.ADMIN)
 def checklist_csv() -> ResponseReturnValue:
     """Every merchant's checklist as CSV, cells made safe for spreadsheets."""
-    rows = service.every_merchant_progress(current_settings().stale_after_days)
+    rows = board.every_merchant_progress(current_settings().stale_after_days)
     name = f"checklist-{clock.utcnow():%Y%m%d-%H%M}.csv"
-    return Response(service.checklist_csv(rows), mimetype="text/csv",
+    return Response(board.checklist_csv(rows), mimetype="text/csv",
                     headers={"Content-Disposition": f"attachment; filename={name}"})

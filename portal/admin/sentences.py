@@ -1,12 +1,19 @@
-"""How an audit event reads: one sentence per event, for the audit page and exports."""
+"""How an audit event reads: one sentence per event, for the audit page and exports (the
+entries themselves are read by :mod:`portal.audit.trail`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from portal.label_tables import TABLES, Kind
-from portal.labels import label
+from sqlalchemy import select
+
+from portal.audit.trail import EventMerchant
+from portal.core.db import db
+from portal.core.label_tables import TABLES, Kind
+from portal.core.labels import label
+from portal.core.models.audit import AuditEvent
+from portal.core.models.user import User
 from portal.onboarding.steps import BY_KEY
 
 #: Who did it, for actors that are not users, where the label alone does not read well.
@@ -42,3 +49,16 @@ def audit_sentence(actor: str, role: str | None, action: str, outcome: str,
         verb = f"{verb} for {merchant}"
     ending = "" if outcome == "ok" else f" — {label(outcome, Kind.OUTCOME)}"
     return f"{who} {verb}{ending}."
+
+
+def event_sentences(events: list[AuditEvent],
+                    merchants: dict[int, EventMerchant]) -> dict[int, str]:
+    """Each event as a sentence naming its actor's role and its merchant (``merchants``, from
+    :func:`event_merchants`): one statement."""
+    user_ids = {e.actor_id for e in events if e.actor_id is not None}
+    roles = {row.id: row.role for row in db.session.execute(
+        select(User.id, User.role).where(User.id.in_(user_ids)))} if user_ids else {}
+    return {e.id: audit_sentence(
+        e.actor_label, roles.get(e.actor_id) if e.actor_id is not None else None, e.action,
+        e.outcome, merchants[e.id].name if e.id in merchants else None, e.detail)
+        for e in events}

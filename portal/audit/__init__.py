@@ -1,5 +1,2 @@
-"""The audit trail: ``record()`` an action beside the change it describes."""
-
-from portal.audit.service import Actor, record
-
-__all__ = ["Actor", "record"]
+"""The audit trail: ``service.record()`` an action beside the change it describes, with who did
+it; ``trail`` reads the entries back for the audit page."""

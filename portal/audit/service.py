@@ -1,19 +1,16 @@
-"""Recording audit events: the actor is given, or the signed-in user; the detail is masked."""
+"""Recording audit events: who did it is always given (a user, or a label such as 'webhook'
+for work nobody signed in did); the detail is masked."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from flask import has_request_context
-from flask_login import current_user
-
-from portal import clock
-from portal.db import db
-from portal.models import AuditEvent
-from portal.redaction import mask_mapping
-
-SYSTEM = "system"
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models import AuditEvent
+from portal.core.models.user import User
+from portal.core.redaction import mask_mapping
 
 
 @dataclass(frozen=True)
@@ -23,20 +20,30 @@ class Actor:
     label: str
     id: int | None = None
 
+    @classmethod
+    def of(cls, user: User) -> Actor:
+        """The actor that is ``user``."""
+        return cls(user.email, user.id)
 
-def record(action: str, *, outcome: str = "ok", merchant_id: int | None = None, gid: str = "",
-           detail: dict[str, Any] | None = None, actor_label: str | None = None,
-           actor: Actor | None = None) -> AuditEvent:
-    """Add an audit event to the session (the caller commits it with its own change).
 
-    The actor is ``actor`` when given (work done for someone outside their request, such as
-    a bulk import's rows in a worker); else the signed-in user; without one ``actor_label``
-    (e.g. 'webhook'), default 'system'. Secrets, PANs and account numbers in ``detail`` are
-    masked first.
-    """
-    if actor is None:
-        user = current_user if has_request_context() and current_user.is_authenticated else None
-        actor = Actor(user.email, user.id) if user else Actor(actor_label or SYSTEM)
+#: Work no person started: a periodic job, a command.
+SYSTEM = Actor("system")
+#: What the gateway's webhooks told the portal, and what the portal did about it.
+WEBHOOK = Actor("webhook")
+#: Someone not signed in (a failed sign-in, a password reset asked for).
+ANONYMOUS = Actor("anonymous")
+
+
+def actor_of(user_id: int | None) -> Actor:
+    """The actor that is user ``user_id``; the system when there is none (or it is gone)."""
+    user = db.session.get(User, user_id) if user_id is not None else None
+    return Actor.of(user) if user is not None else SYSTEM
+
+
+def record(action: str, *, actor: Actor, outcome: str = "ok", merchant_id: int | None = None,
+           gid: str = "", detail: dict[str, Any] | None = None) -> AuditEvent:
+    """Add an audit event credited to ``actor`` to the session (the caller commits it with its
+    own change). Secrets, PANs and account numbers in ``detail`` are masked first."""
     event = AuditEvent(
         at=clock.utcnow(),
         actor_id=actor.id,

@@ -1,10 +1,3 @@
-"""Accounts, sign-in and access control.
-
-Other features import ``login_required``, ``roles_required`` and ``public`` from here.
-"""
-
-from portal.auth import enrolment_routes  # noqa: F401  (adds the authenticator page to bp)
-from portal.auth.access import login_required, public, roles_required
-from portal.auth.routes import bp
-
-__all__ = ["bp", "login_required", "public", "roles_required"]
+"""Accounts, sign-in and access control: the sign-in pages and sessions every page passes
+through. Other features take ``login_required``, ``roles_required`` and ``public`` from
+``portal.auth.access``, and the role groups from ``portal.auth.roles``."""

@@ -10,9 +10,10 @@ from flask import abort, current_app, flash, g, jsonify, redirect, request, url_
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
+from portal.audit.service import SYSTEM, Actor
 from portal.auth import held_forms, session_end
-from portal.config import current_settings
-from portal.http import wants_json
+from portal.core.config import current_settings
+from portal.web.http import wants_json
 
 View = TypeVar("View", bound=Callable[..., Any])
 
@@ -20,6 +21,12 @@ PUBLIC_ATTRIBUTE = "portal_public"
 #: Where (in ``g``) the id of a user whose idle session was just ended is noted (only when the
 #: server had recorded that session, so it knows whose it was).
 ENDED_USER = "ended_user_id"
+
+
+def current_actor(otherwise: Actor = SYSTEM) -> Actor:
+    """Who acts in this request, for the audit trail: the signed-in user, else ``otherwise``
+    (a merchant's link, a webhook, someone not signed in)."""
+    return Actor.of(current_user) if current_user.is_authenticated else otherwise
 
 
 def public(view: View) -> View:

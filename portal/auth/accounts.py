@@ -8,10 +8,10 @@ from typing import TypeVar
 
 from sqlalchemy import select
 
-from portal import clock
 from portal.auth import passwords, session_records, throttle
-from portal.db import db
-from portal.models import Role, User
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models import Role, User
 
 DEFAULT_ADMIN_EMAIL = "admin@localhost"
 #: The longest client address the throttles store (an IPv6 address has at most 45 characters).

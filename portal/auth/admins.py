@@ -15,8 +15,8 @@ from typing import Any
 
 from sqlalchemy import CTE, ColumnElement, exists, func, or_, select, update
 
-from portal.db import db
-from portal.models import Role, User
+from portal.core.db import db
+from portal.core.models import Role, User
 
 ADMIN = Role.ADMIN.value
 

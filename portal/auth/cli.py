@@ -8,12 +8,12 @@ from datetime import timedelta
 import click
 from flask.cli import AppGroup
 
-from portal.audit import record
+from portal.audit.service import SYSTEM, record
 from portal.auth import accounts, mfa, passwords
-from portal.config import current_settings
-from portal.db import db
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models import Role
 from portal.gateway.rules import check_email
-from portal.models import Role
 
 users_cli = AppGroup("users", help="Manage portal users.")
 
@@ -45,7 +45,7 @@ def create(email: str, role: str, password_stdin: bool) -> None:
                                     one_time_for=None if password_stdin else _one_time_for())
     except accounts.AccountError as exc:
         raise click.ClickException(str(exc)) from exc
-    record("user.create", detail={"email": user.email, "role": user.role})
+    record("user.create", actor=SYSTEM, detail={"email": user.email, "role": user.role})
     db.session.commit()
     click.echo(f"Created {user.role} {user.email}.")
     if not password_stdin:
@@ -57,7 +57,8 @@ def _set_active(email: str, active: bool) -> None:
         user = accounts.set_active(email, active)
     except accounts.AccountError as exc:
         raise click.ClickException(str(exc)) from exc
-    record("user.activate" if active else "user.deactivate", detail={"email": user.email})
+    record("user.activate" if active else "user.deactivate", actor=SYSTEM,
+           detail={"email": user.email})
     db.session.commit()
     click.echo(f"{user.email} is now {'active' if active else 'inactive'}.")
 
@@ -86,7 +87,7 @@ def reset_authenticator(email: str) -> None:
     except accounts.AccountError as exc:
         raise click.ClickException(str(exc)) from exc
     mfa.remove_authenticator(user)
-    record("user.mfa_reset", detail={"email": user.email})
+    record("user.mfa_reset", actor=SYSTEM, detail={"email": user.email})
     db.session.commit()
     click.echo(f"{user.email} has no authenticator now and is signed out everywhere.")
 
@@ -107,7 +108,8 @@ def ensure_admin() -> None:
     if password is None:
         click.echo("An admin already exists.")
         return
-    record("user.create", detail={"email": accounts.DEFAULT_ADMIN_EMAIL, "role": "admin"})
+    record("user.create", actor=SYSTEM,
+           detail={"email": accounts.DEFAULT_ADMIN_EMAIL, "role": "admin"})
     db.session.commit()
     click.echo(f"Created admin {accounts.DEFAULT_ADMIN_EMAIL}.")
     _print_one_time(password)

@@ -7,14 +7,15 @@ from flask import abort, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
-from portal import clock
-from portal.audit import record
+from portal.audit.service import record
 from portal.auth import mfa, recovery_codes, totp
+from portal.auth.access import current_actor
 from portal.auth.forms import EnrolmentForm
 from portal.auth.routes import bp
 from portal.auth.sessions import session_token
-from portal.config import current_settings
-from portal.db import db
+from portal.core import clock
+from portal.core.config import current_settings
+from portal.core.db import db
 
 #: The button that asks for a new key in place of the one shown.
 NEW_KEY = "new_key"
@@ -36,7 +37,7 @@ def enrol() -> ResponseReturnValue:
         if form.validate_on_submit():
             codes = mfa.confirm_enrolment(current_user, token, form.code.data, clock.utcnow())
             if codes is not None:
-                record("user.mfa_enrol")
+                record("user.mfa_enrol", actor=current_actor())
                 db.session.commit()
                 return render_template("auth/recovery_codes.html", codes=codes)
             form.code.errors.append(ENROLMENT_FAILED)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from wtforms import EmailField, PasswordField, StringField, SubmitField
 from wtforms.validators import DataRequired, EqualTo, Length
 
-from portal.form_base import PortalForm
+from portal.web.form_base import PortalForm
 
 
 class LoginForm(PortalForm):

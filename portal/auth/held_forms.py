@@ -25,9 +25,9 @@ from flask_login import current_user
 from sqlalchemy import delete, select
 from werkzeug.datastructures import MultiDict
 
-from portal import clock
-from portal.db import db
-from portal.models.held_form import HeldForm
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.held_form import HeldForm
 
 View = TypeVar("View", bound=Callable[..., Any])
 

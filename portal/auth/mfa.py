@@ -8,9 +8,9 @@ from enum import StrEnum
 from sqlalchemy import update
 
 from portal.auth import recovery_codes, session_records, totp
-from portal.config import Settings
-from portal.db import db
-from portal.models import Role, User
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models import Role, User
 
 
 class SecondFactor(StrEnum):

@@ -12,8 +12,8 @@ from datetime import datetime
 
 from sqlalchemy import delete, func, select, update
 
-from portal.db import db
-from portal.models import RecoveryCode
+from portal.core.db import db
+from portal.core.models import RecoveryCode
 
 COUNT = 10
 #: Letters and digits that cannot be misread for one another (no 0/o, 1/l/i).

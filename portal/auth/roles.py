@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from portal.models.user import Role
+from portal.core.models.user import Role
 
 #: Who may onboard merchants and take payments.
 STAFF = (Role.OPS, Role.ADMIN)

@@ -8,9 +8,9 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
-from portal.audit import record
+from portal.audit.service import record
 from portal.auth import recovery_codes
-from portal.auth.access import public
+from portal.auth.access import current_actor, public
 from portal.auth.accounts import PasswordRefused, change_password, is_locked
 from portal.auth.forms import LoginForm, PasswordChangeForm, SecondFactorForm
 from portal.auth.home import home_url
@@ -25,7 +25,7 @@ from portal.auth.sessions import (
     start_session,
 )
 from portal.auth.throttle import LOCK_DURATION
-from portal.db import db
+from portal.core.db import db
 
 bp = Blueprint("auth", __name__)
 
@@ -117,7 +117,7 @@ def password() -> ResponseReturnValue:
             db.session.commit()  # the throttle's count of the wrong guess
             form[exc.field].errors.append(str(exc))
         else:
-            record("user.password_change")
+            record("user.password_change", actor=current_actor())
             start_session(current_user._get_current_object())  # the user, not the proxy
             db.session.commit()
             flash("Your password has been changed; your other sessions have ended.", "success")
@@ -126,7 +126,7 @@ def password() -> ResponseReturnValue:
 
 
 def _signed_out_after_guesses() -> ResponseReturnValue:
-    record("user.password_change", outcome="locked")
+    record("user.password_change", actor=current_actor(), outcome="locked")
     end_session()
     db.session.commit()
     flash(PASSWORD_GUESSES, "error")

@@ -14,8 +14,8 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import delete, select
 
-from portal.db import db
-from portal.models import PendingEnrolment, User, UserSession
+from portal.core.db import db
+from portal.core.models import PendingEnrolment, User, UserSession
 
 
 def _digest(token: str) -> str:

@@ -19,21 +19,22 @@ from flask.typing import ResponseReturnValue
 from flask_login import LoginManager, current_user, login_user, logout_user
 from flask_wtf.csrf import CSRFError
 
-from portal import clock
-from portal.audit import record
+from portal.audit.service import ANONYMOUS, Actor, record
 from portal.auth import held_forms, mfa, passwords, session_end, session_records
 from portal.auth.access import (
     ENDED_USER,
+    current_actor,
     deny_anonymous,
     require_login,
     session_ended,
 )
 from portal.auth.accounts import authenticate, find_user, is_locked, note_sign_in, throttled
 from portal.auth.metrics import SIGN_IN_FAILURES
-from portal.config import current_settings
-from portal.db import db
-from portal.errors.handlers import http_error
-from portal.models import User
+from portal.core import clock
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models import User
+from portal.web.errors import http_error
 
 LAST_SEEN_KEY = "last_seen"
 PAGE_EXPIRED = ("This page had been open too long for its form to be accepted, so nothing "
@@ -121,14 +122,15 @@ def _failed(email: str, address: str, step: str) -> None:
     detail = {"address": address, "step": step}
     if known is not None:
         detail["email"] = known.email
-    record("user.login", outcome="failed", actor_label="anonymous", detail=detail)
+    record("user.login", actor=ANONYMOUS, outcome="failed", detail=detail)
     SIGN_IN_FAILURES.labels(step).inc()
 
 
 def _complete(user: User, address: str, factor: mfa.SecondFactor | None = None) -> SignIn:
     note_sign_in(user, address)
     start_session(user)
-    record("user.login", detail={"second_factor": factor.value} if factor else None)
+    record("user.login", actor=Actor.of(user),
+           detail={"second_factor": factor.value} if factor else None)
     return SignIn.SIGNED_IN
 
 
@@ -182,7 +184,7 @@ def sign_in_with_code(code: str, address: str) -> SignIn:
 
 def sign_out() -> None:
     """Audit the sign-out, then end the session (the caller commits)."""
-    record("user.logout")
+    record("user.logout", actor=current_actor())
     end_session()
 
 

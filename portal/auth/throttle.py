@@ -23,8 +23,8 @@ from sqlalchemy import case, delete, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from portal.auth.metrics import LOCKOUTS
-from portal.db import db
-from portal.models import LoginFailure, LoginThrottle, User
+from portal.core.db import db
+from portal.core.models import LoginFailure, LoginThrottle, User
 
 ACCOUNT_LIMIT = 5
 LOCK_DURATION = timedelta(minutes=15)

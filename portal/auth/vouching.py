@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sqlalchemy import ColumnElement, exists, or_
 
-from portal.models import User
+from portal.core.models import User
 
 
 def _vouchers() -> tuple[ColumnElement[int | None], ...]:

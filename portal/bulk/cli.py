@@ -8,14 +8,14 @@ import click
 from flask import current_app
 from flask.cli import AppGroup
 
-from portal.audit import Actor, record
+from portal.audit.service import Actor, record
 from portal.bulk.onboard import RowState
 from portal.bulk.report import errors_text
 from portal.bulk.runner import run_rows
 from portal.bulk.validation import Files, check_file
-from portal.config import current_settings
-from portal.config_fields import MAX_BULK_CONCURRENCY
-from portal.db import db
+from portal.core.config import current_settings
+from portal.core.config_fields import MAX_BULK_CONCURRENCY
+from portal.core.db import db
 
 merchants_cli = AppGroup("merchants", help="Onboard merchants in bulk.")
 ACTOR = Actor("cli")

@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from portal.body_forms import form_path
 from portal.gateway.onboarding_shapes import (
     ADDRESS_FIELD,
     DOCUMENT_TYPES,
@@ -34,6 +33,7 @@ from portal.gateway.onboarding_shapes import (
     ProductFees,
 )
 from portal.onboarding.steps import BY_KEY
+from portal.web.body_forms import form_path
 
 #: Owner column groups: owner1_* .. owner4_*.
 MAX_OWNERS = 4

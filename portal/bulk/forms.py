@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask_wtf.file import FileAllowed, FileField, FileRequired
 from wtforms import BooleanField
 
-from portal.form_base import PortalForm
+from portal.web.form_base import PortalForm
 
 
 class ImportForm(PortalForm):

@@ -29,22 +29,22 @@ from sqlalchemy import select
 from portal.audit.service import Actor
 from portal.bulk.columns import column_for
 from portal.bulk.parsing import BulkRow, DocumentCell
-from portal.config import Settings
-from portal.db import db
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.label_tables import Kind
+from portal.core.labels import label
+from portal.core.models.merchant import CreateState, Merchant
+from portal.core.models.step import DONE_STATES, StepDraft
+from portal.core.redaction import redact_text
 from portal.documents import service as documents
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_shapes import AADHAR_DOC_PATTERN, OnboardingStatus, checklist_done
-from portal.label_tables import Kind
-from portal.labels import label
-from portal.models.merchant import CreateState, Merchant
-from portal.models.step import DONE_STATES, StepDraft
 from portal.onboarding.create import outcome_unknown_message, reconcile_message, start_merchant
 from portal.onboarding.drafts import drafts_of
 from portal.onboarding.reconcile import AWAITING
 from portal.onboarding.result import StepResult
 from portal.onboarding.service import send_saved, send_step
 from portal.onboarding.steps import BY_KEY, STEPS
-from portal.redaction import redact_text
 
 #: What to do about a row whose create's outcome is unknown (the page links the wizard's step).
 UNKNOWN_NEXT = "The sync links it by itself when a webhook names its record."

@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from portal.body_forms import typed_value
 from portal.bulk.columns import (
     BY_NAME,
     COLUMNS,
@@ -23,8 +22,9 @@ from portal.bulk.columns import (
     Path,
 )
 from portal.bulk.report import HEADER_ROW, RowError
+from portal.core.typed_text import control_character_problem
 from portal.gateway.onboarding_shapes import Product
-from portal.typed_text import control_character_problem
+from portal.web.body_forms import typed_value
 
 #: The most rows one file may hold.
 MAX_ROWS = 10_000
@@ -208,7 +208,7 @@ def read_row(number: int, cells: dict[str, str]) -> tuple[BulkRow, list[RowError
     for column in COLUMNS:
         raw = (cells.get(column.name) or "").strip()
         problem = control_character_problem(raw)
-        if problem:  # the rule of every typed value (``portal.form_base``); none of it is kept
+        if problem:  # the rule of every typed value (``portal.web.form_base``); none of it is kept
             errors.append(RowError(number, column.name, problem))
             raw = ""
         if column.kind is Kind.FILE:

@@ -6,7 +6,7 @@ import csv
 import io
 from dataclasses import dataclass
 
-from portal.spreadsheet_cells import safe_cell
+from portal.core.spreadsheet_cells import safe_cell
 
 #: The report's CSV header.
 HEADER = ("row", "column", "message")

@@ -18,15 +18,15 @@ from flask.typing import ResponseReturnValue
 from flask_login import current_user
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from portal.audit import Actor
-from portal.auth import roles_required
-from portal.bulk import jobs, template
+from portal.audit.service import Actor
+from portal.auth.access import roles_required
+from portal.bulk import service, template
 from portal.bulk.archive import MAX_ZIP_BYTES, ArchiveError
 from portal.bulk.forms import CancelForm, ImportForm
 from portal.bulk.report import RowError, errors_csv
+from portal.core.models.bulk import BulkImport, ImportState
+from portal.core.models.user import Role
 from portal.gateway.errors import GatewayError
-from portal.models.bulk import BulkImport, ImportState
-from portal.models.user import Role
 from portal.onboarding.categories import cached_categories
 
 bp = Blueprint("bulk", __name__, url_prefix="/admin/bulk")
@@ -55,7 +55,7 @@ def index() -> ResponseReturnValue:
     if form.validate_on_submit():
         upload = form.file.data
         try:
-            job = jobs.submit(upload.read(), upload.filename or "merchants.csv",
+            job = service.submit(upload.read(), upload.filename or "merchants.csv",
                               Actor(current_user.email, current_user.id),
                               skip_invalid=form.skip_invalid.data,
                               documents=form.documents.data.stream if form.documents.data
@@ -71,7 +71,7 @@ def index() -> ResponseReturnValue:
 
 def _page(form: ImportForm, invalid: BulkImport | None) -> str:
     return render_template("bulk/index.html", form=form, invalid=invalid,
-                           recent=jobs.recent_imports())
+                           recent=service.recent_imports())
 
 
 @bp.get("/template.csv")
@@ -111,7 +111,7 @@ def cancel(import_id: int) -> ResponseReturnValue:
     job = load(import_id)
     if not CancelForm().validate_on_submit():
         abort(400)
-    if jobs.cancel(job.id, Actor(current_user.email, current_user.id)):
+    if service.cancel(job.id, Actor(current_user.email, current_user.id)):
         flash("The import was cancelled: the rows not yet done will not be sent. Uploading the "
               "same file again resumes it.", "info")
     else:
@@ -123,7 +123,7 @@ def cancel(import_id: int) -> ResponseReturnValue:
 @roles_required(Role.ADMIN)
 def progress(import_id: int) -> ResponseReturnValue:
     """The import's progress as JSON, for the page's poll."""
-    return jsonify(jobs.progress(load(import_id)))
+    return jsonify(service.progress(load(import_id)))
 
 
 @bp.get("/<int:import_id>/errors.csv")
@@ -137,4 +137,4 @@ def errors(import_id: int) -> ResponseReturnValue:
 
 def load(import_id: int) -> BulkImport:
     """The import, or 404."""
-    return jobs.get_import(import_id) or abort(404)
+    return service.get_import(import_id) or abort(404)

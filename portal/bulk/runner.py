@@ -20,9 +20,9 @@ from flask import Flask
 from portal.audit.service import Actor
 from portal.bulk.onboard import RowOutcome, RowState, onboard_row
 from portal.bulk.parsing import BulkRow
-from portal.clients import onboarding_client
-from portal.config import current_settings
-from portal.db import db
+from portal.core.clients import onboarding_client
+from portal.core.config import current_settings
+from portal.core.db import db
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.retry import RetryPolicy
 

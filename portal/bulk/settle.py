@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from sqlalchemy import func, select, update
 
-from portal import clock
-from portal.audit import record
+from portal.audit.service import record
+from portal.bulk.import_job import importer
 from portal.bulk.onboard import RowState
-from portal.db import db
-from portal.models.bulk import BulkImport, BulkImportRow, ImportState
-from portal.models.merchant import CreateState, Merchant
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.bulk import BulkImport, BulkImportRow, ImportState
+from portal.core.models.merchant import CreateState, Merchant
 
 
 def linked_reason(merchant: Merchant) -> str:
@@ -70,6 +71,7 @@ def _settle(import_id: int, rows: dict[int, Merchant]) -> int:
         db.session.execute(update(BulkImport).where(BulkImport.id == import_id)
                            .values(counts=counts, problems=problems),
                            execution_options={"synchronize_session": False})
-        record("bulk.import.linked", detail={"import": import_id, "rows": sorted(moved)})
+        record("bulk.import.linked", actor=importer(job),
+               detail={"import": import_id, "rows": sorted(moved)})
     db.session.commit()
     return len(moved)

@@ -23,11 +23,11 @@ from portal.bulk.columns import (
     Kind,
     wildcard,
 )
+from portal.core.label_tables import Kind as Words
+from portal.core.labels import label
+from portal.core.spreadsheet_cells import safe_cell
 from portal.gateway.onboarding_shapes import AccountType, Category, EntityType, FeeType, Product
-from portal.label_tables import Kind as Words
-from portal.labels import label
-from portal.onboarding import scenarios
-from portal.spreadsheet_cells import safe_cell
+from portal.web import scenarios
 
 #: The codes file's header.
 CODES_HEADER = ("column", "code", "meaning")

@@ -19,11 +19,11 @@ from sqlalchemy import select
 from portal.bulk.columns import EXTERNAL_ID, FORM_STEPS, PAN, column_for
 from portal.bulk.parsing import BulkRow, parse_csv
 from portal.bulk.report import HEADER_ROW, RowError
-from portal.db import db
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
 from portal.documents.service import read_upload
 from portal.gateway import rules
 from portal.gateway.shapes import validate_payload
-from portal.models.merchant import Merchant
 from portal.onboarding.steps import BY_KEY
 
 

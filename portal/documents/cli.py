@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 from flask.cli import AppGroup
 
-from portal import clock
-from portal.config import current_settings
+from portal.core import clock
+from portal.core.config import current_settings
 from portal.documents.retention import delete_expired_files
 
 documents_cli = AppGroup("documents", help="Manage stored documents.")

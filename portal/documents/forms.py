@@ -5,9 +5,9 @@ from __future__ import annotations
 from flask_wtf.file import FileField, FileRequired
 from wtforms import HiddenField, SelectChoice, SelectField
 
+from portal.core.labels import Kind, label
 from portal.documents.service import Slot
-from portal.form_base import PortalForm
-from portal.labels import Kind, label
+from portal.web.form_base import PortalForm
 
 
 class UploadForm(PortalForm):

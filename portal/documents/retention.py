@@ -8,15 +8,15 @@ from pathlib import Path
 
 from sqlalchemy import exists, select
 
-from portal.audit.service import record
-from portal.db import db
+from portal.audit.service import Actor, record
+from portal.core.db import db
+from portal.core.models.document import StoredDocument
+from portal.core.models.merchant import Merchant
+from portal.core.models.status_change import StatusChange
 from portal.gateway.onboarding_shapes import FINAL_STATUSES
-from portal.models.document import StoredDocument
-from portal.models.merchant import Merchant
-from portal.models.status_change import StatusChange
 
 #: Who the audit trail names as deleting the files.
-ACTOR = "retention"
+ACTOR = Actor("retention")
 
 
 def expired_documents(retention_days: int, now: datetime) -> list[StoredDocument]:
@@ -44,7 +44,7 @@ def delete_expired_files(upload_folder: str, retention_days: int, now: datetime)
     for document in documents:
         (Path(upload_folder) / document.stored_name).unlink(missing_ok=True)
         document.file_deleted_at = now
-        record("document.file_deleted", merchant_id=document.merchant_id, actor_label=ACTOR,
+        record("document.file_deleted", actor=ACTOR, merchant_id=document.merchant_id,
                detail={"docType": document.doc_type, "sha256": document.sha256,
                        "retentionDays": retention_days})
         db.session.commit()

@@ -8,19 +8,19 @@ from flask_login import current_user
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from portal.audit.service import record
-from portal.auth import roles_required
+from portal.auth.access import current_actor, roles_required
 from portal.auth.roles import STAFF
-from portal.clients import current_onboarding_client
-from portal.config import current_settings
-from portal.db import db
+from portal.core.clients import current_onboarding_client
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
 from portal.documents import service
 from portal.documents.forms import UploadForm
 from portal.documents.versions import versions_of
-from portal.models.merchant import Merchant
 from portal.onboarding import progress
 from portal.onboarding.drafts import drafts_of, get_merchant
-from portal.step_pages import sandbox_only
-from portal.uploads import reads_oversize_uploads
+from portal.web.step_pages import sandbox_only
+from portal.web.uploads import reads_oversize_uploads
 
 bp = Blueprint("documents", __name__)
 
@@ -45,7 +45,7 @@ def step(merchant_id: int) -> ResponseReturnValue:
         upload = posted.file.data
         result = service.upload(current_onboarding_client(), current_settings(), merchant,
                                 posted.docType.data, upload.filename or "", upload.stream,
-                                current_user.id)
+                                current_user.id, actor=current_actor())
         if result.ok:
             flash(result.message, "success")
             return redirect(url_for("documents.step", merchant_id=merchant.id))
@@ -62,7 +62,8 @@ def resend(merchant_id: int, document_id: int) -> ResponseReturnValue:
     """Send a stored document again (after the gateway was unreachable)."""
     merchant = load(merchant_id)
     document = service.get_document(merchant, document_id) or abort(404)
-    result = service.send(current_onboarding_client(), current_settings(), merchant, document)
+    result = service.send(current_onboarding_client(), current_settings(), merchant, document,
+                          actor=current_actor())
     flash(result.message, "success" if result.ok else "error")
     return redirect(url_for("documents.step", merchant_id=merchant.id))
 
@@ -74,7 +75,7 @@ def fill(merchant_id: int) -> ResponseReturnValue:
     sandbox_only()
     merchant = load(merchant_id)
     for result in service.upload_samples(current_onboarding_client(), current_settings(), merchant,
-                                         current_user.id):
+                                         current_user.id, actor=current_actor()):
         flash(result.message, "success" if result.ok else "error")
     return redirect(url_for("documents.step", merchant_id=merchant.id))
 
@@ -93,7 +94,7 @@ def download(merchant_id: int, document_id: int) -> ResponseReturnValue:
               f"{document.file_deleted_at:%Y-%m-%d} under the retention policy; its record "
               "stays below.", "warning")
         return redirect(url_for("documents.step", merchant_id=merchant.id))
-    record("document.download", merchant_id=merchant.id,
+    record("document.download", actor=current_actor(), merchant_id=merchant.id,
            detail={"docType": document.doc_type, "version": version.number,
                    "replaced": version.replaced, "sha256": document.sha256})
     db.session.commit()

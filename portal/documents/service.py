@@ -20,21 +20,21 @@ from sqlalchemy import select
 from werkzeug.utils import secure_filename
 
 from portal.audit.service import Actor, record
-from portal.config import Settings
-from portal.db import db
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.labels import Kind, label
+from portal.core.models.document import DocumentStatus, StoredDocument
+from portal.core.models.merchant import Merchant
+from portal.core.private_files import open_private, private_folder, write_private
 from portal.gateway.onboarding_client import DocumentFile, OnboardingClient
 from portal.gateway.onboarding_shapes import SOLE_PROP_DOCS
 from portal.gateway.shapes import FieldError
-from portal.labels import Kind, label
-from portal.models.document import DocumentStatus, StoredDocument
-from portal.models.merchant import Merchant
 from portal.onboarding.drafts import draft_for
 from portal.onboarding.locks import lock_reason
 from portal.onboarding.result import StepResult
-from portal.onboarding.scenarios import sample_pdf
 from portal.onboarding.sending import call_gateway
 from portal.onboarding.steps import BY_KEY
-from portal.private_files import open_private, private_folder, write_private
+from portal.web.scenarios import sample_pdf
 
 STEP = BY_KEY["documents"]
 #: The documents step sending a stored file: the client Base64-encodes it as the body is written.
@@ -159,9 +159,9 @@ def too_large(max_bytes: int) -> str:
 
 def upload(client: OnboardingClient, settings: Settings, merchant: Merchant, doc_type: str,
            filename: str, stream: BinaryIO, uploaded_by_id: int | None = None, *,
-           actor: Actor | None = None) -> StepResult:
+           actor: Actor) -> StepResult:
     """Check, store and send one document for ``doc_type`` (uploaded by user ``uploaded_by_id``;
-    audited as ``actor``'s, default the signed-in user's)."""
+    audited as ``actor``'s)."""
     if not merchant.onboarding_id:
         return StepResult(False, "Create the merchant at the gateway first (step 1).")
     allowed = {t for slot in slots(merchant, documents_of(merchant)) for t in slot.types}
@@ -179,19 +179,21 @@ def upload(client: OnboardingClient, settings: Settings, merchant: Merchant, doc
 
 
 def store(settings: Settings, merchant: Merchant, doc_type: str, filename: str,
-          content: bytes, content_type: str, uploaded_by_id: int | None = None) -> StoredDocument:
+          content: bytes, content_type: str, uploaded_by_id: int | None = None, *,
+          actor: Actor) -> StoredDocument:
     """Write a file held in memory (a sample) under a generated name outside static/,
-    owner-only, and remember it."""
+    owner-only, and remember it (audited as ``actor``'s)."""
     folder = private_folder(Path(settings.upload_folder))
     stored_name = f"{uuid.uuid4().hex}.{ACCEPTED[content_type]}"
     write_private(folder / stored_name, content)
     received = Received(len(content), content_type, "", hashlib.sha256(content).hexdigest())
-    return remember(merchant, doc_type, filename, stored_name, received, uploaded_by_id)
+    return remember(merchant, doc_type, filename, stored_name, received, uploaded_by_id,
+                    actor=actor)
 
 
 def remember(merchant: Merchant, doc_type: str, filename: str, stored_name: str,
              received: Received, uploaded_by_id: int | None = None, *,
-             actor: Actor | None = None) -> StoredDocument:
+             actor: Actor) -> StoredDocument:
     """Record a stored file as the merchant's upload of ``doc_type``, with its audit entry;
     commits."""
     document = StoredDocument(
@@ -210,7 +212,7 @@ def remember(merchant: Merchant, doc_type: str, filename: str, stored_name: str,
 
 
 def send(client: OnboardingClient, settings: Settings, merchant: Merchant,
-         document: StoredDocument, *, actor: Actor | None = None) -> StepResult:
+         document: StoredDocument, *, actor: Actor) -> StepResult:
     """Send a stored document in its own call (the client reads the file as it sends); its
     status follows the outcome; commits."""
     body = {"merchantDocType": document.doc_type, "fileName": document.original_filename,
@@ -254,15 +256,16 @@ def gateway_answer(result: StepResult) -> str:
 
 
 def upload_samples(client: OnboardingClient, settings: Settings, merchant: Merchant,
-                   uploaded_by_id: int | None = None) -> list[StepResult]:
-    """Sandbox only: store and send a sample PDF for every outstanding document."""
+                   uploaded_by_id: int | None = None, *, actor: Actor) -> list[StepResult]:
+    """Sandbox only: store and send a sample PDF for every outstanding document, as
+    ``actor``."""
     results = []
     for slot in slots(merchant, documents_of(merchant)):
         if slot.outstanding:
             doc_type = slot.types[0]
             document = store(settings, merchant, doc_type, f"{doc_type.lower()}.pdf",
-                             sample_pdf(doc_type), "application/pdf", uploaded_by_id)
-            results.append(send(client, settings, merchant, document))
+                             sample_pdf(doc_type), "application/pdf", uploaded_by_id, actor=actor)
+            results.append(send(client, settings, merchant, document, actor=actor))
     return results
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from portal.models.document import DocumentStatus, StoredDocument
+from portal.core.models.document import DocumentStatus, StoredDocument
 
 
 @dataclass(frozen=True)

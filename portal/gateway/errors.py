@@ -11,8 +11,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from portal.gateway.payments_shapes import display_message
-from portal.gateway.shapes import Envelope, ErrorDetail, FieldError
+from portal.gateway.shapes import Envelope, ErrorDetail, FieldError, display_message
 
 
 class GatewayError(Exception):
@@ -76,7 +75,7 @@ class Forbidden(GatewayError):
 
 class NotFound(GatewayError):
     """No such record, in any of the gateway's dialects: HTTP 404, HTTP 400 with reasonCode
-    GL-400-999, or a 2xx whose status is NOT_FOUND (CONTRACT.md revision 3)."""
+    GL-400-999, or a 2xx whose status is NOT_FOUND (docs/gateway-contract.md, "Reading answers")."""
 
 
 class Conflict(GatewayError):

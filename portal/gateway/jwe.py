@@ -1,4 +1,5 @@
-"""Compact JWE bodies of the payments API, as the official SDKs build them (gateway-facts B1).
+"""Compact JWE bodies of the payments API, as the official SDKs build them (gateway-facts B1;
+the gateway's side, decrypting, is the sandbox's: ``portal.sandbox.payments.tokens``).
 
 The merchant encrypts the JSON body to the gateway's RSA public key (RSA-OAEP-256 key wrap,
 A128CBC-HS256 content encryption) and sends the compact string as ``text/plain``.
@@ -7,10 +8,9 @@ A128CBC-HS256 content encryption) and sends the compact string as ``text/plain``
 from __future__ import annotations
 
 from joserfc import jwe
-from joserfc.errors import JoseError
 from joserfc.jwk import RSAKey
 
-from portal.gateway.signing import TOKEN_LIFETIME_MS, TokenError
+from portal.gateway.jws import TOKEN_LIFETIME_MS
 
 KEY_ALGORITHM = "RSA-OAEP-256"
 CONTENT_ALGORITHM = "A128CBC-HS256"
@@ -33,10 +33,3 @@ def encrypt_body(plaintext: bytes, gateway_key: RSAKey, *, gateway_kid: str, mer
     }
     return jwe.encrypt_compact(header, plaintext, gateway_key, registry=_REGISTRY)
 
-
-def decrypt_body(token: str, gateway_key: RSAKey) -> bytes:
-    """Decrypt a compact JWE body with the gateway's private key; other algorithms are refused."""
-    try:
-        return jwe.decrypt_compact(token.strip(), gateway_key, registry=_REGISTRY).plaintext
-    except (JoseError, ValueError, TypeError) as exc:
-        raise TokenError("The body is not a JWE this gateway can decrypt") from exc

@@ -1,4 +1,5 @@
-"""OnboardingClient: one method per partner onboarding operation (CONTRACT.md).
+"""OnboardingClient: one method per partner onboarding operation (docs/gateway-contract.md,
+"Partner onboarding").
 
 Each answer carries its own gid (``answer.answer_gid``); the client keeps no state between
 calls, so threads may share one (its transport keeps a connection pool per thread).
@@ -15,6 +16,7 @@ import requests
 from pydantic import Field
 
 from portal.gateway.errors import ValidationFailed
+from portal.gateway.hmac import HmacAuth, SignedBody
 from portal.gateway.onboarding_shapes import (
     DOCUMENT_CONTENT,
     OPERATIONS,
@@ -43,7 +45,6 @@ from portal.gateway.reading.onboarding import (
 )
 from portal.gateway.retry import RetryPolicy
 from portal.gateway.shapes import FieldError, cross_field_errors, validate_payload
-from portal.gateway.signing import HmacAuth, SignedBody
 from portal.gateway.transport import Reply, Timeouts, Transport, json_bytes
 
 Read = TypeVar("Read")

@@ -1,4 +1,5 @@
-"""The onboarding API's two notification channels (CONTRACT.md), defined once.
+"""The onboarding API's two notification channels, defined once (docs/gateway-contract.md,
+"Partner onboarding": a message or a webhook is a hint, the status call decides).
 
 - postMessage from the verification page to its parent: ``{eventName, eventData{onboardingId,
   stepName}}``, posted to the callBackUrl's exact origin. The gateway's iframe pages
@@ -13,7 +14,6 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
 from urllib.parse import urlsplit
 
 #: Ports left out of an origin because they are the scheme's default.
@@ -35,26 +35,6 @@ class StepName(StrEnum):
     TNC = "TNC"
     DIGILOCKER = "DIGILOCKER"
     VKYC = "VKYC"
-
-
-def verification_message(name: MessageName, onboarding_id: str,
-                         step: StepName | None = None) -> dict[str, Any]:
-    """One postMessage payload as the verification page posts it."""
-    data: dict[str, str] = {"onboardingId": onboarding_id}
-    if step is not None:
-        data["stepName"] = str(step)
-    return {"eventName": str(name), "eventData": data}
-
-
-#: The ``subStepId`` of the iframe docs' DigiLocker REDIRECT.
-DIGILOCKER_SUB_STEP = "CONSENT_PROCEED"
-
-
-def redirect_message(uri: str) -> dict[str, Any]:
-    """The REDIRECT message asking the parent to open DigiLocker at ``uri``, top-level."""
-    return {"eventName": str(MessageName.REDIRECT),
-            "eventData": {"uri": uri, "stepName": str(StepName.DIGILOCKER),
-                          "subStepId": DIGILOCKER_SUB_STEP}}
 
 
 def origin_of(url: str) -> str:

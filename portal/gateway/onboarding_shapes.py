@@ -1,4 +1,5 @@
-"""Request and response shapes of the partner onboarding API (CONTRACT.md), defined once.
+"""Request and response shapes of the partner onboarding API, defined once (as
+docs/gateway-contract.md, "Partner onboarding", reads them).
 
 The client builds bodies from these models; the sandbox validates bodies with them and
 publishes their JSON Schema in its OpenAPI document; the wizard validates drafts with them.
@@ -131,9 +132,10 @@ CHECKLIST_DONE = frozenset({ChecklistState.COMPLETE, ChecklistState.PENDING_REVI
 
 
 def checklist_state(value: Any) -> str:
-    """A checklist value as the portal keeps it (CONTRACT.md revision 3): COMPLETE or SUCCESS
-    (or ``true``) is COMPLETE, ``false`` or nothing is PENDING, PENDING_REVIEW and FAILED stay;
-    a word no source shows is kept as the gateway wrote it (shown, never counted done)."""
+    """A checklist value as the portal keeps it (docs/gateway-contract.md, "Checklist values"):
+    COMPLETE or SUCCESS (or ``true``) is COMPLETE, ``false`` or nothing is PENDING,
+    PENDING_REVIEW and FAILED stay; a word no source shows is kept as the gateway wrote it
+    (shown, never counted done)."""
     if isinstance(value, bool):
         return ChecklistState.COMPLETE if value else ChecklistState.PENDING
     word = str(value).strip().upper() if value is not None else ""
@@ -626,7 +628,7 @@ class MerchantData(ResponseModel):
 
 class BankVerificationData(ResponseModel):
     """``data`` of the docs' bank-details answer (api-reference update-bank-details.mdx): the
-    penny drop's outcome without the record (CONTRACT.md revision 3)."""
+    penny drop's outcome without the record (docs/gateway-contract.md, "Reading answers")."""
 
     onboardingId: str
     bankVerificationStatus: str | None = None
@@ -634,7 +636,7 @@ class BankVerificationData(ResponseModel):
 
 class DocumentStatusData(ResponseModel):
     """``data`` of the docs' document-upload answer (api-reference upload-documents.mdx):
-    the document's own status without the record (CONTRACT.md revision 3)."""
+    the document's own status without the record (docs/gateway-contract.md, "Reading answers")."""
 
     onboardingId: str
     merchantDocType: str | None = None

@@ -7,7 +7,8 @@ from collections.abc import Callable
 import requests
 from joserfc.jwk import RSAKey
 
-from portal.gateway.signing import sign_digest_token, signing_input
+from portal.gateway.hmac import signing_input
+from portal.gateway.jws import sign_digest_token
 
 TOKEN_HEADER = "x-gl-token-external"  # noqa: S105  # nosec B105  # a header name, not a secret
 MERCHANT_HEADER = "x-gl-merchantid"

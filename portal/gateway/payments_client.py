@@ -1,4 +1,5 @@
-"""PaymentsClient: hosted-checkout authorize-only payments (spec 000, CONTRACT.md).
+"""PaymentsClient: hosted-checkout authorize-only payments (spec 000, as
+docs/gateway-contract.md reads it).
 
 Every call is signed with a JWS over the exact bytes sent. The body goes as a compact JWE to
 the gateway's key, as every official SDK sends it, or as plain JSON (a sandbox setting). POSTs
@@ -19,6 +20,14 @@ from joserfc.jwk import RSAKey
 
 from portal.gateway.errors import ValidationFailed
 from portal.gateway.jwe import encrypt_body
+from portal.gateway.jws import (
+    TOKEN_LIFETIME_MS,
+    TokenError,
+    check_age,
+    load_private_key,
+    load_public_key,
+    verify_claims,
+)
 from portal.gateway.payments_auth import JwsAuth
 from portal.gateway.payments_shapes import (
     INITIATE_PATH,
@@ -39,14 +48,6 @@ from portal.gateway.reading.payments import (
 )
 from portal.gateway.retry import RetryPolicy
 from portal.gateway.shapes import Envelope, dump, validate_payload
-from portal.gateway.signing import (
-    CLOCK_SKEW_MS,
-    TOKEN_LIFETIME_MS,
-    TokenError,
-    load_private_key,
-    load_public_key,
-    verify_claims,
-)
 from portal.gateway.transport import Timeouts, Transport, json_bytes
 
 Answer = TypeVar("Answer", bound=Envelope)
@@ -185,10 +186,8 @@ def verify_callback_token(token: str, gateway_public_key: RSAKey | str | bytes, 
         issued = issued_at_ms(claims.get("iat"))
     except ValueError as exc:
         raise TokenError("The callback token has no usable iat") from exc
-    if issued > now_ms + CLOCK_SKEW_MS:
-        raise TokenError("The callback token is issued in the future")
-    if now_ms > issued + max_age_ms + CLOCK_SKEW_MS:
-        raise TokenError("The callback token is too old")
+    check_age(issued, now_ms, max_age_ms, future="The callback token is issued in the future",
+              expired="The callback token is too old")
     try:
         return read_callback_claims(claims)
     except ValueError as exc:

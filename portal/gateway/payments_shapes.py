@@ -1,13 +1,12 @@
 """Request and response shapes of the hosted-checkout authorize-only payments API, defined once.
 
 The client validates bodies with these models before signing them; the sandbox validates the
-bodies it receives with the same models (spec 2.1-2.5 and CONTRACT.md).
+bodies it receives with the same models (spec 2.1-2.5, as docs/gateway-contract.md reads them).
 """
 
 from __future__ import annotations
 
 import re
-from datetime import datetime
 from decimal import Decimal
 from enum import StrEnum
 from typing import Annotated, Any, Literal, Self
@@ -38,13 +37,11 @@ from portal.gateway.shapes import (
     NonEmpty,
     RequestModel,
     ResponseModel,
-    envelope,
 )
 
 PREFIX = "/gl/v1/payments"
-#: The hosted checkout initiate path (CONTRACT.md); the sandbox also takes the openapi one.
+#: The hosted checkout initiate path.
 INITIATE_PATH = PREFIX + "/initiate/hosted"
-INITIATE_PATHS = (INITIATE_PATH, PREFIX + "/initiate/paycollect")
 
 
 class PaymentStatus(StrEnum):
@@ -311,9 +308,9 @@ class RefundRequest(RequestModel):
 class InitiateData(ResponseModel):
     """``data`` of the initiate answer (spec 2.5): where to send the customer, where to poll.
 
-    Only ``redirectUrl`` is certain: the docs' examples carry ``{gid, redirectUrl, status}``
-    alone (CONTRACT.md revision 3), so without a ``statusUrl`` the status is read by gid.
-    """
+    Only ``redirectUrl`` is certain: the docs' examples carry ``{gid, redirectUrl, status}`` alone
+    (docs/gateway-contract.md, "Reading answers"), so without a ``statusUrl`` the status is read by
+    gid."""
 
     redirectUrl: str
     statusUrl: str | None = None
@@ -372,11 +369,11 @@ class ActionData(ResponseModel):
 
 
 class RefundData(ResponseModel):
-    """``data`` of the refund answer, in the three shapes the sources show (CONTRACT.md
-    revision 3): the official PHP SDK's recording (``refundAmount``, ``refundCurrency``), the
-    docs' ``Amount`` and ``Currency``, and the docs' refund page (``gid``, ``refundId``,
-    ``refundType``, ``refundStatus``, ``refundAmount``, ``currency``). ``gid`` and
-    ``refundId`` are the refund's own ids."""
+    """``data`` of the refund answer, in the three shapes the sources show
+    (docs/gateway-contract.md, "Reading answers"): the official PHP SDK's recording
+    (``refundAmount``, ``refundCurrency``), the docs' ``Amount`` and ``Currency``, and the docs'
+    refund page (``gid``, ``refundId``, ``refundType``, ``refundStatus``, ``refundAmount``,
+    ``currency``). ``gid`` and ``refundId`` are the refund's own ids."""
 
     model_config = ConfigDict(extra="allow", coerce_numbers_to_str=True)
 
@@ -391,19 +388,6 @@ class RefundData(ResponseModel):
         default=None, validation_alias=AliasChoices("refundCurrency", "Currency", "currency"))
     refundAmount: str | None = Field(
         default=None, validation_alias=AliasChoices("refundAmount", "Amount"))
-
-
-class DocsRefundData(ResponseModel):
-    """``data`` of the docs' refund answer (refund.mdx) as written: the refund's own ``gid``
-    and ``refundId``, ``refundAmount`` a number, ``currency``. The sandbox answers it in its
-    docs dialect; :class:`RefundData` reads it."""
-
-    gid: str
-    refundId: str
-    refundType: str
-    refundStatus: str
-    refundAmount: float
-    currency: str
 
 
 class InitiateResponse(Envelope):
@@ -446,59 +430,14 @@ class RefundResponse(Envelope):
     data: RefundData | None = None
 
 
-# ---------------------------------------------------------------- errors
-
-#: reasonCodes of the payments API's own refusals (gateway-facts B8); field errors and
-#: authentication keep spec 000 section 7's VALIDATION_ERROR and UNAUTHORIZED.
-INVALID_DATA = "GL-400-002"
-AMOUNT_MISMATCH = "GL-400-006"
-NOT_FOUND = "GL-400-999"
-#: The ``status`` of an answer to a request the gateway refused.
-REQUEST_ERROR = "REQUEST_ERROR"
-
-
-class ErrorMessages(ResponseModel):
-    """``errors`` of a refused payments call, as the real gateway sends it (PHP SDK, Magento)."""
-
-    displayMessage: str = ""
-    detailedMessage: str = ""
-
-
-def error_messages(display: str, field_errors: list[FieldError]) -> dict[str, str]:
-    """``errors`` for a refusal: what to show a person, and every field's problem in detail."""
-    detail = "; ".join(f"{e.field}: {e.message}" if e.field else e.message for e in field_errors)
-    return ErrorMessages(displayMessage=display, detailedMessage=detail or display).model_dump()
-
-
-def error_envelope(reason_code: str, message: str, field_errors: list[FieldError], *,
-                   now: datetime) -> dict[str, Any]:
-    """A refused payments call as the real gateway answers it (``status``, ``message``,
-    ``errors{displayMessage, detailedMessage}``), with ``errorDetails`` beside it for field
-    mapping (CONTRACT.md revision 2)."""
-    body = envelope(None, now=now, reason_code=reason_code, errors=field_errors,
-                    status=REQUEST_ERROR, message=message)
-    body["errors"] = error_messages(message, field_errors)
-    return body
-
-
-def display_message(errors: Any) -> str:
-    """``errors.displayMessage`` of an answer, or "" when it has none."""
-    if not isinstance(errors, dict):
-        return ""
-    try:
-        return ErrorMessages.model_validate(errors).displayMessage
-    except ValidationError:
-        return ""
-
-
 # ---------------------------------------------------------------- callback
 
 class CallbackClaims(ResponseModel):
-    """The claims of the ``x-gl-token`` the customer's browser brings back, as the PHP SDK
-    recorded them from the real gateway (CONTRACT.md revision 2), read as revision 3 allows:
-    the payment named by ``gid``, else ``x-gl-gid``, else ``merchantUniqueId`` or
-    ``x-gl-orderId``; ``status`` may be absent (the status read decides anyway); ``iat`` is
-    epoch milliseconds or seconds, a string or a number; ``exp`` a lifetime in ms."""
+    """The claims of the ``x-gl-token`` the customer's browser brings back, as the PHP SDK recorded
+    them from the real gateway (docs/gateway-contract.md, revision 2), read as revision 3 allows:
+    the payment named by ``gid``, else ``x-gl-gid``, else ``merchantUniqueId`` or ``x-gl-orderId``;
+    ``status`` may be absent (the status read decides anyway); ``iat`` is epoch milliseconds or
+    seconds, a string or a number; ``exp`` a lifetime in ms."""
 
     model_config = ConfigDict(extra="allow", populate_by_name=True)
 
@@ -524,10 +463,6 @@ class CallbackClaims(ResponseModel):
         """The merchant's own id the token names: ``merchantUniqueId``, else
         ``x-gl-orderId``; '' when neither."""
         return self.merchantUniqueId or self.orderId or ""
-
-
-#: ``issued-by`` in the protected header of the tokens the gateway signs.
-GATEWAY_ISSUER = "Glocal"
 
 
 # ---------------------------------------------------------------- operations

@@ -7,8 +7,14 @@ from dataclasses import dataclass
 
 #: Methods that are safe to repeat. The create POST (and every payments POST) is not.
 IDEMPOTENT_METHODS = frozenset({"GET", "PUT"})
+def safe_to_repeat(method: str) -> bool:
+    """Whether a call by ``method`` may be sent again: its effect is the same however often it
+    arrives."""
+    return method.upper() in IDEMPOTENT_METHODS
+
+
 #: Answers worth another try: too many requests, and every 5xx alike (the gateway answers its
-#: system errors with 501, response-codes.mdx; CONTRACT.md revision 3).
+#: system errors with 501, response-codes.mdx; docs/gateway-contract.md, "Reading answers").
 RETRYABLE_STATUSES = frozenset({429, 500, 501, 502, 503, 504})
 
 
@@ -30,7 +36,7 @@ class RetryPolicy:
         """
         if attempt >= self.attempts:
             return False
-        if method.upper() not in IDEMPOTENT_METHODS:
+        if not safe_to_repeat(method):
             return False
         if error is not None:
             return True

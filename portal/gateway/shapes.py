@@ -1,14 +1,15 @@
 """Shapes common to both gateway APIs: the envelope, error details, and request validation.
 
+The client reads answers with them; the sandbox builds its answers on them
+(``portal.sandbox.envelopes``).
+
 A request model validates with :func:`validate_payload`, which turns pydantic's error
 locations into the gateway's dotted field paths (``contact.email``, ``[1].pan``).
 """
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
-from datetime import datetime
 from types import UnionType
 from typing import Annotated, Any, Self, Union, get_args, get_origin
 
@@ -24,8 +25,6 @@ from pydantic import (
 )
 
 from portal.gateway import rules
-
-TIMESTAMP_FORMAT = "%d/%m/%Y %H:%M:%S"
 
 
 class RequestModel(BaseModel):
@@ -101,33 +100,21 @@ class Envelope(ResponseModel):
     errorDetails: list[ErrorDetail] = Field(default_factory=list)
 
 
-def new_gid(prefix: str = "gl-") -> str:
-    """A fresh envelope identifier."""
-    return prefix + secrets.token_hex(12)
+class ErrorMessages(ResponseModel):
+    """``errors`` of a refused call, as the real gateway sends it (PHP SDK, Magento)."""
+
+    displayMessage: str = ""
+    detailedMessage: str = ""
 
 
-def envelope(
-    data: Any,
-    *,
-    now: datetime,
-    reason_code: str = "",
-    gid: str | None = None,
-    errors: list[FieldError] | None = None,
-    **extra: Any,
-) -> dict[str, Any]:
-    """Build the JSON envelope the gateway answers with."""
-    body: dict[str, Any] = {
-        "gid": gid or new_gid(),
-        "timestamp": now.strftime(TIMESTAMP_FORMAT),
-        "reasonCode": reason_code,
-        **extra,
-        "data": data if data is not None else {},
-        "errors": None,
-    }
-    if errors is not None:
-        body["errorDetails"] = [e.as_json() for e in errors]
-        body["errors"] = {"count": len(errors)}
-    return body
+def display_message(errors: Any) -> str:
+    """``errors.displayMessage`` of an answer, or "" when it has none."""
+    if not isinstance(errors, dict):
+        return ""
+    try:
+        return ErrorMessages.model_validate(errors).displayMessage
+    except ValidationError:
+        return ""
 
 
 def field_path(loc: tuple[int | str, ...]) -> str:

@@ -16,7 +16,7 @@ import requests
 from urllib3.exceptions import NewConnectionError
 
 from portal.gateway.errors import GatewayError, GatewayUnavailable, error_for_response
-from portal.gateway.retry import RetryPolicy
+from portal.gateway.retry import RetryPolicy, safe_to_repeat
 from portal.gateway.telemetry import observe_call
 from portal.gateway.tracing import REQUEST_ID_HEADER, request_id
 
@@ -142,7 +142,7 @@ class Transport:
                     continue
                 raise GatewayUnavailable(
                     f"{operation}: {_FAILURE_TEXT[kind]}",
-                    outcome_unknown=kind != "connect" and not self._is_safe(prepared),
+                    outcome_unknown=kind != "connect" and not safe_to_repeat(prepared.method or ""),
                 ) from None
             body = _parse(response)
             log.info("%s %s %s -> %d gid=%s in %.0f ms", operation, prepared.method,
@@ -158,7 +158,8 @@ class Transport:
             error: GatewayError = error_for_response(response.status_code, body, operation,
                                                      _retry_after(response.headers))
             if isinstance(error, GatewayUnavailable) and response.status_code >= 500:
-                error.outcome_unknown = not self._is_safe(prepared)  # a 429 was not taken
+                # a 429 was not taken; a 5xx to a POST may have been
+                error.outcome_unknown = not safe_to_repeat(prepared.method or "")
             raise error
 
     def _session(self) -> requests.Session:
@@ -177,10 +178,6 @@ class Transport:
         session.proxies = requests.utils.get_environ_proxies(self.base_url)
         session.trust_env = False
         return session
-
-    @staticmethod
-    def _is_safe(prepared: requests.PreparedRequest) -> bool:
-        return (prepared.method or "").upper() in ("GET", "PUT")
 
 
 _FAILURE_TEXT = {

@@ -5,8 +5,8 @@ payloads hold ids only."""
 
 from __future__ import annotations
 
+from portal.core.models.job import Job
 from portal.jobs.queue import enqueue
-from portal.models.job import Job
 
 KIND = "account_mail"
 RESET = "reset"

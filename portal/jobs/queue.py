@@ -16,13 +16,11 @@ from typing import Any
 from sqlalchemy import ColumnElement, and_, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from portal import clock
-from portal.claims import claim_rows
-from portal.db import db
-from portal.models.job import Job, JobState
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.job import Job, JobState
+from portal.core.row_claims import LEASE, claim_rows
 
-#: How long a claim protects a job unless renewed: far beyond one bulk row's retries.
-LEASE = timedelta(minutes=10)
 #: Claims after which a job that never ended is given up (its workers keep dying on it).
 MAX_ATTEMPTS = 5
 

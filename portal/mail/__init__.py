@@ -1,5 +1,2 @@
-"""Outgoing email over SMTP, and the local sink development and tests send it to."""
-
-from portal.mail.sender import MailError, compose, send
-
-__all__ = ["MailError", "compose", "send"]
+"""Outgoing email over SMTP (``sender``), and the local sink development and tests send it to
+(``sink``, read back by the development mailbox page)."""

@@ -7,10 +7,10 @@ from pathlib import Path
 from flask import Blueprint, abort, render_template
 from flask.typing import ResponseReturnValue
 
-from portal.auth import roles_required
-from portal.config import current_settings
+from portal.auth.access import roles_required
+from portal.core.config import current_settings
+from portal.core.models.user import Role
 from portal.mail.mailbox import newest
-from portal.models.user import Role
 
 bp = Blueprint("mail", __name__)
 

@@ -12,8 +12,8 @@ import ssl
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 
-from portal import clock
-from portal.config import Settings
+from portal.core import clock
+from portal.core.config import Settings
 
 log = logging.getLogger("portal.mail")
 

@@ -20,7 +20,7 @@ from typing import Any
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import Envelope
 
-from portal import clock
+from portal.core import clock
 
 
 @dataclass

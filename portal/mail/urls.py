@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import current_app
 
-from portal.config import current_settings
+from portal.core.config import current_settings
 
 
 def absolute_url(endpoint: str, **values: Any) -> str:

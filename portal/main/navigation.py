@@ -10,8 +10,8 @@ from flask_login import current_user
 from sqlalchemy.exc import SQLAlchemyError
 
 from portal.auth.roles import STAFF
-from portal.config import current_settings
-from portal.models import Role
+from portal.core.config import current_settings
+from portal.core.models import Role
 from portal.payments.approvals.queries import waiting_for
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 from flask.cli import AppGroup
 
-from portal.config import current_settings
+from portal.core.config import current_settings
 from portal.merchant_mail.reminders import send_reminders
 
 reminders_cli = AppGroup("reminders", help="Remind merchants to complete their verification.")

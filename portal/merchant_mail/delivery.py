@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from portal.audit import record
-from portal.config import Settings
-from portal.db import db
-from portal.mail import MailError, compose, send
+from portal.audit.service import Actor, record
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.redaction import masked_email
+from portal.mail.sender import MailError, compose, send
 from portal.mail.urls import absolute_url
 from portal.merchant_mail import templates
-from portal.models.merchant import Merchant
 from portal.onboarding.signatory import signatory_of
-from portal.redaction import masked_email
 from portal.verification import links
 
 
@@ -18,7 +18,7 @@ class DeliveryError(RuntimeError):
     """The email could not be sent; the message says why in words for ops."""
 
 
-def email_link(settings: Settings, merchant: Merchant, template_key: str, actor: str) -> str:
+def email_link(settings: Settings, merchant: Merchant, template_key: str, actor: Actor) -> str:
     """Issue a 24-hour link, email it to the signatory and audit it; the masked address.
 
     Commits. When the mail server refuses, the undelivered link is withdrawn and DeliveryError
@@ -41,9 +41,10 @@ def email_link(settings: Settings, merchant: Merchant, template_key: str, actor:
         send(settings, compose(settings, signatory.email, subject, body))
     except MailError as exc:
         links.revoke(merchant, link.id, actor)
-        record("merchant_link.email", outcome="failed", merchant_id=merchant.id, detail=detail)
+        record("merchant_link.email", actor=actor, outcome="failed", merchant_id=merchant.id,
+               detail=detail)
         db.session.commit()
         raise DeliveryError(str(exc)) from exc
-    record("merchant_link.email", merchant_id=merchant.id, detail=detail)
+    record("merchant_link.email", actor=actor, merchant_id=merchant.id, detail=detail)
     db.session.commit()
     return shown

@@ -5,7 +5,7 @@ from __future__ import annotations
 from wtforms import StringField, SubmitField, TextAreaField
 from wtforms.validators import DataRequired, Length
 
-from portal.form_base import PortalForm
+from portal.web.form_base import PortalForm
 
 
 class TemplateForm(PortalForm):

@@ -11,20 +11,20 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import func, select
 
-from portal import clock
-from portal.audit import record
-from portal.config import Settings
-from portal.db import db
+from portal.audit.service import Actor, record
+from portal.core import clock
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models import Merchant, StatusChange, VerificationReminder
 from portal.gateway.onboarding_shapes import OnboardingStatus
 from portal.merchant_mail.delivery import DeliveryError, email_link
-from portal.models import Merchant, StatusChange, VerificationReminder
 from portal.onboarding.signatory import signatory_of
 
 WAITING = OnboardingStatus.PENDING_VERIFICATION.value
 #: How long a merchant waits before the first reminder, and between two reminders.
 INTERVAL = timedelta(days=1)
 TEMPLATE = "verification_reminder"
-ACTOR = "reminders"
+ACTOR = Actor("reminders")
 
 
 @dataclass
@@ -81,7 +81,7 @@ def send_reminders(settings: Settings) -> ReminderReport:
             continue
         number = len(reminders_sent(merchant)) + 1
         db.session.add(VerificationReminder(merchant_id=merchant.id, sent_at=now))
-        record("verification.reminder", merchant_id=merchant.id, actor_label=ACTOR,
+        record("verification.reminder", actor=ACTOR, merchant_id=merchant.id,
                detail={"to": to, "number": number, "limit": settings.reminder_max})
         db.session.commit()
         report.sent += 1

@@ -6,16 +6,15 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask.typing import ResponseReturnValue
-from flask_login import current_user
 
-from portal.auth import roles_required
+from portal.auth.access import current_actor, roles_required
 from portal.auth.roles import STAFF
-from portal.config import current_settings
-from portal.db import db
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models.user import Role
 from portal.merchant_mail import templates
 from portal.merchant_mail.delivery import DeliveryError, email_link
 from portal.merchant_mail.forms import TemplateForm
-from portal.models.user import Role
 from portal.onboarding.drafts import get_merchant
 
 bp = Blueprint("merchant_mail", __name__)
@@ -27,7 +26,7 @@ def email_merchant(merchant_id: int) -> ResponseReturnValue:
     """Email the signatory a fresh 24-hour verification link."""
     merchant = get_merchant(merchant_id) or abort(404)
     try:
-        shown = email_link(current_settings(), merchant, "merchant_link", current_user.email)
+        shown = email_link(current_settings(), merchant, "merchant_link", current_actor())
     except DeliveryError as exc:
         flash(str(exc), "error")
     else:
@@ -53,7 +52,7 @@ def edit(key: str) -> ResponseReturnValue:
     form = TemplateForm(data={"subject": text.subject, "body": text.body})
     if form.validate_on_submit():
         try:
-            templates.save(key, form.subject.data, form.body.data, current_user.email)
+            templates.save(key, form.subject.data, form.body.data, current_actor())
         except templates.TemplateRefused as exc:
             form[exc.field].errors.append(str(exc))
         else:
@@ -70,7 +69,7 @@ def restore(key: str) -> ResponseReturnValue:
     """Go back to the built-in text of one email."""
     if key not in templates.DEFAULTS:
         abort(404)
-    templates.restore_default(key)
+    templates.restore_default(key, current_actor())
     db.session.commit()
     flash("The built-in text applies again.", "success")
     return redirect(url_for("merchant_mail.index"))

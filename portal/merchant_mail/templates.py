@@ -11,10 +11,10 @@ from string import Template
 
 from sqlalchemy import select
 
-from portal import clock
-from portal.audit import record
-from portal.db import db
-from portal.models import MailTemplate
+from portal.audit.service import Actor, record
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models import MailTemplate
 
 #: What each placeholder stands for, as the editing page explains it.
 PLACEHOLDERS = {
@@ -91,7 +91,7 @@ def check(field: str, text: str) -> str:
     return text
 
 
-def save(key: str, subject: str, body: str, actor: str) -> None:
+def save(key: str, subject: str, body: str, actor: Actor) -> None:
     """Store an admin's subject and body for ``key`` after checking them; audited (caller commits).
 
     The body must contain $link: a merchant email without its link is no use.
@@ -103,17 +103,17 @@ def save(key: str, subject: str, body: str, actor: str) -> None:
                                       "open the verification page.")
     stored = db.session.get(MailTemplate, key) or MailTemplate(key=key)
     stored.subject, stored.body = subject, body
-    stored.updated_at, stored.updated_by = clock.utcnow(), actor
+    stored.updated_at, stored.updated_by = clock.utcnow(), actor.label
     db.session.add(stored)
-    record("mail_template.update", detail={"template": key})
+    record("mail_template.update", actor=actor, detail={"template": key})
 
 
-def restore_default(key: str) -> None:
+def restore_default(key: str, actor: Actor) -> None:
     """Drop the admin's version of ``key`` so the default applies again (caller commits)."""
     stored = db.session.get(MailTemplate, key)
     if stored is not None:
         db.session.delete(stored)
-    record("mail_template.restore", detail={"template": key})
+    record("mail_template.restore", actor=actor, detail={"template": key})
 
 
 def render(key: str, values: dict[str, str]) -> tuple[str, str]:

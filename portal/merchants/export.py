@@ -18,16 +18,16 @@ from typing import IO, Any
 
 from sqlalchemy import inspect, select
 
-from portal.db import Base, db
+from portal.core.db import Base, db
+from portal.core.models import AuditEvent
+from portal.core.models.communication import VerificationReminder
+from portal.core.models.document import StoredDocument
+from portal.core.models.merchant import Merchant
+from portal.core.models.payment import Payment, PaymentRefund
+from portal.core.models.pendency import MerchantPendency
+from portal.core.models.status_change import StatusChange
+from portal.core.models.step import StepDraft
 from portal.documents.versions import versions_of
-from portal.models import AuditEvent
-from portal.models.communication import VerificationReminder
-from portal.models.document import StoredDocument
-from portal.models.merchant import Merchant
-from portal.models.payment import Payment, PaymentRefund
-from portal.models.pendency import MerchantPendency
-from portal.models.status_change import StatusChange
-from portal.models.step import StepDraft
 
 #: Columns that are bookkeeping of secrets, not the merchant's data: the hosted-checkout link
 #: carries an ``x-gl-token`` and the status URL is pre-authenticated.

@@ -7,10 +7,10 @@ from typing import Any
 from wtforms import BooleanField, SearchField, SelectChoice, SelectField
 from wtforms.validators import DataRequired
 
-from portal.form_base import PortalForm
+from portal.core.label_tables import NOT_CREATED
+from portal.core.labels import label
 from portal.gateway.onboarding_shapes import OnboardingStatus
-from portal.label_tables import NOT_CREATED
-from portal.labels import label
+from portal.web.form_base import PortalForm
 
 
 class SearchForm(PortalForm):

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from sqlalchemy import delete
 
-from portal.audit.service import record
-from portal.config import Settings
-from portal.db import db
+from portal.audit.service import Actor, record
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models.merchant import CreateState, Merchant
 from portal.documents.service import documents_of, path_of
-from portal.models.merchant import CreateState, Merchant
 
 ACTION = "merchant.delete"
 
@@ -26,8 +26,9 @@ def can_delete(merchant: Merchant) -> bool:
     return merchant.create_state == CreateState.DRAFT and merchant.onboarding_id is None
 
 
-def delete_abandoned(settings: Settings, merchant: Merchant) -> bool:
-    """Delete ``merchant``, its rows and its stored files if ``can_delete``; audits; commits.
+def delete_abandoned(settings: Settings, merchant: Merchant, actor: Actor) -> bool:
+    """Delete ``merchant``, its rows and its stored files if ``can_delete``; audited as
+    ``actor``'s; commits.
 
     The delete re-checks the create state in SQL, so a create sent meanwhile (which marks the
     merchant ``outcome_unknown`` before it leaves) keeps the merchant. False when kept.
@@ -45,7 +46,7 @@ def delete_abandoned(settings: Settings, merchant: Merchant) -> bool:
         db.session.rollback()
         return False
     db.session.expunge(merchant)
-    record(ACTION, merchant_id=merchant_id,
+    record(ACTION, actor=actor, merchant_id=merchant_id,
            detail={"externalOnboardingId": external_id, "name": name, "documents": len(files)})
     db.session.commit()
     for path in files:  # after the commit: a failed delete keeps the files its rows name

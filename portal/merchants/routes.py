@@ -5,20 +5,20 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
 from flask.typing import ResponseReturnValue
 
-from portal import clock
 from portal.audit.service import record
-from portal.auth import roles_required
+from portal.auth.access import current_actor, roles_required
 from portal.auth.roles import STAFF
-from portal.config import current_settings
-from portal.db import db
+from portal.core import clock
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models import Role
+from portal.core.models.merchant import Merchant
 from portal.documents.service import documents_of
 from portal.documents.versions import versions_of
 from portal.merchants.export import export_zip
 from portal.merchants.forms import DeleteMerchantForm, SearchForm
 from portal.merchants.removal import can_delete, delete_abandoned
 from portal.merchants.service import TOTAL_STEPS, search_merchants
-from portal.models import Role
-from portal.models.merchant import Merchant
 from portal.onboarding import progress
 from portal.onboarding.drafts import drafts_of, get_merchant
 from portal.onboarding.stalling import stale_cutoff
@@ -62,7 +62,7 @@ def delete(merchant_id: int) -> ResponseReturnValue:
     if not form.validate_on_submit():
         return render_detail(merchant, form), 400
     name = merchant.name
-    if not delete_abandoned(current_settings(), merchant):
+    if not delete_abandoned(current_settings(), merchant, current_actor()):
         flash("This merchant may exist at the gateway, so it cannot be deleted: reconcile it "
               "instead.", "error")
         return redirect(url_for(".detail", merchant_id=merchant_id))
@@ -76,7 +76,7 @@ def export(merchant_id: int) -> ResponseReturnValue:
     """Everything the portal holds about the merchant as a ZIP (a data-access request)."""
     merchant = get_merchant(merchant_id) or abort(404)
     archive = export_zip(merchant, documents_of(merchant), current_settings().upload_folder)
-    record("merchant.export", merchant_id=merchant.id)
+    record("merchant.export", actor=current_actor(), merchant_id=merchant.id)
     db.session.commit()
     return send_file(archive, as_attachment=True, mimetype="application/zip",
                      download_name=f"merchant-{merchant.external_onboarding_id}.zip")

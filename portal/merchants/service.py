@@ -8,15 +8,15 @@ from datetime import datetime
 
 from sqlalchemy import ColumnElement, Select, func, or_, select
 
-from portal.db import db
-from portal.encryption import current_cipher
-from portal.label_tables import NOT_CREATED
-from portal.models.merchant import Merchant
-from portal.models.merchant_search import names_contain
-from portal.models.step import DONE_STATES, StepDraft
+from portal.core.db import db
+from portal.core.encryption import current_cipher
+from portal.core.label_tables import NOT_CREATED
+from portal.core.models.merchant import Merchant
+from portal.core.models.merchant_search import names_contain
+from portal.core.models.step import DONE_STATES, StepDraft
+from portal.core.pagination import Page
 from portal.onboarding.stalling import stalling
 from portal.onboarding.steps import STEPS
-from portal.pagination import Page
 
 PAGE_SIZE = 20
 #: The most matches counted and paged through (the 50 pages of the most recently active): a

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from flask import current_app
 
-from portal.clients import current_onboarding_client
+from portal.core.clients import current_onboarding_client
 from portal.gateway.onboarding_shapes import Category
 
 #: How long a fetched category table is used before it is fetched again.

@@ -15,11 +15,11 @@ from typing import Any
 from sqlalchemy import select
 
 from portal.audit.service import Actor, record
-from portal.db import db
+from portal.core.db import db
+from portal.core.models.merchant import CreateState, Merchant
 from portal.gateway import rules
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.shapes import FieldError, validate_payload
-from portal.models.merchant import CreateState, Merchant
 from portal.onboarding.drafts import draft_for, save_draft, stage_draft
 from portal.onboarding.result import StepResult
 from portal.onboarding.sending import call_gateway
@@ -35,7 +35,7 @@ def new_external_id() -> str:
 
 
 def start_merchant(data: dict[str, Any], sending: bool = False, *,
-                   actor: Actor | None = None) -> tuple[Merchant | None, list[FieldError]]:
+                   actor: Actor) -> tuple[Merchant | None, list[FieldError]]:
     """Create the local record for step 1 (nothing is sent); the external id must be free.
 
     When it is not and the user meant to send, every other field that could not be sent is
@@ -56,18 +56,18 @@ def start_merchant(data: dict[str, Any], sending: bool = False, *,
     return merchant, []
 
 
-def save_create_draft(merchant: Merchant, data: dict[str, Any],
-                      version: int | None = None) -> list[FieldError]:
+def save_create_draft(merchant: Merchant, data: dict[str, Any], version: int | None = None,
+                      *, actor: Actor) -> list[FieldError]:
     """Step 1's draft: the identity fields may change only until the create is sent; commits
     when saved."""
-    errors = stage_create_draft(merchant, data, version)
+    errors = stage_create_draft(merchant, data, version, actor=actor)
     if not errors:
         db.session.commit()
     return errors
 
 
 def stage_create_draft(merchant: Merchant, data: dict[str, Any], version: int | None = None,
-                       *, actor: Actor | None = None) -> list[FieldError]:
+                       *, actor: Actor) -> list[FieldError]:
     """Step 1's draft written into the session, unless its identity fields may not change
     (why not, else nothing); no commit (a send commits it with the create it sends)."""
     if merchant.create_state != CreateState.DRAFT:
@@ -90,7 +90,7 @@ def with_send_errors(step: Step, data: dict[str, Any],
 
 
 def retry_create(client: OnboardingClient, merchant: Merchant, *,
-                 actor: Actor | None = None) -> StepResult:
+                 actor: Actor) -> StepResult:
     """Send the create again with the same externalOnboardingId and PAN, never a new id."""
     if merchant.create_state not in (CreateState.DRAFT, CreateState.OUTCOME_UNKNOWN):
         return StepResult(False, "The create cannot be sent again for this record.")
@@ -98,7 +98,7 @@ def retry_create(client: OnboardingClient, merchant: Merchant, *,
 
 
 def send_create(client: OnboardingClient, merchant: Merchant, *,
-                actor: Actor | None = None) -> StepResult:
+                actor: Actor) -> StepResult:
     """Send the create with the stored id and PAN and move the state machine; commits.
 
     The state is OUTCOME_UNKNOWN when the request is stored before it is sent (so also if

@@ -9,14 +9,14 @@ from sqlalchemy import inspect, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
-from portal import clock
 from portal.audit.service import Actor, record
-from portal.db import db
-from portal.models.merchant import Merchant
-from portal.models.step import StepDraft, StepState
-from portal.onboarding import queue
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.step import StepDraft, StepState
 from portal.onboarding.result import StepResult
 from portal.onboarding.steps import Step
+from portal.outbox import queue
 
 
 class DraftConflict(Exception):
@@ -70,7 +70,7 @@ def draft_for(merchant: Merchant, step: Step) -> StepDraft:
 
 
 def save_draft(merchant: Merchant, step: Step, data: dict[str, Any],
-               version: int | None = None, *, actor: Actor | None = None) -> StepDraft:
+               version: int | None = None, *, actor: Actor) -> StepDraft:
     """Store what was typed without sending it (see :func:`stage_draft`); commits."""
     draft = stage_draft(merchant, step, data, version, actor=actor)
     db.session.commit()
@@ -78,7 +78,7 @@ def save_draft(merchant: Merchant, step: Step, data: dict[str, Any],
 
 
 def stage_draft(merchant: Merchant, step: Step, data: dict[str, Any],
-                version: int | None = None, *, actor: Actor | None = None) -> StepDraft:
+                version: int | None = None, *, actor: Actor) -> StepDraft:
     """Write what was typed into the session (the step is then a draft again); no commit, so
     a send commits it with the body it sends, in one transaction.
 

@@ -9,6 +9,9 @@ create once reconciled. Nothing else writes the gateway's record onto the mercha
 from __future__ import annotations
 
 from portal.audit.service import Actor, record
+from portal.core.models.merchant import Merchant
+from portal.core.models.status_change import StatusSource
+from portal.core.models.step import StepState
 from portal.gateway.onboarding_shapes import (
     MerchantData,
     OnboardingStatus,
@@ -16,9 +19,6 @@ from portal.gateway.onboarding_shapes import (
     checklist_done,
 )
 from portal.gateway.reading.onboarding import RecordAnswer
-from portal.models.merchant import Merchant
-from portal.models.status_change import StatusSource
-from portal.models.step import StepState
 from portal.onboarding.drafts import draft_for, find_draft
 from portal.onboarding.locks import verification_complete
 from portal.onboarding.merchant_facts import confirm_mid
@@ -27,7 +27,7 @@ from portal.onboarding.steps import BY_KEY
 
 
 def apply_answer(merchant: Merchant, answer: RecordAnswer, *,
-                 actor: Actor | None = None) -> None:
+                 actor: Actor) -> None:
     """Store what a step's send answered: the record when the answer carried it (status,
     checklist, outstanding documents, penny drop), else what its short answer said (the
     penny drop); no commit."""
@@ -41,7 +41,7 @@ def apply_answer(merchant: Merchant, answer: RecordAnswer, *,
 
 
 def apply_record(merchant: Merchant, data: MerchantData, *,
-                 actor: Actor | None = None) -> None:
+                 actor: Actor) -> None:
     """Store the record a send's answer carried (or the status read just after a send): the
     newest word on the record, so it may move the status back (a change that leaves something
     outstanding); a status name the portal does not know moves nothing; no commit."""
@@ -52,7 +52,8 @@ def apply_record(merchant: Merchant, data: MerchantData, *,
     merchant.touch()
 
 
-def apply_status_read(merchant: Merchant, data: MerchantData, source: str) -> bool:
+def apply_status_read(merchant: Merchant, data: MerchantData, source: str, *,
+                      actor: Actor) -> bool:
     """Apply a read unless it is behind what the portal knows; True if the status moved; no
     commit.
 
@@ -65,21 +66,22 @@ def apply_status_read(merchant: Merchant, data: MerchantData, source: str) -> bo
     new = info.status
     gid = data.answer_gid
     if new is None:
-        record("status.read", outcome="unknown status", merchant_id=merchant.id, gid=gid,
+        record("status.read", actor=actor, outcome="unknown status", merchant_id=merchant.id,
+               gid=gid,
                detail={"source": source, "known": merchant.status or "",
                        "read": info.reported_status})
     elif new != merchant.status and not may_move(merchant.status, new):
-        record("status.read", outcome="stale", merchant_id=merchant.id, gid=gid,
+        record("status.read", actor=actor, outcome="stale", merchant_id=merchant.id, gid=gid,
                detail={"source": source, "known": merchant.status or "",
                        "read": info.reported_status})
         return False
     before = (merchant.checklist, merchant.documents_outstanding)
     store_record(merchant, data)
-    moved = change_status(merchant, new, source, gid) if new is not None else False
+    moved = change_status(merchant, new, source, gid, actor=actor) if new is not None else False
     if (merchant.checklist, merchant.documents_outstanding) != before:
         merchant.touch()
     _mark_late_steps(merchant)
-    confirm_mid(merchant)  # a MERCHANT_STATUS_ACCEPTED heard before the read approved it
+    confirm_mid(merchant, actor)  # a MERCHANT_STATUS_ACCEPTED heard before the read approved it
     return moved
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
+from portal.core.labels import label
+from portal.core.models.merchant import CreateState, Merchant
 from portal.gateway.onboarding_shapes import FINAL_STATUSES, OnboardingStatus, checklist_done
-from portal.labels import label
-from portal.models.merchant import CreateState, Merchant
 from portal.onboarding.steps import Lock, Step
 
 #: Statuses reached only once the merchant finished the verification page.

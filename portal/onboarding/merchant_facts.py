@@ -1,5 +1,5 @@
 """What the gateway's webhooks tell about a merchant beyond its status, kept once a status read
-vouches for it (CONTRACT.md revision 3, "Webhook facts to keep"; a webhook is a hint):
+vouches for it (docs/gateway-contract.md, "Webhook facts to keep"; a webhook is a hint):
 
 - MERCHANT_STATUS_ACCEPTED's ``merchant_id``, the merchant's MID at the gateway: stored only
   while a status read has the merchant APPROVED (the read made for the event, or a later read
@@ -20,9 +20,12 @@ from sqlalchemy import select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm.attributes import set_committed_value
 
-from portal import clock
-from portal.audit.service import record
-from portal.db import db
+from portal.audit.service import Actor, record
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.pendency import MerchantPendency
+from portal.core.models.webhook_event import WebhookEvent
 from portal.gateway.onboarding_events import (
     MERCHANT_ID_KEY,
     PendencyKey,
@@ -31,9 +34,6 @@ from portal.gateway.onboarding_events import (
 )
 from portal.gateway.onboarding_shapes import OnboardingStatus
 from portal.gateway.reading.payments import issued_at_ms
-from portal.models.merchant import Merchant
-from portal.models.pendency import MerchantPendency
-from portal.models.webhook_event import WebhookEvent
 
 #: A MID the payment credentials accept (``portal.payments.credentials.MID_PATTERN``).
 _MID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -51,21 +51,21 @@ def payload_of(event: WebhookEvent) -> dict[str, Any]:
     return payload if isinstance(payload, dict) else {}
 
 
-def keep(merchant: Merchant, event: WebhookEvent) -> str:
+def keep(merchant: Merchant, event: WebhookEvent, actor: Actor) -> str:
     """Keep what ``event`` tells about ``merchant`` beyond its status, once its status read
     succeeded (or was not needed); what was kept, in words for the event's outcome ('' when
     nothing); no commit."""
     if event.event_name == WebhookEventName.PENDENCY_UPDATED:
-        return "; pendency kept" if keep_pendency(merchant, event) else ""
+        return "; pendency kept" if keep_pendency(merchant, event, actor) else ""
     if event.event_name == WebhookEventName.STATUS_ACCEPTED:
-        if confirm_mid(merchant):
+        if confirm_mid(merchant, actor):
             return "; merchant id kept"
         if merchant.gateway_mid is None:
             return "; merchant id kept back until a status read says APPROVED"
     return ""
 
 
-def confirm_mid(merchant: Merchant) -> bool:
+def confirm_mid(merchant: Merchant, actor: Actor) -> bool:
     """Store the MID a MERCHANT_STATUS_ACCEPTED event named, if the merchant is APPROVED by a
     status read and has none yet (the newest such event's); audited; True if stored; no
     commit."""
@@ -85,7 +85,7 @@ def confirm_mid(merchant: Merchant) -> bool:
     if taken.rowcount != 1:  # stored meanwhile by another reader
         return False
     set_committed_value(merchant, "gateway_mid", mid)
-    record(MID_ACTION, merchant_id=merchant.id, detail={"mid": mid})
+    record(MID_ACTION, actor=actor, merchant_id=merchant.id, detail={"mid": mid})
     return True
 
 
@@ -94,7 +94,7 @@ def _mid_of(event: WebhookEvent) -> str | None:
     return value.strip() if isinstance(value, str) and _MID.fullmatch(value.strip()) else None
 
 
-def keep_pendency(merchant: Merchant, event: WebhookEvent) -> bool:
+def keep_pendency(merchant: Merchant, event: WebhookEvent, actor: Actor) -> bool:
     """Store the pendency ``event`` reported, once per event (a second delivery, or a sync
     and a webhook at once, store nothing more); audited; True if stored; no commit."""
     payload = payload_of(event)
@@ -117,7 +117,7 @@ def keep_pendency(merchant: Merchant, event: WebhookEvent) -> bool:
         execution_options={"synchronize_session": False})
     if stored.rowcount != 1:
         return False
-    record(PENDENCY_ACTION, merchant_id=merchant.id,
+    record(PENDENCY_ACTION, actor=actor, merchant_id=merchant.id,
            detail={"category": values["category"], "status": values["status"]})
     return True
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from portal.core.models.merchant import CreateState, Merchant
+from portal.core.models.step import StepDraft, StepState
 from portal.gateway.onboarding_shapes import OnboardingStatus, PennyDropStatus
-from portal.models.merchant import CreateState, Merchant
-from portal.models.step import StepDraft, StepState
 from portal.onboarding.locks import lock_reason
 from portal.onboarding.steps import STEPS, Step
 

@@ -12,13 +12,13 @@ import re
 
 from sqlalchemy import select, update
 
-from portal.audit.service import record
-from portal.db import db
+from portal.audit.service import WEBHOOK, Actor, record
+from portal.core.db import db
+from portal.core.models.merchant import CreateState, Merchant
+from portal.core.models.webhook_event import WebhookEvent
 from portal.gateway.errors import GatewayError, GatewayUnavailable
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_shapes import MerchantData
-from portal.models.merchant import CreateState, Merchant
-from portal.models.webhook_event import WebhookEvent
 from portal.onboarding.drafts import draft_for
 from portal.onboarding.gateway_record import apply_record
 from portal.onboarding.result import StepResult
@@ -31,8 +31,10 @@ ACTION = "merchant.reconcile"
 _ONBOARDING_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 
 
-def reconcile(client: OnboardingClient, merchant: Merchant, onboarding_id: str) -> StepResult:
-    """Link ``merchant`` to the record ops name, if its status read proves it ours; commits."""
+def reconcile(client: OnboardingClient, merchant: Merchant, onboarding_id: str,
+              actor: Actor) -> StepResult:
+    """Link ``merchant`` to the record ``actor`` (someone of ops) names, if its status read
+    proves it ours; commits."""
     onboarding_id = onboarding_id.strip()
     problem = _problem(merchant, onboarding_id)
     if problem is None:
@@ -43,8 +45,8 @@ def reconcile(client: OnboardingClient, merchant: Merchant, onboarding_id: str) 
         except GatewayError:
             problem = f"The gateway has no record {onboarding_id} for this partner."
         else:
-            return link(merchant, onboarding_id, data, "ops")
-    return _refuse(merchant, onboarding_id, problem, "ops")
+            return link(merchant, onboarding_id, data, "ops", actor)
+    return _refuse(merchant, onboarding_id, problem, "ops", actor)
 
 
 def reconcile_from_webhooks(client: OnboardingClient) -> int:
@@ -70,19 +72,21 @@ def reconcile_from_webhooks(client: OnboardingClient) -> int:
         except GatewayError:
             continue  # read again on the next pass
         merchant = awaiting.pop(data.merchantInfo.partnerOnboardingId or "", None)
-        if merchant is not None and link(merchant, onboarding_id, data, "webhook").ok:
+        if merchant is not None and link(merchant, onboarding_id, data, "webhook", WEBHOOK).ok:
             linked += 1
     return linked
 
 
-def link(merchant: Merchant, onboarding_id: str, data: MerchantData, via: str) -> StepResult:
-    """Link when the read record is ours (partnerOnboardingId = our id); audits; commits."""
+def link(merchant: Merchant, onboarding_id: str, data: MerchantData, via: str,
+         actor: Actor) -> StepResult:
+    """Link when the read record is ours (partnerOnboardingId = our id); audited as ``actor``'s
+    (named ``via``: ops, or a webhook); commits."""
     gid = data.answer_gid
     owner = data.merchantInfo.partnerOnboardingId or ""
     if owner != merchant.external_onboarding_id:
         return _refuse(merchant, onboarding_id,
                        f"The record {onboarding_id} belongs to partnerOnboardingId "
-                       f"'{owner}', not '{merchant.external_onboarding_id}'.", via)
+                       f"'{owner}', not '{merchant.external_onboarding_id}'.", via, actor)
     taken = db.session.execute(
         update(Merchant).where(Merchant.id == merchant.id, Merchant.onboarding_id.is_(None),
                                Merchant.create_state.in_(AWAITING))
@@ -94,8 +98,8 @@ def link(merchant: Merchant, onboarding_id: str, data: MerchantData, via: str) -
         return StepResult(False, "This merchant was reconciled already.")
     db.session.refresh(merchant)
     mark_sent(draft_for(merchant, BY_KEY["create"]), gid)
-    apply_record(merchant, data)
-    record(ACTION, merchant_id=merchant.id, gid=gid, actor_label=via,
+    apply_record(merchant, data, actor=actor)
+    record(ACTION, actor=actor, merchant_id=merchant.id, gid=gid,
            detail={"onboardingId": onboarding_id, "via": via})
     db.session.commit()
     return StepResult(True, f"Reconciled: linked to the gateway's record {onboarding_id}, "
@@ -113,10 +117,11 @@ def _problem(merchant: Merchant, onboarding_id: str) -> str | None:
     return None
 
 
-def _refuse(merchant: Merchant, onboarding_id: str, reason: str, via: str) -> StepResult:
+def _refuse(merchant: Merchant, onboarding_id: str, reason: str, via: str,
+            actor: Actor) -> StepResult:
     """Audit a refused reconciliation; nothing else changes; commits."""
     message = f"Not reconciled: {reason} Nothing was changed."
-    record(ACTION, outcome="refused", merchant_id=merchant.id, actor_label=via,
+    record(ACTION, actor=actor, outcome="refused", merchant_id=merchant.id,
            detail={"onboardingId": onboarding_id[:64], "via": via, "reason": reason[:200]})
     db.session.commit()
     return StepResult(False, message)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from portal.core.models.step import StepDraft
 from portal.gateway.reading.onboarding import RecordAnswer
 from portal.gateway.shapes import FieldError
-from portal.models.step import StepDraft
 
 
 @dataclass

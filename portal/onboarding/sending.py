@@ -13,9 +13,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from portal import clock
 from portal.audit.service import Actor, record
-from portal.db import db
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.step import StepDraft, StepState
 from portal.gateway.errors import (
     TOO_MANY_REQUESTS,
     GatewayError,
@@ -25,9 +27,6 @@ from portal.gateway.errors import (
 )
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.shapes import FieldError
-from portal.models.merchant import Merchant
-from portal.models.step import StepDraft, StepState
-from portal.onboarding import queue
 from portal.onboarding.gateway_record import apply_answer, apply_record
 from portal.onboarding.gateway_words import refusal_words
 from portal.onboarding.locks import says_locked
@@ -35,6 +34,7 @@ from portal.onboarding.progress import cheque_needed, penny_drop_outcome
 from portal.onboarding.result import StepResult
 from portal.onboarding.steps import Step
 from portal.onboarding.whole_page import check_all
+from portal.outbox import queue
 
 #: Why a send failed, as stored in the draft's ``last_error["kind"]``.
 UNAVAILABLE = "unavailable"
@@ -47,7 +47,7 @@ NEEDS_CORRECTING = "Some fields need correcting."
 
 
 def send_draft(client: OnboardingClient, merchant: Merchant, step: Step,
-               draft: StepDraft, *, actor: Actor | None = None) -> StepResult:
+               draft: StepDraft, *, actor: Actor) -> StepResult:
     """Send the draft (saved, or staged in this transaction: it is committed with the body
     before the call); when the gateway is unavailable, queue it for the background sync;
     commits. A send still queued for the step was superseded by the caller."""
@@ -67,10 +67,10 @@ def send_draft(client: OnboardingClient, merchant: Merchant, step: Step,
 
 
 def call_gateway(client: OnboardingClient, merchant: Merchant, step: Step, draft: StepDraft,
-                 body: Any, *, actor: Actor | None = None) -> StepResult:
+                 body: Any, *, actor: Actor) -> StepResult:
     """Validate locally, then commit (what is sent is stored before it is sent), send, and
-    store the answer or the failure with its audit entry (credited to ``actor``, default the
-    signed-in user); the caller commits that."""
+    store the answer or the failure with its audit entry (credited to ``actor``); the caller
+    commits that."""
     action = f"step.send.{step.key}"
     value, errors = check_all(step.shape, body)
     if errors:
@@ -120,7 +120,7 @@ def call_gateway(client: OnboardingClient, merchant: Merchant, step: Step, draft
 
 def answer_unreadable(client: OnboardingClient, merchant: Merchant, step: Step,
                       draft: StepDraft, exc: UnexpectedAnswer, *,
-                      actor: Actor | None = None) -> StepResult:
+                      actor: Actor) -> StepResult:
     """The gateway took the send (2xx) but its answer could not be read: a step counts as
     sent and its status is read instead; a create's outcome is unknown (no onboardingId).
     Audited either way; the caller commits."""
@@ -146,7 +146,7 @@ def answer_unreadable(client: OnboardingClient, merchant: Merchant, step: Step,
 
 
 def read_instead(client: OnboardingClient, merchant: Merchant, *,
-                 actor: Actor | None = None) -> bool:
+                 actor: Actor) -> bool:
     """Read the record after a send whose answer did not carry it, and store it as that
     answer would have been stored; False (audited) when the read failed; no commit."""
     try:

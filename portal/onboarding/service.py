@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from portal.audit.service import Actor
+from portal.core.models.merchant import Merchant
 from portal.gateway.onboarding_client import OnboardingClient
-from portal.models.merchant import Merchant
-from portal.onboarding import create, queue
+from portal.onboarding import create
 from portal.onboarding.drafts import (
     DraftConflict,
     conflict_result,
@@ -25,18 +25,20 @@ from portal.onboarding.locks import lock_reason
 from portal.onboarding.result import StepResult
 from portal.onboarding.sending import send_draft
 from portal.onboarding.steps import Step
+from portal.outbox import queue
 
 
 def save_step_draft(merchant: Merchant, step: Step, data: dict[str, Any],
-                    version: int | None = None) -> StepResult:
-    """Save any step's draft; step 1's identity fields are checked first."""
+                    version: int | None = None, *, actor: Actor) -> StepResult:
+    """Save any step's draft, credited to ``actor``; step 1's identity fields are checked
+    first."""
     try:
         if step.creates_record:
-            errors = create.save_create_draft(merchant, data, version)
+            errors = create.save_create_draft(merchant, data, version, actor=actor)
             if errors:
                 return StepResult(False, "The draft could not be saved.", errors)
         else:
-            save_draft(merchant, step, data, version)
+            save_draft(merchant, step, data, version, actor=actor)
     except DraftConflict as exc:
         return conflict_result(exc)
     return draft_saved()
@@ -44,11 +46,11 @@ def save_step_draft(merchant: Merchant, step: Step, data: dict[str, Any],
 
 def send_step(client: OnboardingClient, merchant: Merchant, step: Step,
               data: dict[str, Any], version: int | None = None, *,
-              actor: Actor | None = None) -> StepResult:
+              actor: Actor) -> StepResult:
     """Keep the draft, validate it like the gateway does, send it and store the answer.
 
     Two commits: the draft with the body about to be sent, then the answer (see sending).
-    The audit entries are ``actor``'s (default: the signed-in user).
+    The audit entries are ``actor``'s.
     """
     try:
         if step.creates_record:
@@ -67,7 +69,7 @@ def send_step(client: OnboardingClient, merchant: Merchant, step: Step,
 
 
 def send_saved(client: OnboardingClient, merchant: Merchant, step: Step, *,
-               actor: Actor | None = None) -> StepResult:
+               actor: Actor) -> StepResult:
     """Send the stored draft again (the Retry button after the gateway was unreachable)."""
     if step.creates_record:
         return create.retry_create(client, merchant, actor=actor)

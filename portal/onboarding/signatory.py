@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from portal.models.merchant import Merchant
+from portal.core.models.merchant import Merchant
 from portal.onboarding.drafts import drafts_of
 
 

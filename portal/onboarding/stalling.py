@@ -7,8 +7,8 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import ColumnElement, and_, or_
 
+from portal.core.models.merchant import Merchant
 from portal.gateway.onboarding_shapes import FINAL_STATUSES
-from portal.models.merchant import Merchant
 
 
 def stale_cutoff(stale_after_days: int, now: datetime) -> datetime:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from portal.db import db
-from portal.models.status_count import MerchantStatusCount
+from portal.core.db import db
+from portal.core.models.status_count import MerchantStatusCount
 
 
 def status_counts() -> dict[str | None, int]:

@@ -11,12 +11,12 @@ from __future__ import annotations
 from sqlalchemy import select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
-from portal import clock
 from portal.audit.service import Actor, record
-from portal.db import db
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.status_change import StatusChange
 from portal.gateway.onboarding_shapes import FINAL_STATUSES, OnboardingStatus
-from portal.models.merchant import Merchant
-from portal.models.status_change import StatusChange
 
 RANK: dict[str, int] = {
     OnboardingStatus.INITIATED: 0,
@@ -46,7 +46,7 @@ def may_move(current: str | None, new: str) -> bool:
 
 
 def change_status(merchant: Merchant, new: str | None, source: str, gid: str = "", *,
-                  actor: Actor | None = None) -> bool:
+                  actor: Actor) -> bool:
     """Set the status if it differs, as a compare-and-set, and record the change; no commit.
 
     The update only lands if the row still holds the status this session read, so two readers

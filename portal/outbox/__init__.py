@@ -1,6 +1,6 @@
 """The outbox: step sends queued while the gateway is unavailable, sent later exactly once.
 
-The queue itself (:mod:`portal.onboarding.queue`) belongs to the step sends that fill it;
-``drain`` claims due items and sends each the way a step send goes; ``worker`` is the
-background pass the sync runs.
+``queue`` is the whole of it (queue a send, supersede it, its backoff, claim what is due) and
+depends on the models alone; the drain sends the way a step send goes, so it sits beside the
+sending (``portal.onboarding.drain``), and the worker runs it on every pass.
 """

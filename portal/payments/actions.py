@@ -14,9 +14,10 @@ from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
-from portal import clock
-from portal.audit import record
-from portal.db import db
+from portal.audit.service import Actor, record
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.payment import ActionState, Payment, PaymentRefund, RefundState
 from portal.gateway.errors import GatewayError
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.payments_shapes import (
@@ -25,7 +26,6 @@ from portal.gateway.payments_shapes import (
     RefundResponse,
     check_amount,
 )
-from portal.models.payment import ActionState, Payment, PaymentRefund, RefundState
 from portal.payments import polling
 from portal.payments.in_flight import claim, mark_unknown, record_sending, release, took_effect
 from portal.payments.service import (
@@ -122,8 +122,9 @@ def offered(payment: Payment, refunds: list[PaymentRefund]) -> list[str]:
 
 
 def perform(client: PaymentsClient, payment: Payment, action: str, nonce: str,
-            amount: str | None, again: bool = False) -> Result:
-    """Take one confirmed action at most once: check, claim with ``nonce``, send, record.
+            amount: str | None, again: bool = False, *, actor: Actor) -> Result:
+    """Take one confirmed action at most once: check, claim with ``nonce``, send, record (as
+    ``actor``'s).
 
     ``again``: a refund identical to one sent within REPEAT_WINDOW is meant, not a resend.
     """
@@ -138,7 +139,7 @@ def perform(client: PaymentsClient, payment: Payment, action: str, nonce: str,
         problem = ("This form was already used, so nothing was sent again. The page now shows "
                    "the payment as it stands.")
     if problem is not None:
-        record(f"payment.{action}", outcome="refused", merchant_id=payment.merchant_id,
+        record(f"payment.{action}", actor=actor, outcome="refused", merchant_id=payment.merchant_id,
                gid=payment.gid or "", detail={**detail, "reason": problem})
         db.session.commit()
         return Result(False, problem)
@@ -149,12 +150,12 @@ def perform(client: PaymentsClient, payment: Payment, action: str, nonce: str,
     try:
         status = _send(client, payment, action, amount, refund)
     except GatewayError as exc:
-        return _failed(payment, action, exc, refund, detail)
+        return _failed(payment, action, exc, refund, detail, actor)
     took_effect(payment, status)
     release(payment)
     polling.due_now(payment, clock.utcnow())
-    record(f"payment.{action}", merchant_id=payment.merchant_id, gid=payment.gid or "",
-           detail={**detail, "status": payment.status})
+    record(f"payment.{action}", actor=actor, merchant_id=payment.merchant_id,
+           gid=payment.gid or "", detail={**detail, "status": payment.status})
     db.session.commit()
     return Result(True, sent_message(_NOUNS[action], payment, refunds_of(payment)))
 
@@ -167,8 +168,8 @@ def _new_refund(payment: Payment, amount: str | None) -> PaymentRefund:
     return refund
 
 
-#: The payment's status after a call that was done: a refund answer's word (SUCCESS,
-#: INITIATED, ...) is the refund's, never the payment's (CONTRACT.md revision 3).
+#: The payment's status after a call that was done: a refund answer's word (SUCCESS, INITIATED,
+#: ...) is the refund's, never the payment's (docs/gateway-contract.md, "Reading answers").
 _LEADS_TO = {CAPTURE: PaymentStatus.SENT_FOR_CAPTURE, REVERSE: PaymentStatus.REVERSED,
              REFUND: PaymentStatus.SENT_FOR_REFUND}
 
@@ -208,7 +209,7 @@ def _keep_refund_ids(refund: PaymentRefund, answer: RefundResponse, payment_gid:
 
 
 def _failed(payment: Payment, action: str, exc: GatewayError, refund: PaymentRefund | None,
-            detail: dict[str, Any]) -> Result:
+            detail: dict[str, Any], actor: Actor) -> Result:
     """Record a failed call; a lost answer blocks further calls until the status is read."""
     noun = _NOUNS[action]
     if exc.outcome_unknown:
@@ -224,7 +225,7 @@ def _failed(payment: Payment, action: str, exc: GatewayError, refund: PaymentRef
         message = failure_message(exc, noun)
     if refund is not None:
         refund.state = RefundState.UNKNOWN if outcome == OUTCOME_UNKNOWN else RefundState.FAILED
-    record(f"payment.{action}", outcome=outcome, merchant_id=payment.merchant_id,
+    record(f"payment.{action}", actor=actor, outcome=outcome, merchant_id=payment.merchant_id,
            gid=payment.gid or "", detail={**detail, "error": str(exc)})
     db.session.commit()
     return Result(False, message, outcome_unknown=outcome == OUTCOME_UNKNOWN)

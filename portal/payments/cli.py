@@ -6,9 +6,9 @@ import click
 from flask.cli import AppGroup
 from sqlalchemy import select
 
-from portal.config import current_settings
-from portal.db import db
-from portal.models import PaymentCredentials
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models import PaymentCredentials
 from portal.payments.credentials import portfolio_key, register_with_sandbox, signer_of
 from portal.payments.portfolio import register_portfolio
 

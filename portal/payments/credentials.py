@@ -21,14 +21,14 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from sqlalchemy import select
 
-from portal import clients
-from portal.audit import record
-from portal.config import Settings
-from portal.db import db
-from portal.encryption import CREDENTIALS_VARIABLE, KeyConfigError, multi_fernet
+from portal.audit.service import Actor, record
+from portal.core import clients
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.encryption import CREDENTIALS_VARIABLE, KeyConfigError, multi_fernet
+from portal.core.models.merchant import Merchant
+from portal.core.models.payment import PaymentCredentials, PortfolioKey
 from portal.gateway.payments_client import PaymentsClient
-from portal.models.merchant import Merchant
-from portal.models.payment import PaymentCredentials, PortfolioKey
 from portal.payments.service import unavailable_reason
 
 log = logging.getLogger("portal.payments")
@@ -176,10 +176,10 @@ def portfolio_key() -> PortfolioKey | None:
 
 def save_credentials(settings: Settings, merchant: Merchant, mid: str, kid: str | None,
                      imported_pem: str | None, user_id: int | None, replace: bool = False,
-                     use_portfolio: bool = False) -> SavedKey:
+                     use_portfolio: bool = False, *, actor: Actor) -> SavedKey:
     """Store new credentials: the merchant's own key pair under ``kid`` (generated, or imported
     from ``imported_pem``), or with ``use_portfolio`` the partner's portfolio key. Replacing
-    existing ones takes ``replace``."""
+    existing ones takes ``replace``. Audited as ``actor``'s."""
     reason = unavailable_reason(merchant)
     if reason:
         raise CredentialsError(reason)
@@ -202,7 +202,7 @@ def save_credentials(settings: Settings, merchant: Merchant, mid: str, kid: str 
     credentials.private_key_encrypted = material.private_key_encrypted if material else None
     credentials.origin = material.origin if material else None
     credentials.created_by_id = user_id
-    record("payments.credentials", merchant_id=merchant.id,
+    record("payments.credentials", actor=actor, merchant_id=merchant.id,
            detail={"mid": mid, "kid": signer_of(credentials).kid, "origin": credentials.origin,
                    "parent_mid": portfolio.parent_mid if portfolio else None,
                    "replaced": replaced})
@@ -240,7 +240,7 @@ def register_key(settings: Settings, mid: str, kid: str, public_key_pem: str,
 
 def client_for(settings: Settings, credentials: PaymentCredentials) -> PaymentsClient:
     """A payments client signing as the merchant (with its own key or the portfolio key), the
-    private key decrypted for the call; built by :mod:`portal.clients`."""
+    private key decrypted for the call; built by :mod:`portal.core.clients`."""
     signer = signer_of(credentials)
     try:
         private = _fernet(settings).decrypt(signer.private_key_encrypted.encode("ascii"))

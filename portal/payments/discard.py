@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from sqlalchemy import delete, select
 
-from portal.audit import record
-from portal.db import db
-from portal.models.payment import PENDING, ActionState, Payment
-from portal.models.payment_link import LinkState, PaymentLink
+from portal.audit.service import Actor, record
+from portal.core.db import db
+from portal.core.models.payment import PENDING, ActionState, Payment
+from portal.core.models.payment_link import LinkState, PaymentLink
 from portal.payments.service import Result
 from portal.payments.wording import money
 
@@ -39,7 +39,7 @@ def discard_refusal(payment: Payment) -> str | None:
     return None
 
 
-def discard(payment: Payment, nonce: str) -> Result:
+def discard(payment: Payment, nonce: str, actor: Actor) -> Result:
     """Delete a hold that never reached the gateway, once, with its audit entry; commits."""
     problem = discard_refusal(payment)
     if problem is not None:
@@ -58,7 +58,7 @@ def discard(payment: Payment, nonce: str) -> Result:
         db.session.rollback()
         return Result(False, "This hold changed since the page was shown, so nothing was "
                              "discarded; look at it again.")
-    record(ACTION, merchant_id=merchant_id, detail=detail)
+    record(ACTION, actor=actor, merchant_id=merchant_id, detail=detail)
     db.session.commit()
     db.session.expunge(payment)
     return Result(True, f"The hold for order {reference} ({amount}) was discarded; it never "

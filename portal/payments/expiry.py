@@ -14,10 +14,10 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import ColumnElement, and_, func, select
 
-from portal.config import Settings
-from portal.db import db
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models.payment import Payment
 from portal.gateway.payments_shapes import PaymentStatus
-from portal.models.payment import Payment
 
 #: The payments list's filter value for holds close to expiry.
 EXPIRING = "expiring"

@@ -30,9 +30,9 @@ from wtforms.validators import (
     StopValidation,
 )
 
-from portal.body_forms import PLEASE_CHOOSE, BodyForm, text_field
-from portal.form_base import PortalForm
 from portal.payments.credentials import KID_PATTERN, MID_PATTERN, OWN_KEY, PORTFOLIO
+from portal.web.body_forms import PLEASE_CHOOSE, BodyForm, text_field
+from portal.web.form_base import PortalForm
 
 DEFAULT_CURRENCY = "INR"
 DEFAULT_COUNTRY = "IND"

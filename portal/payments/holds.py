@@ -13,18 +13,18 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from portal import clock
-from portal.audit import record
-from portal.clients import GatewayKeyMissing, gateway_public_key
-from portal.config import Settings
-from portal.db import db
+from portal.audit.service import Actor, record
+from portal.core import clock
+from portal.core.clients import GatewayKeyMissing, gateway_public_key
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.payment import ActionState, Payment
 from portal.gateway.errors import GatewayError, ValidationFailed
+from portal.gateway.jws import TokenError
 from portal.gateway.payments_client import PaymentsClient, verify_callback_token
 from portal.gateway.payments_shapes import CallbackClaims, InitiateRequest, PaymentStatus
 from portal.gateway.shapes import FieldError, dump, validate_payload
-from portal.gateway.signing import TokenError
-from portal.models.merchant import Merchant
-from portal.models.payment import ActionState, Payment
 from portal.payments import credentials as creds
 from portal.payments import polling
 from portal.payments.in_flight import claim, mark_unknown, release
@@ -46,6 +46,7 @@ INITIATE = "initiate"
 #: The form field the hosted page posts the gateway-signed token in (gateway-facts B9).
 TOKEN_FIELD = "x-gl-token"  # noqa: S105  # nosec B105  # a form field name, not a secret
 CALLBACK_ACTOR = "customer callback"
+CALLBACK = Actor(CALLBACK_ACTOR)
 UNCONFIRMABLE = "We cannot confirm payments right now; the merchant will contact you."
 
 
@@ -74,8 +75,9 @@ def hold_body(payload: dict[str, Any], callback_url: str) -> dict[str, Any]:
 
 
 def start_hold(client: PaymentsClient, merchant: Merchant, body: dict[str, Any],
-               user_id: int | None) -> Result:
-    """Validate, store and send a hold; on success ``redirect_url`` is the hosted page."""
+               user_id: int | None, *, actor: Actor) -> Result:
+    """Validate, store and send a hold (audited as ``actor``'s); on success ``redirect_url`` is
+    the hosted page."""
     reason = unavailable_reason(merchant)
     if reason:
         return Result(False, reason)
@@ -95,7 +97,7 @@ def start_hold(client: PaymentsClient, merchant: Merchant, body: dict[str, Any],
     try:
         answer = client.initiate(value)
     except GatewayError as exc:
-        return _initiate_failed(payment, exc)
+        return _initiate_failed(payment, exc, actor)
     payment.gid = answer.payment_gid or None
     payment.status = PaymentStatus.INPROGRESS
     payment.redirect_url = answer.data.redirectUrl
@@ -103,7 +105,7 @@ def start_hold(client: PaymentsClient, merchant: Merchant, body: dict[str, Any],
     payment.gateway_status = (answer.status or answer.data.status or "")[:64]
     release(payment)
     polling.due_now(payment, clock.utcnow())
-    record("payment.initiate", merchant_id=merchant.id, gid=payment.gid or "",
+    record("payment.initiate", actor=actor, merchant_id=merchant.id, gid=payment.gid or "",
            detail={"merchantTxnId": payment.merchant_txn_id, "amount": payment.amount,
                    "currency": payment.currency})
     db.session.commit()
@@ -151,7 +153,7 @@ def _take_body(payment: Payment, sent: dict[str, Any]) -> None:
     payment.updated_at = clock.utcnow()
 
 
-def _initiate_failed(payment: Payment, exc: GatewayError) -> Result:
+def _initiate_failed(payment: Payment, exc: GatewayError, actor: Actor) -> Result:
     """Record a failed initiate; a lost answer leaves the payment 'outcome unknown'."""
     errors: list[FieldError] = []
     if exc.outcome_unknown:
@@ -166,7 +168,7 @@ def _initiate_failed(payment: Payment, exc: GatewayError) -> Result:
         outcome = "refused"
         message = failure_message(exc, "hold")
         errors = exc.field_errors if isinstance(exc, ValidationFailed) else []
-    record("payment.initiate", outcome=outcome, merchant_id=payment.merchant_id,
+    record("payment.initiate", actor=actor, outcome=outcome, merchant_id=payment.merchant_id,
            detail={"merchantTxnId": payment.merchant_txn_id, "error": str(exc)})
     db.session.commit()
     return Result(False, message, errors, outcome_unknown=outcome == OUTCOME_UNKNOWN)
@@ -202,8 +204,10 @@ def _returned_payment(claims: CallbackClaims) -> Payment | None:
     return payment
 
 
-def take_callback(settings: Settings, token: str | None, now_ms: int) -> CallbackOutcome:
-    """Verify the hosted page's ``x-gl-token``, then confirm the outcome with a status call."""
+def take_callback(settings: Settings, token: str | None, now_ms: int,
+                  actor: Actor) -> CallbackOutcome:
+    """Verify the hosted page's ``x-gl-token``, then confirm the outcome with a status call
+    (``actor``'s: the customer, :data:`CALLBACK`)."""
     if not token:
         raise CallbackError(400, "The payment response is incomplete.")
     try:
@@ -219,5 +223,5 @@ def take_callback(settings: Settings, token: str | None, now_ms: int) -> Callbac
     credentials = creds.credentials_of(merchant) if merchant else None
     if credentials is None:
         raise CallbackError(503, UNCONFIRMABLE)
-    result = refresh(creds.client_for(settings, credentials), payment, CALLBACK_ACTOR)
+    result = refresh(creds.client_for(settings, credentials), payment, actor)
     return CallbackOutcome(payment, result.ok)

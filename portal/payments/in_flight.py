@@ -11,9 +11,9 @@ from datetime import timedelta
 
 from sqlalchemy import update
 
-from portal import clock
-from portal.db import db
-from portal.models.payment import ActionState, Payment, RefundState
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.payment import ActionState, Payment, RefundState
 from portal.payments.service import CAPTURE, new_nonce, refunds_of
 
 #: A call still marked as sending after this long lost its answer (the process died mid-call).

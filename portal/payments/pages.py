@@ -7,15 +7,13 @@ from typing import Any
 
 from flask import abort, flash, render_template
 
-from portal import clock
-from portal.config import current_settings
-from portal.db import db
-from portal.form_base import PortalForm
+from portal.core import clock
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.payment import Payment, PaymentCredentials, PortfolioKey
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.payments_shapes import InitiateRequest
-from portal.http import is_row_id
-from portal.models.merchant import Merchant
-from portal.models.payment import Payment, PaymentCredentials, PortfolioKey
 from portal.payments import actions, expiry, portfolio, service, wording
 from portal.payments import credentials as creds
 from portal.payments import discard as discarding
@@ -25,7 +23,9 @@ from portal.payments.links.forms import CancelForm, ResendForm
 from portal.payments.links.sending import link_of
 from portal.payments.links.standing import LABELS, UNOPENED, Standing, hold_words, standing
 from portal.payments.status_moves import known
-from portal.required_fields import mark_required
+from portal.web.form_base import PortalForm
+from portal.web.http import is_row_id
+from portal.web.required_fields import mark_required
 
 
 def load_merchant(merchant_id: int) -> Merchant:

@@ -1,4 +1,4 @@
-"""When the worker reads a payment's status next (CONTRACT.md revision 3, "Polling").
+"""When the worker reads a payment's status next (docs/gateway-contract.md, "Polling").
 
 The gateway calls status polling the recommended way to confirm an outcome: a customer whose
 return to the portal is lost must not leave a hold "in progress" forever. Every payment that can
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from portal.models.payment import ActionState, Payment
+from portal.core.models.payment import ActionState, Payment
 from portal.payments.status_moves import WAITING
 
 #: Reads in a row at the job's own period before the waits grow.

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from portal.audit import record
-from portal.config import Settings
-from portal.db import db
-from portal.models.merchant import Merchant
-from portal.models.payment import PaymentCredentials, PortfolioKey
+from portal.audit.service import Actor, record
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.payment import PaymentCredentials, PortfolioKey
 from portal.payments.credentials import (
     CredentialsError,
     SavedKey,
@@ -34,9 +34,9 @@ def members(key: PortfolioKey) -> list[tuple[Merchant, str]]:
 
 
 def save_portfolio_key(settings: Settings, parent_mid: str, kid: str, imported_pem: str | None,
-                       user_id: int | None, replace: bool = False) -> SavedKey:
+                       user_id: int | None, replace: bool = False, *, actor: Actor) -> SavedKey:
     """Store the portfolio key (generated, or imported from ``imported_pem``); replacing the
-    current one takes ``replace``."""
+    current one takes ``replace``. Audited as ``actor``'s."""
     key = portfolio_key()
     replaced = key is not None
     if replaced and not replace:
@@ -51,8 +51,8 @@ def save_portfolio_key(settings: Settings, parent_mid: str, kid: str, imported_p
     key.private_key_encrypted = material.private_key_encrypted
     key.origin = material.origin
     key.created_by_id = user_id
-    record("payments.portfolio_key", detail={"parent_mid": parent_mid, "kid": kid,
-                                             "origin": key.origin, "replaced": replaced})
+    record("payments.portfolio_key", actor=actor, detail={
+        "parent_mid": parent_mid, "kid": kid, "origin": key.origin, "replaced": replaced})
     db.session.commit()
     registered = register_portfolio(settings, key) if settings.gateway_is_sandbox else None
     return SavedKey(key.origin, registered)

@@ -22,15 +22,14 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
-from portal import clock
-from portal.audit import Actor, record
-from portal.auth import public, roles_required
+from portal.audit.service import record
+from portal.auth.access import current_actor, public, roles_required
 from portal.auth.roles import STAFF
-from portal.config import current_settings
-from portal.db import db
-from portal.extensions import csrf
+from portal.core import clock
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models.user import Role
 from portal.gateway.shapes import FieldError
-from portal.models.user import Role
 from portal.payments import (
     actions,
     expiry,
@@ -71,6 +70,7 @@ from portal.payments.pages import (
 from portal.payments.search import finding
 from portal.payments.search.forms import FilterForm
 from portal.payments.search.spreadsheet import csv_lines
+from portal.web.csrf import csrf
 
 bp = Blueprint("payments", __name__)
 
@@ -109,7 +109,7 @@ def export(merchant_id: int | None = None) -> ResponseReturnValue:
     now = clock.utcnow()
     filters = form.filters(merchant_id, expiry.expiring_soon(current_settings(), now))
     record("payments.export", merchant_id=merchant.id if merchant else None,
-           actor=Actor(current_user.email, current_user.id),
+           actor=current_actor(),
            detail={"filters": form.audited()})
     db.session.commit()
     name = f"payments-{now:%Y%m%d-%H%M}.csv"
@@ -145,7 +145,7 @@ def save_credentials(merchant_id: int) -> ResponseReturnValue:
             saved = creds.save_credentials(
                 current_settings(), merchant, form.mid.data, form.kid.data, form.imported_pem(),
                 current_user.id, replace=form.replace.data,
-                use_portfolio=form.key_source.data == creds.PORTFOLIO)
+                use_portfolio=form.key_source.data == creds.PORTFOLIO, actor=current_actor())
         except creds.CredentialsError as exc:
             form.form_errors.append(str(exc))
         else:
@@ -176,7 +176,8 @@ def save_portfolio_key() -> ResponseReturnValue:
                 return portfolio_page(creds.portfolio_key(), form), 400
             saved = portfolio.save_portfolio_key(current_settings(), form.parent_mid.data,
                                                  form.kid.data, form.imported_pem(),
-                                                 current_user.id, replace=form.replace.data)
+                                                 current_user.id, replace=form.replace.data,
+                                                 actor=current_actor())
         except creds.CredentialsError as exc:
             form.form_errors.append(str(exc))
         else:
@@ -196,7 +197,8 @@ def new_hold(merchant_id: int) -> ResponseReturnValue:
         body = holds.hold_body(form.payload(), url_for(".callback", _external=True))
         if action == link_pages.EMAIL_LINK:
             return link_pages.email_new_hold(merchant, form, body)
-        result = holds.start_hold(client_for(merchant), merchant, body, current_user.id)
+        result = holds.start_hold(client_for(merchant), merchant, body, current_user.id,
+                                  actor=current_actor())
         if result.ok and result.redirect_url:
             return redirect(result.redirect_url)
         form.show_errors([FieldError("", result.message), *result.errors])
@@ -225,7 +227,8 @@ def act(payment_id: int, action: str) -> ResponseReturnValue:
                 return redirect(url_for(".detail", payment_id=payment.id))
             return detail_page(payment, form), 400
         result = actions.perform(client_for(merchant_of(payment)), payment, action,
-                                 form.nonce.data, form.amount_or_none(), bool(form.again.data))
+                                 form.nonce.data, form.amount_or_none(), bool(form.again.data),
+                                 actor=current_actor())
         flash(result.message, "success" if result.ok else "error")
     else:
         flash_errors(form)
@@ -238,7 +241,8 @@ def discard(payment_id: int) -> ResponseReturnValue:
     """Discard a hold that never reached the gateway, after its confirmation box was ticked."""
     payment, form = load_payment(payment_id), ActionForm()
     merchant_id = payment.merchant_id
-    result = (discarding.discard(payment, form.nonce.data) if form.validate_on_submit() else
+    result = (discarding.discard(payment, form.nonce.data, current_actor())
+              if form.validate_on_submit() else
               service.Result(False, " ".join(str(m) for ms in form.errors.values() for m in ms)))
     flash(result.message, "success" if result.ok else "error")
     return redirect(url_for(".index", merchant_id=merchant_id) if result.ok
@@ -250,7 +254,7 @@ def discard(payment_id: int) -> ResponseReturnValue:
 def refresh(payment_id: int) -> ResponseReturnValue:
     """Read the gateway's status (and settle a call whose answer was lost)."""
     payment = load_payment(payment_id)
-    result = status_read.refresh(client_for(merchant_of(payment)), payment,
+    result = status_read.refresh(client_for(merchant_of(payment)), payment, current_actor(),
                                  poll_period=timedelta(
                                      seconds=current_settings().payment_poll_seconds))
     flash(result.message, "success" if result.ok else "error")
@@ -265,7 +269,7 @@ def callback() -> ResponseReturnValue:
     now_ms = int(clock.utcnow().timestamp() * 1000)
     try:
         outcome = holds.take_callback(current_settings(), request.form.get(holds.TOKEN_FIELD),
-                                      now_ms)
+                                      now_ms, current_actor(holds.CALLBACK))
     except holds.CallbackError as exc:
         return render_template("payments/customer.html", error=exc.message), exc.status
     return render_template("payments/customer.html", payment=outcome.payment,

@@ -14,7 +14,9 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from portal.db import db
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.payment import PENDING, Payment, PaymentRefund, RefundState
 from portal.gateway.errors import (
     TOO_MANY_REQUESTS,
     Declined,
@@ -24,11 +26,9 @@ from portal.gateway.errors import (
     Unauthorized,
     ValidationFailed,
 )
+from portal.gateway.jws import refused_for_age
 from portal.gateway.payments_shapes import PaymentStatus
 from portal.gateway.shapes import FieldError
-from portal.gateway.signing import refused_for_age
-from portal.models.merchant import Merchant
-from portal.models.payment import PENDING, Payment, PaymentRefund, RefundState
 
 APPROVED = "APPROVED"
 #: The audit outcome of a call whose answer was lost.

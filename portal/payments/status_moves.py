@@ -8,8 +8,8 @@ kept as the gateway's word (``Payment.gateway_status``) and shown.
 
 from __future__ import annotations
 
+from portal.core.models.payment import PENDING
 from portal.gateway.payments_shapes import PaymentStatus
-from portal.models.payment import PENDING
 
 #: The path of a payment that goes well, in order.
 _PATH = {PENDING: 0, PaymentStatus.CREATED: 1, PaymentStatus.INPROGRESS: 2,

@@ -1,5 +1,5 @@
 """The worker's payment status poll: read every payment whose outcome is not final and whose
-next read is due, and apply what the gateway says (CONTRACT.md revision 3, "Polling").
+next read is due, and apply what the gateway says (docs/gateway-contract.md, "Polling").
 
 A customer whose return from the hosted page never reaches the portal leaves a hold waiting;
 a call whose answer was lost leaves a payment "outcome unknown". Both are settled here without
@@ -15,10 +15,11 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import select
 
-from portal.config import Settings
-from portal.db import db
-from portal.models.merchant import Merchant
-from portal.models.payment import Payment
+from portal.audit.service import Actor
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.payment import Payment
 from portal.payments import credentials as creds
 from portal.payments import polling
 from portal.payments.status_read import refresh
@@ -27,6 +28,7 @@ log = logging.getLogger("portal.payments")
 
 #: The actor of the audit entries the poll writes.
 POLL_ACTOR = "status poll"
+POLL = Actor(POLL_ACTOR)
 #: Most payments read in one run; the rest stay due for the next.
 BATCH = 500
 
@@ -71,7 +73,7 @@ def poll_once(settings: Settings, now: datetime, limit: int = BATCH) -> PollSumm
             payment.next_poll_at = now + polling.LONGEST_WAIT
             db.session.commit()
             continue
-        result = refresh(client, payment, POLL_ACTOR, period)
+        result = refresh(client, payment, POLL, period)
         summary.read += 1
         summary.failed += 0 if result.ok else 1
         summary.moved += (payment.status, payment.action_state) != before

@@ -9,13 +9,13 @@ from datetime import timedelta
 from sqlalchemy import update
 from sqlalchemy.orm.attributes import set_committed_value
 
-from portal import clock
-from portal.audit import record
-from portal.db import db
+from portal.audit.service import Actor, record
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.payment import Payment
 from portal.gateway.errors import GatewayError, NotFound, Unauthorized
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.payments_shapes import PaymentStatus, StatusResponse
-from portal.models.payment import Payment
 from portal.payments import polling
 from portal.payments.in_flight import needs_reconciling, never_happened, release, took_effect
 from portal.payments.service import CAPTURE, REFUND, REVERSE, Result, refunds_of
@@ -104,10 +104,10 @@ def _settle_initiate(client: PaymentsClient, payment: Payment) -> StatusResponse
     return answer
 
 
-def refresh(client: PaymentsClient, payment: Payment, actor_label: str | None = None,
+def refresh(client: PaymentsClient, payment: Payment, actor: Actor,
             poll_period: timedelta = polling.DEFAULT_PERIOD) -> Result:
     """Read the gateway's status, apply it, settle a call whose answer was lost, and schedule
-    the next poll."""
+    the next poll; audited as ``actor``'s."""
     lost_initiate = payment.gid is None and needs_reconciling(payment) \
         and payment.action_name == INITIATE
     if payment.gid is None and not lost_initiate:
@@ -122,7 +122,7 @@ def refresh(client: PaymentsClient, payment: Payment, actor_label: str | None = 
             settled = _settle(client, payment)
     except GatewayError as exc:
         record("payment.refresh", outcome="failed", merchant_id=payment.merchant_id,
-               gid=payment.gid or "", detail={"error": str(exc)}, actor_label=actor_label)
+               gid=payment.gid or "", detail={"error": str(exc)}, actor=actor)
         polling.after_read(payment, False, clock.utcnow(), poll_period)
         db.session.commit()
         return Result(False, "The gateway's status could not be read; nothing was changed. "
@@ -132,7 +132,7 @@ def refresh(client: PaymentsClient, payment: Payment, actor_label: str | None = 
     detail = {"status": payment.gateway_status or payment.status,
               **({"settled": settled} if settled else {})}
     record("payment.refresh", merchant_id=payment.merchant_id, gid=payment.gid or "",
-           detail=detail, actor_label=actor_label)
+           detail=detail, actor=actor)
     db.session.commit()
     if answer is None:
         return Result(True, "The gateway never received this hold, so it can be sent again.")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from werkzeug.serving import run_simple
 
-from portal.logging_filters import install_redaction
+from portal.core.logging_filters import install_redaction
 from portal.sandbox.app import create_sandbox_app, state_of
 from portal.sandbox.config import ConfigError, load_config
 from portal.sandbox.persistence import SavingTicker, keep_state

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from flask import Flask, jsonify
 
-from portal.clock import Clock
-from portal.gateway.shapes import envelope
+from portal.core.clock import Clock
 from portal.sandbox.config import SandboxConfig
+from portal.sandbox.envelopes import envelope
 from portal.sandbox.errors import ApiError
 from portal.sandbox.faults import FaultInjector
 from portal.sandbox.install import install_onboarding

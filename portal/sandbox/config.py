@@ -10,7 +10,8 @@
 ```
 
 A merchant with ``subMerchants`` is a portfolio (parent MID): its keys also sign, as the official
-Python SDK does with ``glocalMerchant.parentMid``, for each MID listed (CONTRACT.md).
+Python SDK does with ``glocalMerchant.parentMid``, for each MID listed (docs/gateway-contract.md,
+portfolio keys).
 
 ``webhookUrl`` is a fallback: onboarding webhooks go to the URLs partners register through
 ``POST /gcc/v2/partner/{mid}/webhook``, and to ``webhookUrl`` when a partner registered none.

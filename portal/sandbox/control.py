@@ -21,7 +21,8 @@ from typing import Annotated
 from flask import Blueprint, Response, jsonify, request
 from pydantic import Field
 
-from portal.gateway.shapes import FieldError, RequestModel, envelope, validate_payload
+from portal.gateway.shapes import FieldError, RequestModel, validate_payload
+from portal.sandbox.envelopes import envelope
 from portal.sandbox.errors import ApiError, validation_error
 from portal.sandbox.faults import FaultPlan
 from portal.sandbox.json_body import read_json

@@ -1,4 +1,4 @@
-"""Which shapes the sandbox answers in (CONTRACT.md revision 3, "Reading answers").
+"""Which shapes the sandbox answers in (docs/gateway-contract.md, "Reading answers").
 
 ``answerDialect`` in the config: ``"contract"`` (the default) answers in the contract's shapes;
 ``"docs"`` answers in the variants the gateway's public docs show (gateway-facts D, the JSON
@@ -13,9 +13,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from portal.gateway.payments_shapes import REQUEST_ERROR, ErrorMessages
 from portal.gateway.reading.payments import SUCCESS_CODE, SUCCESS_WORD
-from portal.gateway.shapes import Envelope
+from portal.gateway.shapes import Envelope, ErrorMessages
+from portal.sandbox.envelopes import REQUEST_ERROR
 
 
 class AnswerDialect(StrEnum):

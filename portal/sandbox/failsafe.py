@@ -7,8 +7,8 @@ import logging
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from portal.clock import Clock
-from portal.gateway.shapes import envelope
+from portal.core.clock import Clock
+from portal.sandbox.envelopes import envelope
 
 log = logging.getLogger("portal.sandbox")
 

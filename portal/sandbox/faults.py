@@ -44,9 +44,8 @@ from pydantic import AfterValidator, ConfigDict, Field
 from pydantic.dataclasses import dataclass as model
 from werkzeug.wrappers import Response
 
-from portal.clock import Clock
+from portal.core.clock import Clock
 from portal.gateway import onboarding_shapes, payments_shapes
-from portal.gateway.shapes import envelope
 from portal.sandbox.dialect import (
     SYSTEM_ERROR,
     SYSTEM_FAULT_STATUS,
@@ -54,6 +53,7 @@ from portal.sandbox.dialect import (
     speaks_docs,
     system_fault_body,
 )
+from portal.sandbox.envelopes import envelope
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment

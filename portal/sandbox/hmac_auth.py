@@ -15,7 +15,7 @@ from urllib.parse import quote, urlsplit
 
 from flask import Request
 
-from portal.gateway.signing import AUTH_HEADER, DIGEST_HEADER, digests_match, matching_secret
+from portal.gateway.hmac import AUTH_HEADER, DIGEST_HEADER, digests_match, matching_secret
 from portal.sandbox.errors import unauthorized
 from portal.sandbox.streamed_json import SpooledBody, spool
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from portal.clock import Clock
+from portal.core.clock import Clock
 from portal.sandbox.config import SandboxConfig
 from portal.sandbox.faults import FaultInjector
 

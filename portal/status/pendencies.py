@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from portal.labels import Kind, label
-from portal.models.merchant import Merchant
-from portal.models.pendency import MerchantPendency
+from portal.core.labels import Kind, label
+from portal.core.models.merchant import Merchant
+from portal.core.models.pendency import MerchantPendency
 from portal.onboarding.merchant_facts import current_pendencies
 
 #: The pendency categories the sources show, in words; any other is shown humanised.

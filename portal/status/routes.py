@@ -5,11 +5,11 @@ from __future__ import annotations
 from flask import Blueprint, abort, render_template
 from flask.typing import ResponseReturnValue
 
-from portal.auth import roles_required
+from portal.auth.access import current_actor, roles_required
 from portal.auth.roles import STAFF
-from portal.clients import current_onboarding_client
-from portal.db import db
-from portal.models.status_change import StatusSource
+from portal.core.clients import current_onboarding_client
+from portal.core.db import db
+from portal.core.models.status_change import StatusSource
 from portal.onboarding import progress
 from portal.onboarding.drafts import drafts_of, get_merchant
 from portal.onboarding.status_history import timeline
@@ -26,7 +26,8 @@ def page(merchant_id: int) -> ResponseReturnValue:
     """Read the status now; show it with the checklist, outstanding documents, the gateway's
     pendencies and the timeline."""
     merchant = get_merchant(merchant_id) or abort(404)
-    read = read_status(current_onboarding_client(), merchant, StatusSource.POLL)
+    read = read_status(current_onboarding_client(), merchant, StatusSource.POLL,
+                       current_actor())
     db.session.commit()
     shown = pendencies(merchant)
     return render_template("status/page.html", merchant=merchant, read=read,

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from portal.audit.service import record
+from portal.audit.service import Actor, record
+from portal.core.labels import label
+from portal.core.models.merchant import Merchant
 from portal.gateway.errors import GatewayError, GatewayUnavailable
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_shapes import MerchantData, OnboardingStatus, known_status
-from portal.labels import label
-from portal.models.merchant import Merchant
 from portal.onboarding.gateway_record import apply_status_read
 from portal.onboarding.gateway_words import refusal_words
 
@@ -59,19 +59,23 @@ class StatusRead:
         return self.data is not None
 
 
-def read_status(client: OnboardingClient, merchant: Merchant, source: str) -> StatusRead:
-    """Read the status server-side and apply it; a failed read changes nothing; no commit."""
+def read_status(client: OnboardingClient, merchant: Merchant, source: str,
+                actor: Actor) -> StatusRead:
+    """Read the status server-side and apply it, audited as ``actor``'s; a failed read changes
+    nothing; no commit."""
     if not merchant.onboarding_id:
         return StatusRead(None, error="The merchant is not created at the gateway yet.")
     try:
         data = client.get_status(merchant.onboarding_id)
     except GatewayUnavailable as exc:
-        record("status.read", outcome="unavailable", merchant_id=merchant.id, gid=exc.gid,
+        record("status.read", actor=actor, outcome="unavailable", merchant_id=merchant.id,
+               gid=exc.gid,
                detail={"source": source, "error": exc.message})
         return StatusRead(None, error="The gateway could not be reached just now.")
     except GatewayError as exc:
-        record("status.read", outcome="refused", merchant_id=merchant.id, gid=exc.gid,
+        record("status.read", actor=actor, outcome="refused", merchant_id=merchant.id,
+               gid=exc.gid,
                detail={"source": source, "error": exc.message})
         return StatusRead(None, error=refusal_words(exc, merchant.onboarding_id))
-    moved = apply_status_read(merchant, data, source)
+    moved = apply_status_read(merchant, data, source, actor=actor)
     return StatusRead(data, moved)

@@ -16,10 +16,10 @@ from wtforms import (
 from wtforms.validators import DataRequired, EqualTo, Length, ValidationError
 
 from portal.auth.passwords import MIN_LENGTH
-from portal.form_base import PortalForm
 from portal.gateway.rules import check_email
 from portal.payments.approvals.requests import REASON_MAX
 from portal.team.service import ROLE_LABELS
+from portal.web.form_base import PortalForm
 
 ROLE_CHOICES = [SelectChoice(value, label) for value, label in ROLE_LABELS.items()]
 

@@ -3,7 +3,7 @@ the invitation of an administrator added by approval."""
 
 from __future__ import annotations
 
-from portal.config import current_settings
+from portal.core.config import current_settings
 from portal.jobs.account_mail import RESET
 from portal.jobs.queue import JobEnd, JobRun
 from portal.team import reset

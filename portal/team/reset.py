@@ -13,15 +13,15 @@ from datetime import timedelta
 
 from sqlalchemy import delete, func, select
 
-from portal import clock
-from portal.audit import record
+from portal.audit.service import ANONYMOUS, SYSTEM, Actor, record
 from portal.auth import accounts
-from portal.config import Settings
-from portal.db import db
+from portal.core import clock
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models import PasswordResetRequest, User
 from portal.jobs.account_mail import queue_reset
-from portal.mail import MailError, compose, send
+from portal.mail.sender import MailError, compose, send
 from portal.mail.urls import absolute_url
-from portal.models import PasswordResetRequest, User
 from portal.team import tokens
 
 #: Requests counted over this window; beyond the limits no email is sent.
@@ -91,7 +91,7 @@ def request_reset(email: str, address: str) -> None:
 
 
 def _audit_request(asked: PasswordResetRequest, outcome: str) -> None:
-    record("password_reset.request", outcome=outcome, actor_label="anonymous",
+    record("password_reset.request", actor=ANONYMOUS, outcome=outcome,
            detail={"email": asked.email, "address": asked.address})
 
 
@@ -127,7 +127,7 @@ def send_invitation(settings: Settings, user: User, inviter: str) -> None:
 def mail_invitation(settings: Settings, user_id: int, inviter_id: int | None,
                     attempt: int) -> None:
     """The worker's half of an invitation queued when adding an administrator was approved;
-    audited with how it went (never sent twice, as ``mail_reset``), commits."""
+    audited, as the inviter's, with how it went (never sent twice, as ``mail_reset``), commits."""
     user = db.session.get(User, user_id)
     inviter = db.session.get(User, inviter_id) if inviter_id is not None else None
     if user is None or not user.active:
@@ -138,7 +138,8 @@ def mail_invitation(settings: Settings, user_id: int, inviter_id: int | None,
             send_invitation(settings, user, inviter.email if inviter else "An administrator")
         except MailError:
             outcome = "failed"
-    record("user.invitation", outcome=outcome, detail={"email": user.email})
+    record("user.invitation", actor=Actor.of(inviter) if inviter else SYSTEM, outcome=outcome,
+           detail={"email": user.email})
     db.session.commit()
 
 
@@ -146,5 +147,5 @@ def choose_password(user: User, password: str, purpose: tokens.Purpose) -> None:
     """Set the password chosen through a link (which dies with the change); audited, commits."""
     accounts.set_password(user, password)
     record("password_reset.complete" if purpose is tokens.RESET else "user.invitation_accept",
-           actor_label=user.email, detail={"email": user.email})
+           actor=Actor.of(user), detail={"email": user.email})
     db.session.commit()

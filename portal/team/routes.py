@@ -11,12 +11,12 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
-from portal.auth import public, roles_required
+from portal.auth.access import public, roles_required
 from portal.auth.passwords import MIN_LENGTH
-from portal.config import current_settings
-from portal.db import db
-from portal.mail import MailError
-from portal.models import Role, User
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models import Role, User
+from portal.mail.sender import MailError
 from portal.payments.approvals.requests import RequestRefused
 from portal.team import reset, service, tokens
 from portal.team.forms import (

@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from portal.audit import record
+from portal.audit.service import Actor, record
 from portal.auth import accounts, admins, mfa, passwords, session_records
-from portal.db import db
-from portal.models import ApprovalRequest, Role, User
+from portal.core.db import db
+from portal.core.models import ApprovalRequest, Role, User
 from portal.payments.approvals import requests
 
 ROLE_LABELS = {Role.OPS.value: "Operations", Role.ADMIN.value: "Administrator"}
@@ -90,7 +90,7 @@ def add_member(email: str, role: Role, one_time_for: timedelta,
                                     created_by_id=actor.id)
     except accounts.AccountError as exc:
         raise TeamError(f"There is already a user {accounts.normalize_email(email)}.") from exc
-    record("user.create", detail={"email": user.email, "role": user.role})
+    record("user.create", actor=Actor.of(actor), detail={"email": user.email, "role": user.role})
     return user, password
 
 
@@ -123,7 +123,8 @@ def set_active(user: User, active: bool, actor: User) -> None:
                 raise _last_admin(user, "deactivating them")
         session_records.close_all_sessions(user.id)
         db.session.refresh(user)
-    record("user.activate" if active else "user.deactivate", detail={"email": user.email})
+    record("user.activate" if active else "user.deactivate", actor=Actor.of(actor),
+           detail={"email": user.email})
 
 
 def change_role(user: User, role: Role, actor: User) -> None:
@@ -137,7 +138,8 @@ def change_role(user: User, role: Role, actor: User) -> None:
     db.session.refresh(user)
     if not changed and user.role != role.value:
         raise _last_admin(user, "changing their role")
-    record("user.role_change", detail={"email": user.email, "from": before, "to": role.value})
+    record("user.role_change", actor=Actor.of(actor),
+           detail={"email": user.email, "from": before, "to": role.value})
 
 
 def issue_one_time_password(user: User, one_time_for: timedelta, actor: User) -> str:
@@ -147,7 +149,7 @@ def issue_one_time_password(user: User, one_time_for: timedelta, actor: User) ->
     password = passwords.generate_password()
     accounts.set_password(user, password, one_time_for=one_time_for)
     user.password_issued_by_id = actor.id
-    record("user.one_time_password", detail={"email": user.email})
+    record("user.one_time_password", actor=Actor.of(actor), detail={"email": user.email})
     return password
 
 
@@ -161,7 +163,7 @@ def reinvite(user: User, one_time_for: timedelta, actor: User) -> str:
     password = passwords.generate_password()
     accounts.set_password(user, password, one_time_for=one_time_for)
     user.password_issued_by_id = actor.id
-    record("user.reinvite", detail={"email": user.email})
+    record("user.reinvite", actor=Actor.of(actor), detail={"email": user.email})
     return password
 
 
@@ -174,4 +176,4 @@ def reset_two_step(user: User, actor: User) -> None:
     if not user.has_totp:
         raise TeamError(f"{user.email} has no two-step sign-in to reset.")
     mfa.remove_authenticator(user)
-    record("user.mfa_reset", detail={"email": user.email})
+    record("user.mfa_reset", actor=Actor.of(actor), detail={"email": user.email})

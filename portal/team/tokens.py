@@ -13,9 +13,9 @@ from datetime import timedelta
 from itsdangerous import BadSignature
 
 from portal.auth.passwords import fingerprint, same_fingerprint
-from portal.db import db
-from portal.models import User
-from portal.signing import timed_serializer
+from portal.core.db import db
+from portal.core.models import User
+from portal.core.timed_tokens import timed_serializer
 
 
 @dataclass(frozen=True)

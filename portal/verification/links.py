@@ -14,16 +14,19 @@ from datetime import timedelta
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from sqlalchemy import select
 
-from portal import clock
-from portal.audit.service import record
-from portal.db import db
-from portal.models.merchant import Merchant
-from portal.models.verification import MerchantLink
+from portal.audit.service import Actor, record
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.verification import MerchantLink
+from portal.core.timed_tokens import timed_serializer
 from portal.onboarding.locks import verification_complete
-from portal.signing import timed_serializer
 
 SALT = "portal.merchant-verification-link"
 LIFETIME = timedelta(hours=24)
+
+#: Who opening a link is credited to: the merchant, who signs in to nothing.
+MERCHANT = Actor("merchant link")
 
 
 def _serializer(secret_key: str) -> URLSafeTimedSerializer:
@@ -51,7 +54,7 @@ def refusal(merchant: Merchant) -> str | None:
     return None
 
 
-def issue(secret_key: str, merchant: Merchant, actor: str) -> tuple[MerchantLink, str]:
+def issue(secret_key: str, merchant: Merchant, actor: Actor) -> tuple[MerchantLink, str]:
     """Store a new link for ``merchant`` and return it with its token; commits. LinkRefused
     once the merchant has finished verification (the page offers none then)."""
     reason = refusal(merchant)
@@ -59,22 +62,22 @@ def issue(secret_key: str, merchant: Merchant, actor: str) -> tuple[MerchantLink
         raise LinkRefused(reason)
     now = clock.utcnow()
     link = MerchantLink(merchant_id=merchant.id, nonce=secrets.token_urlsafe(24), created_at=now,
-                        expires_at=now + LIFETIME, created_by=actor)
+                        expires_at=now + LIFETIME, created_by=actor.label)
     db.session.add(link)
     db.session.flush()
-    record("merchant_link.issue", merchant_id=merchant.id,
+    record("merchant_link.issue", actor=actor, merchant_id=merchant.id,
            detail={"link": link.id, "expiresAt": link.expires_at.isoformat()})
     db.session.commit()
     return link, _serializer(secret_key).dumps({"m": merchant.id, "n": link.nonce})
 
 
-def revoke(merchant: Merchant, link_id: int, actor: str) -> bool:
+def revoke(merchant: Merchant, link_id: int, actor: Actor) -> bool:
     """Revoke one of the merchant's links; False if there is no such live link; commits."""
     link = db.session.get(MerchantLink, link_id)
     if link is None or link.merchant_id != merchant.id or link.revoked_at is not None:
         return False
-    link.revoked_at, link.revoked_by = clock.utcnow(), actor
-    record("merchant_link.revoke", merchant_id=merchant.id, detail={"link": link.id})
+    link.revoked_at, link.revoked_by = clock.utcnow(), actor.label
+    record("merchant_link.revoke", actor=actor, merchant_id=merchant.id, detail={"link": link.id})
     db.session.commit()
     return True
 
@@ -109,6 +112,6 @@ def check(secret_key: str, merchant_id: int, token: str) -> LinkCheck:
 def mark_opened(link: MerchantLink) -> None:
     """Remember when the merchant last opened the link; commits."""
     link.last_opened_at = clock.utcnow()
-    record("merchant_link.open", actor_label="merchant link", merchant_id=link.merchant_id,
+    record("merchant_link.open", actor=MERCHANT, merchant_id=link.merchant_id,
            detail={"link": link.id})
     db.session.commit()

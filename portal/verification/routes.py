@@ -14,21 +14,21 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_login import current_user
 
-from portal import clock
-from portal.auth import public, roles_required
+from portal.audit.service import Actor
+from portal.auth.access import current_actor, public, roles_required
 from portal.auth.roles import STAFF
-from portal.clients import current_onboarding_client
-from portal.config import current_settings
-from portal.models.merchant import Merchant
-from portal.models.verification import MerchantLink
+from portal.core import clock
+from portal.core.clients import current_onboarding_client
+from portal.core.config import current_settings
+from portal.core.models.merchant import Merchant
+from portal.core.models.verification import MerchantLink
+from portal.core.redaction import masked_email
 from portal.onboarding import progress
 from portal.onboarding.drafts import drafts_of, get_merchant
 from portal.onboarding.signatory import signatory_of
-from portal.redaction import masked_email
-from portal.security_headers import content_security_policy
 from portal.verification import links, service, words
+from portal.web.security_headers import content_security_policy
 
 bp = Blueprint("verification", __name__)
 
@@ -59,7 +59,7 @@ def session(merchant_id: int) -> ResponseReturnValue:
     callback = url_for("verification.session", merchant_id=merchant.id, _external=True)
     confirm_url = url_for("verification.confirm", merchant_id=merchant.id)
     return embedded("verification/session.html", merchant, callback, confirm_url, service.OPS,
-                    words.for_ops())
+                    words.for_ops(), current_actor())
 
 
 @bp.post("/merchants/<int:merchant_id>/verification/confirm")
@@ -67,7 +67,7 @@ def session(merchant_id: int) -> ResponseReturnValue:
 def confirm(merchant_id: int) -> ResponseReturnValue:
     """The page reported completion: read the status server-side and answer what it says."""
     return jsonify(service.confirm(current_onboarding_client(), load(merchant_id),
-                                   words.for_ops()))
+                                   words.for_ops(), current_actor()))
 
 
 @bp.post("/merchants/<int:merchant_id>/verification/links")
@@ -80,7 +80,7 @@ def issue_link(merchant_id: int) -> ResponseReturnValue:
     """
     merchant = load(merchant_id)
     try:
-        _link, token = links.issue(current_settings().secret_key, merchant, current_user.email)
+        _link, token = links.issue(current_settings().secret_key, merchant, current_actor())
     except links.LinkRefused as exc:
         flash(str(exc), "error")
         return redirect(url_for("verification.page", merchant_id=merchant.id))
@@ -94,7 +94,7 @@ def issue_link(merchant_id: int) -> ResponseReturnValue:
 def revoke_link(merchant_id: int, link_id: int) -> ResponseReturnValue:
     """Withdraw a merchant link at once."""
     merchant = load(merchant_id)
-    if not links.revoke(merchant, link_id, current_user.email):
+    if not links.revoke(merchant, link_id, current_actor()):
         abort(404)
     flash("The link was withdrawn; it no longer opens the verification page.", "success")
     return redirect(url_for("verification.page", merchant_id=merchant.id))
@@ -114,7 +114,8 @@ def merchant_page(merchant_id: int) -> ResponseReturnValue:
                        _external=True)
     confirm_url = url_for("verification.merchant_confirm", merchant_id=merchant.id, token=token)
     return embedded("verification/merchant.html", merchant, callback, confirm_url,
-                    service.MERCHANT_LINK, words.for_merchant(current_settings().partner_name))
+                    service.MERCHANT_LINK, words.for_merchant(current_settings().partner_name),
+                    current_actor(links.MERCHANT))
 
 
 @bp.post("/verify/<int:merchant_id>/confirm")
@@ -123,7 +124,8 @@ def merchant_confirm(merchant_id: int) -> ResponseReturnValue:
     """The merchant's page reported completion: read the status server-side."""
     merchant, _link = opened(merchant_id, request.args.get("token", ""))
     return jsonify(service.confirm(current_onboarding_client(), merchant,
-                                   words.for_merchant(current_settings().partner_name)))
+                                   words.for_merchant(current_settings().partner_name),
+                                   current_actor(links.MERCHANT)))
 
 
 def load(merchant_id: int) -> Merchant:
@@ -144,13 +146,13 @@ def opened(merchant_id: int, token: str) -> tuple[Merchant, MerchantLink]:
 
 
 def embedded(template: str, merchant: Merchant, callback: str, confirm_url: str,
-             via: str, page_words: words.PageWords) -> ResponseReturnValue:
+             via: str, page_words: words.PageWords, actor: Actor) -> ResponseReturnValue:
     """Read the status, mint a link for this view (if the gate is open) and render it framed,
-    CSP allowing it, in ``page_words``."""
+    CSP allowing it, in ``page_words``; what it does is ``actor``'s."""
     client = current_onboarding_client()
-    service.refresh_checklist(client, merchant)
+    service.refresh_checklist(client, merchant, actor)
     gate = service.gate(merchant)
-    minted = service.mint_link(client, merchant, callback, via) if gate.open else None
+    minted = service.mint_link(client, merchant, callback, via, actor) if gate.open else None
     html = render_template(template, merchant=merchant, gate=gate, minted=minted,
                            confirm_url=confirm_url, progress=service.progress(merchant),
                            gateway_origin=current_settings().verification_origin,

@@ -13,17 +13,17 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
-from portal import clock
-from portal.audit.service import record
-from portal.db import db
+from portal.audit.service import Actor, record
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.status_change import StatusSource
+from portal.core.models.step import StepState
+from portal.core.models.verification import GatewayLink
 from portal.gateway.errors import GatewayError, GatewayUnavailable, ValidationFailed
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_events import StepName
 from portal.gateway.onboarding_shapes import checklist_done
-from portal.models.merchant import Merchant
-from portal.models.status_change import StatusSource
-from portal.models.step import StepState
-from portal.models.verification import GatewayLink
 from portal.onboarding.drafts import draft_for
 from portal.onboarding.gateway_words import refusal_words
 from portal.onboarding.locks import verification_complete
@@ -31,7 +31,8 @@ from portal.onboarding.steps import BY_KEY, STEPS
 from portal.status.service import read_status
 from portal.verification.words import PageWords
 
-#: How long the gateway's link lasts (CONTRACT.md).
+#: How long the gateway's link lasts: its token is single-use and lasts 24 hours
+#: (docs/gateway-contract.md, "Partner onboarding").
 GATEWAY_LINK_LIFETIME = timedelta(hours=24)
 OPS = "ops"
 MERCHANT_LINK = "merchant link"
@@ -94,22 +95,23 @@ def gate(merchant: Merchant) -> Gate:
     return Gate(missing)
 
 
-def mint_link(client: OnboardingClient, merchant: Merchant, callback_url: str,
-              via: str) -> Minted:
-    """Ask the gateway for a fresh link whose page posts back to ``callback_url``; commits."""
+def mint_link(client: OnboardingClient, merchant: Merchant, callback_url: str, via: str,
+              actor: Actor) -> Minted:
+    """Ask the gateway for a fresh link whose page posts back to ``callback_url``, audited as
+    ``actor``'s; commits."""
     try:
         data = client.get_verification_redirect(merchant.onboarding_id or "",
                                                 {"callBackUrl": callback_url})
     except ValidationFailed as exc:
         missing = [f"{e.field}: {e.message}" if e.field else e.message
                    for e in exc.field_errors]
-        _audit_refusal(merchant, "refused", exc, {"via": via, "missing": missing})
+        _audit_refusal(merchant, "refused", exc, {"via": via, "missing": missing}, actor)
         return Minted(missing=missing or [exc.message])
     except GatewayUnavailable as exc:
-        _audit_refusal(merchant, "unavailable", exc, {"via": via, "error": exc.message})
+        _audit_refusal(merchant, "unavailable", exc, {"via": via, "error": exc.message}, actor)
         return Minted(error="The gateway could not be reached for a verification link.")
     except GatewayError as exc:
-        _audit_refusal(merchant, "refused", exc, {"via": via, "error": exc.message})
+        _audit_refusal(merchant, "refused", exc, {"via": via, "error": exc.message}, actor)
         return Minted(error=refusal_words(exc, merchant.onboarding_id or ""))
     now = clock.utcnow()
     link = GatewayLink(merchant_id=merchant.id, minted_at=now,
@@ -118,23 +120,25 @@ def mint_link(client: OnboardingClient, merchant: Merchant, callback_url: str,
     draft = draft_for(merchant, BY_KEY["verification"])
     if draft.state != StepState.SENT:
         draft.state = StepState.DRAFT
-    record("verification.link", merchant_id=merchant.id, gid=data.answer_gid,
+    record("verification.link", actor=actor, merchant_id=merchant.id, gid=data.answer_gid,
            detail={"via": via, "expiresAt": link.expires_at.isoformat()})
     db.session.commit()
     return Minted(url=data.redirectLink, link=link)
 
 
 def _audit_refusal(merchant: Merchant, outcome: str, exc: GatewayError,
-                   detail: dict[str, object]) -> None:
-    record("verification.link", outcome=outcome, merchant_id=merchant.id, gid=exc.gid,
+                   detail: dict[str, object], actor: Actor) -> None:
+    record("verification.link", actor=actor, outcome=outcome, merchant_id=merchant.id,
+           gid=exc.gid,
            detail=detail)
     db.session.commit()
 
 
-def confirm(client: OnboardingClient, merchant: Merchant, words: PageWords) -> dict[str, object]:
-    """The verification page said it is complete: read the status server-side and answer in
-    the page's ``words``; commits."""
-    result = read_status(client, merchant, StatusSource.VERIFICATION_PAGE)
+def confirm(client: OnboardingClient, merchant: Merchant, words: PageWords,
+            actor: Actor) -> dict[str, object]:
+    """The verification page said it is complete: read the status server-side (as ``actor``)
+    and answer in the page's ``words``; commits."""
+    result = read_status(client, merchant, StatusSource.VERIFICATION_PAGE, actor)
     db.session.commit()
     steps = {p.step: p.done for p in progress(merchant)}
     if not result.ok:
@@ -145,12 +149,12 @@ def confirm(client: OnboardingClient, merchant: Merchant, words: PageWords) -> d
             "message": message, "next": next_step}
 
 
-def refresh_checklist(client: OnboardingClient, merchant: Merchant) -> None:
+def refresh_checklist(client: OnboardingClient, merchant: Merchant, actor: Actor) -> None:
     """Read the status before the page is drawn, so its progress is the gateway's: a person
     back from DigiLocker (opened outside the frame) sees it done, as the frame does. A failed
     read keeps what is stored; commits."""
     if merchant.onboarding_id and not verification_complete(merchant):
-        read_status(client, merchant, StatusSource.VERIFICATION_PAGE)
+        read_status(client, merchant, StatusSource.VERIFICATION_PAGE, actor)
         db.session.commit()
 
 

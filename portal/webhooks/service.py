@@ -17,23 +17,24 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from portal import clock
-from portal.clients import onboarding_client
-from portal.config import Settings
-from portal.db import db
+from portal.audit.service import WEBHOOK
+from portal.core import clock
+from portal.core.clients import onboarding_client
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.status_change import StatusSource
+from portal.core.models.webhook_event import WebhookEvent
+from portal.core.typed_text import without_control_characters
+from portal.gateway.hmac import matching_secret
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_events import WebhookKey
 from portal.gateway.onboarding_shapes import known_status
 from portal.gateway.retry import NO_RETRY
-from portal.gateway.signing import matching_secret
 from portal.gateway.transport import Timeouts
-from portal.models.merchant import Merchant
-from portal.models.status_change import StatusSource
-from portal.models.webhook_event import WebhookEvent
 from portal.onboarding.merchant_facts import keep
 from portal.onboarding.status_history import is_final
 from portal.status.service import read_status
-from portal.typed_text import without_control_characters
 
 #: Connect and read timeouts of the re-read: well inside the gateway's 10 seconds.
 TIMEOUTS = Timeouts(connect=2.0, read=4.0)
@@ -112,6 +113,7 @@ def _text(payload: dict[str, object], key: str, longest: int) -> str:
 def process(client: OnboardingClient, event: WebhookEvent,
             already_read: frozenset[str] = frozenset()) -> None:
     """Re-read the status the event is about; a failed read leaves it unprocessed; commits.
+    What it changes is credited to the webhook (``WEBHOOK``), whoever runs it.
 
     ``already_read``: onboarding ids whose status was read moments ago (by the sync).
     """
@@ -121,14 +123,15 @@ def process(client: OnboardingClient, event: WebhookEvent,
     if merchant is None:
         _done(event, "unknown onboarding id")
     elif is_final(merchant.status):
-        _done(event, f"already {merchant.status}" + reported_status(event) + keep(merchant, event))
+        _done(event, f"already {merchant.status}" + reported_status(event)
+              + keep(merchant, event, WEBHOOK))
     elif event.onboarding_id in already_read:
-        _done(event, "status read by the sync" + keep(merchant, event))
+        _done(event, "status read by the sync" + keep(merchant, event, WEBHOOK))
     else:
-        read = read_status(client, merchant, StatusSource.WEBHOOK)
+        read = read_status(client, merchant, StatusSource.WEBHOOK, WEBHOOK)
         if read.ok:
             _done(event, f"status {merchant.status}" + (" (moved)" if read.moved else "")
-                  + reported_status(event) + keep(merchant, event))
+                  + reported_status(event) + keep(merchant, event, WEBHOOK))
         else:
             event.outcome = f"re-read failed, left for the sync: {read.error}"[:200]
     db.session.commit()

@@ -20,9 +20,9 @@ from wtforms import (
 )
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from portal.body_forms import PLEASE_CHOOSE, text_field
+from portal.core.labels import Kind, label
 from portal.gateway.onboarding_shapes import CardNetwork, FeeType, Product
-from portal.labels import Kind, label
+from portal.web.body_forms import PLEASE_CHOOSE, text_field
 
 
 def labelled_select(text: str, values: Iterable[str], kind: Kind,

@@ -20,10 +20,10 @@ from wtforms import (
     StringField,
 )
 
-from portal.body_forms import PLEASE_CHOOSE, BodyForm, text_field
-from portal.form_base import PortalForm
+from portal.core.labels import Kind, label
 from portal.gateway.onboarding_shapes import AccountType, EntityType, Product
-from portal.labels import Kind, label
+from portal.web.body_forms import PLEASE_CHOOSE, BodyForm, text_field
+from portal.web.form_base import PortalForm
 from portal.wizard.form_parts import (
     AddressesForm,
     ContactForm,

@@ -1,5 +1,5 @@
-"""The wizard's page helpers: the client, categories, what a send's outcome shows, and a step's
-values in words for its read-only page."""
+"""The wizard's page helpers: the business categories' choices, where a send's outcome leads and
+what it shows, and a step's values in words for its read-only page."""
 
 from __future__ import annotations
 
@@ -11,17 +11,17 @@ from werkzeug.wrappers import Response
 from wtforms import BooleanField, Field, FieldList, FormField, HiddenField
 from wtforms.fields.choices import SelectFieldBase
 
-from portal.body_forms import title
+from portal.core.models.merchant import Merchant
+from portal.core.redaction import is_secret_key
 from portal.gateway.errors import GatewayError
 from portal.gateway.rules import mask
 from portal.gateway.shapes import FieldError
-from portal.models.merchant import Merchant
 from portal.onboarding.categories import cached_categories, grouped_choices
 from portal.onboarding.result import StepResult
 from portal.onboarding.sending import NEEDS_CORRECTING, UNAVAILABLE
 from portal.onboarding.steps import Step, next_step
-from portal.redaction import is_secret_key
-from portal.step_pages import step_url
+from portal.web.body_forms import title
+from portal.web.step_pages import step_url
 from portal.wizard.forms import KEPT_CHOICE
 
 

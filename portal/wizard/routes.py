@@ -8,22 +8,24 @@ from flask import Blueprint, abort, flash, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 from werkzeug.datastructures import MultiDict
 
-from portal.auth import roles_required
+from portal.auth.access import current_actor, roles_required
 from portal.auth.held_forms import claim, keeps_typing
 from portal.auth.roles import STAFF
-from portal.clients import current_onboarding_client
-from portal.models.merchant import CreateState, Merchant
-from portal.models.step import StepDraft, StepState
-from portal.onboarding import progress, queue, scenarios
+from portal.core.clients import current_onboarding_client
+from portal.core.models.merchant import CreateState, Merchant
+from portal.core.models.step import StepDraft, StepState
+from portal.onboarding import progress
 from portal.onboarding import reconcile as reconciliation
 from portal.onboarding.create import new_external_id, start_merchant
 from portal.onboarding.drafts import DraftConflict, draft_saved, drafts_of, get_merchant
-from portal.onboarding.filling import fill_every_step, filled_message
 from portal.onboarding.result import StepResult
 from portal.onboarding.service import save_step_draft, send_saved, send_step
 from portal.onboarding.steps import BY_KEY, Step
-from portal.required_fields import mark_required
-from portal.step_pages import chosen_scenario, step_url
+from portal.outbox import queue
+from portal.web import scenarios
+from portal.web.required_fields import mark_required
+from portal.web.scenario_filling import fill_every_step, filled_message
+from portal.web.step_pages import chosen_scenario, step_url
 from portal.wizard.conflicts import Difference, differences
 from portal.wizard.forms import FORMS, CreateForm, ReconcileForm, StepForm
 from portal.wizard.pages import (
@@ -48,9 +50,10 @@ def new() -> ResponseReturnValue:
     mark_required(form, CREATE.shape)
     if form.validate_on_submit():
         sending = request.form.get("action") == "send"
-        merchant, errors = start_merchant(form.payload(), sending)
+        merchant, errors = start_merchant(form.payload(), sending, actor=current_actor())
         if merchant is not None and sending:
-            result = send_step(current_onboarding_client(), merchant, CREATE, form.payload())
+            result = send_step(current_onboarding_client(), merchant, CREATE, form.payload(),
+                               actor=current_actor())
             return after(merchant, CREATE, result, moved=result.ok)
         if merchant is not None:
             return after(merchant, CREATE, draft_saved())
@@ -93,8 +96,9 @@ def save(merchant: Merchant, step: Step, form: StepForm, action: str,
          version: int | None) -> StepResult:
     """Save and send (``action`` 'send') or save the draft, from the form's data."""
     if action == "send":
-        return send_step(current_onboarding_client(), merchant, step, form.payload(), version)
-    return save_step_draft(merchant, step, form.payload(), version)
+        return send_step(current_onboarding_client(), merchant, step, form.payload(), version,
+                         actor=current_actor())
+    return save_step_draft(merchant, step, form.payload(), version, actor=current_actor())
 
 
 @bp.post("/merchants/<int:merchant_id>/steps/<step_key>/retry")
@@ -102,7 +106,7 @@ def save(merchant: Merchant, step: Step, form: StepForm, action: str,
 def retry(merchant_id: int, step_key: str) -> ResponseReturnValue:
     """Send the stored draft again (after the gateway was unreachable or the outcome unknown)."""
     merchant, step = load(merchant_id, step_key)
-    result = send_saved(current_onboarding_client(), merchant, step)
+    result = send_saved(current_onboarding_client(), merchant, step, actor=current_actor())
     return after(merchant, step, result, moved=result.ok)
 
 
@@ -113,7 +117,7 @@ def reconcile(merchant_id: int) -> ResponseReturnValue:
     merchant, _step = load(merchant_id, CREATE.key)
     form = ReconcileForm()
     result = (reconciliation.reconcile(current_onboarding_client(), merchant,
-                                       form.onboardingId.data or "")
+                                       form.onboardingId.data or "", current_actor())
               if form.validate_on_submit() else StepResult(False, "The form expired; try again."))
     return after(merchant, CREATE, result, moved=result.ok)
 
@@ -127,7 +131,7 @@ def fill(merchant_id: int) -> ResponseReturnValue:
     merchant = get_merchant(merchant_id) or abort(404)
     back = BY_KEY.get(request.form.get("back", ""), CREATE)
     try:
-        filled = fill_every_step(merchant, scenario)
+        filled = fill_every_step(merchant, scenario, current_actor())
     except DraftConflict:
         flash("Someone else saved a step meanwhile, so nothing was filled: try again.", "error")
     else:
@@ -140,10 +144,11 @@ def fill(merchant_id: int) -> ResponseReturnValue:
 def fill_new() -> ResponseReturnValue:
     """Sandbox only: start a merchant with a scenario's step 1 data and fill every step."""
     scenario = chosen_scenario()
-    merchant, errors = start_merchant(scenarios.form_data(scenario, "create"))
+    merchant, errors = start_merchant(scenarios.form_data(scenario, "create"),
+                                      actor=current_actor())
     if merchant is None:
         abort(409, errors[0].message)
-    filled = fill_every_step(merchant, scenario)
+    filled = fill_every_step(merchant, scenario, current_actor())
     flash(filled_message(scenario, [CREATE, *filled]), "success")
     return redirect(step_url(merchant, CREATE))
 

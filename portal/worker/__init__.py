@@ -1,2 +1,3 @@
-"""The background worker: ``loop`` claims jobs and runs them (the outbox's sends too),
-``handlers`` names what runs each kind of job, ``cli`` is ``flask --app app worker``."""
+"""The background worker: ``loop`` drains the outbox on every pass and claims jobs and runs them,
+``tasks`` names what runs each kind of job (and the periodic ones), ``sync`` is the periodic
+refresh, ``cli`` is ``flask --app app worker``."""

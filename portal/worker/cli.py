@@ -11,8 +11,8 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from portal.config import current_settings
-from portal.jobs.queue import LEASE
+from portal.core.config import current_settings
+from portal.core.row_claims import LEASE
 from portal.worker.loop import WorkerOptions, run_due, work
 from portal.worker.tasks import Intervals
 
@@ -34,8 +34,9 @@ SECONDS = click.FloatRange(min=0.05)
 @with_appcontext
 def worker_command(lease: float, poll: float, sync_every: float, reminders_every: float,
                    once: bool) -> None:
-    """Run background work: bulk imports, the status sync, reminders, queued step sends, the
-    payment status poll (every PAYMENT_POLL_SECONDS).
+    """Run background work: queued step sends (every pass), bulk imports, account emails
+    (password resets, invitations), and the periodic jobs: the status sync, reminders,
+    document retention and the payment status poll (every PAYMENT_POLL_SECONDS).
 
     Run one or more, beside the web processes; SIGTERM or Ctrl-C stops a worker after the rows
     or item in hand (a job left unfinished goes on in another worker).

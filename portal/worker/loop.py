@@ -18,10 +18,11 @@ from datetime import timedelta
 
 from flask import Flask
 
-from portal.clients import current_onboarding_client
-from portal.db import db
-from portal.jobs.queue import LEASE, MAX_ATTEMPTS, JobEnd, JobRun, claim, end, renew, schedule
-from portal.outbox.drain import drain
+from portal.core.clients import current_onboarding_client
+from portal.core.db import db
+from portal.core.row_claims import LEASE
+from portal.jobs.queue import MAX_ATTEMPTS, JobEnd, JobRun, claim, end, renew, schedule
+from portal.onboarding.drain import drain
 from portal.worker.tasks import HANDLERS, Handler, Intervals
 
 log = logging.getLogger("portal.worker")

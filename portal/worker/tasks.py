@@ -8,17 +8,17 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from portal import clock
-from portal.bulk import jobs as bulk_jobs
-from portal.clients import current_onboarding_client
-from portal.config import current_settings
+from portal.bulk import import_job
+from portal.core import clock
+from portal.core.clients import current_onboarding_client
+from portal.core.config import current_settings
 from portal.documents.retention import delete_expired_files
 from portal.jobs import account_mail
 from portal.jobs.queue import JobEnd, JobRun
 from portal.merchant_mail.reminders import send_reminders
 from portal.payments.status_poll import poll_once
-from portal.sync import sync_once
 from portal.team.mail_jobs import run_account_mail
+from portal.worker.sync import sync_once
 
 log = logging.getLogger("portal.worker")
 
@@ -68,7 +68,7 @@ class Handler:
 
 
 HANDLERS: dict[str, Handler] = {
-    bulk_jobs.KIND: Handler(bulk_jobs.run_import, bulk_jobs.give_up),
+    import_job.KIND: Handler(import_job.run_import, import_job.give_up),
     SYNC: Handler(run_sync),
     REMINDERS: Handler(run_reminders),
     RETENTION: Handler(run_retention),

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from bs4 import BeautifulSoup
 
-from portal import clock
-from portal.db import db
-from portal.models.audit import AuditEvent
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.audit import AuditEvent
 from tests.admin.test_dashboard import _add_merchants
 
 

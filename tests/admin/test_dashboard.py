@@ -13,12 +13,12 @@ from bs4 import BeautifulSoup
 from sqlalchemy import event
 
 from bench.seed import seed_merchants
-from portal import clock
-from portal.admin.service import STALE_COUNT_CAP
-from portal.db import db
-from portal.models.audit import AuditEvent
-from portal.models.merchant import Merchant
-from portal.models.step import StepDraft
+from portal.admin.dashboard import STALE_COUNT_CAP
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.audit import AuditEvent
+from portal.core.models.merchant import Merchant
+from portal.core.models.step import StepDraft
 
 PAGES = ["/admin/", "/admin/audit", "/admin/checklist.csv"]
 COMPLETE_SECTIONS = {"businessDetails": "COMPLETE", "beneficialOwners": "COMPLETE",

@@ -9,10 +9,10 @@ from datetime import timedelta
 from bs4 import BeautifulSoup
 from sqlalchemy import update
 
-from portal import clock
-from portal.db import db
-from portal.models.merchant import Merchant
-from portal.models.payment import Payment
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.payment import Payment
 from portal.payments import expiry
 from tests.admin.test_dashboard import _add_merchants
 from tests.payments.conftest import add_merchant

@@ -7,15 +7,16 @@ from __future__ import annotations
 from flask import Flask
 from sqlalchemy import func, select, text
 
-from portal.config import current_settings
-from portal.db import db
+from portal.audit.service import SYSTEM
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.status_change import StatusSource
+from portal.core.models.status_count import NO_STATUS, MerchantStatusCount
 from portal.merchants.removal import delete_abandoned
-from portal.models.merchant import Merchant
-from portal.models.status_change import StatusSource
-from portal.models.status_count import NO_STATUS, MerchantStatusCount
-from portal.onboarding import scenarios
 from portal.onboarding.create import start_merchant
 from portal.onboarding.status_history import change_status
+from portal.web import scenarios
 from tests.bulk.conftest import EXAMPLE
 from tests.outbox.support import (
     app,
@@ -49,13 +50,14 @@ def move(app: Flask, merchant_id: int, *statuses: str) -> None:
     with app.app_context():
         merchant = db.session.get(Merchant, merchant_id)
         for status in statuses:
-            assert change_status(merchant, status, StatusSource.POLL)
+            assert change_status(merchant, status, StatusSource.POLL, actor=SYSTEM)
             db.session.commit()
 
 
 def test_the_counts_follow_starts_moves_a_bulk_import_and_deletes(app, runner, sandbox):
     with app.app_context():
-        started, errors = start_merchant(scenarios.form_data(scenarios.HAPPY, "create"))
+        started, errors = start_merchant(scenarios.form_data(scenarios.HAPPY, "create"),
+                                         actor=SYSTEM)
         assert errors == [] and started is not None
         db.session.commit()
         abandoned = started.id
@@ -77,14 +79,14 @@ def test_the_counts_follow_starts_moves_a_bulk_import_and_deletes(app, runner, s
     with app.app_context():  # a reader that lost the race moves neither the status nor a count
         stale = db.session.get(Merchant, third)
         move(app, third, "PENDING_REVIEW")
-        assert not change_status(stale, "RFI", StatusSource.WEBHOOK)
+        assert not change_status(stale, "RFI", StatusSource.WEBHOOK, actor=SYSTEM)
         db.session.commit()
     assert kept_counts(app) == counted(app) == {
         NO_STATUS: 1, "PENDING_VERIFICATION": 7, "PENDING_REVIEW": 1, "APPROVED": 1,
         "REJECTED": 1}
 
     with app.app_context():
-        assert delete_abandoned(current_settings(), db.session.get(Merchant, abandoned))
+        assert delete_abandoned(current_settings(), db.session.get(Merchant, abandoned), SYSTEM)
     assert kept_counts(app) == counted(app) == {
         "PENDING_VERIFICATION": 7, "PENDING_REVIEW": 1, "APPROVED": 1, "REJECTED": 1}
 

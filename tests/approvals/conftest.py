@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from portal.config import Settings
+from portal.core.config import Settings
 from tests.conftest import with_payments
 from tests.payments.conftest import (
     act,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from portal.models import ApprovalKind, ApprovalState
+from portal.core.models import ApprovalKind, ApprovalState
 from portal.payments.approvals.queries import KIND_WORDS, STATE_WORDS
 from tests.conftest import AuthActions
 

@@ -10,8 +10,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from sqlalchemy import text
 
-from portal.db import db
-from portal.models import ApprovalRequest, PaymentCredentials, PortfolioKey
+from portal.core.db import db
+from portal.core.models import ApprovalRequest, PaymentCredentials, PortfolioKey
 from tests.payments.conftest import credentials_row, submit
 from tests.support.approvals import decide_all, second_admin
 

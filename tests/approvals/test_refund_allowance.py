@@ -7,8 +7,8 @@ from __future__ import annotations
 from datetime import timedelta
 from decimal import Decimal
 
-from portal.db import db
-from portal.models.payment import PaymentRefund
+from portal.core.db import db
+from portal.core.models.payment import PaymentRefund
 from portal.payments.approvals.refund_allowance import WINDOW
 from tests.approvals.test_refunds import REASON, refund, requests_of
 from tests.payments.conftest import counting, flashes
@@ -24,7 +24,7 @@ def test_small_refunds_add_up_and_the_one_past_the_amount_waits(app, browser, sa
     assert "another admin reads it" in " ".join(page.errors_for("reason"))
     assert len(refunds) == 1 and requests_of(app) == []
     left = page.soup.select_one("[data-field=left-without-approval]").get_text(strip=True)
-    assert left == "400.00 INR"
+    assert left == "400 INR"
 
     page = refund(browser, captured, "600.00", again="y", reason=REASON)
     assert "needs a second admin's approval" in flashes(page)
@@ -76,4 +76,4 @@ def test_a_failed_refund_gives_its_amount_back(app, browser, sandbox, captured, 
         db.session.commit()
     page = browser.get(f"/payments/{captured}")
     left = page.soup.select_one("[data-field=left-without-approval]").get_text(strip=True)
-    assert Decimal(left.split()[0]) == Decimal("1000.00")
+    assert Decimal(left.split()[0].replace(",", "")) == Decimal("1000.00")

@@ -6,8 +6,8 @@ from decimal import Decimal
 
 from bs4 import BeautifulSoup
 
-from portal.db import db
-from portal.models import ApprovalRequest, AuditEvent
+from portal.core.db import db
+from portal.core.models import ApprovalRequest, AuditEvent
 from tests.payments.conftest import act, backend, counting, flashes, payment_row
 from tests.support.approvals import SECOND_ADMIN, decide_all, second_admin
 from tests.wizard.browser import Page, form_values

@@ -14,7 +14,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from portal.config import Settings
+from portal.core.config import Settings
 from portal.sandbox.onboarding.backend import OnboardingBackend
 from portal.sandbox.state import BACKEND_NAME
 from tests.conftest import (

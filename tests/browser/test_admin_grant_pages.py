@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from portal.auth.accounts import find_user, set_password
-from portal.db import db
+from portal.core.db import db
 from portal.payments.approvals.requests import request_portfolio_key
 from tests.approvals.test_keys import a_pem
 from tests.browser.conftest import Axe, Console, log_in, screenshot

@@ -4,15 +4,14 @@ and the payment shows the refund sent; axe on each page, screenshots at 1280 and
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from portal.config import Settings
+from portal.core.config import Settings
 from tests.browser.conftest import Axe, Console, Servers, log_in, screenshot
-from tests.browser.test_payments_journey import fill_hold_form
+from tests.browser.test_payment_pages import hold_and_pay
 from tests.payments.conftest import APPROVING_CARD, add_merchant
 
 pytestmark = pytest.mark.browser
@@ -29,18 +28,7 @@ def captured_payment(page: Page, servers: Servers, merchant_id: int) -> None:
     page is left on the payment."""
     page.goto(f"/merchants/{merchant_id}/payments/credentials")
     page.get_by_role("button", name="Save credentials").click()
-    page.goto(f"/merchants/{merchant_id}/payments/new")
-    fill_hold_form(page)
-    page.get_by_role("button", name="Create hold and go to the checkout page").click()
-    page.wait_for_url(f"{servers.sandbox.url}/**")
-    page.get_by_label("Card number").fill(APPROVING_CARD)
-    page.get_by_label("Expiry date (MM/YY)").fill("12/39")
-    page.get_by_label("Security code (CVV)").fill("123")
-    page.get_by_label("Name on card").fill("Asha Rao")
-    page.get_by_role("button", name=re.compile(r"^Pay ")).click()
-    page.wait_for_url(f"{servers.portal}/payments/callback")
-    page.goto("/payments")
-    page.locator("table a[href^='/payments/']").first.click()
+    hold_and_pay(page, servers, merchant_id, APPROVING_CARD)
     capture = page.locator("form.action--capture")
     capture.get_by_role("checkbox").check()
     capture.get_by_role("button", name="Capture").click()
@@ -92,8 +80,8 @@ def test_a_large_refund_is_sent_once_a_second_admin_approves(
         second.close()
 
     page.goto(payment_url)
-    expect(page.locator("table.refunds tbody tr td").nth(1)).to_have_text("1200.00 INR")
-    expect(page.locator("table.refunds tbody tr td").nth(2)).to_have_text("sent")
+    expect(page.locator("table.refunds tbody tr td").nth(1)).to_have_text("1,200 INR")
+    expect(page.locator("table.refunds tbody tr td").nth(2)).to_have_text("Sent to the gateway")
     expect(page.locator("section.approvals-of")).to_contain_text("Approved and done")
     assert console.csp_violations == []
     assert console.errors == []

@@ -11,9 +11,9 @@ import pytest
 from playwright.sync_api import Page, expect
 from sqlalchemy import update
 
-from portal import clock
-from portal.db import db
-from portal.models.payment import Payment
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.payment import Payment
 from tests.admin.test_dashboard import _add_merchants
 from tests.browser.conftest import Axe, log_in, screenshot
 from tests.payments.conftest import add_merchant

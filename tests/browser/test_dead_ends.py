@@ -10,11 +10,12 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from portal.db import db
-from portal.models.merchant import Merchant
-from portal.onboarding import scenarios
+from portal.audit.service import SYSTEM
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
 from portal.onboarding.service import save_step_draft
 from portal.onboarding.steps import BY_KEY
+from portal.web import scenarios
 from tests.browser.conftest import Axe, Servers, log_in, screenshot
 from tests.browser.test_payment_pages import act, merchant_id
 from tests.browser.test_payments_journey import fill_hold_form, pay_on_checkout_page
@@ -86,7 +87,7 @@ def test_after_step_7_the_wizard_goes_on_to_verification(page: Page, servers: Se
     merchant_id = onboard(csrf_app, until="documents")
     with csrf_app.app_context():  # step 7 typed and saved, not sent yet
         assert save_step_draft(db.session.get(Merchant, merchant_id), BY_KEY["products"],
-                               scenarios.form_data(scenarios.HAPPY, "products")).ok
+                               scenarios.form_data(scenarios.HAPPY, "products"), actor=SYSTEM).ok
     log_in(page, auth.create("ops"))
     page.goto(f"/merchants/{merchant_id}/steps/products")
     page.get_by_role("button", name="Save and send").click()

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from portal.db import db
-from portal.models import HeldForm
+from portal.core.db import db
+from portal.core.models import HeldForm
 from tests.browser.conftest import Axe, log_in, screenshot
 from tests.browser.test_failed_send_then_fix import expect_sent, fill, send
 

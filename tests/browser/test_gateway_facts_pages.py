@@ -11,14 +11,14 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from portal.clients import CLIENT_EXTENSION
-from portal.config import SETTINGS_EXTENSION
-from portal.db import db
+from portal.core.clients import CLIENT_EXTENSION
+from portal.core.config import SETTINGS_EXTENSION
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.gateway.hmac import hmac_digest
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.retry import NO_RETRY
-from portal.gateway.signing import hmac_digest
-from portal.models.merchant import Merchant
-from portal.onboarding import scenarios
+from portal.web import scenarios
 from tests.browser.conftest import Axe, Servers, log_in, screenshot
 from tests.browser.test_failed_send_then_fix import fill, send
 from tests.conftest import API_KEY, API_SECRET

@@ -12,10 +12,10 @@ from decimal import Decimal
 import pytest
 from playwright.sync_api import Page, expect
 
-from portal.db import db
-from portal.models.merchant import Merchant
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.typed_text import CONTROL_CHARACTER
 from portal.sandbox.faults import Fault, FaultKind
-from portal.typed_text import CONTROL_CHARACTER
 from tests.browser.conftest import Axe, Servers, log_in, screenshot
 from tests.browser.test_payment_pages import act, hold_and_pay
 from tests.bulk.conftest import EXAMPLE
@@ -67,10 +67,10 @@ def test_the_refund_form_says_what_is_left_without_a_second_admin(
     hold_and_pay(page, servers, merchant_id, APPROVING_CARD)
     act(page, "capture")
     left = page.locator("[data-field=left-without-approval]")
-    expect(left).to_have_text("1000 INR")
+    expect(left).to_have_text("1,000 INR")
     screenshot(page, "integrity-refund-budget")
     act(page, "refund", "600.00")
-    expect(left).to_have_text("400.00 INR")
+    expect(left).to_have_text("400 INR")
     act(page, "refund", "600.00", again=True)
     expect(page.locator("#refund-reason-errors")).to_contain_text("another admin reads it")
     screenshot(page, "integrity-refund-needs-a-second-admin")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from portal.config import Settings
+from portal.core.config import Settings
 from tests.browser.conftest import Axe, Servers, screenshot
 from tests.support.chromium import click_through_verification
 from tests.verification.conftest import merchant_link, onboard

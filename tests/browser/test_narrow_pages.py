@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from portal.db import db
-from portal.models.merchant import Merchant
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
 from tests.browser.conftest import Servers, log_in, screenshot
 from tests.browser.test_payment_pages import act, hold_and_pay
 from tests.bulk.conftest import csv_text, example_rows

@@ -9,8 +9,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from portal.labels import Kind, label
-from portal.onboarding import scenarios
+from portal.core.labels import Kind, label
+from portal.web import scenarios
 from tests.browser.conftest import Axe, Console, Servers, log_in
 from tests.support.chromium import click_through_verification
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from portal.config import SETTINGS_EXTENSION, Settings
+from portal.core.config import SETTINGS_EXTENSION, Settings
 from tests.browser.conftest import TIMEOUT_MS, Axe, Console, Servers, log_in, screenshot
 from tests.browser.test_payments_journey import fill_hold_form, pay_on_checkout_page
 from tests.payments.conftest import APPROVING_CARD, add_merchant

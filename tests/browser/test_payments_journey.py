@@ -78,7 +78,7 @@ def test_admin_holds_pays_captures_and_refunds(page: Page, servers: Servers, axe
     refund.get_by_role("checkbox").check()
     refund.get_by_role("button", name="Refund").click()
     expect(page.locator("body")).to_contain_text("now partly refunded: 500 of 1,500 INR")
-    expect(page.locator("table.refunds tbody tr td").nth(2)).to_have_text("sent")
+    expect(page.locator("table.refunds tbody tr td").nth(2)).to_have_text("Sent to the gateway")
     expect(page.locator("[data-field='refundable']")).to_have_text("1,000 INR")
     axe.check(page)
     assert console.csp_violations == []

@@ -6,14 +6,11 @@ settled by one run of the worker's poll; an answer that does not say is never a 
 # ruff: noqa: F811
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Axe, Servers
 from tests.browser.test_payment_pages import act, hold_and_pay, merchant_id  # noqa: F401
-from tests.browser.test_payments_journey import fill_hold_form
 from tests.payments.conftest import APPROVING_CARD
 from tests.payments.test_declines import CAPTURE_DECLINED_CARD, CAPTURE_QUEUED_CARD
 from tests.support.workers import run_worker
@@ -66,18 +63,7 @@ def test_a_return_that_never_arrives_is_settled_by_one_run_of_the_poll(
     # the customer's browser loses the way back: the return never reaches the portal
     page.route(f"{servers.portal}/payments/callback",
                lambda route: route.fulfill(status=200, body="The connection was lost."))
-    page.goto(f"/merchants/{merchant_id}/payments/new")
-    fill_hold_form(page)
-    page.get_by_role("button", name="Create hold and go to the checkout page").click()
-    page.wait_for_url(f"{servers.sandbox.url}/**")
-    page.get_by_label("Card number").fill(APPROVING_CARD)
-    page.get_by_label("Expiry date (MM/YY)").fill("12/39")
-    page.get_by_label("Security code (CVV)").fill("123")
-    page.get_by_label("Name on card").fill("Asha Rao")
-    page.get_by_role("button", name=re.compile(r"^Pay ")).click()
-    page.wait_for_url(f"{servers.portal}/payments/callback")
-    page.goto("/payments")
-    page.locator("table a[href^='/payments/']").first.click()
+    hold_and_pay(page, servers, merchant_id, APPROVING_CARD)  # its return is cut
     expect(summary(page, "status")).to_have_attribute("data-status", "INPROGRESS")
     assert run_worker(csrf_app) >= 1  # one pass: every periodic job, the poll among them
     page.reload()

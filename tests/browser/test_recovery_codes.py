@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from pyotp import TOTP
 
-from portal import clock
+from portal.core import clock
 from tests.browser.conftest import TIMEOUT_MS, Axe, Console, Servers, log_in, screenshot
 from tests.conftest import AuthActions
 

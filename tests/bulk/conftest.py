@@ -15,7 +15,8 @@ from tests.support.dialects import every_dialect_fixture
 DATA = Path(__file__).parent / "data"
 EXAMPLE = DATA / "example.csv"
 
-#: Every test here runs once per answer dialect of the sandbox (CONTRACT.md revision 3).
+#: Every test here runs once per answer dialect of the sandbox (docs/gateway-contract.md, "Reading
+#: answers").
 every_answer_dialect = every_dialect_fixture()
 
 

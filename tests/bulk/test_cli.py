@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from sqlalchemy import func, select
 
-from portal.db import db
+from portal.core.db import db
+from portal.core.models.merchant import CreateState, Merchant
 from portal.gateway.retry import RetryPolicy
-from portal.models.merchant import CreateState, Merchant
 from portal.sandbox.faults import Fault, FaultKind
 from tests.bulk.conftest import EXAMPLE, creates, example_rows, received
 

@@ -1,5 +1,5 @@
 """Cells a bulk file should never hold: a control character (the rule every typed value obeys,
-``portal.typed_text``) and a cell longer than the CSV reader takes. Both are a problem of their
+``portal.core.typed_text``) and a cell longer than the CSV reader takes. Both are a problem of their
 row and column, found when the file is checked, on SQLite and PostgreSQL alike: never a 500,
 never a row that fails only in the worker."""
 
@@ -10,9 +10,9 @@ from bs4 import BeautifulSoup
 from sqlalchemy import func, select
 
 from portal.bulk.parsing import MAX_CELL, TOO_LONG, parse_csv
-from portal.db import db
-from portal.models.merchant import Merchant
-from portal.typed_text import CONTROL_CHARACTER
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.typed_text import CONTROL_CHARACTER
 from tests.bulk.conftest import csv_text, example_rows, received
 from tests.bulk.test_page import finished, upload
 from tests.outbox.support import (

@@ -8,9 +8,9 @@ import io
 import pytest
 from bs4 import BeautifulSoup
 
-from portal.db import db
-from portal.models.bulk import BulkImport
-from portal.models.merchant import Merchant
+from portal.core.db import db
+from portal.core.models.bulk import BulkImport
+from portal.core.models.merchant import Merchant
 from tests.bulk.conftest import EXAMPLE, creates, csv_text, example_rows, received
 from tests.support.workers import run_worker
 

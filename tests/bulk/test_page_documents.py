@@ -14,9 +14,9 @@ from sqlalchemy import select
 
 from portal.auth.accounts import find_user
 from portal.bulk.columns import BY_NAME
-from portal.db import db
-from portal.models import AuditEvent
-from portal.models.merchant import Merchant
+from portal.core.db import db
+from portal.core.models import AuditEvent
+from portal.core.models.merchant import Merchant
 from tests.bulk.conftest import DATA, EXAMPLE, csv_text, example_rows, received
 from tests.support.workers import run_worker
 

@@ -8,9 +8,10 @@ from bs4 import BeautifulSoup
 from sqlalchemy import select
 
 from portal.bulk.settle import settle_linked_rows
-from portal.db import db
-from portal.models.bulk import BulkImport, ImportState
-from portal.models.merchant import CreateState, Merchant
+from portal.core.db import db
+from portal.core.models.audit import AuditEvent
+from portal.core.models.bulk import BulkImport, ImportState
+from portal.core.models.merchant import CreateState, Merchant
 from portal.sandbox.faults import Fault, FaultKind
 from tests.bulk.conftest import EXAMPLE, creates
 from tests.bulk.test_page import finished, upload
@@ -69,3 +70,21 @@ def test_a_running_import_is_left_to_its_worker(app, auth, client, sandbox):
             merchant.create_state = CreateState.CREATED
         db.session.commit()
         assert settle_linked_rows() == 0
+
+
+def test_a_row_linked_by_the_sync_is_credited_to_the_importing_admin(app, auth, client,
+                                                                     sandbox):
+    """The sync that settles a linked row runs as no one; the entry names who started the
+    import (jobs pass who started them)."""
+    _location, progress = admin_import(auth, client, sandbox)
+    [unknown] = [p for p in progress["problems"] if p["state"] == "outcome_unknown"]
+    with app.app_context():
+        merchant = db.session.get(Merchant, unknown["merchantId"])
+        merchant.create_state, merchant.onboarding_id = CreateState.CREATED, "pg_onboard_ab12"
+        db.session.commit()
+        assert settle_linked_rows() == 1
+        job = db.session.scalar(select(BulkImport))
+        [entry] = db.session.scalars(select(AuditEvent).where(
+            AuditEvent.action == "bulk.import.linked"))
+        assert (entry.actor_label, entry.actor_id) == (job.started_by, job.started_by_id)
+        assert entry.actor_label == "admin@example.com"

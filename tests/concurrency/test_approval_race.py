@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
+from portal.app.factory import create_app
 from portal.auth.accounts import create_user, find_user
-from portal.config import Settings, current_settings
-from portal.db import db
-from portal.factory import create_app
-from portal.models import ApprovalRequest, AuditEvent, Payment, Role
+from portal.core.config import Settings, current_settings
+from portal.core.db import db
+from portal.core.models import ApprovalRequest, AuditEvent, Payment, Role
 from portal.payments.approvals import decisions, requests
 from tests.conftest import TEST_PASSWORD, with_payments
 from tests.payments.conftest import (

@@ -9,18 +9,20 @@ from collections.abc import Iterator
 import pytest
 from flask import Flask
 
-from portal.clients import onboarding_client
-from portal.config import Settings, current_settings
-from portal.db import db
-from portal.factory import create_app
+from portal.app.factory import create_app
+from portal.audit.service import SYSTEM
+from portal.core.clients import onboarding_client
+from portal.core.config import Settings, current_settings
+from portal.core.db import db
+from portal.core.models.outbox import OutboxState
 from portal.gateway.retry import NO_RETRY
-from portal.models.outbox import OutboxState
-from portal.onboarding import scenarios
 from portal.onboarding.create import start_merchant
+from portal.onboarding.drain import drain
 from portal.onboarding.service import send_step
 from portal.onboarding.steps import BY_KEY
-from portal.outbox.drain import claim, drain
+from portal.outbox.queue import claim
 from portal.sandbox.faults import Fault, FaultKind
+from portal.web import scenarios
 from tests.outbox.support import items, run_drain
 
 QUEUED = 8
@@ -33,12 +35,12 @@ def queue_business_steps(app: Flask, sandbox, count: int) -> None:
         client = onboarding_client(current_settings(), retry=NO_RETRY)
         for _ in range(count):
             data = scenarios.form_data(scenarios.HAPPY, "create")
-            merchant, _errors = start_merchant(data)
+            merchant, _errors = start_merchant(data, actor=SYSTEM)
             assert merchant is not None
-            assert send_step(client, merchant, BY_KEY["create"], data).ok
+            assert send_step(client, merchant, BY_KEY["create"], data, actor=SYSTEM).ok
             sandbox.state.faults.set(Fault(FaultKind.ERROR, operation="update_business_details"))
             result = send_step(client, merchant, BY_KEY["business"],
-                                       scenarios.form_data(scenarios.HAPPY, "business"))
+                               scenarios.form_data(scenarios.HAPPY, "business"), actor=SYSTEM)
             assert result.queued_until is not None
             sandbox.state.faults.clear()
 

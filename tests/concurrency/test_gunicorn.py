@@ -15,11 +15,11 @@ import pytest
 import requests
 from sqlalchemy import select
 
-from portal.config import Settings
-from portal.db import db
-from portal.migrate import upgrade
-from portal.models.step import StepDraft
-from portal.onboarding import scenarios
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.migrate import upgrade
+from portal.core.models.step import StepDraft
+from portal.web import scenarios
 from tests.conftest import TEST_PASSWORD, AuthActions
 from tests.outbox.support import sent_to_sandbox
 from tests.support.servers import gunicorn_portal, page_of, sign_in

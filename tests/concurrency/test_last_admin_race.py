@@ -12,8 +12,8 @@ import requests
 from sqlalchemy import func, select
 
 from portal.auth.accounts import find_user
-from portal.db import db
-from portal.models import User
+from portal.core.db import db
+from portal.core.models import User
 from tests.conftest import TEST_PASSWORD, AuthActions, current_code
 from tests.support.interleave import writes_held_together
 from tests.support.servers import serve, sign_in

@@ -11,8 +11,8 @@ from sqlalchemy import select
 from portal.auth.accounts import find_user
 from portal.auth.recovery_codes import replace_codes
 from portal.auth.throttle import ADDRESS_LIMIT
-from portal.db import db
-from portal.models import LoginFailure, LoginThrottle
+from portal.core.db import db
+from portal.core.models import LoginFailure, LoginThrottle
 from tests.concurrency.test_gunicorn import post_together
 from tests.conftest import TEST_PASSWORD, AuthActions, current_code
 from tests.support.servers import serve

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from portal.config import Settings
-from portal.models.payment_link import LinkState
+from portal.core.config import Settings
+from portal.core.models.payment_link import LinkState
 from portal.sandbox.faults import Fault, FaultKind
 from tests.conftest import with_payments
 from tests.payments.conftest import browser, credentials, merchant_id

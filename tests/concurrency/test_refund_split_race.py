@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from portal.config import Settings
+from portal.core.config import Settings
 from tests.conftest import TEST_PASSWORD, AuthActions, with_payments
 from tests.payments.conftest import (
     act,

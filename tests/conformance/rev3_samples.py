@@ -1,4 +1,5 @@
-"""The answer samples behind CONTRACT.md revision 3 (``shared/spec/samples-rev3/*.json``): each
+"""The answer samples behind docs/gateway-contract.md, "Reading answers"
+(``shared/spec/samples-rev3/*.json``): each
 holds ``_source`` (where the shape is documented), ``http`` (its status, where one applies) and
 ``body``. Read from the shared folder: absent, the tests skip (under ``CI=true`` they fail)."""
 

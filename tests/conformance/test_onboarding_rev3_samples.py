@@ -15,22 +15,24 @@ import pytest
 from flask import Flask, Response
 from sqlalchemy import select
 
-from portal.clients import onboarding_client
-from portal.config import current_settings
-from portal.db import db
+from portal.app.factory import create_app
+from portal.audit.service import SYSTEM
+from portal.core.clients import onboarding_client
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models.merchant import CreateState, Merchant
+from portal.core.models.pendency import MerchantPendency
+from portal.core.models.step import StepState
+from portal.core.models.webhook_event import WebhookEvent
 from portal.documents import service as documents
-from portal.factory import create_app
 from portal.gateway.onboarding_shapes import PREFIX, PennyDropStatus
-from portal.models.merchant import CreateState, Merchant
-from portal.models.pendency import MerchantPendency
-from portal.models.step import StepState
-from portal.models.webhook_event import WebhookEvent
-from portal.onboarding import locks, scenarios
+from portal.onboarding import locks
 from portal.onboarding.drafts import draft_for
 from portal.onboarding.service import send_step
 from portal.onboarding.steps import BY_KEY
 from portal.status.pendencies import pendencies
 from portal.status.service import read_status
+from portal.web import scenarios
 from tests.conformance.rev3_samples import Sample, sample
 from tests.support.servers import serve
 
@@ -129,7 +131,7 @@ def test_bank_details_sample(portal, gateway):
             DOCS_ID, PennyDropStatus.VERIFIED, None)
         merchant = db.session.get(Merchant, merchant_id)
         result = send_step(client, merchant, BY_KEY["bank"],
-                           scenarios.form_data(scenarios.HAPPY, "bank"))
+                           scenarios.form_data(scenarios.HAPPY, "bank"), actor=SYSTEM)
         assert result.ok, result.message
         assert "The penny drop verified the account" in result.message
         assert merchant.penny_drop_status == PennyDropStatus.VERIFIED
@@ -148,7 +150,7 @@ def test_upload_documents_sample(portal, gateway):
         client = onboarding_client(current_settings())
         merchant = db.session.get(Merchant, merchant_id)
         result = documents.upload(client, current_settings(), merchant, "PAN_CARD", "pan.pdf",
-                                  io.BytesIO(scenarios.sample_pdf("PAN_CARD")))
+                                  io.BytesIO(scenarios.sample_pdf("PAN_CARD")), actor=SYSTEM)
         assert result.ok, result.message
         [document] = documents.documents_of(merchant)
         assert (document.status, document.gateway_status) == ("sent", "UPLOADED")
@@ -166,7 +168,7 @@ def test_checklist_variants_sample(portal, gateway):
     merchant_id = merchant_at(portal, "PENDING_VERIFICATION")
     with portal.app_context():
         merchant = db.session.get(Merchant, merchant_id)
-        read = read_status(onboarding_client(current_settings()), merchant, "poll")
+        read = read_status(onboarding_client(current_settings()), merchant, "poll", actor=SYSTEM)
         assert read.ok, read.error
         assert merchant.checklist["digiLocker"] == merchant.checklist["tncAcknowledged"] == \
             "COMPLETE"

@@ -18,6 +18,7 @@ import pytest
 import requests
 from flask import Flask, Response
 
+from portal.gateway.hmac import hmac_digest
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_shapes import (
     BankDetailsRequest,
@@ -26,7 +27,6 @@ from portal.gateway.onboarding_shapes import (
 )
 from portal.gateway.retry import NO_RETRY
 from portal.gateway.shapes import validate_payload
-from portal.gateway.signing import hmac_digest
 from tests.conftest import API_KEY, API_SECRET
 from tests.support.servers import serve
 
@@ -211,8 +211,8 @@ def test_webhook_samples_name_statuses_of_the_contracts_machine(sample):
 
 def test_a_webhook_sample_is_received_by_the_portal(app, sandbox):
     """Source: gateway-facts A8 (MERCHANT_STATUS_ACCEPTED), posted as the gateway would (the
-    sandbox's digest added, as CONTRACT.md says the sandbox does). An id the portal does not
-    know is stored and answered 200, never a 500."""
+    sandbox's digest added, as docs/gateway-contract.md says the sandbox does). An id the portal
+    does not know is stored and answered 200, never a 500."""
     body = json.dumps(WEBHOOK_SAMPLES[1]).encode()
     answer = app.test_client().post("/webhooks/onboarding", data=body, headers={
         "Content-Type": "application/json", "x-gl-digest": hmac_digest(API_SECRET, body)})

@@ -13,9 +13,9 @@ import json
 import pytest
 import requests
 
+from portal.gateway.jws import load_private_key, sign_claims
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.payments_shapes import INITIATE_PATH, OPERATIONS
-from portal.gateway.signing import load_private_key, sign_claims
 from portal.sandbox.payments.routes import GATEWAY_KEY_PATH
 from tests.conformance.conftest import SdkConfig
 from tests.sandbox.payments.conftest import (
@@ -128,7 +128,8 @@ def test_sdk_portfolio_tokens_are_accepted_for_a_sub_merchant(sdk_for, payments_
 
 def test_sdk_portfolio_token_for_a_merchant_outside_the_portfolio_is_401(sdk_for,
                                                                          payments_sandbox, http):
-    """Source: CONTRACT.md "Portfolio (parent) keys" (otherwise 401), tokens from jwt_helper.py
+    """Source: docs/gateway-contract.md, "Portfolio (parent) keys" (otherwise 401), tokens from
+    jwt_helper.py
     with glocalMerchant.parentMid set for a MID the parent does not hold."""
     sdk = sdk_for(OTHER_MID, portfolio=True)
     answer = initiate_with(sdk, http, payments_sandbox.url, OTHER_MID, PARENT_KID)

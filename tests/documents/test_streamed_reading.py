@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from portal.config import Settings
+from portal.core.config import Settings
 from portal.documents.service import CHUNK, read_upload, save_upload
-from portal.onboarding.scenarios import sample_pdf
+from portal.web.scenarios import sample_pdf
 
 LIMIT = 5 * CHUNK + 7
 

@@ -15,16 +15,16 @@ import pytest
 from jwcrypto import jwk as jc_jwk
 from jwcrypto import jws as jc_jws
 
-from portal.gateway import signing
-from portal.gateway.signing import (
+from portal.gateway import jws as signing
+from portal.gateway.jws import (
     TOKEN_LIFETIME_MS,
     TokenError,
-    check_digest_claims,
     load_private_key,
     load_public_key,
     sign_digest_token,
     verify_claims,
 )
+from portal.sandbox.payments.tokens import check_digest_claims
 from tests.gateway.support import KID, MID, NOW_MS
 
 # ---------------------------------------------------------------- signing

@@ -1,4 +1,4 @@
-"""The onboarding reader (CONTRACT.md revision 3, "Reading answers"), over the loopback server:
+"""The onboarding reader (docs/gateway-contract.md, "Reading answers"), over the loopback server:
 the contract's record and the docs' short answers both become one RecordAnswer, checklist
 variants are read onto the portal's states, and a 2xx that cannot be read is an
 UnexpectedAnswer, counted ``unknown``, never a pydantic error."""

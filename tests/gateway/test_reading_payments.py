@@ -1,5 +1,5 @@
 """The payments reader judges an answer by what it says, not by its HTTP code
-(CONTRACT.md revision 3, "Reading answers"): a table of bodies and what each means."""
+(docs/gateway-contract.md, "Reading answers"): a table of bodies and what each means."""
 
 from __future__ import annotations
 

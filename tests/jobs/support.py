@@ -10,11 +10,11 @@ from collections.abc import Callable
 from flask import Flask
 from sqlalchemy import select
 
-from portal.audit import Actor
-from portal.bulk import jobs
-from portal.db import db
-from portal.models.bulk import BulkImport, BulkImportRow
-from portal.models.job import Job
+from portal.audit.service import Actor
+from portal.bulk import service
+from portal.core.db import db
+from portal.core.models.bulk import BulkImport, BulkImportRow
+from portal.core.models.job import Job
 from portal.worker.tasks import Intervals
 from tests.bulk.conftest import EXAMPLE
 
@@ -40,7 +40,7 @@ def many_merchants(count: int) -> bytes:
 def queue_import(app: Flask, count: int) -> int:
     """Upload ``count`` merchants as the page does (nothing runs yet); the import's id."""
     with app.app_context():
-        return jobs.submit(many_merchants(count), "merchants.csv", ADMIN).id
+        return service.submit(many_merchants(count), "merchants.csv", ADMIN).id
 
 
 def stored_import(app: Flask, import_id: int) -> BulkImport:

@@ -8,11 +8,13 @@ from contextlib import contextmanager
 
 import pytest
 
-from portal.bulk import jobs
-from portal.bulk.jobs import KIND
-from portal.config import SETTINGS_EXTENSION
-from portal.jobs.queue import LEASE, claim
-from portal.models.job import JobState
+from portal.bulk import import_job as jobs
+from portal.bulk.import_job import KIND
+from portal.bulk.service import cancel
+from portal.core.config import SETTINGS_EXTENSION
+from portal.core.models.job import JobState
+from portal.core.row_claims import LEASE
+from portal.jobs.queue import claim
 from portal.worker.loop import WorkerOptions, run_next
 from tests.bulk.conftest import creates
 from tests.jobs.support import (
@@ -43,7 +45,7 @@ def stop_after(monkeypatch, rows: int, then) -> None:
             then()
         return state
 
-    monkeypatch.setattr("portal.bulk.jobs._record_rows", record_and_maybe_stop)
+    monkeypatch.setattr("portal.bulk.import_job._record_rows", record_and_maybe_stop)
 
 
 @contextmanager
@@ -100,7 +102,7 @@ def test_rows_are_sent_as_many_at_once_as_set_never_more(portal_clock, app, sett
 def test_a_cancelled_import_stops_after_the_rows_in_hand(portal_clock, app, sandbox,
                                                          monkeypatch):
     import_id = queue_import(app, ROWS)
-    stop_after(monkeypatch, 2, lambda: jobs.cancel(import_id, ADMIN))
+    stop_after(monkeypatch, 2, lambda: cancel(import_id, ADMIN))
     run_worker(app)
     done = stored_import(app, import_id)
     assert done.state == "cancelled"
@@ -110,13 +112,13 @@ def test_a_cancelled_import_stops_after_the_rows_in_hand(portal_clock, app, sand
     assert creates(sandbox) == done.done
     assert [j.state for j in stored_jobs(app, KIND)] == [JobState.DONE]
     with app.app_context():
-        assert not jobs.cancel(import_id, ADMIN), "over already"
+        assert not cancel(import_id, ADMIN), "over already"
 
 
 def test_an_import_cancelled_before_a_worker_came_sends_nothing(portal_clock, app, sandbox):
     import_id = queue_import(app, ROWS)
     with app.app_context():
-        assert jobs.cancel(import_id, ADMIN)
+        assert cancel(import_id, ADMIN)
     run_worker(app)
     assert stored_import(app, import_id).done == 0
     assert creates(sandbox) == 0
@@ -176,7 +178,7 @@ def test_an_unexpected_error_ends_the_import_as_crashed(portal_clock, app, sandb
     def broken(*_args) -> None:
         raise RuntimeError("the disk is full")
 
-    stop_after(monkeypatch, 1, lambda: monkeypatch.setattr("portal.bulk.jobs._record_rows",
+    stop_after(monkeypatch, 1, lambda: monkeypatch.setattr("portal.bulk.import_job._record_rows",
                                                            broken))
     run_worker(app)
     assert stored_import(app, import_id).state == "crashed"

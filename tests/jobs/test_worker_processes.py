@@ -14,16 +14,16 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from portal import clock
-from portal.bulk.jobs import KIND
-from portal.clients import onboarding_client
-from portal.config import Settings, current_settings
-from portal.db import db
-from portal.migrate import upgrade
-from portal.models.merchant import Merchant
-from portal.models.webhook_event import WebhookEvent
+from portal.bulk.import_job import KIND
+from portal.core import clock
+from portal.core.clients import onboarding_client
+from portal.core.config import Settings, current_settings
+from portal.core.db import db
+from portal.core.migrate import upgrade
+from portal.core.models.merchant import Merchant
+from portal.core.models.webhook_event import WebhookEvent
 from portal.sandbox.faults import Fault, FaultKind
-from portal.sync import sync_once
+from portal.worker.sync import sync_once
 from tests.jobs.support import queue_import, stored_import, stored_jobs, stored_rows, wait_for
 from tests.support.servers import ROOT, portal_environment
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from bs4 import BeautifulSoup
 
-from portal.config import SETTINGS_EXTENSION
-from portal.mail import compose, send
+from portal.core.config import SETTINGS_EXTENSION
+from portal.mail.sender import compose, send
 from tests.support.mail import mailing
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from portal.config import Settings
-from portal.mail import MailError, compose, send
+from portal.core.config import Settings
+from portal.mail.sender import MailError, compose, send
 from tests.support.mail import body_of, mailing
 from tests.wizard.conftest import closed_port
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from bs4 import BeautifulSoup
 from sqlalchemy import select
 
-from portal.config import SETTINGS_EXTENSION
-from portal.db import db
-from portal.models import AuditEvent, MerchantLink
+from portal.core.config import SETTINGS_EXTENSION
+from portal.core.db import db
+from portal.core.models import AuditEvent, MerchantLink
 from tests.conftest import TEST_PASSWORD, AuthActions
 from tests.support.mail import body_of, link_in
 from tests.wizard.conftest import closed_port

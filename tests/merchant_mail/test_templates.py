@@ -6,10 +6,10 @@ import pytest
 from bs4 import BeautifulSoup
 from sqlalchemy import select
 
-from portal.config import current_settings
-from portal.db import db
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models import AuditEvent
 from portal.merchant_mail.reminders import send_reminders
-from portal.models import AuditEvent
 from tests.support.mail import body_of
 
 EDIT = "/admin/emails/verification_reminder"

@@ -10,15 +10,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import delete, event, text, update
 
-from portal.db import db
-from portal.merchants.service import search_merchants
-from portal.models import merchant_search
-from portal.models.merchant import CreateState, Merchant
-from portal.models.merchant_search import (
+from portal.core.db import db
+from portal.core.models import merchant_search
+from portal.core.models.merchant import CreateState, Merchant
+from portal.core.models.merchant_search import (
     SQLITE_HAS_TRIGRAM,
     covering_trigrams,
     ids_containing,
 )
+from portal.merchants.service import search_merchants
 
 pytestmark = pytest.mark.skipif(not SQLITE_HAS_TRIGRAM, reason="SQLite older than 3.34")
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from portal.factory import create_app
-from portal.migrate import upgrade
-from portal.ops.readiness import migration_heads
+from portal.app.factory import create_app
+from portal.core.migrate import upgrade
+from portal.monitoring.readiness import migration_heads
 from tests.conftest import settings_for
 from tests.support.servers import free_port
 
@@ -44,7 +44,7 @@ def test_ready_when_database_migrations_and_gateway_are_fine(app):
 
 
 def test_not_ready_when_the_database_cannot_be_reached(sandbox, tmp_path):
-    missing = f"sqlite:///{tmp_path / 'no-such-folder' / 'portal.db'}"
+    missing = f"sqlite:///{tmp_path / 'no-such-folder' / 'portal.core.db'}"
     status, body = readiness_of(create_app(settings_for(missing, sandbox.url, tmp_path)))
     assert status == 503
     assert body["failed"] == ["database", "migrations"]

@@ -10,9 +10,9 @@ import pytest
 from flask import g
 
 from portal.auth.accounts import find_user
-from portal.config import ConfigError, settings_from_env
-from portal.db import db
-from portal.ops.logs import install_log_format
+from portal.core.config import ConfigError, settings_from_env
+from portal.core.db import db
+from portal.monitoring.logs import install_log_format
 from tests.support.production import production_environment
 
 

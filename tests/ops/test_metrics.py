@@ -7,12 +7,12 @@ from datetime import timedelta
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from portal import clock
-from portal.db import db
-from portal.factory import create_app
-from portal.models import Merchant
-from portal.models.outbox import OutboxItem, OutboxState
-from portal.models.webhook_event import WebhookEvent
+from portal.app.factory import create_app
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models import Merchant
+from portal.core.models.outbox import OutboxItem, OutboxState
+from portal.core.models.webhook_event import WebhookEvent
 from tests.conftest import AuthActions, settings_for
 from tests.ops.support import sample
 
@@ -111,7 +111,7 @@ def test_empty_queues_report_zero(client):
 
 
 def test_without_a_database_the_process_metrics_are_still_served(sandbox, tmp_path):
-    missing = f"sqlite:///{tmp_path / 'no-such-folder' / 'portal.db'}"
+    missing = f"sqlite:///{tmp_path / 'no-such-folder' / 'portal.core.db'}"
     client = create_app(settings_for(missing, sandbox.url, tmp_path)).test_client()
     client.get("/healthz")
     text = scrape(client)

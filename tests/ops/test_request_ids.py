@@ -9,8 +9,8 @@ import re
 import pytest
 from bs4 import BeautifulSoup
 
-from portal.factory import create_app
-from portal.gateway.signing import hmac_digest
+from portal.app.factory import create_app
+from portal.gateway.hmac import hmac_digest
 from tests.conftest import API_SECRET
 from tests.support.rows import stored
 from tests.verification.conftest import backend_of, onboard

@@ -16,8 +16,8 @@ import pytest
 import requests
 from prometheus_client.multiprocess import MultiProcessCollector
 
-from portal.config import Settings
-from portal.migrate import upgrade
+from portal.core.config import Settings
+from portal.core.migrate import upgrade
 from tests.ops.support import sample
 from tests.support.servers import free_port, gunicorn_portal
 
@@ -125,6 +125,6 @@ def test_json_log_lines_of_a_served_request(settings: Settings, metrics_folder: 
     [access] = of(page)
     assert access["logger"] == "gunicorn.access" and "GET /login?next=" in access["message"]
     readiness = {line["logger"]: line for line in of(not_ready)}
-    assert set(readiness) == {"portal.ops", "gunicorn.access"}
-    assert readiness["portal.ops"]["level"] == "WARNING"
-    assert "The gateway did not answer" in readiness["portal.ops"]["message"]
+    assert set(readiness) == {"portal.monitoring", "gunicorn.access"}
+    assert readiness["portal.monitoring"]["level"] == "WARNING"
+    assert "The gateway did not answer" in readiness["portal.monitoring"]["message"]

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from portal.config import Settings, env_name, field_options
-from portal.config_table import VARIABLES
+from portal.core.config import Settings, env_name, field_options
+from portal.core.config_table import VARIABLES
 from tests.support.production import production_environment
 from tests.support.servers import GUNICORN, ROOT, free_port
 
@@ -30,7 +30,7 @@ def environment(folder: Path, **changes: str) -> dict[str, str]:
     inherited = {k: v for k, v in os.environ.items()
                  if k not in names and k != "PROMETHEUS_MULTIPROC_DIR"}
     return {**inherited, **production_environment(folder),
-            "DATABASE_URL": f"sqlite:///{folder / 'portal.db'}",
+            "DATABASE_URL": f"sqlite:///{folder / 'portal.core.db'}",
             "PORTAL_ENV_FILE": str(folder / "absent.env"), **changes}
 
 

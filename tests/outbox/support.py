@@ -12,12 +12,12 @@ import pytest
 from flask import Flask
 from sqlalchemy import select
 
-from portal.clients import onboarding_client
-from portal.config import current_settings
-from portal.db import db
-from portal.migrate import upgrade
-from portal.models.outbox import OutboxItem
-from portal.outbox.drain import DrainReport, drain
+from portal.core.clients import onboarding_client
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.migrate import upgrade
+from portal.core.models.outbox import OutboxItem
+from portal.onboarding.drain import DrainReport, drain
 from tests.support.postgres import Cluster
 
 
@@ -44,7 +44,7 @@ def migrated_any_database_url(request: pytest.FixtureRequest, migrated_template:
                               tmp_path: Path) -> Iterator[str]:
     """A fresh database migrated to head, of each kind the portal supports (one run each)."""
     if request.param == "sqlite":
-        path = tmp_path / "portal.db"
+        path = tmp_path / "portal.core.db"
         shutil.copy(migrated_template, path)
         yield f"sqlite:///{path}"
         return

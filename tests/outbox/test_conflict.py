@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from portal.db import db
-from portal.models.step import StepDraft
-from portal.onboarding import scenarios
+from portal.core.db import db
+from portal.core.models.step import StepDraft
+from portal.web import scenarios
 from tests.conftest import AuthActions
 from tests.outbox.support import sent_to_sandbox
 from tests.wizard.browser import Browser

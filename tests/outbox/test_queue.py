@@ -6,12 +6,16 @@ from datetime import timedelta
 
 import pytest
 
-from portal.models.outbox import OutboxState
-from portal.onboarding import scenarios
-from portal.onboarding.queue import FIRST_DELAY, MAX_DELAY, backoff
+from portal.core.clients import onboarding_client
+from portal.core.config import current_settings
+from portal.core.models.outbox import OutboxState
+from portal.outbox.queue import FIRST_DELAY, MAX_DELAY, backoff
 from portal.sandbox.faults import Fault, FaultKind
+from portal.web import scenarios
+from portal.worker.sync import sync_once
 from tests.outbox.support import items, run_drain, sent_to_sandbox
 from tests.support.rows import stored
+from tests.support.workers import run_worker
 from tests.wizard.browser import Browser, Page
 from tests.wizard.conftest import typed
 
@@ -64,6 +68,21 @@ def test_a_step_sent_while_the_gateway_fails_is_queued_and_drained_exactly_once(
     page = browser.get(f"/merchants/{new_merchant}/steps/business")
     assert page.step_states()["business"] == "sent"
     assert page.soup.select_one(".step-queued") is None
+
+
+def test_the_worker_pass_alone_drains_the_outbox_never_the_sync(portal_clock, browser, app,
+                                                                 new_merchant, sandbox):
+    business_down(sandbox)
+    send_business(browser, new_merchant)
+    sandbox.state.faults.clear()
+    portal_clock.advance(30)
+    with app.app_context():
+        sync_once(onboarding_client(current_settings()))
+    assert sent_to_sandbox(sandbox, BUSINESS) == []
+    assert [item.state for item in items(app)] == [OutboxState.PENDING]
+    run_worker(app)
+    assert len(sent_to_sandbox(sandbox, BUSINESS)) == 1
+    assert [item.state for item in items(app)] == [OutboxState.SENT]
 
 
 def test_a_drain_while_the_gateway_still_fails_reschedules_with_backoff(

@@ -6,17 +6,17 @@ import pytest
 from bs4 import BeautifulSoup
 from sqlalchemy import select
 
-from portal import clock
-from portal.clients import onboarding_client
-from portal.config import current_settings
-from portal.db import db
+from portal.core import clock
+from portal.core.clients import onboarding_client
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models.audit import AuditEvent
+from portal.core.models.merchant import CreateState
+from portal.core.models.webhook_event import WebhookEvent
 from portal.gateway.onboarding_client import OnboardingClient
-from portal.models.audit import AuditEvent
-from portal.models.merchant import CreateState
-from portal.models.webhook_event import WebhookEvent
-from portal.onboarding import scenarios
 from portal.sandbox.faults import Fault, FaultKind
-from portal.sync import sync_once
+from portal.web import scenarios
+from portal.worker.sync import sync_once
 from tests.conftest import API_KEY, API_SECRET
 from tests.support.rows import stored
 from tests.wizard.browser import Browser, Page

@@ -13,10 +13,10 @@ import pytest
 import requests
 from bs4 import BeautifulSoup
 
-from portal.config import Settings
-from portal.db import db
-from portal.models.merchant import CreateState, Merchant
-from portal.models.payment import Payment, PaymentCredentials
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models.merchant import CreateState, Merchant
+from portal.core.models.payment import Payment, PaymentCredentials
 from portal.sandbox.payments.backend import PaymentsBackend
 from tests.conftest import with_payments
 from tests.support.rows import fresh
@@ -33,7 +33,8 @@ HOLD = {"paymentData": {"totalAmount": "1500.00", "txnCurrency": "INR", "billing
 @pytest.fixture(autouse=True)
 def every_answer_dialect(answer_dialect: str) -> str:
     """Every payments test runs twice: the sandbox answering in the contract's shapes, then in
-    the gateway docs' (CONTRACT.md revision 3); the value is the dialect's name."""
+    the gateway docs' (docs/gateway-contract.md, "Reading answers"); the value is the dialect's
+    name."""
     return answer_dialect
 
 

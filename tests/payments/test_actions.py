@@ -8,8 +8,8 @@ from decimal import Decimal
 
 from bs4 import BeautifulSoup
 
-from portal.db import db
-from portal.models import AuditEvent, Payment
+from portal.core.db import db
+from portal.core.models import AuditEvent, Payment
 from portal.sandbox.faults import Fault, FaultKind
 from tests.conftest import AuthActions
 from tests.payments.conftest import (
@@ -171,10 +171,10 @@ def test_a_lost_refund_answer_is_settled_by_a_status_read_of_its_id(app, browser
     act(browser, authorised, "refund", amount="250")
     assert payment_row(app, authorised).action_state == "unknown"
     page = browser.get(f"/payments/{authorised}")
-    assert page.soup.select_one("table.refunds td:nth-of-type(3)").get_text() == "unknown"
+    assert page.soup.select_one("table.refunds td:nth-of-type(3)")["data-state"] == "unknown"
     browser.client.post(f"/payments/{authorised}/refresh")
     page = browser.get(f"/payments/{authorised}")
-    assert page.soup.select_one("table.refunds td:nth-of-type(3)").get_text() == "sent"
+    assert page.soup.select_one("table.refunds td:nth-of-type(3)")["data-state"] == "sent"
     assert page.soup.select_one("[data-field=refundable]").get_text() == "1,250 INR"
 
 

@@ -7,9 +7,9 @@ from cryptography.fernet import Fernet
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 
-from portal.config import SETTINGS_EXTENSION
-from portal.db import db
-from portal.models import AuditEvent, PaymentCredentials
+from portal.core.config import SETTINGS_EXTENSION
+from portal.core.db import db
+from portal.core.models import AuditEvent, PaymentCredentials
 from tests.payments.conftest import add_merchant, credentials_row, submit
 from tests.support.approvals import decide_all
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from portal.db import db
-from portal.models.merchant import Merchant
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
 from tests.payments.conftest import credentials_row, submit
 
 GATEWAY_MID = "merchant_xyz789"

@@ -1,4 +1,5 @@
-"""Answers judged by what they say, on the payment's page (CONTRACT.md revision 3), with the
+"""Answers judged by what they say, on the payment's page (docs/gateway-contract.md, "Reading
+answers"), with the
 sandbox's scenario cards, in both answer dialects: a 2xx that declines books nothing and says why;
 a 2xx that does not say is settled by a status read of the call's own merchantTxnId."""
 
@@ -41,7 +42,7 @@ def test_a_refund_declined_with_a_2xx_leaves_the_amount_refundable(app, browser,
     assert flashes(page).startswith("The gateway declined the refund: The refund was declined")
     assert page.soup.select_one("[data-field=refundable]").get_text() == "1,500 INR"
     assert [row.select("td")[2].get_text() for row in page.soup.select(
-        "table.refunds tbody tr")] == ["failed"]
+        "table.refunds tbody tr")] == ["Not made: nothing was refunded"]
     assert payment_row(app, payment_id).status == "SENT_FOR_CAPTURE"
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from portal.db import db
-from portal.models import AuditEvent, Payment
+from portal.core.db import db
+from portal.core.models import AuditEvent, Payment
 from portal.sandbox.faults import Fault, FaultKind
 from tests.payments.conftest import backend, credentials_row, flashes, post_hold, submit
 from tests.support.keys import new_key_pair

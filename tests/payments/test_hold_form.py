@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from portal.config import SETTINGS_EXTENSION
-from portal.db import db
-from portal.models.payment import Payment
+from portal.core.config import SETTINGS_EXTENSION
+from portal.core.db import db
+from portal.core.models.payment import Payment
 from portal.sandbox.faults import Fault, FaultKind
 from tests.payments.conftest import backend, hold_values, payment_row, post_hold, submit
 

@@ -9,9 +9,9 @@ from decimal import Decimal
 import pytest
 import requests
 
-from portal.db import db
+from portal.core.db import db
+from portal.core.models.payment import Payment
 from portal.gateway.payments_shapes import AuthReversalRequest
-from portal.models.payment import Payment
 from portal.sandbox.faults import Fault, FaultKind
 from portal.sandbox.payments.answers import Answers
 from portal.sandbox.payments.auth import CHECKOUT_SCOPE, TOKEN_PARAM
@@ -37,7 +37,7 @@ def captured(browser, authorised) -> int:
 def refund_rows(browser, payment_id: int) -> list[tuple[str, str]]:
     """(amount, state) of each refund row on the payment's page."""
     page = browser.get(f"/payments/{payment_id}")
-    return [(row.select("td")[1].get_text(), row.select("td")[2].get_text())
+    return [(row.select("td")[1].get_text(), row.select("td")[2]["data-state"])
             for row in page.soup.select("table.refunds tbody tr")]
 
 

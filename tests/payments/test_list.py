@@ -7,8 +7,8 @@ import threading
 
 from sqlalchemy import event
 
-from portal.db import db
-from portal.models.payment import Payment
+from portal.core.db import db
+from portal.core.models.payment import Payment
 from portal.payments.in_flight import claim
 from portal.payments.service import new_nonce
 from tests.payments.conftest import add_merchant

@@ -1,4 +1,4 @@
-"""The worker's payment status poll (CONTRACT.md revision 3, "Polling"): a customer whose return
+"""The worker's payment status poll (docs/gateway-contract.md, "Polling"): a customer whose return
 never reaches the portal, a call whose answer was lost and a hold whose initiate answer was lost
 are all settled by the next run of the poll job, without anyone pressing Refresh status."""
 
@@ -9,10 +9,10 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import delete, func, select
 
-from portal import clock
-from portal.db import db
-from portal.models.audit import AuditEvent
-from portal.models.payment import Payment, PaymentCredentials
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.audit import AuditEvent
+from portal.core.models.payment import Payment, PaymentCredentials
 from portal.payments import polling
 from portal.payments.status_poll import POLL_ACTOR, poll_once
 from portal.sandbox.faults import Fault, FaultKind

@@ -1,14 +1,15 @@
 """The partner's portfolio key through the pages: one parent-MID key, chosen by several approved
-merchants, signs their payments at the sandbox over loopback HTTP (CONTRACT.md portfolio keys)."""
+merchants, signs their payments at the sandbox over loopback HTTP (docs/gateway-contract.md,
+portfolio keys)."""
 
 from __future__ import annotations
 
 import pytest
 from cryptography.fernet import Fernet
 
-from portal.config import SETTINGS_EXTENSION
-from portal.db import db
-from portal.models import AuditEvent, PortfolioKey
+from portal.core.config import SETTINGS_EXTENSION
+from portal.core.db import db
+from portal.core.models import AuditEvent, PortfolioKey
 from tests.payments.conftest import (
     add_merchant,
     authorised_payment,

@@ -1,4 +1,5 @@
-"""What a status read may change (CONTRACT.md revision 3): forward only, whatever the order in
+"""What a status read may change (docs/gateway-contract.md, "Reading answers"): forward only,
+whatever the order in
 which reads and actions arrive; a word the portal does not know is shown, never applied; the
 customer's return names the payment in any of the recorded ways."""
 
@@ -8,11 +9,12 @@ import threading
 import time
 from datetime import timedelta
 
-from portal import clock
-from portal.db import db
+from portal.audit.service import Actor
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.payment import Payment
 from portal.gateway.payments_client import PaymentsClient
-from portal.models.merchant import Merchant
-from portal.models.payment import Payment
 from portal.payments import credentials as creds
 from portal.payments.status_read import refresh
 from tests.payments.conftest import act, backend, pay, payment_row, post_hold
@@ -70,7 +72,7 @@ def test_an_older_read_never_takes_a_payment_back(app, browser, merchant_id, cre
 
     def late_poll() -> None:
         with app.app_context():
-            refresh(held, db.session.get(Payment, payment_id), "status poll")  # type: ignore
+            refresh(held, db.session.get(Payment, payment_id), Actor("status poll"))  # type: ignore
 
     poller = threading.Thread(target=late_poll)
     poller.start()

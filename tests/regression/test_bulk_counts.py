@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import event
 
 from bench.measure import statements
-from portal.db import db
+from portal.core.db import db
 from portal.worker.loop import WorkerOptions, run_next
 from tests.jobs.support import queue_import, stored_import
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from bench.measure import commits, statements
+from portal.core.models.step import StepDraft, StepState
 from portal.gateway.onboarding_client import OnboardingClient
-from portal.models.step import StepDraft, StepState
-from portal.onboarding import scenarios
+from portal.web import scenarios
 from tests.support.rows import fresh
 from tests.wizard.browser import flatten
 

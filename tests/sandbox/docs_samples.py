@@ -1,4 +1,5 @@
-"""The answer samples of CONTRACT.md revision 3 (``../shared/spec/samples-rev3``), and how an
+"""The answer samples of docs/gateway-contract.md, "Reading answers"
+(``../shared/spec/samples-rev3``), and how an
 answer of the sandbox's docs dialect is compared with one: the same keys and nesting, the same
 JSON types, and the same status words (the values of :data:`WORDS`); other values may differ.
 

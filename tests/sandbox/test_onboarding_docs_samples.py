@@ -1,4 +1,5 @@
-"""Each onboarding sample of CONTRACT.md revision 3 (samples-rev3) has the keys, nesting, types
+"""Each onboarding sample of docs/gateway-contract.md, "Reading answers" (samples-rev3) has the
+keys, nesting, types
 and status words of the sandbox's docs-dialect answer; each webhook sample those of the
 sandbox's delivery (with the docs' status names, plus the sandbox's own ``event_id``). Every
 sample in the folder is one of them or a payments one (tests/sandbox/payments)."""

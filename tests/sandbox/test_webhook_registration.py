@@ -1,6 +1,6 @@
 """Webhook registration over loopback HTTP: ``POST``/``GET /gcc/v2/partner/{mid}/webhook`` and
 ``DELETE .../webhook/{webhookId}``, HMAC-authenticated like every onboarding call, and the
-deliveries going where the partner registered (CONTRACT.md "Webhook registration")."""
+deliveries going where the partner registered (docs/gateway-contract.md, "Webhook registration")."""
 
 from __future__ import annotations
 

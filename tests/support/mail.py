@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from portal.config import Settings
+from portal.core.config import Settings
 from portal.mail.sink import MailSink
 
 #: The portal address tests put in emailed links: the test client answers for it.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from alembic.script import ScriptDirectory
 
-from portal.migrate import alembic_config
+from portal.core.migrate import alembic_config
 
 
 def revision_named(file_ending: str) -> tuple[str, str]:

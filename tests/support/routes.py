@@ -13,16 +13,17 @@ from flask import Flask, url_for
 from sqlalchemy import select
 from werkzeug.routing import Rule
 
-from portal import clock
+from portal.audit.service import Actor
 from portal.auth.accounts import create_user, find_user
 from portal.auth.passwords import generate_password
-from portal.config import Settings
-from portal.db import db
-from portal.models.document import StoredDocument
-from portal.models.merchant import Merchant
-from portal.models.payment import Payment
-from portal.models.payment_link import PaymentLink
-from portal.models.user import Role
+from portal.core import clock
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models.document import StoredDocument
+from portal.core.models.merchant import Merchant
+from portal.core.models.payment import Payment
+from portal.core.models.payment_link import PaymentLink
+from portal.core.models.user import Role
 from portal.onboarding.steps import STEPS
 from portal.payments.links import tokens as payment_tokens
 from portal.team import tokens
@@ -61,7 +62,7 @@ def seed_rows(app: Flask, admin_client, settings: Settings) -> dict[str, Any]:
                           action_nonce="hardening-nonce")
         db.session.add(payment)
         db.session.commit()
-        link, token = links.issue(settings.secret_key, merchant, "admin@example.com")
+        link, token = links.issue(settings.secret_key, merchant, Actor("admin@example.com"))
         admin = find_user("admin@example.com")
         password_links = {purpose.endpoint: tokens.token_for(settings.secret_key, admin, purpose)
                           for purpose in (tokens.RESET, tokens.INVITE)}

@@ -7,8 +7,8 @@ from typing import Any, TypeVar
 from flask import Flask
 from sqlalchemy import text
 
-from portal.db import db
-from portal.models.merchant import Merchant
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
 
 Row = TypeVar("Row")
 

@@ -30,7 +30,7 @@ from typing import Any
 
 import pytest
 
-from portal.clock import Clock
+from portal.core.clock import Clock
 from portal.sandbox.app import create_sandbox_app, state_of
 from portal.sandbox.config import SandboxConfig, config_from
 from portal.sandbox.dialect import AnswerDialect

@@ -18,7 +18,7 @@ import requests
 from bs4 import BeautifulSoup
 from werkzeug.serving import make_server
 
-from portal.config import Settings
+from portal.core.config import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 #: How scripts/run-dev.sh starts the portal (its --bind aside): gunicorn.conf.py does the rest.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from portal.config import Settings
+from portal.core.config import Settings
 from tests.support.mail import mail_sink, mailing
 
 __all__ = ["mail_sink"]

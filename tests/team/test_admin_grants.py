@@ -8,8 +8,8 @@ from bs4 import BeautifulSoup
 from sqlalchemy import select
 
 from portal.auth.accounts import find_user, set_password
-from portal.db import db
-from portal.models import ApprovalRequest, User
+from portal.core.db import db
+from portal.core.models import ApprovalRequest, User
 from portal.payments.approvals.queries import VOUCHED, waiting_for
 from portal.payments.approvals.requests import request_portfolio_key
 from tests.approvals.test_keys import a_pem

@@ -10,10 +10,10 @@ import pytest
 import requests
 from pyotp import TOTP
 
-from portal import clock
 from portal.auth.accounts import find_user
-from portal.db import db
-from portal.models import ApprovalRequest, PortfolioKey
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models import ApprovalRequest, PortfolioKey
 from portal.payments.approvals.queries import VOUCHED
 from portal.payments.approvals.requests import request_portfolio_key
 from tests.approvals.test_keys import a_pem

@@ -7,12 +7,12 @@ from datetime import timedelta
 from bs4 import BeautifulSoup
 from sqlalchemy import event, select
 
-from portal import clock
 from portal.auth.accounts import authenticate
-from portal.db import db
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models import AuditEvent, Job
 from portal.jobs import account_mail
 from portal.jobs.queue import claim
-from portal.models import AuditEvent, Job
 from portal.team import reset
 from tests.conftest import TEST_PASSWORD
 from tests.support.mail import PORTAL_URL, body_of, link_in

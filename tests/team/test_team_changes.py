@@ -7,8 +7,8 @@ from bs4 import BeautifulSoup
 from sqlalchemy import select
 
 from portal.auth.accounts import find_user
-from portal.db import db
-from portal.models import AuditEvent, RecoveryCode
+from portal.core.db import db
+from portal.core.models import AuditEvent, RecoveryCode
 from tests.conftest import TEST_PASSWORD, AuthActions, enrol_authenticator
 from tests.support.mail import link_in
 from tests.team.test_team_page import CONFIRMED

@@ -7,8 +7,8 @@ from bs4 import BeautifulSoup
 from sqlalchemy import select
 
 from portal.auth.accounts import authenticate, find_user
-from portal.db import db
-from portal.models import AuditEvent
+from portal.core.db import db
+from portal.core.models import AuditEvent
 from tests.conftest import TEST_PASSWORD, AuthActions
 from tests.support.mail import body_of, link_in
 

@@ -11,25 +11,27 @@ import pytest
 import requests
 from bs4 import BeautifulSoup
 
-from portal.clients import onboarding_client
-from portal.config import current_settings
-from portal.db import db
+from portal.audit.service import SYSTEM, Actor
+from portal.core.clients import onboarding_client
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
 from portal.documents import service as documents
-from portal.models.merchant import Merchant
-from portal.onboarding import scenarios
 from portal.onboarding.create import start_merchant
 from portal.onboarding.service import send_step
 from portal.onboarding.steps import BY_KEY
 from portal.sandbox.onboarding.backend import OnboardingBackend
 from portal.sandbox.state import BACKEND_NAME
 from portal.verification import links
+from portal.web import scenarios
 from tests.support.dialects import every_dialect_fixture
 from tests.support.servers import serve
 from tests.wizard.conftest import closed_port
 
 __all__ = ["closed_port"]
 
-#: Every test here runs once per answer dialect of the sandbox (CONTRACT.md revision 3).
+#: Every test here runs once per answer dialect of the sandbox (docs/gateway-contract.md, "Reading
+#: answers").
 every_answer_dialect = every_dialect_fixture()
 
 #: The sandbox page's buttons, in the order the merchant presses them.
@@ -41,16 +43,16 @@ def onboard(app, scenario: str = scenarios.HAPPY, until: str = "products") -> in
     with app.app_context():
         client = onboarding_client(current_settings())
         data = scenarios.form_data(scenario, "create")
-        merchant, errors = start_merchant(data)
+        merchant, errors = start_merchant(data, actor=SYSTEM)
         assert merchant is not None, errors
-        assert send_step(client, merchant, BY_KEY["create"], data).ok
+        assert send_step(client, merchant, BY_KEY["create"], data, actor=SYSTEM).ok
         for key in ("business", "owners", "bank", "signatory", "documents", "products"):
             if key == "documents":
                 assert all(r.ok for r in documents.upload_samples(
-                    client, current_settings(), merchant))
+                    client, current_settings(), merchant, actor=SYSTEM))
             else:
                 result = send_step(client, merchant, BY_KEY[key],
-                                           scenarios.form_data(scenario, key))
+                                           scenarios.form_data(scenario, key), actor=SYSTEM)
                 assert result.ok, (key, result.message, result.errors)
             if key == until:
                 break
@@ -63,7 +65,8 @@ def merchant_link(app, merchant_id: int) -> str:
     """The path of a fresh merchant link, as the emailed one opens."""
     with app.app_context():
         merchant = db.session.get(Merchant, merchant_id)
-        _link, token = links.issue(current_settings().secret_key, merchant, "ops@example.com")
+        _link, token = links.issue(current_settings().secret_key, merchant,
+                                   Actor("ops@example.com"))
     return f"/verify/{merchant_id}?token={token}"
 
 

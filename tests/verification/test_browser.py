@@ -13,12 +13,13 @@ from flask import Flask
 from playwright.sync_api import Frame, Page, Request
 from sqlalchemy import select
 
-from portal.config import current_settings
-from portal.db import db
-from portal.models.merchant import Merchant
-from portal.models.status_change import StatusChange
-from portal.onboarding import scenarios
+from portal.audit.service import Actor
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.status_change import StatusChange
 from portal.verification import links
+from portal.web import scenarios
 from tests.support.chromium import accept_terms, click_through_verification
 from tests.support.rows import stored
 from tests.support.servers import serve
@@ -89,7 +90,8 @@ def opened_page(app, csrf_app, chromium, portal_url, scenario: str) -> Iterator[
     merchant_id = onboard(app, scenario)
     with csrf_app.app_context():
         merchant = db.session.get(Merchant, merchant_id)
-        _link, token = links.issue(current_settings().secret_key, merchant, "ops@example.com")
+        _link, token = links.issue(current_settings().secret_key, merchant,
+                                   Actor("ops@example.com"))
     context = chromium.new_context()
     page = context.new_page()
     opened = Opened(page, merchant_id, stored(app, merchant_id).onboarding_id,

@@ -6,9 +6,9 @@ from __future__ import annotations
 from bs4 import BeautifulSoup
 from sqlalchemy import select
 
-from portal.db import db
-from portal.models.merchant import Merchant
-from portal.models.verification import GatewayLink
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.verification import GatewayLink
 from portal.onboarding.steps import STEPS
 from portal.sandbox.faults import Fault, FaultKind
 from tests.verification.conftest import backend_of, frame_src, onboard, token_of

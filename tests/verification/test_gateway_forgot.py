@@ -10,7 +10,7 @@ import re
 import pytest
 from bs4 import BeautifulSoup
 
-from portal.onboarding import scenarios
+from portal.web import scenarios
 from tests.support.rows import stored
 from tests.verification.conftest import onboard
 from tests.wizard.browser import Browser

@@ -6,14 +6,14 @@ from __future__ import annotations
 from bs4 import BeautifulSoup
 from sqlalchemy import select
 
-from portal.clients import onboarding_client
-from portal.config import current_settings
-from portal.db import db
+from portal.core.clients import onboarding_client
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models.status_change import StatusChange
 from portal.gateway.onboarding_shapes import OnboardingStatus
-from portal.models.status_change import StatusChange
-from portal.onboarding import scenarios
-from portal.sync import sync_once
 from portal.verification.words import OPS_NEXT
+from portal.web import scenarios
+from portal.worker.sync import sync_once
 from tests.support.rows import stored
 from tests.verification.conftest import backend_of, complete_on_sandbox_page, frame_src, onboard
 from tests.wizard.browser import Browser

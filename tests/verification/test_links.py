@@ -8,11 +8,12 @@ import pytest
 from bs4 import BeautifulSoup
 from sqlalchemy import select
 
-from portal.config import current_settings
-from portal.db import db
-from portal.models.merchant import Merchant
-from portal.models.verification import GatewayLink, MerchantLink
-from portal.redaction import redact_text
+from portal.audit.service import Actor
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.verification import GatewayLink, MerchantLink
+from portal.core.redaction import redact_text
 from portal.verification import links
 from tests.verification.conftest import backend_of, frame_src, onboard, token_of
 
@@ -63,7 +64,7 @@ def merchant_id(app) -> int:
 def _issue(app, merchant_id: int) -> tuple[MerchantLink, str]:
     with app.app_context():
         merchant = db.session.get(Merchant, merchant_id)
-        link, token = links.issue(current_settings().secret_key, merchant, "ops@example.com")
+        link, token = links.issue(current_settings().secret_key, merchant, Actor("ops@example.com"))
         db.session.expunge(link)
         return link, token
 

@@ -9,7 +9,7 @@ import re
 import pytest
 from bs4 import BeautifulSoup
 
-from portal.config import Settings
+from portal.core.config import Settings
 from portal.verification.words import for_merchant
 from tests.verification.conftest import merchant_link, onboard
 

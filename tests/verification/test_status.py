@@ -6,9 +6,9 @@ import base64
 
 from bs4 import BeautifulSoup
 
-from portal.config import SETTINGS_EXTENSION
+from portal.core.config import SETTINGS_EXTENSION
 from portal.gateway.onboarding_shapes import DocumentUploadRequest
-from portal.onboarding.scenarios import sample_pdf
+from portal.web.scenarios import sample_pdf
 from tests.support.rows import stored
 from tests.verification.conftest import backend_of, onboard
 

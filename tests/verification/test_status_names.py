@@ -9,9 +9,9 @@ import json
 from bs4 import BeautifulSoup
 from sqlalchemy import select
 
-from portal.db import db
-from portal.models.audit import AuditEvent
-from portal.models.webhook_event import WebhookEvent
+from portal.core.db import db
+from portal.core.models.audit import AuditEvent
+from portal.core.models.webhook_event import WebhookEvent
 from tests.support.rows import stored
 from tests.verification.conftest import backend_of, onboard
 

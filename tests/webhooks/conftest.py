@@ -6,5 +6,6 @@ from tests.verification.conftest import closed_port, portal_server
 
 __all__ = ["closed_port", "portal_server"]
 
-#: Every test here runs once per answer dialect of the sandbox (CONTRACT.md revision 3).
+#: Every test here runs once per answer dialect of the sandbox (docs/gateway-contract.md, "Reading
+#: answers").
 every_answer_dialect = every_dialect_fixture()

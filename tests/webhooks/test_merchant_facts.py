@@ -1,5 +1,5 @@
 """What a webhook tells beyond the status, kept only once a status read vouches for it
-(CONTRACT.md revision 3, "Webhook facts to keep"): MERCHANT_STATUS_ACCEPTED's merchant_id,
+(docs/gateway-contract.md, "Webhook facts to keep"): MERCHANT_STATUS_ACCEPTED's merchant_id,
 MERCHANT_PENDENCY_STATUS_UPDATED's pendency, shown on the status page in words."""
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ import pytest
 from bs4 import BeautifulSoup
 from sqlalchemy import select
 
-from portal.clients import onboarding_client
-from portal.config import SETTINGS_EXTENSION, current_settings
-from portal.db import db
-from portal.models.audit import AuditEvent
-from portal.models.pendency import MerchantPendency
-from portal.models.webhook_event import WebhookEvent
-from portal.sync import sync_once
+from portal.core.clients import onboarding_client
+from portal.core.config import SETTINGS_EXTENSION, current_settings
+from portal.core.db import db
+from portal.core.models.audit import AuditEvent
+from portal.core.models.pendency import MerchantPendency
+from portal.core.models.webhook_event import WebhookEvent
+from portal.worker.sync import sync_once
 from tests.conftest import AuthActions
 from tests.support.rows import stored
 from tests.verification.conftest import backend_of, onboard

@@ -9,20 +9,21 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import select, text
 
-from portal.clients import onboarding_client
-from portal.config import SETTINGS_EXTENSION, current_settings
-from portal.db import db
-from portal.factory import create_app
+from portal.app.factory import create_app
+from portal.audit.service import SYSTEM
+from portal.core.clients import onboarding_client
+from portal.core.config import SETTINGS_EXTENSION, current_settings
+from portal.core.db import db
+from portal.core.models.audit import AuditEvent
+from portal.core.models.merchant import Merchant
+from portal.core.models.status_change import StatusChange, StatusSource
+from portal.core.models.webhook_event import WebhookEvent
+from portal.gateway.hmac import hmac_digest
 from portal.gateway.onboarding_shapes import MerchantData
-from portal.gateway.signing import hmac_digest
 from portal.gateway.transport import Timeouts
-from portal.models.audit import AuditEvent
-from portal.models.merchant import Merchant
-from portal.models.status_change import StatusChange, StatusSource
-from portal.models.webhook_event import WebhookEvent
 from portal.onboarding.status_history import change_status, may_move
-from portal.sync import sync_once
 from portal.webhooks import service
+from portal.worker.sync import sync_once
 from tests.conftest import API_SECRET
 from tests.support.rows import stored
 from tests.verification.conftest import backend_of, onboard
@@ -199,7 +200,7 @@ class StaleGateway:
 def test_a_stale_read_after_a_webhook_never_moves_the_status_back(app, merchant_id):
     with app.app_context():
         merchant = db.session.get(Merchant, merchant_id)
-        change_status(merchant, "PENDING_REVIEW", StatusSource.POLL)
+        change_status(merchant, "PENDING_REVIEW", StatusSource.POLL, actor=SYSTEM)
         db.session.commit()
         body = _body(merchant.onboarding_id, "evt_old")
         gateway = StaleGateway(merchant.onboarding_id, "PENDING_VERIFICATION")
@@ -234,7 +235,8 @@ def test_a_status_change_is_a_compare_and_set(app, merchant_id):
         with db.engine().begin() as other:  # meanwhile another process moved it on
             other.execute(text("UPDATE merchants SET status = 'APPROVED' WHERE id = :id"),
                           {"id": merchant_id})
-        assert change_status(merchant, "PENDING_REVIEW", StatusSource.WEBHOOK) is False
+        assert change_status(merchant, "PENDING_REVIEW", StatusSource.WEBHOOK,
+                             actor=SYSTEM) is False
         assert merchant.status == "APPROVED"
         db.session.commit()
     assert stored(app, merchant_id).status == "APPROVED"

@@ -10,12 +10,12 @@ import pytest
 from dotenv import dotenv_values
 from sqlalchemy import select
 
-from portal.config import ROOT, settings_from_env
-from portal.db import db
-from portal.devsetup import write_dev_config
-from portal.factory import create_app
+from portal.app.devsetup import write_dev_config
+from portal.app.factory import create_app
+from portal.core.config import ROOT, settings_from_env
+from portal.core.db import db
+from portal.core.models.webhook_event import WebhookEvent
 from portal.gateway.onboarding_client import OnboardingClient
-from portal.models.webhook_event import WebhookEvent
 from portal.sandbox.app import create_sandbox_app, state_of
 from portal.sandbox.config import load_config
 from portal.sandbox.state import BACKEND_NAME

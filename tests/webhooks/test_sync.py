@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from portal.clients import onboarding_client
-from portal.config import current_settings
-from portal.db import db
-from portal.models.merchant import Merchant
+from portal.audit.service import SYSTEM
+from portal.core.clients import onboarding_client
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
 from portal.onboarding.status_history import change_status
-from portal.sync import sync_once
+from portal.worker.sync import sync_once
 from tests.support.rows import stored
 from tests.verification.conftest import backend_of, onboard
 
@@ -21,7 +22,7 @@ def test_a_pass_reads_every_open_record_and_skips_final_ones(app, sandbox):
     open_id, final_id = onboard(app, until="business"), onboard(app, until="create")
     not_created = onboard(app, until="create")
     with app.app_context():
-        change_status(db.session.get(Merchant, final_id), "REJECTED", "poll")
+        change_status(db.session.get(Merchant, final_id), "REJECTED", "poll", actor=SYSTEM)
         db.session.get(Merchant, not_created).onboarding_id = None
         db.session.commit()
         before = len(_status_reads(sandbox))  # the docs' short answers are followed by reads

@@ -9,14 +9,15 @@ from collections.abc import Iterator
 import pytest
 from bs4 import BeautifulSoup
 
-from portal.config import SETTINGS_EXTENSION
-from portal.onboarding import scenarios
+from portal.core.config import SETTINGS_EXTENSION
+from portal.web import scenarios
 from tests.support.dialects import every_dialect_fixture
 from tests.support.rows import stored
 from tests.wizard.browser import Browser, Page, flatten, form_values
 from tests.wizard.lossy import LossyGateway
 
-#: Every test here runs once per answer dialect of the sandbox (CONTRACT.md revision 3).
+#: Every test here runs once per answer dialect of the sandbox (docs/gateway-contract.md, "Reading
+#: answers").
 every_answer_dialect = every_dialect_fixture()
 
 

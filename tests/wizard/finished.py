@@ -7,12 +7,13 @@ from typing import Any
 
 from sqlalchemy import update
 
-from portal.db import db
-from portal.models.merchant import CreateState, Merchant
-from portal.onboarding import scenarios
+from portal.audit.service import SYSTEM
+from portal.core.db import db
+from portal.core.models.merchant import CreateState, Merchant
 from portal.onboarding.create import start_merchant
 from portal.onboarding.service import save_step_draft
 from portal.onboarding.steps import BY_KEY
+from portal.web import scenarios
 
 LONG_NAME = "Sree Lakshmi Venkateswara Handloom Textiles Exports and Imports Private Limited"
 LONG_STREET = ("Plot 12/4B, Survey No. 221/3A-1, Near Sri Venkateswara Swamy Temple Arch, "
@@ -47,10 +48,10 @@ def finished_merchant(app, status: str = "APPROVED") -> int:
     """A merchant created at the gateway (as far as the portal knows) with every step's draft
     holding long values, now at ``status``; its id. Nothing is sent."""
     with app.app_context():
-        merchant, errors = start_merchant(step_data("create"))
+        merchant, errors = start_merchant(step_data("create"), actor=SYSTEM)
         assert merchant is not None, errors
         for key in ("business", "owners", "bank", "signatory", "products"):
-            assert save_step_draft(merchant, BY_KEY[key], step_data(key)).ok, key
+            assert save_step_draft(merchant, BY_KEY[key], step_data(key), actor=SYSTEM).ok, key
         db.session.execute(update(Merchant).where(Merchant.id == merchant.id).values(
             status=status, create_state=CreateState.CREATED,
             onboarding_id=f"pg_onboard_{merchant.id:08d}", legal_name=LONG_NAME))

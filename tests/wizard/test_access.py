@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from portal.onboarding import scenarios
+from portal.web import scenarios
 from tests.conftest import TEST_PASSWORD, AuthActions
 from tests.wizard.browser import Browser
 from tests.wizard.conftest import typed

@@ -1,4 +1,5 @@
-"""The wizard with the gateway answering in the docs' dialect (CONTRACT.md revision 3): a front
+"""The wizard with the gateway answering in the docs' dialect (docs/gateway-contract.md, "Reading
+answers"): a front
 before the sandbox hands the portal the sandbox's answers rewritten as the docs show them, or
 answers it can not read at all. Nothing is a 500, nothing is "failed"; the status read fills in
 what a short answer leaves out."""
@@ -11,11 +12,11 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from portal.db import db
-from portal.models.audit import AuditEvent
-from portal.models.document import StoredDocument
-from portal.models.merchant import CreateState
-from portal.onboarding import scenarios
+from portal.core.db import db
+from portal.core.models.audit import AuditEvent
+from portal.core.models.document import StoredDocument
+from portal.core.models.merchant import CreateState
+from portal.web import scenarios
 from tests.support.gateway_front import GatewayFront, gateway_front
 from tests.support.rows import stored
 from tests.wizard.conftest import onboard, point_gateway_at, send_through_pages, typed, upload

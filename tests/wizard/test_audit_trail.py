@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import logging
 
-from portal.db import db
-from portal.models.audit import AuditEvent
-from portal.onboarding import scenarios
+from portal.core.db import db
+from portal.core.models.audit import AuditEvent
+from portal.web import scenarios
 from tests.support.rows import stored
 from tests.wizard.browser import Browser
 from tests.wizard.conftest import onboard, typed

@@ -11,8 +11,8 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask, jsonify
 
-from portal.migrate import upgrade
-from portal.onboarding import scenarios
+from portal.core.migrate import upgrade
+from portal.web import scenarios
 from tests.support.rows import stored
 from tests.support.servers import serve
 from tests.wizard.conftest import point_gateway_at, typed

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from portal.models.merchant import CreateState
-from portal.onboarding import scenarios
+from portal.core.models.merchant import CreateState
+from portal.web import scenarios
 from tests.support.rows import stored
 from tests.wizard.browser import Browser
 from tests.wizard.conftest import merchant_id_from, point_gateway_at, typed

@@ -7,19 +7,20 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from portal.config import current_settings
-from portal.db import db
+from portal.audit.service import SYSTEM
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models.audit import AuditEvent
+from portal.core.models.document import StoredDocument
+from portal.core.models.merchant import CreateState, Merchant
+from portal.core.models.step import StepDraft
 from portal.documents.service import path_of, store
 from portal.gateway.errors import ValidationFailed
 from portal.merchants.removal import can_delete
-from portal.models.audit import AuditEvent
-from portal.models.document import StoredDocument
-from portal.models.merchant import CreateState, Merchant
-from portal.models.step import StepDraft
-from portal.onboarding import scenarios
 from portal.onboarding.create import start_merchant
 from portal.onboarding.service import send_step
 from portal.onboarding.steps import BY_KEY
+from portal.web import scenarios
 from tests.conftest import AuthActions
 from tests.wizard.browser import Browser, Page
 from tests.wizard.conftest import merchant_id_from, point_gateway_at, typed
@@ -39,7 +40,7 @@ def with_document(app, merchant_id: int) -> Path:
     with app.app_context():
         merchant = db.session.get(Merchant, merchant_id)
         document = store(current_settings(), merchant, "GST_CERTIFICATE", "gst.pdf",
-                         scenarios.sample_pdf("GST_CERTIFICATE"), "application/pdf")
+                         scenarios.sample_pdf("GST_CERTIFICATE"), "application/pdf", actor=SYSTEM)
         db.session.commit()
         return path_of(current_settings(), document)
 
@@ -133,9 +134,9 @@ class RefusedAfterALook:
 def test_a_create_in_flight_cannot_be_deleted_and_a_refused_one_can(app):
     data = scenarios.form_data(scenarios.HAPPY, "create")
     with app.app_context():
-        merchant, _errors = start_merchant(data)
+        merchant, _errors = start_merchant(data, actor=SYSTEM)
         gateway = RefusedAfterALook(merchant.id)
-        result = send_step(gateway, merchant, BY_KEY["create"], data)
+        result = send_step(gateway, merchant, BY_KEY["create"], data, actor=SYSTEM)
         assert not result.ok
         assert gateway.states_seen == [CreateState.OUTCOME_UNKNOWN]  # in flight: keep it
         assert merchant.create_state == CreateState.DRAFT  # refused: nothing was created

@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from portal.db import db
+from portal.core.db import db
+from portal.core.models import AuditEvent
+from portal.core.models.document import DocumentStatus, StoredDocument
+from portal.core.models.merchant import Merchant
+from portal.core.models.status_change import StatusChange
 from portal.documents.retention import delete_expired_files
 from portal.documents.versions import versions_of
-from portal.models import AuditEvent
-from portal.models.document import DocumentStatus, StoredDocument
-from portal.models.merchant import Merchant
-from portal.models.status_change import StatusChange
-from portal.onboarding import scenarios
+from portal.web import scenarios
 from tests.wizard.browser import Browser, Page
 from tests.wizard.conftest import typed, upload
 

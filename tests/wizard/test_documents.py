@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from portal.config import SETTINGS_EXTENSION
-from portal.db import db
-from portal.labels import Kind, label
-from portal.models.document import StoredDocument
-from portal.onboarding import scenarios
+from portal.core.config import SETTINGS_EXTENSION
+from portal.core.db import db
+from portal.core.labels import Kind, label
+from portal.core.models.document import StoredDocument
+from portal.web import scenarios
 from tests.conftest import TEST_PASSWORD
 from tests.support.rows import stored
 from tests.support.servers import serve, sign_in
@@ -160,7 +160,7 @@ def test_a_file_far_over_the_limit_is_read_and_refused_beside_its_field(browser,
 def test_a_request_over_the_discard_limit_is_answered_with_the_limit(browser, app,
                                                                     needs_documents,
                                                                     monkeypatch):
-    monkeypatch.setattr("portal.uploads.DISCARD_LIMIT", 3000)
+    monkeypatch.setattr("portal.web.uploads.DISCARD_LIMIT", 3000)
     page = upload(browser, documents_page(browser, needs_documents), OWNER_DOCS[0],
                   scenarios.sample_pdf("x") + b"0" * 5000, "big.pdf")
     assert "larger than the limit of 5 MB" in page.text()

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from portal.labels import Kind, label
-from portal.onboarding import scenarios
+from portal.core.labels import Kind, label
+from portal.web import scenarios
 from tests.support.rows import stored
 from tests.wizard.browser import Browser
 from tests.wizard.conftest import merchant_id_from, typed, upload

@@ -6,9 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import event
 
-from portal.db import db
-from portal.models.merchant import CreateState, Merchant
-from portal.models.step import StepDraft, StepState
+from portal.core.db import db
+from portal.core.models.merchant import CreateState, Merchant
+from portal.core.models.step import StepDraft, StepState
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 

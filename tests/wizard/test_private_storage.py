@@ -5,8 +5,8 @@ from __future__ import annotations
 import stat
 from pathlib import Path
 
-from portal.labels import Kind, label
-from portal.onboarding import scenarios
+from portal.core.labels import Kind, label
+from portal.web import scenarios
 from tests.wizard.conftest import typed, upload
 
 

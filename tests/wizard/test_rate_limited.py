@@ -1,4 +1,4 @@
-"""A 429 is "unavailable", never a refusal (CONTRACT.md revision 3, "Rate limits"): a step's
+"""A 429 is "unavailable", never a refusal (docs/gateway-contract.md, "Rate limits"): a step's
 send is queued no earlier than its Retry-After, the outbox reschedules by it, the create says
 "busy", and a bulk row waits as asked and sends again instead of failing."""
 
@@ -13,16 +13,16 @@ from sqlalchemy import select
 from portal.audit.service import Actor
 from portal.bulk.onboard import RowState, onboard_row
 from portal.bulk.validation import check_file
-from portal.clients import CLIENT_EXTENSION
-from portal.config import current_settings
-from portal.db import db
+from portal.core.clients import CLIENT_EXTENSION
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models.audit import AuditEvent
+from portal.core.models.merchant import CreateState
+from portal.core.models.outbox import OutboxState
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.retry import NO_RETRY, RetryPolicy
-from portal.models.audit import AuditEvent
-from portal.models.merchant import CreateState
-from portal.models.outbox import OutboxState
-from portal.onboarding import scenarios
-from portal.outbox.drain import drain
+from portal.onboarding.drain import drain
+from portal.web import scenarios
 from tests.bulk.conftest import EXAMPLE
 from tests.conftest import API_KEY, API_SECRET
 from tests.outbox.support import items

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from bs4 import Tag
 
-from portal.db import db
-from portal.models.merchant import Merchant
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
 from portal.onboarding import locks
 from tests.wizard.browser import Page
 from tests.wizard.finished import LONG_NAME, LONG_STREET, finished_merchant

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from bs4 import Tag
 
-from portal.onboarding import scenarios
+from portal.web import scenarios
 from tests.wizard.browser import Browser, Page
 from tests.wizard.conftest import typed
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from portal.body_forms import form_path
+from portal.core.models.merchant import CreateState, Merchant
 from portal.gateway.onboarding_shapes import Category, Subcategory
 from portal.gateway.shapes import FieldError, validate_payload
-from portal.models.merchant import CreateState, Merchant
-from portal.onboarding import locks, scenarios
+from portal.onboarding import locks
 from portal.onboarding.categories import CategoryCache, grouped_choices
 from portal.onboarding.steps import BY_KEY, STEPS, clean, next_step
+from portal.web import scenarios
+from portal.web.body_forms import form_path
 from portal.wizard.forms import OwnersForm, SignatoryForm
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
-from portal.db import db
-from portal.models.merchant import Merchant
-from portal.onboarding import scenarios
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.web import scenarios
 from tests.support.rows import stored
 from tests.wizard.browser import Browser, Page
 from tests.wizard.conftest import merchant_id_from

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from portal.db import db
-from portal.models.merchant import Merchant
-from portal.models.step import StepDraft
-from portal.onboarding import locks, scenarios
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.step import StepDraft
+from portal.onboarding import locks
+from portal.web import scenarios
 from tests.support.rows import stored
 from tests.wizard.conftest import onboard, point_gateway_at, typed
 

@@ -8,10 +8,10 @@ import json
 
 import pytest
 
-from portal.body_forms import typed_value
 from portal.bulk.parsing import read_row
 from portal.bulk.validation import step_errors
-from portal.onboarding import scenarios
+from portal.web import scenarios
+from portal.web.body_forms import typed_value
 from tests.bulk.conftest import example_rows
 from tests.wizard.conftest import typed
 

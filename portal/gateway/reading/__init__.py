@@ -1,4 +1,4 @@
-"""Reading the gateway's answers (CONTRACT.md revision 3, "Reading answers").
+"""Reading the gateway's answers (docs/gateway-contract.md, "Reading answers").
 
 The clients SEND the contract's one shape and READ every shape a source shows; an answer is
 judged by what it says, never by its HTTP code alone. Every 2xx answer of both APIs passes

@@ -1,4 +1,5 @@
-"""The onboarding API's answers, read in every shape a source shows (CONTRACT.md revision 3).
+"""The onboarding API's answers, read in every shape a source shows (docs/gateway-contract.md,
+"Reading answers").
 
 A record operation (the create, steps 2-7) answers the contract's ``data{merchantInfo,
 merchantOnboardingCheckListStatus}``, or in the docs' dialect a short ``data`` of its own: bank

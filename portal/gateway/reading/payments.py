@@ -1,4 +1,5 @@
-"""The payments API's answers, judged by their content (CONTRACT.md revision 3).
+"""The payments API's answers, judged by their content (docs/gateway-contract.md, "Reading
+answers").
 
 An action's 2xx answer (initiate, capture, reversal, refund) is:
 - DONE when a status word in it (envelope ``status``, ``data.status``, ``data.refundStatus``)
@@ -21,8 +22,8 @@ from typing import Any, TypeVar
 from pydantic import ValidationError
 
 from portal.gateway.errors import Declined, GatewayError, NotFound, UnexpectedAnswer
-from portal.gateway.payments_shapes import CallbackClaims, StatusResponse, display_message
-from portal.gateway.shapes import Envelope
+from portal.gateway.payments_shapes import CallbackClaims, StatusResponse
+from portal.gateway.shapes import Envelope, display_message
 from portal.gateway.transport import Reply
 
 Answer = TypeVar("Answer", bound=Envelope)
@@ -54,8 +55,9 @@ SUCCESS_CODE = "GC000"
 #: Decline reasonCodes of the "HTTP 201" group (response-codes.mdx): GL-201-006 to
 #: GL-201-023, and GL-201-500 (declined by the system).
 _DECLINE = re.compile(r"GL-201-(0(0[6-9]|1[0-9]|2[0-3])|500)")
-#: The status words an initiate answer may lack altogether: only gid and redirectUrl are
-#: required (CONTRACT.md revision 3), so an answer with neither word nor failure is done.
+#: The status words an initiate answer may lack altogether: only gid and redirectUrl are required
+#: (docs/gateway-contract.md, "Reading answers"), so an answer with neither word nor failure is
+#: done.
 _WORDLESS_DONE = frozenset({"initiate"})
 
 

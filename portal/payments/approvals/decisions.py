@@ -14,12 +14,12 @@ from datetime import datetime
 
 from sqlalchemy import ColumnElement, or_, select, update
 
-from portal import clock
-from portal.audit import record
+from portal.audit.service import Actor, actor_of, record
 from portal.auth.vouching import vouched_for
-from portal.config import Settings
-from portal.db import db
-from portal.models.approval import ApprovalRequest, ApprovalState
+from portal.core import clock
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models.approval import ApprovalRequest, ApprovalState
 from portal.payments.approvals import runners
 from portal.payments.approvals.queries import STATE_WORDS, VOUCHED, barred
 
@@ -39,9 +39,9 @@ class Decision:
     field: str = ""
 
 
-def _audit(request: ApprovalRequest, action: str, outcome: str = "ok",
-           actor_label: str | None = None, **detail: str) -> None:
-    record(action, outcome=outcome, merchant_id=request.merchant_id, actor_label=actor_label,
+def _audit(request: ApprovalRequest, action: str, actor: Actor, outcome: str = "ok",
+           **detail: str) -> None:
+    record(action, actor=actor, outcome=outcome, merchant_id=request.merchant_id,
            detail={"request": request.id, "kind": request.kind, "summary": request.summary,
                    **detail})
 
@@ -52,8 +52,9 @@ def _scrub(request: ApprovalRequest) -> None:
         request.payload = {**request.payload, "private_key_pem": None}
 
 
-def expire_overdue(now: datetime | None = None) -> int:
-    """Mark pending requests older than their 24 hours expired, auditing each; how many."""
+def expire_overdue(actor: Actor, now: datetime | None = None) -> int:
+    """Mark pending requests older than their 24 hours expired, auditing each as ``actor``'s
+    (whoever's page load or decision noticed it); how many."""
     now = now or clock.utcnow()
     overdue = db.session.scalars(select(ApprovalRequest).where(
         ApprovalRequest.state == ApprovalState.PENDING, ApprovalRequest.expires_at <= now)).all()
@@ -68,7 +69,7 @@ def expire_overdue(now: datetime | None = None) -> int:
         if lapsed.rowcount == 1:
             db.session.refresh(request)
             _scrub(request)
-            _audit(request, "approval.expired")  # by whoever's page load noticed it
+            _audit(request, "approval.expired", actor)
             expired += 1
     db.session.commit()
     return expired
@@ -110,8 +111,10 @@ def _claim(request_id: int, state: str, user_id: int, reason: str,
 
 
 def approve(settings: Settings, request_id: int, user_id: int, note: str = "") -> Decision:
-    """Claim the pending request for ``user_id`` and carry its action out, exactly once."""
-    expire_overdue()
+    """Claim the pending request for ``user_id`` and carry its action out, exactly once, as
+    theirs."""
+    actor = actor_of(user_id)
+    expire_overdue(actor)
     now = clock.utcnow()
     claimed, request = _claim(
         request_id, ApprovalState.RUNNING, user_id, note.strip(),
@@ -122,17 +125,17 @@ def approve(settings: Settings, request_id: int, user_id: int, note: str = "") -
         return Decision(False, "There is no such request.")
     if not claimed:
         message = _why_not(request, user_id, now)
-        _audit(request, "approval.approve", outcome="refused", reason=message)
+        _audit(request, "approval.approve", actor, outcome="refused", reason=message)
         db.session.commit()
         return Decision(False, message)
-    _audit(request, "approval.approved", note=request.decision_reason)
+    _audit(request, "approval.approved", actor, note=request.decision_reason)
     db.session.commit()
-    outcome = runners.run(settings, request)
+    outcome = runners.run(settings, request, actor)
     db.session.refresh(request)
     request.state = outcome.state
     request.outcome = outcome.message[:500]
     _scrub(request)
-    _audit(request, "approval.carried_out", outcome=_AUDIT_OUTCOME[outcome.state],
+    _audit(request, "approval.carried_out", actor, outcome=_AUDIT_OUTCOME[outcome.state],
            result=outcome.message)
     db.session.commit()
     prefix = "Approved and carried out: " if outcome.state == ApprovalState.DONE else \
@@ -146,7 +149,8 @@ def reject(request_id: int, user_id: int, reason: str) -> Decision:
     if not text:
         return Decision(False, "Say why you reject it: the admin who asked reads this.",
                         "reason")
-    expire_overdue()
+    actor = actor_of(user_id)
+    expire_overdue(actor)
     now = clock.utcnow()
     refused, request = _claim(request_id, ApprovalState.REJECTED, user_id, text)
     if request is None:
@@ -154,6 +158,6 @@ def reject(request_id: int, user_id: int, reason: str) -> Decision:
     if not refused:
         return Decision(False, _why_not(request, user_id, now))
     _scrub(request)
-    _audit(request, "approval.rejected", reason=text)
+    _audit(request, "approval.rejected", actor, reason=text)
     db.session.commit()
     return Decision(True, "Request rejected; nothing was run.")

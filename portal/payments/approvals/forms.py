@@ -5,8 +5,8 @@ from __future__ import annotations
 from wtforms import SelectChoice, SelectField, TextAreaField
 from wtforms.validators import DataRequired, Length
 
-from portal.form_base import PortalForm
 from portal.payments.approvals.decisions import NOTE_MAX
+from portal.web.form_base import PortalForm
 
 APPROVE = "approve"
 REJECT = "reject"

@@ -10,8 +10,8 @@ from __future__ import annotations
 from flask import flash
 from wtforms import Field
 
-from portal.models.merchant import Merchant
-from portal.models.payment import Payment
+from portal.core.models.merchant import Merchant
+from portal.core.models.payment import Payment
 from portal.payments.approvals import requests
 from portal.payments.credentials import PORTFOLIO
 from portal.payments.forms import ActionForm, CredentialsForm, PortfolioKeyForm

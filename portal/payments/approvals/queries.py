@@ -9,13 +9,13 @@ from decimal import Decimal
 
 from sqlalchemy import ColumnElement, and_, func, or_, select
 
-from portal import clock
 from portal.auth.vouching import vouched_for, vouchers_of
-from portal.db import db
-from portal.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
-from portal.models.merchant import Merchant
-from portal.models.payment import Payment, PaymentRefund
-from portal.models.user import User
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
+from portal.core.models.merchant import Merchant
+from portal.core.models.payment import Payment, PaymentRefund
+from portal.core.models.user import User
 
 RECENT = 50
 

@@ -17,9 +17,9 @@ from collections.abc import Iterable
 from datetime import timedelta
 from decimal import Decimal, InvalidOperation
 
-from portal import clock
-from portal.db import db
-from portal.models.payment import ActionState, Payment, PaymentRefund, RefundState
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.payment import ActionState, Payment, PaymentRefund, RefundState
 from portal.payments.service import refunds_of
 
 #: How far back the refunds sent without approval are added up.

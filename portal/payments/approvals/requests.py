@@ -17,12 +17,12 @@ from typing import Any
 from cryptography.hazmat.primitives import serialization
 from sqlalchemy import select, update
 
-from portal import clock
-from portal.audit import record
-from portal.db import db
-from portal.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
-from portal.models.merchant import Merchant
-from portal.models.payment import ActionState, Payment
+from portal.audit.service import actor_of, record
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
+from portal.core.models.merchant import Merchant
+from portal.core.models.payment import ActionState, Payment
 from portal.payments import actions
 from portal.payments import credentials as creds
 from portal.payments.service import new_nonce, refundable, refunds_of, unavailable_reason
@@ -66,7 +66,7 @@ def _checked_reason(reason: str | None) -> str:
 def _store(kind: ApprovalKind, summary: str, payload: dict[str, Any], reason: str,
            user_id: int | None, merchant_id: int | None = None,
            payment: Payment | None = None) -> ApprovalRequest:
-    """Store the pending request and audit it, in one commit."""
+    """Store the pending request and audit it as ``user_id``'s, in one commit."""
     now = clock.utcnow()
     request = ApprovalRequest(kind=kind, state=ApprovalState.PENDING, summary=summary[:300],
                               merchant_id=merchant_id, payment_id=payment.id if payment else None,
@@ -74,7 +74,7 @@ def _store(kind: ApprovalKind, summary: str, payload: dict[str, Any], reason: st
                               requested_at=now, expires_at=now + LIFETIME)
     db.session.add(request)
     db.session.flush()
-    record("approval.requested", merchant_id=merchant_id,
+    record("approval.requested", actor=actor_of(user_id), merchant_id=merchant_id,
            gid=(payment.gid or "") if payment else "",
            detail={"request": request.id, "kind": kind.value, "summary": request.summary,
                    "reason": reason})

@@ -6,11 +6,11 @@ from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
-from portal.auth import roles_required
-from portal.config import current_settings
-from portal.db import db
-from portal.models.approval import ApprovalRequest
-from portal.models.user import Role
+from portal.auth.access import current_actor, roles_required
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models.approval import ApprovalRequest
+from portal.core.models.user import Role
 from portal.payments import wording
 from portal.payments.approvals import decisions, queries
 from portal.payments.approvals.forms import APPROVE, DecisionForm
@@ -22,7 +22,7 @@ bp = Blueprint("approvals", __name__, url_prefix="/approvals")
 @roles_required(Role.ADMIN)
 def index() -> ResponseReturnValue:
     """Requests waiting (oldest first) and the latest decided ones."""
-    decisions.expire_overdue()
+    decisions.expire_overdue(current_actor())
     return page()
 
 

@@ -6,15 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from portal.audit import record
+from portal.audit.service import Actor, record
 from portal.auth import accounts, admins, passwords
-from portal.config import Settings
-from portal.db import db
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
+from portal.core.models.merchant import Merchant
+from portal.core.models.payment import Payment
+from portal.core.models.user import Role
 from portal.jobs.account_mail import queue_invitation
-from portal.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
-from portal.models.merchant import Merchant
-from portal.models.payment import Payment
-from portal.models.user import Role
 from portal.payments import actions, portfolio
 from portal.payments import credentials as creds
 from portal.payments.approvals import refund_allowance
@@ -29,22 +29,23 @@ class Outcome:
     message: str
 
 
-def run(settings: Settings, request: ApprovalRequest) -> Outcome:
-    """Carry out the approved ``request`` (claimed already, so this runs once)."""
+def run(settings: Settings, request: ApprovalRequest, actor: Actor) -> Outcome:
+    """Carry out the approved ``request`` (claimed already, so this runs once), as ``actor``'s
+    (the approving admin)."""
     try:
         if request.kind == ApprovalKind.REFUND:
-            return _refund(settings, request)
+            return _refund(settings, request, actor)
         if request.kind == ApprovalKind.MERCHANT_KEY:
-            return _merchant_key(settings, request)
+            return _merchant_key(settings, request, actor)
         if request.kind == ApprovalKind.ADMIN_ROLE:
-            return _admin_role(settings, request)
-        return _portfolio_key(settings, request)
+            return _admin_role(settings, request, actor)
+        return _portfolio_key(settings, request, actor)
     except creds.CredentialsError as exc:
         db.session.rollback()
         return Outcome(ApprovalState.FAILED, str(exc))
 
 
-def _refund(settings: Settings, request: ApprovalRequest) -> Outcome:
+def _refund(settings: Settings, request: ApprovalRequest, actor: Actor) -> Outcome:
     payment = db.session.get(Payment, request.payment_id)
     merchant = db.session.get(Merchant, request.merchant_id)
     current = creds.credentials_of(merchant) if merchant else None
@@ -55,7 +56,7 @@ def _refund(settings: Settings, request: ApprovalRequest) -> Outcome:
     earlier = {refund.id for refund in refunds_of(payment)}
     result = actions.perform(creds.client_for(settings, current), payment, actions.REFUND,
                              payment.action_nonce, request.payload["amount"],
-                             bool(request.payload.get("again")))
+                             bool(request.payload.get("again")), actor=actor)
     refund_allowance.mark_approved(payment, earlier, request.id)
     if result.ok:
         return Outcome(ApprovalState.DONE, result.message)
@@ -63,26 +64,27 @@ def _refund(settings: Settings, request: ApprovalRequest) -> Outcome:
                    result.message)
 
 
-def _merchant_key(settings: Settings, request: ApprovalRequest) -> Outcome:
+def _merchant_key(settings: Settings, request: ApprovalRequest, actor: Actor) -> Outcome:
     merchant = db.session.get(Merchant, request.merchant_id)
     if merchant is None:
         return Outcome(ApprovalState.FAILED, "The merchant is gone; nothing was changed.")
     data = request.payload
     saved = creds.save_credentials(settings, merchant, data["mid"], data["kid"],
                                    data["private_key_pem"], request.requested_by_id,
-                                   replace=data["replace"], use_portfolio=data["use_portfolio"])
+                                   replace=data["replace"], use_portfolio=data["use_portfolio"],
+                                   actor=actor)
     return Outcome(ApprovalState.DONE, saved.message)
 
 
-def _portfolio_key(settings: Settings, request: ApprovalRequest) -> Outcome:
+def _portfolio_key(settings: Settings, request: ApprovalRequest, actor: Actor) -> Outcome:
     data = request.payload
     saved = portfolio.save_portfolio_key(settings, data["parent_mid"], data["kid"],
                                          data["private_key_pem"], request.requested_by_id,
-                                         replace=data["replace"])
+                                         replace=data["replace"], actor=actor)
     return Outcome(ApprovalState.DONE, saved.message)
 
 
-def _admin_role(settings: Settings, request: ApprovalRequest) -> Outcome:
+def _admin_role(settings: Settings, request: ApprovalRequest, actor: Actor) -> Outcome:
     """Make the operations user an admin, or add the new admin (the asker recorded as who did:
     neither may approve the other's requests with that account)."""
     data = request.payload
@@ -90,8 +92,9 @@ def _admin_role(settings: Settings, request: ApprovalRequest) -> Outcome:
         if not admins.promote(data["user_id"], request.requested_by_id):
             return Outcome(ApprovalState.FAILED, f"{data['email']} is no longer an operations "
                                                  "user; nothing was changed.")
-        record("user.role_change", detail={"email": data["email"], "from": Role.OPS.value,
-                                           "to": Role.ADMIN.value, "request": request.id})
+        record("user.role_change", actor=actor, detail={
+            "email": data["email"], "from": Role.OPS.value, "to": Role.ADMIN.value,
+            "request": request.id})
         return Outcome(ApprovalState.DONE, f"{data['email']} is now an administrator.")
     try:
         user = accounts.create_user(
@@ -101,8 +104,8 @@ def _admin_role(settings: Settings, request: ApprovalRequest) -> Outcome:
     except accounts.AccountError:
         return Outcome(ApprovalState.FAILED, f"There is already a user {data['email']}; nothing "
                                              "was changed.")
-    record("user.create", detail={"email": user.email, "role": user.role,
-                                  "request": request.id})
+    record("user.create", actor=actor, detail={"email": user.email, "role": user.role,
+                                               "request": request.id})
     if data["invite"]:
         queue_invitation(user.id, request.requested_by_id)
         return Outcome(ApprovalState.DONE, f"{user.email} was added as an administrator and is "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from wtforms import BooleanField
 from wtforms.validators import InputRequired
 
-from portal.form_base import PortalForm
+from portal.web.form_base import PortalForm
 
 
 class ContinueForm(PortalForm):

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from email.message import EmailMessage
 
-from portal.config import Settings
-from portal.mail import compose
-from portal.models.merchant import Merchant
-from portal.models.payment import Payment
-from portal.models.payment_link import PaymentLink
+from portal.core.config import Settings
+from portal.core.models.merchant import Merchant
+from portal.core.models.payment import Payment
+from portal.core.models.payment_link import PaymentLink
+from portal.mail.sender import compose
 from portal.payments.wording import money
 
 

@@ -16,13 +16,13 @@ from datetime import datetime
 
 from sqlalchemy import update
 
-from portal.audit import Actor, record
-from portal.config import Settings
-from portal.db import db
+from portal.audit.service import Actor, record
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.payment import ActionState, Payment
+from portal.core.models.payment_link import LinkState, PaymentLink
 from portal.gateway.payments_client import PaymentsClient
-from portal.models.merchant import Merchant
-from portal.models.payment import ActionState, Payment
-from portal.models.payment_link import LinkState, PaymentLink
 from portal.payments import credentials as creds
 from portal.payments.holds import start_hold
 from portal.payments.in_flight import STALE_SENDING
@@ -95,7 +95,7 @@ def open_link(settings: Settings, link: PaymentLink, now: datetime) -> Opened:
     client = _client(settings, merchant)
     if isinstance(client, str):
         return _ended(link, payment, now, LinkState.WAITING, "refused", TRY_AGAIN, client)
-    result = start_hold(client, merchant, payment.request_payload, None)
+    result = start_hold(client, merchant, payment.request_payload, None, actor=OPEN_ACTOR)
     if result.ok and result.redirect_url:
         record(ACTION, merchant_id=merchant.id, gid=payment.gid or "", actor=OPEN_ACTOR,
                detail={"link": link.id, "merchantTxnId": payment.merchant_txn_id})

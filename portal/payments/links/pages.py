@@ -7,12 +7,11 @@ from typing import Any
 
 from flask import flash, redirect, url_for
 from flask.typing import ResponseReturnValue
-from flask_login import current_user
 
-from portal.audit import Actor
-from portal.config import current_settings
+from portal.auth.access import current_actor
+from portal.core.config import current_settings
+from portal.core.models.merchant import Merchant
 from portal.gateway.shapes import FieldError
-from portal.models.merchant import Merchant
 from portal.payments.forms import HoldForm
 from portal.payments.links.sending import hold_by_link
 from portal.payments.pages import hold_page
@@ -25,8 +24,7 @@ EMAIL_LINK = "email_link"
 def email_new_hold(merchant: Merchant, form: HoldForm,
                    body: dict[str, Any]) -> ResponseReturnValue:
     """Store the hold ``body`` with its payment link and email it; the hold's page next."""
-    sent = hold_by_link(current_settings(), merchant, body,
-                        Actor(current_user.email, current_user.id))
+    sent = hold_by_link(current_settings(), merchant, body, current_actor())
     if sent.payment_id is not None:
         flash(sent.message, "success" if sent.ok else "error")
         return redirect(url_for("payments.detail", payment_id=sent.payment_id))

@@ -18,17 +18,15 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_login import current_user
 
-from portal import clock
-from portal.audit import Actor
-from portal.auth import public, roles_required
+from portal.auth.access import current_actor, public, roles_required
 from portal.auth.roles import STAFF
-from portal.config import current_settings
-from portal.db import db
-from portal.models.merchant import Merchant
-from portal.models.payment import Payment
-from portal.models.payment_link import PaymentLink
+from portal.core import clock
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.payment import Payment
+from portal.core.models.payment_link import PaymentLink
 from portal.payments import wording
 from portal.payments.links import opening, sending, standing, tokens
 from portal.payments.links.forms import CancelForm, ContinueForm, ResendForm
@@ -37,17 +35,13 @@ from portal.payments.pages import flash_errors, load_payment, merchant_of
 bp = Blueprint("payment_links", __name__)
 
 
-def _actor() -> Actor:
-    return Actor(current_user.email, current_user.id)
-
-
 @bp.post("/payments/<int:payment_id>/link/resend")
 @roles_required(*STAFF)
 def resend(payment_id: int) -> ResponseReturnValue:
     """Email the customer a new link with a new lifetime (the older one stops working)."""
     payment = load_payment(payment_id)
     if ResendForm().validate_on_submit():
-        sent = sending.resend(current_settings(), payment, merchant_of(payment), _actor())
+        sent = sending.resend(current_settings(), payment, merchant_of(payment), current_actor())
         flash(sent.message, "success" if sent.ok else "error")
     return redirect(url_for("payments.detail", payment_id=payment.id))
 
@@ -58,7 +52,7 @@ def cancel(payment_id: int) -> ResponseReturnValue:
     """Withdraw the link, after its confirmation box was ticked."""
     payment, form = load_payment(payment_id), CancelForm()
     if form.validate_on_submit():
-        sent = sending.cancel(payment, _actor())
+        sent = sending.cancel(payment, current_actor())
         flash(sent.message, "success" if sent.ok else "error")
     else:
         flash_errors(form)

@@ -15,23 +15,23 @@ from datetime import timedelta
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
-from portal import clock
-from portal.audit import Actor, record
-from portal.config import Settings
-from portal.db import db
+from portal.audit.service import Actor, record
+from portal.core import clock
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.payment import ActionState, Payment, email_in
+from portal.core.models.payment_link import LinkState, PaymentLink
+from portal.core.redaction import masked_email
 from portal.gateway.payments_shapes import InitiateRequest
 from portal.gateway.shapes import FieldError, dump, validate_payload
-from portal.mail import MailError, send
+from portal.mail.sender import MailError, send
 from portal.mail.urls import absolute_url
-from portal.models.merchant import Merchant
-from portal.models.payment import ActionState, Payment, email_in
-from portal.models.payment_link import LinkState, PaymentLink
 from portal.payments import credentials as creds
 from portal.payments.holds import stored_hold
 from portal.payments.links.letter import letter
 from portal.payments.links.tokens import new_nonce, token_for
 from portal.payments.service import unavailable_reason
-from portal.redaction import masked_email
 
 #: The hold form's field the link is emailed to.
 EMAIL_FIELD = "paymentData.billingData.emailId"

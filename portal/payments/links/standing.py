@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import datetime
 from enum import StrEnum
 
-from portal.models.payment import PENDING, Payment
-from portal.models.payment_link import LinkState, PaymentLink
+from portal.core.models.payment import PENDING, Payment
+from portal.core.models.payment_link import LinkState, PaymentLink
 from portal.payments.service import AUTHORISED
 from portal.payments.status_moves import WAITING
 

@@ -15,9 +15,9 @@ from datetime import datetime, timedelta
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
-from portal.db import db
-from portal.models.payment_link import LinkState, PaymentLink
-from portal.signing import timed_serializer
+from portal.core.db import db
+from portal.core.models.payment_link import LinkState, PaymentLink
+from portal.core.timed_tokens import timed_serializer
 
 SALT = "portal.payment-link"
 #: What a customer reads when a link cannot be used, by reason.

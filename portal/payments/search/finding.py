@@ -16,12 +16,12 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from sqlalchemy import ColumnElement, Select, func, or_, select
 
-from portal.db import db
-from portal.models.merchant import Merchant
-from portal.models.merchant_search import names_contain
-from portal.models.payment import Payment, PaymentRefund, searched_email
-from portal.models.payment_link import PaymentLink
-from portal.pagination import Page
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.merchant_search import names_contain
+from portal.core.models.payment import Payment, PaymentRefund, searched_email
+from portal.core.models.payment_link import PaymentLink
+from portal.core.pagination import Page
 
 PAGE_SIZE = 50
 #: The most matches counted and paged through (the 20 pages of the newest): a count and an
@@ -41,7 +41,7 @@ class PaymentFilters:
     text: str = ""
     #: Part of a merchant's name or id.
     merchant: str = ""
-    #: An amount in ten-thousandths (``portal.models.payment.units_of``).
+    #: An amount in ten-thousandths (``portal.core.models.payment.units_of``).
     amount_units: int | None = None
     #: Created on or after the first day and on or before the last (whole UTC days).
     date_from: date | None = None

@@ -10,13 +10,13 @@ from sqlalchemy import ColumnElement
 from wtforms import DateField, Field, Form, SearchField, SelectChoice, SelectField, StringField
 from wtforms.validators import Length, Optional, ValidationError
 
-from portal.form_base import PortalForm
-from portal.labels import Kind, label
-from portal.models.payment import units_of
+from portal.core.labels import Kind, label
+from portal.core.models.payment import units_of
+from portal.core.redaction import masked_email
 from portal.payments.expiry import EXPIRING
 from portal.payments.search.finding import PaymentFilters
 from portal.payments.service import STATUS_CHOICES
-from portal.redaction import masked_email
+from portal.web.form_base import PortalForm
 
 #: The days the payments search accepts: any day the portal can have taken a payment, with
 #: room to spare (31 December 9999 has no next day to stop at).

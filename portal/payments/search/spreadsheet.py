@@ -8,10 +8,10 @@ import io
 from collections.abc import Iterable, Iterator
 from datetime import datetime
 
+from portal.core.spreadsheet_cells import safe_cell
 from portal.payments.links.standing import label_of
 from portal.payments.search.finding import FoundPayment
 from portal.payments.wording import ledger_of, status_words
-from portal.spreadsheet_cells import safe_cell
 
 HEADER = ("Merchant", "Order reference", "Gateway reference", "Amount", "Currency", "Captured",
           "Refunded", "Status", "Status code", "Customer email", "Payment link",

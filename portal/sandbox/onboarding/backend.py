@@ -5,12 +5,12 @@ One lock guards everything, since the sandbox is served threaded. Operations tak
 validated shapes and plain arguments, so they are tested without HTTP; the blueprint in
 ``portal.sandbox.onboarding.routes`` only parses requests and calls them.
 
-Status machine (CONTRACT.md): INITIATED -> IN_PROGRESS (first section or document saved) ->
-PENDING_VERIFICATION (every section in, nothing outstanding; a later change that leaves something
-outstanding moves it back) -> PENDING_REVIEW (:meth:`complete_verification`) -> APPROVED,
-REJECTED or RFI (:meth:`finish_review`, decided by ``registeredName``, else ``tradeName``);
-RFI -> PENDING_REVIEW once the requested documents arrive. The review asks for information
-once; the next one decides for good.
+Status machine (docs/gateway-contract.md, "Partner onboarding"): INITIATED -> IN_PROGRESS (first
+section or document saved) -> PENDING_VERIFICATION (every section in, nothing outstanding; a later
+change that leaves something outstanding moves it back) -> PENDING_REVIEW
+(:meth:`complete_verification`) -> APPROVED, REJECTED or RFI (:meth:`finish_review`, decided by
+``registeredName``, else ``tradeName``); RFI -> PENDING_REVIEW once the requested documents arrive.
+The review asks for information once; the next one decides for good.
 
 Time-driven work waits for :meth:`tick`: each move to PENDING_REVIEW schedules the review
 ``reviewSeconds`` later on the sandbox clock, and every verification step and review outcome

@@ -13,8 +13,8 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 from pydantic.json_schema import models_json_schema
 
+from portal.gateway.hmac import AUTH_HEADER, DIGEST_HEADER
 from portal.gateway.onboarding_shapes import OPERATIONS, Operation
-from portal.gateway.signing import AUTH_HEADER, DIGEST_HEADER
 from portal.sandbox.onboarding.routes import CREATED
 
 REF = "#/components/schemas/{model}"
@@ -120,7 +120,8 @@ def onboarding_openapi() -> dict[str, Any]:
         "info": {
             "title": "Gateway sandbox: partner onboarding",
             "version": "2",
-            "description": "The sandbox's reading of the partner onboarding API (CONTRACT.md).",
+            "description": "The sandbox's reading of the partner onboarding API, the portal's own "
+                           "(docs/gateway-contract.md in its repository).",
         },
         "paths": paths,
         "components": {

@@ -12,12 +12,13 @@ from typing import Any
 
 from flask import Blueprint, Response, g, jsonify, request
 
-from portal.clock import Clock
+from portal.core.clock import Clock
+from portal.gateway.hmac import DIGEST_HEADER
 from portal.gateway.onboarding_shapes import OPERATIONS, PREFIX, Operation
-from portal.gateway.shapes import envelope, validate_payload
-from portal.gateway.signing import DIGEST_HEADER
+from portal.gateway.shapes import validate_payload
 from portal.sandbox.config import SandboxConfig
 from portal.sandbox.dialect import speaks_docs
+from portal.sandbox.envelopes import envelope
 from portal.sandbox.errors import forbidden, not_found, validation_error
 from portal.sandbox.hmac_auth import authenticate, authenticate_streamed, raw_request_path
 from portal.sandbox.json_body import read_json
@@ -26,6 +27,7 @@ from portal.sandbox.onboarding.backend import OnboardingBackend
 from portal.sandbox.onboarding.categories import categories_data
 from portal.sandbox.onboarding.docs_answers import docs_answer
 from portal.sandbox.onboarding.records import ReceivedRequest
+from portal.sandbox.paths import flask_rule
 from portal.sandbox.streamed_json import SpooledBody, read_spooled_json
 
 #: A streamed body up to this size is kept in the log whole.
@@ -36,11 +38,6 @@ _ALL_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
 
 #: handler(partner_id, onboardingId or webhookId, validated request) -> ``data`` of the answer.
 Handler = Callable[[str, str, Any], dict]
-
-
-def flask_rule(path: str) -> str:
-    """An OPERATIONS path as a Flask rule: ``{onboardingId}`` -> ``<onboardingId>``."""
-    return path.replace("{", "<").replace("}", ">")
 
 
 def _handlers(backend: OnboardingBackend) -> dict[str, Handler]:

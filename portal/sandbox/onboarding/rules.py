@@ -8,7 +8,8 @@ from pydantic import HttpUrl
 from portal.gateway.onboarding_shapes import BankDetailsRequest, PennyDropStatus
 from portal.gateway.shapes import FieldError
 
-#: Bank account and IFSC that pass the sandbox's penny drop (CONTRACT.md test values).
+#: Bank account and IFSC that pass the sandbox's penny drop (docs/gateway-contract.md, "Sandbox
+#: test values").
 PENNY_DROP_ACCOUNT = "1234567890"
 PENNY_DROP_IFSC = "SBIN0000000"
 #: The four digits of a PAN the sandbox treats as not existing.

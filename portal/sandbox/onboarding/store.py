@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from portal.clock import Clock
+from portal.core.clock import Clock
 from portal.gateway.onboarding_events import WebhookEventName
 from portal.gateway.onboarding_shapes import ChecklistState, OnboardingStatus
 from portal.gateway.shapes import FieldError

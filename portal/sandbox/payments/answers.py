@@ -17,23 +17,28 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from portal.gateway.payments_shapes import (
-    NOT_FOUND,
-    CardData,
-    DocsRefundData,
-    ErrorMessages,
-    InitiateData,
-    PaymentStatusData,
-    error_envelope,
-    error_messages,
-)
-from portal.gateway.shapes import Envelope, envelope
+from portal.gateway.payments_shapes import CardData, InitiateData, PaymentStatusData
+from portal.gateway.shapes import Envelope, ErrorMessages, ResponseModel
 from portal.sandbox.dialect import SUCCESS, SUCCESS_DONE_CODE, docs_error
-from portal.sandbox.errors import ApiError
+from portal.sandbox.envelopes import envelope, error_envelope, error_messages
+from portal.sandbox.errors import NOT_FOUND, ApiError
 from portal.sandbox.payments.records import Action, ActionKind, Payment, money
 from portal.sandbox.payments.scenarios import DECLINES, QUEUED, Scenario
 
 Answer = tuple[dict[str, Any], int]
+
+
+class DocsRefundData(ResponseModel):
+    """``data`` of the docs' refund answer (refund.mdx) as written: the refund's own ``gid``
+    and ``refundId``, ``refundAmount`` a number, ``currency``. The sandbox answers it in its
+    docs dialect; the client's :class:`~portal.gateway.payments_shapes.RefundData` reads it."""
+
+    gid: str
+    refundId: str
+    refundType: str
+    refundStatus: str
+    refundAmount: float
+    currency: str
 
 #: The reasonCode of a status answer and of a reversal (the docs' "200").
 OK_CODE = "200"

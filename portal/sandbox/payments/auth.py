@@ -11,26 +11,25 @@ from typing import Any
 
 from joserfc.jwk import RSAKey
 
-from portal.clock import Clock, system_now
-from portal.gateway.jwe import decrypt_body
-from portal.gateway.payments_shapes import GATEWAY_ISSUER, CallbackClaims
-from portal.gateway.shapes import FieldError
-from portal.gateway.signing import (
+from portal.core.clock import Clock, system_now
+from portal.gateway.jws import (
     ISSUER_CLAIM,
     KEY_MID_CLAIM,
     MERCHANT_CLAIM,
     TOKEN_LIFETIME_MS,
     TokenError,
-    check_digest_claims,
     load_private_key,
     load_public_key,
     sign_claims,
     verify_claims,
 )
+from portal.gateway.payments_shapes import CallbackClaims
+from portal.gateway.shapes import FieldError
 from portal.sandbox.config import SandboxConfig
 from portal.sandbox.dialect import speaks_docs
 from portal.sandbox.errors import unauthorized, validation_error
 from portal.sandbox.payments.records import Payment
+from portal.sandbox.payments.tokens import GATEWAY_ISSUER, check_digest_claims, decrypt_body
 
 #: The ``scope`` claim that keeps the gateway's own tokens to their one use.
 CHECKOUT_SCOPE = "checkout"
@@ -178,10 +177,9 @@ class PaymentsAuth:
                       key_mid: str | None) -> RSAKey:
         """The key that must verify the token, once the header's MIDs agree with each other.
 
-        A merchant's own key signs for that merchant. A portfolio key signs for one of the
-        parent's sub-merchants, and then the header says so: ``x-gl-kid-mid`` and ``issued-by``
-        name the parent, ``x-gl-merchantId`` the sub-merchant (CONTRACT.md, portfolio keys).
-        """
+        A merchant's own key signs for that merchant. A portfolio key signs for one of the parent's
+        sub-merchants, and then the header says so: ``x-gl-kid-mid`` and ``issued-by`` name the
+        parent, ``x-gl-merchantId`` the sub-merchant (docs/gateway-contract.md, portfolio keys)."""
         token_kid = header.get("kid")
         with self._lock:
             entry = self._keys.get(token_kid) if isinstance(token_kid, str) else None

@@ -13,11 +13,8 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from portal.clock import Clock
+from portal.core.clock import Clock
 from portal.gateway.payments_shapes import (
-    AMOUNT_MISMATCH,
-    INVALID_DATA,
-    NOT_FOUND,
     AmountScope,
     AuthReversalRequest,
     CaptureRequest,
@@ -25,10 +22,17 @@ from portal.gateway.payments_shapes import (
     PaymentStatus,
     RefundRequest,
 )
-from portal.gateway.shapes import FieldError, new_gid
+from portal.gateway.shapes import FieldError
 from portal.sandbox import snapshots
 from portal.sandbox.config import SandboxConfig
-from portal.sandbox.errors import ApiError, validation_error
+from portal.sandbox.envelopes import new_gid
+from portal.sandbox.errors import (
+    AMOUNT_MISMATCH,
+    INVALID_DATA,
+    NOT_FOUND,
+    ApiError,
+    validation_error,
+)
 from portal.sandbox.payments.auth import PaymentsAuth
 from portal.sandbox.payments.records import Action, ActionKind, Outcome, Payment, money
 from portal.sandbox.payments.scenarios import DECLINES, Scenario

@@ -32,7 +32,8 @@ APPLE_PAY = "APPLE_PAY"
 DOMESTIC_CURRENCY = "INR"
 
 _APPROVED = "GL-201-001"
-#: The CONTRACT.md test cards; any other card that passes Luhn is "card not allowed".
+#: The test cards (docs/gateway-contract.md, "Sandbox test values"): two authorise, two are
+#: declined by the issuer; any other card that passes Luhn is "card not allowed".
 TEST_CARDS: dict[str, tuple[PaymentStatus, str, str]] = {
     "4111111111111111": (PaymentStatus.AUTHORIZED, _APPROVED, "Approved"),
     "5132552222223470": (PaymentStatus.AUTHORIZED, _APPROVED, "Approved"),
@@ -104,7 +105,8 @@ def read_card(form: Mapping[str, str]) -> tuple[Card | None, dict[str, str]]:
 
 
 def card_outcome(card: Card, today: date) -> Outcome:
-    """What the sandbox's issuer decides for a well-formed card (CONTRACT.md test values)."""
+    """What the sandbox's issuer decides for a well-formed card (docs/gateway-contract.md, "Sandbox
+    test values")."""
     if (card.year, card.month) < (today.year, today.month):
         status, code, message = EXPIRED
     else:

@@ -15,7 +15,7 @@ from portal.gateway.payments_shapes import (
     PaymentStatusData,
     RefundData,
 )
-from portal.gateway.shapes import TIMESTAMP_FORMAT, new_gid
+from portal.sandbox.envelopes import TIMESTAMP_FORMAT, new_gid
 from portal.sandbox.payments.scenarios import Scenario
 
 

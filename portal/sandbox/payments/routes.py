@@ -16,15 +16,19 @@ from portal.gateway.payments_auth import (
     MERCHANT_HEADER,
     TOKEN_HEADER,
 )
-from portal.gateway.payments_shapes import INITIATE_PATHS, OPERATIONS
+from portal.gateway.payments_shapes import INITIATE_PATH, OPERATIONS, PREFIX
 from portal.gateway.shapes import validate_payload
 from portal.sandbox.dialect import speaks_docs
 from portal.sandbox.errors import ApiError, unauthorized, validation_error
+from portal.sandbox.paths import flask_rule
 from portal.sandbox.payments.answers import Answer, Answers
 from portal.sandbox.payments.auth import CHECKOUT_SCOPE, STATUS_SCOPE, TOKEN_PARAM, Caller
 from portal.sandbox.payments.backend import PaymentsBackend
 from portal.sandbox.payments.checkout import checkout_blueprint, status_url
 from portal.sandbox.state import PAYMENTS_NAME, SandboxState
+
+#: The hosted checkout's initiate path, and the openapi's, which the sandbox takes too.
+INITIATE_PATHS = (INITIATE_PATH, PREFIX + "/initiate/paycollect")
 
 #: Where the sandbox publishes the gateway's public key (its kid goes in ``x-gl-kid``).
 GATEWAY_KEY_PATH = "/gl/v1/gateway-key.pem"
@@ -36,10 +40,6 @@ def install_payments(app: Flask, state: SandboxState) -> None:
     state.backends[PAYMENTS_NAME] = backend
     app.register_blueprint(payments_blueprint(backend, state))
     app.register_blueprint(checkout_blueprint(backend))
-
-
-def _rule(path: str) -> str:
-    return path.replace("{", "<").replace("}", ">")
 
 
 def payments_blueprint(backend: PaymentsBackend, state: SandboxState) -> Blueprint:
@@ -94,7 +94,7 @@ def payments_blueprint(backend: PaymentsBackend, state: SandboxState) -> Bluepri
         bp.add_url_rule(path, endpoint=f"initiate_{path.rsplit('/', 1)[1]}", view_func=initiate,
                         methods=["POST"])
 
-    @bp.get(_rule(OPERATIONS["status"].path), endpoint="status")
+    @bp.get(flask_rule(OPERATIONS["status"].path), endpoint="status")
     def status(id: str) -> tuple[Response, int]:  # `{id}`, as the contract names it
         """The status by gid or merchantTxnId (of the payment or of one of its captures,
         reversals or refunds): signed with a JWS over the path, or opened by the statusUrl's
@@ -109,19 +109,19 @@ def payments_blueprint(backend: PaymentsBackend, state: SandboxState) -> Bluepri
                 raise unauthorized("This x-gl-token is for another payment")
         return sent(answers().status(payment, action))
 
-    @bp.post(_rule(OPERATIONS["capture"].path))
+    @bp.post(flask_rule(OPERATIONS["capture"].path))
     def capture(gid: str) -> tuple[Response, int]:
         """Capture the hold once, in full or in part."""
         mid, value = signed_body("capture")
         return sent(answers().action(*backend.capture(mid, gid, value)))
 
-    @bp.post(_rule(OPERATIONS["auth_reversal"].path))
+    @bp.post(flask_rule(OPERATIONS["auth_reversal"].path))
     def auth_reversal(gid: str) -> tuple[Response, int]:
         """Release the hold; only before capture."""
         mid, value = signed_body("auth_reversal")
         return sent(answers().action(*backend.reverse(mid, gid, value)))
 
-    @bp.post(_rule(OPERATIONS["refund"].path))
+    @bp.post(flask_rule(OPERATIONS["refund"].path))
     def refund(gid: str) -> tuple[Response, int]:
         """Refund a captured payment, in full or in part: answered in the shape the official
         PHP SDK recorded from the real gateway (the docs' refund page's in the docs dialect)."""

@@ -1,5 +1,6 @@
 """Scenario cards: cards that authorise, then make a later call answer as the real gateway may
-(CONTRACT.md revision 3: a 2xx can be a decline, and a 2xx can say nothing a client knows).
+(docs/gateway-contract.md, "Reading answers": a 2xx can be a decline, and a 2xx can say nothing a
+client knows).
 
 In both answer dialects:
 
@@ -50,7 +51,8 @@ class Decline:
     display: str
 
 
-#: The refund's status word of a declined refund (CONTRACT.md revision 3, failure words).
+#: The refund's status word of a declined refund (docs/gateway-contract.md, "Reading answers":
+#: failure words).
 FAILED = "FAILED"
 #: The declines of the scenarios that have one.
 DECLINES: dict[Scenario, Decline] = {

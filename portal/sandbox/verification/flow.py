@@ -18,10 +18,10 @@ from enum import StrEnum
 from typing import Any
 
 from portal.gateway.onboarding_events import MessageName, StepName
-from portal.gateway.onboarding_events import verification_message as message
 from portal.gateway.onboarding_shapes import ChecklistState
 from portal.sandbox.errors import ApiError
 from portal.sandbox.onboarding.backend import OnboardingBackend
+from portal.sandbox.verification.messages import verification_message as message
 
 
 class Step(StrEnum):

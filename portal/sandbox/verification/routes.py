@@ -22,8 +22,7 @@ from typing import Any
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 
-from portal.gateway.onboarding_events import MessageName, origin_of, redirect_message
-from portal.gateway.onboarding_events import verification_message as message
+from portal.gateway.onboarding_events import MessageName, origin_of
 from portal.sandbox.onboarding.backend import OnboardingBackend
 from portal.sandbox.verification.flow import (
     CONFIRMATIONS,
@@ -34,6 +33,8 @@ from portal.sandbox.verification.flow import (
     page_state,
     perform,
 )
+from portal.sandbox.verification.messages import redirect_message
+from portal.sandbox.verification.messages import verification_message as message
 from portal.sandbox.verification.sessions import (
     PageRefused,
     VerificationSession,

@@ -12,8 +12,9 @@ from dataclasses import asdict
 
 from flask import Blueprint, Response, jsonify, request
 
-from portal.clock import Clock
-from portal.gateway.shapes import RequestModel, envelope, validate_payload
+from portal.core.clock import Clock
+from portal.gateway.shapes import RequestModel, validate_payload
+from portal.sandbox.envelopes import envelope
 from portal.sandbox.errors import validation_error
 from portal.sandbox.json_body import read_json
 from portal.sandbox.webhooks.dispatcher import WebhookDispatcher, WebhookFaults

@@ -34,10 +34,10 @@ from typing import Any
 import requests
 from pydantic import TypeAdapter
 
-from portal.clock import Clock
+from portal.core.clock import Clock
+from portal.gateway.hmac import DIGEST_HEADER, hmac_digest
 from portal.gateway.onboarding_shapes import Webhook
 from portal.gateway.shapes import FieldError
-from portal.gateway.signing import DIGEST_HEADER, hmac_digest
 from portal.sandbox import snapshots
 from portal.sandbox.config import SandboxConfig
 from portal.sandbox.errors import not_found, validation_error

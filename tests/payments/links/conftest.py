@@ -9,10 +9,10 @@ import pytest
 from bs4 import BeautifulSoup
 from sqlalchemy import select
 
-from portal.config import Settings
-from portal.db import db
-from portal.models.payment import Payment
-from portal.models.payment_link import PaymentLink
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models.payment import Payment
+from portal.core.models.payment_link import PaymentLink
 from tests.payments.conftest import backend, hold_values, submit
 from tests.support.mail import link_in, mail_sink, mailing
 from tests.wizard.browser import Browser, Page

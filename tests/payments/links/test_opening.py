@@ -9,10 +9,10 @@ from urllib.parse import urlsplit
 
 from sqlalchemy import update
 
-from portal import clock
-from portal.db import db
-from portal.models.payment import ActionState, Payment
-from portal.models.payment_link import LinkState, PaymentLink
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.payment import ActionState, Payment
+from portal.core.models.payment_link import LinkState, PaymentLink
 from portal.payments.status_poll import poll_once
 from portal.sandbox.faults import Fault, FaultKind
 from tests.payments.conftest import pay

@@ -6,10 +6,10 @@ from __future__ import annotations
 from bs4 import BeautifulSoup
 from sqlalchemy import select
 
-from portal.config import SETTINGS_EXTENSION
-from portal.db import db
-from portal.models import AuditEvent
-from portal.models.payment import PENDING
+from portal.core.config import SETTINGS_EXTENSION
+from portal.core.db import db
+from portal.core.models import AuditEvent
+from portal.core.models.payment import PENDING
 from tests.payments.conftest import act, flashes, hold_values, submit
 from tests.payments.links.conftest import (
     CUSTOMER,

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from portal.db import db
-from portal.models.payment import Payment
+from portal.core.db import db
+from portal.core.models.payment import Payment
 from portal.payments.service import new_nonce
 
 

@@ -10,8 +10,8 @@ from datetime import UTC, datetime
 
 from sqlalchemy import select
 
-from portal.db import db
-from portal.models import AuditEvent
+from portal.core.db import db
+from portal.core.models import AuditEvent
 from portal.payments.search.finding import PaymentFilters, every_payment
 from tests.payments.conftest import add_merchant
 from tests.payments.search.conftest import add_payment

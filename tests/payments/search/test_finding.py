@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 import pytest
 from sqlalchemy import event
 
-from portal.db import db
+from portal.core.db import db
 from portal.payments.search import finding
 from tests.payments.conftest import add_merchant
 from tests.payments.search.conftest import add_payment, references

@@ -7,8 +7,8 @@ from __future__ import annotations
 from alembic import command
 from sqlalchemy import inspect, text
 
-from portal.db import make_engine
-from portal.migrate import alembic_config, upgrade
+from portal.core.db import make_engine
+from portal.core.migrate import alembic_config, upgrade
 from tests.support.revisions import revision_named
 from tests.support.rows import MERCHANT_SQL
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import json
 
-from portal.gateway.payments_shapes import GATEWAY_ISSUER
+from portal.sandbox.payments.tokens import GATEWAY_ISSUER
 from tests.sandbox.payments.conftest import (
     MID,
     claims_of,

@@ -12,8 +12,8 @@ from jwcrypto import jwe as jc_jwe
 from jwcrypto import jwk as jc_jwk
 from jwcrypto import jws as jc_jws
 
+from portal.gateway.jws import TokenError, load_private_key, sign_claims
 from portal.gateway.payments_client import PaymentsClient, verify_callback_token
-from portal.gateway.signing import TokenError, load_private_key, sign_claims
 from tests.sandbox.payments.conftest import KID, MID, initiate_body
 
 NOW_MS = 1_760_000_000_000
@@ -127,13 +127,15 @@ def test_future_callback_token_is_refused(gateway_keys):
 
 
 def test_callback_token_without_status_is_taken(gateway_keys):
-    """CONTRACT.md revision 3: the status may be absent (the status read decides anyway)."""
+    """docs/gateway-contract.md, "Reading answers": the status may be absent (the status read
+    decides anyway)."""
     token = _callback(gateway_keys.private_pem, status=None)
     assert verify_callback_token(token, gateway_keys.public_pem, NOW_MS).status is None
 
 
 def test_callback_token_naming_the_payment_by_x_gl_gid_with_iat_in_seconds(gateway_keys):
-    """CONTRACT.md revision 3 (guides/webhooks.mdx): ``x-gl-gid`` instead of ``gid``, and
+    """docs/gateway-contract.md, "Reading answers" (guides/webhooks.mdx): ``x-gl-gid`` instead of
+    ``gid``, and
     ``iat`` in seconds as a number."""
     token = _callback(gateway_keys.private_pem, gid=None, status=None,
                       iat=NOW_MS // 1000, **{"x-gl-gid": "gl_o-2"})

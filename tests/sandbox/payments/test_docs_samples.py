@@ -1,4 +1,5 @@
-"""Each payments sample of CONTRACT.md revision 3 (samples-rev3) has the keys, nesting, types,
+"""Each payments sample of docs/gateway-contract.md, "Reading answers" (samples-rev3) has the keys,
+nesting, types,
 status words and HTTP status of the answer the sandbox gives in its docs dialect."""
 
 from __future__ import annotations

@@ -14,7 +14,8 @@ from portal.gateway.errors import (
     UnexpectedAnswer,
     ValidationFailed,
 )
-from portal.gateway.payments_shapes import INVALID_DATA, NOT_FOUND, OPERATIONS
+from portal.gateway.payments_shapes import OPERATIONS
+from portal.sandbox.errors import INVALID_DATA, NOT_FOUND
 from tests.sandbox.payments.conftest import initiate_body, pay_by_card, returned
 from tests.support.servers import serve
 

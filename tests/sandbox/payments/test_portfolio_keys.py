@@ -1,6 +1,6 @@
 """Portfolio (parent MID) keys over loopback HTTP: one key of the parent signs for each of its
 sub-merchants, as the official Python SDK signs with ``glocalMerchant.parentMid``
-(CONTRACT.md "Portfolio (parent) keys"; gateway-facts B1 and C)."""
+(docs/gateway-contract.md, "Portfolio (parent) keys"; gateway-facts B1 and C)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from jwcrypto import jwe, jwk, jws
 
 from portal.gateway.errors import Unauthorized
-from portal.gateway.signing import TOKEN_LIFETIME_MS, read_header, sha256_b64
+from portal.gateway.jws import TOKEN_LIFETIME_MS, read_header, sha256_b64
 from portal.gateway.transport import json_bytes
 from tests.sandbox.payments.conftest import (
     KID,

@@ -1,0 +1,1 @@
+"""The portal put together: the app factory, its blueprints, extensions and commands."""

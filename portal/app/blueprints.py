@@ -1,0 +1,41 @@
+"""Every blueprint of the portal: a feature joins the app with one line here.
+
+Each comes from its feature's ``routes`` module (``portal.web.errors`` for the error pages), never
+re-exported by the package: a feature's ``__init__`` imports nothing, so importing its services
+does not drag in its pages, and no import cycle runs through a blueprint. The authenticator
+page (``auth.enrolment_routes``) adds itself to auth's blueprint when imported here.
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from portal.admin.routes import bp as admin_bp
+from portal.auth import enrolment_routes  # noqa: F401  (adds the authenticator page to auth's bp)
+from portal.auth.routes import bp as auth_bp
+from portal.bulk.routes import bp as bulk_bp
+from portal.documents.routes import bp as documents_bp
+from portal.mail.routes import bp as mail_bp
+from portal.main.routes import bp as main_bp
+from portal.merchant_mail.routes import bp as merchant_mail_bp
+from portal.merchants.routes import bp as merchants_bp
+from portal.payments.approvals.routes import bp as approvals_bp
+from portal.payments.links.routes import bp as payment_links_bp
+from portal.payments.routes import bp as payments_bp
+from portal.status.routes import bp as status_bp
+from portal.team.routes import bp as team_bp
+from portal.verification.routes import bp as verification_bp
+from portal.web.errors import bp as errors_bp
+from portal.webhooks.routes import bp as webhooks_bp
+from portal.wizard.routes import bp as wizard_bp
+
+#: Every feature's blueprint, in registration order.
+BLUEPRINTS = (errors_bp, main_bp, auth_bp, merchants_bp, wizard_bp, documents_bp,
+              verification_bp, status_bp, webhooks_bp, admin_bp, payments_bp, bulk_bp, team_bp,
+              merchant_mail_bp, mail_bp, approvals_bp, payment_links_bp)
+
+
+def register_blueprints(app: Flask) -> None:
+    """Register each feature's blueprint on ``app``."""
+    for blueprint in BLUEPRINTS:
+        app.register_blueprint(blueprint)

@@ -1,0 +1,81 @@
+"""What people read for the codes the portal stores: one lookup over the tables of labels.
+
+Every page (through the ``label`` filter and the ``badge`` global) and the CSV exports' human
+columns take their words from here, so a status reads "Pending verification" everywhere and
+never ``PENDING_VERIFICATION``. A code without a label is shown as it is (an unknown status the
+gateway reported is worth seeing verbatim); the words themselves are in
+``portal.core.label_tables``.
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+from markupsafe import Markup, escape
+
+from portal.core.label_tables import NOT_CREATED, TABLES, Kind
+from portal.core.models.document import DocumentStatus
+from portal.core.models.merchant import CreateState
+from portal.core.models.step import StepState
+from portal.gateway.onboarding_shapes import (
+    AADHAR_DOC_PATTERN,
+    STATUS_ALIASES,
+    ChecklistState,
+    OnboardingStatus,
+    PennyDropStatus,
+    known_status,
+)
+from portal.gateway.payments_shapes import PaymentStatus
+from portal.gateway.rules import mask
+
+#: Badge colour groups: success, warning, danger; anything else is neutral.
+_GROUPS: dict[str, frozenset[str]] = {
+    "success": frozenset({OnboardingStatus.APPROVED, ChecklistState.COMPLETE,
+                          PaymentStatus.AUTHORIZED, PaymentStatus.SENT_FOR_CAPTURE,
+                          PennyDropStatus.VERIFIED, DocumentStatus.SENT, StepState.SENT}),
+    "warning": frozenset({OnboardingStatus.PENDING_VERIFICATION, OnboardingStatus.RFI,
+                          StepState.NEEDS_ATTENTION, StepState.QUEUED, DocumentStatus.NOT_SENT,
+                          CreateState.OUTCOME_UNKNOWN, CreateState.NEEDS_RECONCILE}),
+    "danger": frozenset({OnboardingStatus.REJECTED, ChecklistState.FAILED,
+                         PaymentStatus.ISSUER_DECLINE, PaymentStatus.AUTHENTICATION_FAILED,
+                         PaymentStatus.SYSTEM_ERROR, DocumentStatus.REFUSED}),
+}
+
+
+def document_label(doc_type: str) -> str:
+    """A document type in words; an owner's Aadhaar names the owner and a masked PAN."""
+    if AADHAR_DOC_PATTERN.fullmatch(doc_type):
+        pan, _, rest = doc_type.partition("_")
+        owner = rest.removesuffix("_AADHAR").replace("_", " ").title()
+        return f"Aadhaar of {owner} (PAN {mask(pan)})"
+    return TABLES[Kind.DOCUMENT].get(doc_type, doc_type)
+
+
+def label(code: object, kind: str = Kind.STATUS) -> str:
+    """The words for ``code`` in the table of ``kind``; the code itself when it has none."""
+    text = "" if code is None else str(code)
+    if kind == Kind.DOCUMENT:
+        return document_label(text)
+    if kind == Kind.STATUS and not text:
+        return TABLES[Kind.STATUS][NOT_CREATED]
+    return TABLES[Kind(kind)].get(text, text)
+
+
+def status_group(code: object) -> str:
+    """The badge colour group of a status: success, warning, danger or neutral."""
+    text = str(code or "")
+    contract = known_status(text) if text in STATUS_ALIASES else text
+    return next((group for group, codes in _GROUPS.items() if contract in codes), "neutral")
+
+
+def badge(code: object, kind: str = Kind.STATUS, text: str | None = None) -> Markup:
+    """A coloured badge saying ``text`` (default: the label of ``code``); the code stays in
+    ``data-code`` for scripts and tests."""
+    return Markup('<span class="badge badge--{}" data-code="{}">{}</span>').format(
+        status_group(code), escape(str(code or "")), label(code, kind) if text is None else text)
+
+
+def register(app: Flask) -> None:
+    """Make ``label`` a filter and ``badge`` a global of every template."""
+    app.add_template_filter(label, "label")
+    app.add_template_global(badge, "badge")
+    app.add_template_global(label, "label")

@@ -1,0 +1,42 @@
+"""The portal's models; importing this package registers every table on ``Base.metadata``."""
+
+from portal.core.db import Base
+from portal.core.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
+from portal.core.models.audit import AuditEvent
+from portal.core.models.bulk import BulkImport, BulkImportRow
+from portal.core.models.communication import (
+    MailTemplate,
+    PasswordResetRequest,
+    VerificationReminder,
+)
+from portal.core.models.document import StoredDocument
+from portal.core.models.enrolment import PendingEnrolment
+from portal.core.models.held_form import HeldForm
+from portal.core.models.job import Job, JobState
+from portal.core.models.login_failure import LoginFailure
+from portal.core.models.login_throttle import LoginThrottle
+from portal.core.models.merchant import Merchant
+from portal.core.models.outbox import OutboxItem, OutboxState
+from portal.core.models.payment import Payment, PaymentCredentials, PaymentRefund, PortfolioKey
+from portal.core.models.payment_link import LinkState, PaymentLink
+from portal.core.models.pendency import MerchantPendency
+from portal.core.models.recovery_code import RecoveryCode
+from portal.core.models.status_change import StatusChange, StatusSource
+from portal.core.models.status_count import MerchantStatusCount
+from portal.core.models.step import StepDraft
+from portal.core.models.user import Role, User
+from portal.core.models.user_session import UserSession
+from portal.core.models.verification import GatewayLink, MerchantLink
+from portal.core.models.webhook_event import WebhookEvent
+
+__all__ = [
+    "ApprovalKind", "ApprovalRequest", "ApprovalState", "AuditEvent", "Base", "BulkImport",
+    "BulkImportRow", "GatewayLink", "HeldForm", "Job", "JobState", "LinkState",
+    "LoginFailure", "LoginThrottle",
+    "MailTemplate", "Merchant", "MerchantLink", "MerchantPendency", "MerchantStatusCount",
+    "OutboxItem", "OutboxState", "PasswordResetRequest", "Payment", "PaymentCredentials",
+    "PaymentLink", "PaymentRefund", "PendingEnrolment", "PortfolioKey", "RecoveryCode", "Role",
+    "StatusChange",
+    "StatusSource", "StepDraft", "StoredDocument", "User", "UserSession", "VerificationReminder",
+    "WebhookEvent",
+]

@@ -1,0 +1,95 @@
+"""A sub-merchant being onboarded, as the portal remembers it between gateway calls."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import JSON, Index, String
+from sqlalchemy.orm import Mapped, mapped_column, validates
+
+from portal.core import clock
+from portal.core.db import Base
+from portal.core.encryption import current_cipher
+from portal.core.models.types import EncryptedJSON, EncryptedText, UTCDateTime
+from portal.gateway.rules import mask
+
+
+class CreateState(StrEnum):
+    """Where the create call (step 1) stands."""
+
+    DRAFT = "draft"
+    CREATED = "created"
+    #: The create was sent and no answer came back: it may or may not have landed.
+    OUTCOME_UNKNOWN = "outcome_unknown"
+    #: A retry with the same id was refused as already used: the first create probably landed.
+    NEEDS_RECONCILE = "needs_reconcile"
+
+
+class Merchant(Base):
+    """One onboarding record: identifiers, the gateway's last answer, and local bookkeeping."""
+
+    __tablename__ = "merchants"
+    __table_args__ = (
+        # the dashboard's counts per status (and idle count) read this index only
+        Index("ix_merchants_status_last_activity_at", "status", "last_activity_at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    external_onboarding_id: Mapped[str] = mapped_column(String(64), unique=True)
+    onboarding_id: Mapped[str | None] = mapped_column(String(64), unique=True)
+    #: The full PAN, needed to send the create; stored encrypted, shown and logged only through
+    #: ``pan_masked``.
+    pan: Mapped[str] = mapped_column(EncryptedText)
+    #: The PAN's keyed blind index (HMAC): what a search by full PAN compares.
+    pan_index: Mapped[str | None] = mapped_column(String(64), index=True)
+    display_name: Mapped[str] = mapped_column(String(200), default="")
+    legal_name: Mapped[str] = mapped_column(String(200), default="")
+    #: The status on the gateway's machine (docs/gateway-contract.md, "Partner onboarding"); it
+    #: only moves forward.
+    status: Mapped[str | None] = mapped_column(String(32))
+    #: The status as the gateway last named it (UNDER_REVIEW, ACCEPTED, or a name not known).
+    gateway_status: Mapped[str | None] = mapped_column(String(64))
+    create_state: Mapped[str] = mapped_column(String(20), default=CreateState.DRAFT)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow)
+    last_activity_at: Mapped[datetime] = mapped_column(
+        UTCDateTime, default=clock.utcnow, index=True
+    )
+    checklist: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    #: The gateway's pending document keys; encrypted, as they embed owners' PANs.
+    documents_outstanding: Mapped[list[str]] = mapped_column(EncryptedJSON, default=list)
+    penny_drop_status: Mapped[str | None] = mapped_column(String(16))
+    name_at_bank: Mapped[str | None] = mapped_column(String(200))
+    #: The merchant's MID at the gateway (UCIC), from MERCHANT_STATUS_ACCEPTED's
+    #: ``merchant_id``, kept once a status read confirmed the approval.
+    gateway_mid: Mapped[str | None] = mapped_column(String(64))
+    #: The sandbox scenario last chosen to fill this merchant's steps (sandbox only), kept so
+    #: every step's page offers it until someone chooses another.
+    sandbox_scenario: Mapped[str | None] = mapped_column(String(32))
+
+    @validates("pan")
+    def _index_pan(self, _key: str, pan: str) -> str:
+        """Keep the blind index in step with the PAN it is computed from."""
+        self.pan_index = current_cipher().pan_index(pan)
+        return pan
+
+    @property
+    def pan_masked(self) -> str:
+        """The PAN as it may be shown and logged."""
+        return mask(self.pan)
+
+    @property
+    def name(self) -> str:
+        """The name the portal shows its staff: the one typed at creation (the portal's own,
+        never replaced by what the gateway holds), else the legal name, else the id."""
+        return self.display_name or self.legal_name or self.external_onboarding_id
+
+    @property
+    def public_name(self) -> str:
+        """The name the merchant knows itself by (its own pages): the legal name once sent."""
+        return self.legal_name or self.display_name or self.external_onboarding_id
+
+    def touch(self) -> None:
+        """Record activity now (the list sorts and flags stale merchants by it)."""
+        self.last_activity_at = clock.utcnow()

@@ -1,1 +1,0 @@
-"""Error pages and JSON error bodies."""

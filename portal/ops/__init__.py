@@ -1,2 +1,0 @@
-"""What an operator runs the portal with: health and readiness probes, Prometheus metrics,
-request ids and structured logs (``routes.init_ops`` wires them into the app)."""

@@ -1,0 +1,51 @@
+"""The base of every form of the portal: what every typed value obeys, whatever the form.
+
+A value holding a control character (``portal.core.typed_text``: a NUL, an escape...) is refused
+with a message beside its field, in every field of the form and of its nested forms and rows,
+so nothing of it reaches the database (PostgreSQL cannot store a NUL) or the gateway.
+``tests/test_forms.py`` checks that every form of the portal derives from ``PortalForm``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import Field, FieldList, Form, FormField
+
+from portal.core.typed_text import control_character_problem
+
+
+class PortalForm(FlaskForm):
+    """A Flask-WTF form whose typed values are checked for control characters."""
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """The fields' own checks, then no control character in any typed value."""
+        valid = super().validate(extra_validators)
+        return refuse_control_characters(self) and valid
+
+
+def typed_fields(form: Form) -> Iterator[Field]:
+    """Every field holding typed text, in the form and in its nested forms and rows."""
+    for field in form:
+        if isinstance(field, FormField):
+            yield from typed_fields(field.form)
+        elif isinstance(field, FieldList):
+            for entry in field.entries:
+                yield from (typed_fields(entry.form) if isinstance(entry, FormField)
+                            else [entry])
+        elif isinstance(field.data, str):
+            yield field
+
+
+def refuse_control_characters(form: Form) -> bool:
+    """Put the refusal beside each field whose value holds a control character; False if any
+    did."""
+    clean = True
+    for field in typed_fields(form):
+        problem = control_character_problem(field.data)
+        if problem:
+            field.errors = [problem, *field.errors]
+            clean = False
+    return clean

@@ -1,0 +1,122 @@
+"""Sandbox test data for every step, per scenario (docs/gateway-contract.md, "Sandbox test
+values": the bank account that passes the penny drop, the names that end a review).
+
+Only offered when the portal talks to the sandbox. The data is form-shaped: what a person
+would type, stored as the step's draft and sent with the normal buttons.
+"""
+
+from __future__ import annotations
+
+import secrets
+import string
+from typing import Any
+
+from portal.gateway.onboarding_shapes import CardNetwork, Product
+from portal.gateway.rules import GSTIN_EXAMPLE, PHONE_EXAMPLE
+from portal.onboarding.create import new_external_id
+
+HAPPY = "happy"
+PENNY_DROP_FAILS = "penny_drop_fails"
+REVIEW_RFI = "review_rfi"
+REVIEW_REJECTED = "review_rejected"
+DIGILOCKER_OUTSIDE = "digilocker_outside"
+
+LABELS = {
+    HAPPY: "Happy path (approved)",
+    PENNY_DROP_FAILS: "Penny drop fails (cancelled cheque needed)",
+    REVIEW_RFI: "Review asks for more information",
+    REVIEW_REJECTED: "Review ends in a rejection",
+    DIGILOCKER_OUTSIDE: "Verification page as the gateway's iframe docs show it "
+                        "(DigiLocker outside the frame)",
+}
+CHOICES = list(LABELS.items())
+
+#: The account and IFSC the sandbox's penny drop verifies; any other pair fails.
+VERIFIED_BANK = ("1234567890", "SBIN0000000")
+FAILING_BANK = ("9876543210", "HDFC0000001")
+#: The sandbox decides the review by words in registeredName (REJECT, RFI), and the verification
+#: page's dialect by REDIRECT.
+_NAMES = {
+    HAPPY: "Sandbox Traders Private Limited",
+    PENNY_DROP_FAILS: "Sandbox Traders Private Limited",
+    REVIEW_RFI: "RFI Sandbox Traders Private Limited",
+    REVIEW_REJECTED: "REJECT Sandbox Traders Private Limited",
+    DIGILOCKER_OUTSIDE: "REDIRECT Sandbox Traders Private Limited",
+}
+#: Individual PANs (4th letter P) of the two owners; the first is also the signatory.
+OWNERS = (("Director", "Asha Rao", "ABCPR1234K", "60"),
+          ("Director", "Vikram Mehta", "BCDPM5678L", "40"))
+_ADDRESS = {"streetAddress1": "12 Marine Drive", "streetAddress2": "Nariman Point",
+            "zipcode": "400021", "city": "Mumbai", "state": "Maharashtra", "stateCode": "MH"}
+
+
+def company_pan() -> str:
+    """A fresh, well-formed company PAN (4th letter C), never with the digits 9999."""
+    letters = "".join(secrets.choice(string.ascii_uppercase) for _ in range(3))
+    digits = f"{secrets.randbelow(9999):04d}"
+    return f"{letters}C{secrets.choice(string.ascii_uppercase)}{digits}" \
+           f"{secrets.choice(string.ascii_uppercase)}"
+
+
+def form_data(scenario: str, step: str) -> dict[str, Any]:
+    """The form data of ``step`` for ``scenario``."""
+    name = _NAMES[scenario]
+    account, ifsc = FAILING_BANK if scenario == PENNY_DROP_FAILS else VERIFIED_BANK
+    builders = {
+        "create": lambda: {"displayName": f"{name} ({LABELS[scenario]})",
+                           "externalOnboardingId": new_external_id(),
+                           "panNumber": company_pan()},
+        "business": lambda: {
+            "entityType": "PVT_LTD_COMPANY", "natureOfBusiness": "BUS.IT_SERVICES",
+            "registeredName": name, "tradeName": "Sandbox Traders",
+            "gstNumber": GSTIN_EXAMPLE, "iec": "", "websiteUrl": "https://merchant.example.com",
+            "purposeCode": "P0802",
+            "expectedMonthlyVolume": {"amount": "50000", "currency": "USD"},
+            "address": {"isOperatingSameAsRegistered": True,
+                        "businessRegisteredAddress": dict(_ADDRESS),
+                        "businessOperatingAddress": {}},
+            "noPartnershipRegistrationCheck": False},
+        "owners": lambda: {"owners": [
+            {"designation": d, "name": n, "pan": p, "percentageOwnership": pct}
+            for d, n, p, pct in OWNERS]},
+        "bank": lambda: {"bankAccountNumber": account, "bankIfscCode": ifsc,
+                         "accountHolderName": name, "accountType": "CURRENT"},
+        "signatory": lambda: {"authSignatoryName": OWNERS[0][1],
+                              "authSignatoryPan": OWNERS[0][2],
+                              "contact": {"phone": PHONE_EXAMPLE,
+                                          "email": "asha.rao@merchant.example.com"}},
+        "products": lambda: {
+            "products": [Product.INTERNATIONAL_CARDS_AND_ALT_PAYS.value,
+                         Product.DOMESTIC_CARDS_UPI_AND_INB.value],
+            "productFees": {
+                "GLOBAL_FUND_TRANSFER": {"feeType": "", "fee": ""},
+                "INTERNATIONAL_CARDS_AND_ALT_PAYS": [
+                    {"cardNetwork": n.value, "feeType": "PERCENTAGE", "fee": "2.5"}
+                    for n in CardNetwork],
+                "DOMESTIC_CARDS_UPI_AND_INB": {"feeType": "PERCENTAGE", "feeRate": "1.75"}}},
+    }
+    return builders[step]()
+
+
+def sample_pdf(label: str) -> bytes:
+    """A tiny valid PDF standing in for a document in the sandbox."""
+    text = label.encode("ascii", "replace")[:60]
+    stream = b"BT /F1 12 Tf 72 720 Td (" + text + b") Tj ET"
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+        b"<< /Length " + str(len(stream)).encode() + b" >>\nstream\n" + stream
+        + b"\nendstream",
+    ]
+    body = b"%PDF-1.4\n"
+    offsets = []
+    for number, obj in enumerate(objects, start=1):
+        offsets.append(len(body))
+        body += f"{number} 0 obj\n".encode() + obj + b"\nendobj\n"
+    xref = len(body)
+    body += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    body += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
+    body += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n"\
+        .encode()
+    return body

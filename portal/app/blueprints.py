@@ -20,6 +20,7 @@ from portal.main.routes import bp as main_bp
 from portal.merchant_mail.routes import bp as merchant_mail_bp
 from portal.merchants.routes import bp as merchants_bp
 from portal.payments.approvals.routes import bp as approvals_bp
+from portal.payments.links.routes import bp as payment_links_bp
 from portal.payments.routes import bp as payments_bp
 from portal.status.routes import bp as status_bp
 from portal.team.routes import bp as team_bp
@@ -31,7 +32,7 @@ from portal.wizard.routes import bp as wizard_bp
 #: Every feature's blueprint, in registration order.
 BLUEPRINTS = (errors_bp, main_bp, auth_bp, merchants_bp, wizard_bp, documents_bp,
               verification_bp, status_bp, webhooks_bp, admin_bp, payments_bp, bulk_bp, team_bp,
-              merchant_mail_bp, mail_bp, approvals_bp)
+              merchant_mail_bp, mail_bp, approvals_bp, payment_links_bp)
 
 
 def register_blueprints(app: Flask) -> None:

@@ -186,6 +186,9 @@ class Settings(BaseSettings):
     hold_warning_hours: PositiveHours = variable(
         "HOLD_WARNING_HOURS", 24, "Holds not captured this many hours before their expiry are "
         "flagged on the payments pages and the dashboard")
+    payment_link_hours: PositiveHours = variable(
+        "PAYMENT_LINK_HOURS", 168, "Hours a payment link emailed to a customer can be opened "
+        "(resending it starts them again); the gateway's checkout it opens lasts 24 hours")
     trusted_proxies: int = variable(
         "TRUSTED_PROXIES", 0, "Number of reverse proxies in front of the portal whose "
         "`X-Forwarded-For` and `X-Forwarded-Proto` are believed; 0: none (see \"Behind a "

@@ -18,6 +18,7 @@ from portal.core.models.login_throttle import LoginThrottle
 from portal.core.models.merchant import Merchant
 from portal.core.models.outbox import OutboxItem, OutboxState
 from portal.core.models.payment import Payment, PaymentCredentials, PaymentRefund, PortfolioKey
+from portal.core.models.payment_link import LinkState, PaymentLink
 from portal.core.models.pendency import MerchantPendency
 from portal.core.models.recovery_code import RecoveryCode
 from portal.core.models.status_change import StatusChange, StatusSource
@@ -30,10 +31,12 @@ from portal.core.models.webhook_event import WebhookEvent
 
 __all__ = [
     "ApprovalKind", "ApprovalRequest", "ApprovalState", "AuditEvent", "Base", "BulkImport",
-    "BulkImportRow", "GatewayLink", "HeldForm", "Job", "JobState", "LoginFailure", "LoginThrottle",
+    "BulkImportRow", "GatewayLink", "HeldForm", "Job", "JobState", "LinkState",
+    "LoginFailure", "LoginThrottle",
     "MailTemplate", "Merchant", "MerchantLink", "MerchantPendency", "MerchantStatusCount",
     "OutboxItem", "OutboxState", "PasswordResetRequest", "Payment", "PaymentCredentials",
-    "PaymentRefund", "PendingEnrolment", "PortfolioKey", "RecoveryCode", "Role", "StatusChange",
+    "PaymentLink", "PaymentRefund", "PendingEnrolment", "PortfolioKey", "RecoveryCode", "Role",
+    "StatusChange",
     "StatusSource", "StepDraft", "StoredDocument", "User", "UserSession", "VerificationReminder",
     "WebhookEvent",
 ]

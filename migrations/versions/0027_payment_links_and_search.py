@@ -9,7 +9,7 @@ close to expiry by when they were authorised.
 Payments already there get both search columns from their stored amount and body, a thousand
 rows a statement.
 
-Revision ID: 0032
+Revision ID: 0027
 Revises: 0026
 Create Date: 2026-12-02
 """
@@ -20,7 +20,7 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0032"
+revision: str = "0027"
 down_revision: str | None = "0026"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None

@@ -12,12 +12,10 @@ import os
 from collections.abc import Mapping
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
 
 from dotenv import dotenv_values
 from flask import current_app
 from pydantic import ValidationError, field_validator
-from pydantic.fields import FieldInfo
 from pydantic_core.core_schema import ValidationInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
@@ -36,6 +34,8 @@ from portal.core.config_fields import (
     PositiveHours,
     PositiveSeconds,
     StorageUrl,
+    env_name,
+    field_options,
     variable,
 )
 from portal.gateway.onboarding_events import origin_of
@@ -263,16 +263,6 @@ class _EnvironmentSettings(Settings):
                                    ) -> tuple[PydanticBaseSettingsSource, ...]:
         """Earlier sources win: real variables, then the env files (see ``env_files``)."""
         return (init_settings, env_settings, dotenv_settings)
-
-
-def env_name(info: FieldInfo) -> str:
-    """The variable a settings field is read from."""
-    return str(info.validation_alias)
-
-
-def field_options(info: FieldInfo) -> dict[str, Any]:
-    """What ``variable()`` recorded beside the default: ``required`` and ``shown``."""
-    return info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
 
 
 def env_files() -> tuple[Path, ...]:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic.fields import FieldInfo
 from pydantic_settings import NoDecode
 
 #: The project's folder: relative paths in the configuration are relative to it.
@@ -82,3 +83,13 @@ def variable(name: str, default: object, meaning: str, *, required: bool = False
     the README's Default column when the literal default would mislead."""
     return Field(default, validation_alias=name, description=meaning, repr=not secret,
                  json_schema_extra={"required": required, "shown": shown, "random": random})
+
+
+def env_name(info: FieldInfo) -> str:
+    """The variable a settings field is read from."""
+    return str(info.validation_alias)
+
+
+def field_options(info: FieldInfo) -> dict[str, Any]:
+    """What ``variable()`` recorded beside the default: ``required`` and ``shown``."""
+    return info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}

@@ -30,7 +30,8 @@ from tests.support.compiled import reuse_compiled_code
 from tests.support.sandbox import RunningSandbox, serve_sandbox, suite_dialect
 
 #: Fixtures of the whole suite kept in tests/support.
-pytest_plugins = ["tests.support.chromium", "tests.support.postgres", "tests.support.dialects"]
+pytest_plugins = ["tests.support.chromium", "tests.support.postgres", "tests.support.dialects",
+                  "tests.support.object_store"]
 
 #: The fuzz tests' examples: a fixed number each (set on the tests), drawn the same way on every
 #: run in CI and never replayed from a local example database, so a run's cost and result are

@@ -33,7 +33,8 @@ LAYERS = (
           "nothing of the portal", ("gateway",)),
     Layer("core", "Models and the database, the clock, the configuration, encryption, the "
           "words for codes, the gateway clients built from the settings, small utilities; "
-          "no pages", ("core",)),
+          "the document store (the upload folder or object storage); no pages",
+          ("core", "storage")),
     Layer("domain", "Rules without pages, taking plain arguments: onboarding (steps, drafts, "
           "sends and what the gateway's answers change), the outbox's queue, the job queue, "
           "the audit trail", ("audit", "jobs", "onboarding", "outbox")),

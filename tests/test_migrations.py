@@ -5,12 +5,12 @@ from __future__ import annotations
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 
 from portal.core.db import Base, make_engine
 from portal.core.migrate import alembic_config, include_object, upgrade
 from portal.core.models.merchant_search import SQLITE_HAS_TRIGRAM
+from tests.support.revisions import revision_named
 from tests.support.rows import MERCHANT_SQL
 
 
@@ -114,16 +114,8 @@ def test_the_sandbox_scenario_column_comes_and_goes_leaving_the_counts_triggers(
         engine.dispose()
 
 
-def _gateway_facts() -> tuple[str, str]:
-    """The revision that keeps the gateway's facts (renumbered when merged) and the one before."""
-    script = ScriptDirectory.from_config(alembic_config("sqlite://"))
-    found = next(r for r in script.walk_revisions()
-                 if r.path.endswith("_gateway_mid_and_pendencies.py"))
-    return found.revision, str(found.down_revision)
-
-
 def test_the_gateway_facts_come_without_touching_the_counts_and_go_back(any_database_url):
-    revision, before = _gateway_facts()
+    revision, before = revision_named("_gateway_mid_and_pendencies.py")
     upgrade(any_database_url, before)
     engine = make_engine(any_database_url)
     counts = text("SELECT status, merchants FROM merchant_status_counts WHERE merchants <> 0")

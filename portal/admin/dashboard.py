@@ -9,7 +9,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, func, or_, select, union_all
+from sqlalchemy import func, select, union_all
 from sqlalchemy.orm import load_only
 
 from portal.core import clock
@@ -19,8 +19,9 @@ from portal.core.labels import Kind, label
 from portal.core.models.merchant import Merchant
 from portal.core.models.step import DONE_STATES, StepDraft
 from portal.core.spreadsheet_cells import safe_cell
-from portal.gateway.onboarding_shapes import FINAL_STATUSES, Checklist, OnboardingStatus
+from portal.gateway.onboarding_shapes import Checklist, OnboardingStatus
 from portal.onboarding.progress import stepper
+from portal.onboarding.stalling import stale_cutoff, stalling
 from portal.onboarding.status_counts import status_counts
 from portal.onboarding.status_history import is_final
 
@@ -70,17 +71,16 @@ def dashboard(stale_after_days: int) -> Dashboard:
     """The counts per status, the stalling merchants and the most recent ones: three statements,
     each reading a bounded slice (the counts a row per status, kept by every status change;
     the stalling merchants counted up to ``STALE_COUNT_CAP``)."""
-    cutoff = clock.utcnow() - timedelta(days=stale_after_days)
-    stalling = and_(or_(Merchant.status.is_(None), Merchant.status.not_in(FINAL_STATUSES)),
-                    Merchant.last_activity_at < cutoff)
+    cutoff = stale_cutoff(stale_after_days, clock.utcnow())
+    stale = stalling(cutoff)
     counted = {status or NOT_CREATED: count for status, count in status_counts().items()}
     order = STATUS_ORDER + sorted(set(counted) - set(STATUS_ORDER))
     newest = (Merchant.last_activity_at.desc(), Merchant.id.desc())
     recent_ids = select(Merchant.id).order_by(*newest).limit(RECENT_SHOWN).subquery()
-    oldest_ids = (select(Merchant.id).where(stalling)
+    oldest_ids = (select(Merchant.id).where(stale)
                   .order_by(Merchant.last_activity_at, Merchant.id).limit(STALE_SHOWN).subquery())
     stale_count = select(func.count()).select_from(
-        select(Merchant.id).where(stalling).limit(STALE_COUNT_CAP + 1).subquery())
+        select(Merchant.id).where(stale).limit(STALE_COUNT_CAP + 1).subquery())
     # both slices in one statement, each row with the (uncorrelated, computed once) count of
     # stalling merchants; any merchant at all makes the recent slice non-empty; the union
     # holds each slice whole, so sorting it splits them

@@ -13,7 +13,7 @@ from portal.auth.access import roles_required
 from portal.core import clock
 from portal.core.config import current_settings
 from portal.core.models.user import Role
-from portal.payments.expiry import expiring_count
+from portal.payments import expiry
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
@@ -25,7 +25,8 @@ def dashboard() -> ResponseReturnValue:
     settings = current_settings()
     return render_template("admin/dashboard.html",
                            board=board.dashboard(settings.stale_after_days),
-                           expiring_holds=expiring_count(settings, clock.utcnow()),
+                           expiring_holds=expiry.expiring_count(settings, clock.utcnow()),
+                           expiring_cap=expiry.COUNT_CAP,
                            hold_warning_hours=settings.hold_warning_hours)
 
 

@@ -17,7 +17,7 @@ from portal.core.models.user import User
 from portal.onboarding.steps import BY_KEY
 
 #: Who did it, for actors that are not users, where the label alone does not read well.
-ACTOR_WORDS = {"merchant link": "The merchant"}
+ACTOR_WORDS = {"merchant link": "The merchant", "customer link": "The customer"}
 #: What each placeholder of a verb says when the event does not tell (a list of actions).
 ANY = {"merchant": "a merchant", "to": "a status", "step": "a step", "email": "a user"}
 

@@ -22,6 +22,7 @@ from portal.merchants.routes import bp as merchants_bp
 from portal.notifications.routes import bp as notifications_bp
 from portal.ownership.routes import bp as ownership_bp
 from portal.payments.approvals.routes import bp as approvals_bp
+from portal.payments.links.routes import bp as payment_links_bp
 from portal.payments.routes import bp as payments_bp
 from portal.status.routes import bp as status_bp
 from portal.team.routes import bp as team_bp
@@ -34,7 +35,7 @@ from portal.worklist.routes import bp as worklist_bp
 #: Every feature's blueprint, in registration order.
 BLUEPRINTS = (errors_bp, main_bp, auth_bp, merchants_bp, wizard_bp, documents_bp,
               verification_bp, status_bp, webhooks_bp, admin_bp, payments_bp, bulk_bp, team_bp,
-              merchant_mail_bp, mail_bp, approvals_bp, ownership_bp,
+              merchant_mail_bp, mail_bp, approvals_bp, payment_links_bp, ownership_bp,
               notifications_bp, worklist_bp)
 
 

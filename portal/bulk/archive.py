@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import posixpath
 import zipfile
-from pathlib import Path
 from typing import BinaryIO
 
 from portal.documents.service import read_upload, save_stream, size_text, too_large
+from portal.storage.base import DocumentStore
 
 #: The largest ZIP the page accepts (the request's limit, the CSV aside).
 MAX_ZIP_BYTES = 100 * 1024 * 1024
@@ -63,7 +63,7 @@ class ZipDocuments:
             self._problems[info.filename] = self._check(info)
         return self._problems[info.filename]
 
-    def stage(self, name: str, folder: Path) -> str:
+    def stage(self, name: str, folder: DocumentStore) -> str:
         """Copy the (checked) file a cell names into ``folder`` under a generated name: that
         name."""
         info, message = self._find(name)

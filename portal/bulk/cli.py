@@ -16,6 +16,7 @@ from portal.bulk.validation import Files, check_file
 from portal.core.config import current_settings
 from portal.core.config_fields import MAX_BULK_CONCURRENCY
 from portal.core.db import db
+from portal.storage.folder import FolderStore
 
 merchants_cli = AppGroup("merchants", help="Onboard merchants in bulk.")
 ACTOR = Actor("cli")
@@ -50,7 +51,7 @@ def import_merchants(csv_file: Path, concurrency: int | None, dry_run: bool,
     with click.progressbar(length=len(rows), label="Onboarding", show_pos=True) as bar:
         summary = run_rows(current_app._get_current_object(),  # type: ignore[attr-defined]
                            rows, concurrency=concurrency or current_settings().bulk_concurrency,
-                           actor=ACTOR, files=csv_file.parent,
+                           actor=ACTOR, files=FolderStore(csv_file.parent),
                            on_row=lambda _outcome: bar.update(1))
     record("bulk.import", actor=ACTOR,
            detail={"file": csv_file.name, "rows": len(rows), **summary.counts()})

@@ -7,7 +7,8 @@ The upload's valid rows and the job that runs them are stored in one transaction
 counts in one transaction, only while its lease on the job holds: a worker that took the job
 over after a crash goes on from the first rows without an outcome (a merchant is never created
 twice: the row resumes it). Documents come in a ZIP beside the CSV: checked with the file,
-copied into the import's own folder (``portal.bulk.staging``) in the upload's request, sent by
+copied into the import's own part of the document store (``portal.bulk.staging``) in the
+upload's request, sent by
 the rows, and deleted when the import ends; without a ZIP they are left for the wizard. Every
 audit entry is the importing admin's.
 """
@@ -31,6 +32,7 @@ from portal.core.config import current_settings
 from portal.core.db import db
 from portal.core.models.bulk import ROW_PENDING, BulkImport, BulkImportRow, ImportState
 from portal.jobs.queue import JobEnd, JobRun
+from portal.storage.current import current_store
 
 log = logging.getLogger("portal.bulk")
 #: The job kind that runs an import.
@@ -53,7 +55,7 @@ def run_import(run: JobRun) -> JobEnd:
         run_pool(current_app._get_current_object(),  # type: ignore[attr-defined]
                  _pending_rows(import_id, progress), progress.record,
                  concurrency=settings.bulk_concurrency, actor=progress.actor,
-                 files=staging.folder_of(settings.upload_folder, import_id))
+                 files=staging.files_of(current_store(), import_id))
     except Exception:  # the import must be left in a final state
         log.exception("bulk import %d stopped", import_id)
         db.session.rollback()
@@ -181,8 +183,8 @@ def _finish(import_id: int, state: ImportState) -> None:
         record("bulk.import.end", outcome="ok" if state is ImportState.FINISHED else "error",
                detail={"import": import_id, **job.counts}, actor=importer(job))
     db.session.commit()
-    folder = current_settings().upload_folder
-    staging.discard(staging.folder_of(folder, import_id))
-    staging.sweep(folder, set(db.session.scalars(
-        select(BulkImport.id).where(BulkImport.state == ImportState.RUNNING))))
+    store = current_store()
+    staging.discard(store, import_id)
+    staging.sweep(store, set(db.session.scalars(
+        select(BulkImport.id).where(BulkImport.state == ImportState.RUNNING))), clock.utcnow())
     db.session.commit()  # end the read

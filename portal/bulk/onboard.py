@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import partial
-from pathlib import Path
+from pathlib import PurePosixPath
 from typing import Any
 
 from sqlalchemy import select
@@ -46,6 +46,7 @@ from portal.onboarding.result import StepResult
 from portal.onboarding.service import send_saved, send_step
 from portal.onboarding.steps import BY_KEY, STEPS
 from portal.ownership.imports import give_to
+from portal.storage.base import DocumentStore
 
 #: What to do about a row whose create's outcome is unknown (the page links the wizard's step).
 UNKNOWN_NEXT = "The sync links it by itself when a webhook names its record."
@@ -99,9 +100,10 @@ class RowOutcome:
 
 
 def onboard_row(client: OnboardingClient, settings: Settings, row: BulkRow,
-                files: Path | None, actor: Actor, pause: Pause = time.sleep) -> RowOutcome:
-    """Send the row's steps not yet sent, as ``actor``; documents too when ``files`` is the
-    folder they are in (the CSV's, or the import's copy of its ZIP); ``pause(seconds)`` waits
+                files: DocumentStore | None, actor: Actor,
+                pause: Pause = time.sleep) -> RowOutcome:
+    """Send the row's steps not yet sent, as ``actor``; documents too when ``files`` is where
+    they are (the CSV's folder, or the import's copy of its ZIP); ``pause(seconds)`` waits
     when the gateway asks to slow down. The owner the row names is given the merchant."""
     merchant = db.session.scalar(select(Merchant).where(
         Merchant.external_onboarding_id == row.external_id))
@@ -189,16 +191,16 @@ def _create(sender: _Sender, outcome: RowOutcome) -> str:
     return "" if result.ok else describe("create", result)
 
 
-def _documents(sender: _Sender, settings: Settings, folder: Path) -> str:
+def _documents(sender: _Sender, settings: Settings, files: DocumentStore) -> str:
     merchant, row = sender.merchant, sender.row
     for cell in row.documents:
         doc_type = _pending_type(merchant, row, cell)
         if doc_type is None:
             continue  # sent before, or not asked for by the gateway
-        path = folder / cell.path
-        with path.open("rb") as stream:
+        with files.open(cell.path) as stream:
             result = documents.upload(sender.client, settings, merchant, doc_type,
-                                      cell.name or path.name, stream, actor=sender.actor)
+                                      cell.name or PurePosixPath(cell.path).name, stream,
+                                      actor=sender.actor)
         if not result.ok:
             return describe("documents", result, cell.column)
     return ""

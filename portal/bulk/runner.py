@@ -13,7 +13,6 @@ import logging
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from flask import Flask
 
@@ -25,6 +24,7 @@ from portal.core.config import current_settings
 from portal.core.db import db
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.retry import RetryPolicy
+from portal.storage.base import DocumentStore
 
 log = logging.getLogger("portal.bulk")
 
@@ -67,7 +67,7 @@ class Summary:
 
 
 def run_rows(app: Flask, rows: list[BulkRow], *, concurrency: int, actor: Actor,
-             files: Path | None = None, client: OnboardingClient | None = None,
+             files: DocumentStore | None = None, client: OnboardingClient | None = None,
              on_row: Callable[[RowOutcome], None] | None = None) -> Summary:
     """Onboard ``rows`` as ``actor`` with at most ``concurrency`` at a time; ``on_row`` hears
     each end."""
@@ -85,7 +85,7 @@ def run_rows(app: Flask, rows: list[BulkRow], *, concurrency: int, actor: Actor,
 
 
 def run_pool(app: Flask, rows: Iterable[BulkRow], heard: Callable[[list[RowOutcome]], bool], *,
-             concurrency: int, actor: Actor, files: Path | None = None,
+             concurrency: int, actor: Actor, files: DocumentStore | None = None,
              client: OnboardingClient | None = None) -> None:
     """Onboard the rows ``rows`` yields as ``actor``, at most ``concurrency`` in flight, in
     their order.
@@ -122,7 +122,7 @@ def run_pool(app: Flask, rows: Iterable[BulkRow], heard: Callable[[list[RowOutco
             starting = heard(outcomes) and starting
 
 
-def onboard_safely(client: OnboardingClient, row: BulkRow, files: Path | None,
+def onboard_safely(client: OnboardingClient, row: BulkRow, files: DocumentStore | None,
                    actor: Actor) -> RowOutcome:
     """``onboard_row``, an unexpected error reported as the row's failure (others go on)."""
     try:

@@ -5,7 +5,6 @@ in one transaction), cancel it, and read imports back for the page. The worker r
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, BinaryIO
 
 from sqlalchemy import select, update
@@ -23,6 +22,7 @@ from portal.core.db import db
 from portal.core.models.bulk import ROW_PENDING, BulkImport, BulkImportRow, ImportState
 from portal.core.typed_text import without_control_characters
 from portal.jobs.queue import enqueue
+from portal.storage.current import current_store
 
 #: How many past imports the page lists.
 RECENT = 10
@@ -47,7 +47,7 @@ def submit(content: bytes, filename: str, actor: Actor, *, skip_invalid: bool = 
     db.session.add(job)
     db.session.flush()
     if send:
-        staged = _stage(archive, rows, staging.folder_of(settings.upload_folder, job.id))
+        staged = _stage(archive, rows, job.id)
         db.session.add_all(BulkImportRow(import_id=job.id, number=row.number, forms=row.forms,
                                          documents=staged.get(row.number), state=ROW_PENDING)
                            for row in rows)
@@ -60,16 +60,16 @@ def submit(content: bytes, filename: str, actor: Actor, *, skip_invalid: bool = 
 
 
 def _stage(archive: ZipDocuments | None, rows: list[BulkRow],
-           folder: Path) -> dict[int, list[dict[str, Any]]]:
+           import_id: int) -> dict[int, list[dict[str, Any]]]:
     """The rows' documents copied out of the ZIP (none without one); nothing is kept, in the
-    folder or the session, when a copy fails."""
+    store or the session, when a copy fails."""
     if archive is None:
         return {}
     try:
-        return staging.stage_rows(archive, rows, folder)
+        return staging.stage_rows(archive, rows, current_store(), import_id)
     except BaseException:
         db.session.rollback()
-        staging.discard(folder)
+        staging.discard(current_store(), import_id)
         raise
 
 

@@ -1,39 +1,40 @@
 """Where an import from the page keeps the documents of its ZIP until its rows have sent them.
 
-Each import has a folder of its own under the upload folder (owner-only, like every upload),
-holding one copy of each file its rows name, under generated names. The folder goes when the
-import ends. A folder whose import never got stored (the web process died during the upload)
-is swept once it is a day old and no running import owns it.
+Each import has a part of its own in the document store (``bulk-imports/<id>/``: a folder
+under the upload folder, or a prefix in the bucket), holding one copy of each file its rows
+name, under generated names, so any worker on any host reads them. The copies go when the
+import ends. Copies whose import never got stored (the web process died during the upload) are
+swept once the newest is a day old and no running import owns them.
 """
 
 from __future__ import annotations
 
 import posixpath
-import shutil
-import time
 from collections.abc import Iterable
-from pathlib import Path
+from datetime import datetime, timedelta
 from typing import Any
 
 from portal.bulk.archive import ZipDocuments
 from portal.bulk.parsing import BulkRow, DocumentCell
+from portal.storage.base import DocumentStore
 
-#: The folder, inside the upload folder, of every import's staged documents.
+#: The part of the document store that holds every import's staged documents.
 ROOT = "bulk-imports"
-#: Age after which a folder that no running import owns is swept.
-ORPHAN_SECONDS = 24 * 3600
+#: Age after which copies that no running import owns are swept.
+ORPHAN = timedelta(days=1)
 
 
-def folder_of(upload_folder: str, import_id: int) -> Path:
-    """The folder of import ``import_id``'s documents."""
-    return Path(upload_folder) / ROOT / str(import_id)
+def files_of(store: DocumentStore, import_id: int) -> DocumentStore:
+    """The part of ``store`` that holds import ``import_id``'s documents."""
+    return store.within(f"{ROOT}/{import_id}")
 
 
-def stage_rows(archive: ZipDocuments, rows: Iterable[BulkRow],
-               folder: Path) -> dict[int, list[dict[str, Any]]]:
-    """Copy every file the rows name out of ``archive`` into ``folder`` (once per file): each
-    row's document cells pointing at the copies, by row number."""
-    discard(folder)  # a folder left by an upload that died under this id before
+def stage_rows(archive: ZipDocuments, rows: Iterable[BulkRow], store: DocumentStore,
+               import_id: int) -> dict[int, list[dict[str, Any]]]:
+    """Copy every file the rows name out of ``archive`` into the import's part of ``store``
+    (once per file): each row's document cells pointing at the copies, by row number."""
+    discard(store, import_id)  # copies left by an upload that died under this id before
+    folder = files_of(store, import_id)
     copies: dict[str, str] = {}
     staged: dict[int, list[dict[str, Any]]] = {}
     for row in rows:
@@ -48,18 +49,18 @@ def stage_rows(archive: ZipDocuments, rows: Iterable[BulkRow],
     return staged
 
 
-def discard(folder: Path) -> None:
-    """Delete an import's folder and its copies, if there is one."""
-    shutil.rmtree(folder, ignore_errors=True)
+def discard(store: DocumentStore, import_id: int) -> None:
+    """Delete an import's copies, if it has any."""
+    store.delete_under(f"{ROOT}/{import_id}")
 
 
-def sweep(upload_folder: str, running: set[int]) -> None:
-    """Delete the folders of imports not running that are older than a day."""
-    root = Path(upload_folder) / ROOT
-    if not root.is_dir():
-        return
-    oldest = time.time() - ORPHAN_SECONDS
-    for folder in root.iterdir():
-        if (folder.is_dir() and folder.name.isdigit() and int(folder.name) not in running
-                and folder.stat().st_mtime < oldest):
-            discard(folder)
+def sweep(store: DocumentStore, running: set[int], now: datetime) -> None:
+    """Delete the copies of imports not running whose newest copy is older than a day."""
+    newest: dict[int, datetime] = {}
+    for entry in store.listing(f"{ROOT}/"):
+        owner = entry.name.split("/")[1]
+        if owner.isdigit():
+            newest[int(owner)] = max(entry.modified, newest.get(int(owner), entry.modified))
+    for import_id, modified in newest.items():
+        if import_id not in running and modified < now - ORPHAN:
+            discard(store, import_id)

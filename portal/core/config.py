@@ -12,12 +12,10 @@ import os
 from collections.abc import Mapping
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
 
 from dotenv import dotenv_values
 from flask import current_app
 from pydantic import ValidationError, field_validator
-from pydantic.fields import FieldInfo
 from pydantic_core.core_schema import ValidationInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
@@ -36,6 +34,9 @@ from portal.core.config_fields import (
     OptionalAmount,
     PositiveHours,
     PositiveSeconds,
+    StorageUrl,
+    env_name,
+    field_options,
     variable,
 )
 from portal.gateway.onboarding_events import origin_of
@@ -111,9 +112,21 @@ class Settings(BaseSettings):
         "BULK_CONCURRENCY", 4, "Rows of a bulk import a worker sends at once, 1 to 16: raise it "
         "when the gateway answers slowly, lower it if it answers 429 Too Many Requests")
     upload_folder: Folder = variable("UPLOAD_FOLDER", "instance/uploads", "Where uploaded "
-                                     "documents are stored (never under `static/`)")
+                                     "documents are stored (never under `static/`); with "
+                                     "`DOCUMENT_STORAGE`, where uploads are spooled")
     upload_max_bytes: int = variable("UPLOAD_MAX_BYTES", 5 * 1024 * 1024,
                                      "Largest document accepted, in bytes (5 MB)")
+    document_storage: StorageUrl = variable(
+        "DOCUMENT_STORAGE", "", "Where documents are kept: empty, in `UPLOAD_FOLDER`; "
+        "`s3://bucket/prefix`, in S3-compatible object storage (see \"Several hosts\")")
+    storage_endpoint: Address = variable("DOCUMENT_STORAGE_ENDPOINT", "", "The object store's "
+                                         "URL (MinIO, Ceph); empty: AWS S3's for the region")
+    storage_region: str = variable("DOCUMENT_STORAGE_REGION", "", "The bucket's region",
+                                   shown="`us-east-1`")
+    storage_access_key_id: str = variable("DOCUMENT_STORAGE_ACCESS_KEY_ID", "", "Access key "
+                                          "id; empty: boto3's own (`AWS_*`, the host's role)")
+    storage_secret_access_key: str = variable(
+        "DOCUMENT_STORAGE_SECRET_ACCESS_KEY", "", "Secret access key", secret=True)
     session_idle_minutes: int = variable("SESSION_IDLE_MINUTES", 30,
                                          "Idle minutes before a login session ends")
     session_max_hours: int = variable("SESSION_MAX_HOURS", 12, "Hours after sign-in when a "
@@ -174,6 +187,9 @@ class Settings(BaseSettings):
     hold_warning_hours: PositiveHours = variable(
         "HOLD_WARNING_HOURS", 24, "Holds not captured this many hours before their expiry are "
         "flagged on the payments pages and the dashboard")
+    payment_link_hours: PositiveHours = variable(
+        "PAYMENT_LINK_HOURS", 168, "Hours a payment link emailed to a customer can be opened "
+        "(resending it starts them again); the gateway's checkout it opens lasts 24 hours")
     notice_digest_hour: HourOfDay = variable(
         "NOTICE_DIGEST_HOUR", 3, "Hour of the day (UTC, 0-23) when the daily digest of notices "
         "goes to those who chose one (3: 08:30 in India)")
@@ -251,16 +267,6 @@ class _EnvironmentSettings(Settings):
                                    ) -> tuple[PydanticBaseSettingsSource, ...]:
         """Earlier sources win: real variables, then the env files (see ``env_files``)."""
         return (init_settings, env_settings, dotenv_settings)
-
-
-def env_name(info: FieldInfo) -> str:
-    """The variable a settings field is read from."""
-    return str(info.validation_alias)
-
-
-def field_options(info: FieldInfo) -> dict[str, Any]:
-    """What ``variable()`` recorded beside the default: ``required`` and ``shown``."""
-    return info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
 
 
 def env_files() -> tuple[Path, ...]:

@@ -3,11 +3,13 @@ variable: the building blocks of :mod:`portal.core.config`'s one settings model.
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic.fields import FieldInfo
 from pydantic_settings import NoDecode
 
 #: The project's folder: relative paths in the configuration are relative to it.
@@ -55,6 +57,20 @@ def _absolute_path(value: str) -> str:
 
 
 InitiatePath = Annotated[str, AfterValidator(_absolute_path)]
+
+
+def _storage_url(value: str) -> str:
+    value = value.strip().rstrip("/")
+    bucket = value.removeprefix("s3://").partition("/")[0]
+    if value and (not value.startswith("s3://") or not _BUCKET.fullmatch(bucket)):
+        raise ValueError("leave it empty for the upload folder, or name a bucket as "
+                         "s3://bucket/prefix, such as s3://acme-portal-documents/portal")
+    return value
+
+
+#: A bucket's name as S3 allows it: 3 to 63 lower-case letters, digits, dots and hyphens.
+_BUCKET = re.compile(r"[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]")
+StorageUrl = Annotated[str, AfterValidator(_storage_url)]
 #: An amount, or None when the variable is empty.
 OptionalAmount = Annotated[Decimal | None, BeforeValidator(
     lambda value: None if isinstance(value, str) and not value.strip() else value)]
@@ -68,3 +84,13 @@ def variable(name: str, default: object, meaning: str, *, required: bool = False
     the README's Default column when the literal default would mislead."""
     return Field(default, validation_alias=name, description=meaning, repr=not secret,
                  json_schema_extra={"required": required, "shown": shown, "random": random})
+
+
+def env_name(info: FieldInfo) -> str:
+    """The variable a settings field is read from."""
+    return str(info.validation_alias)
+
+
+def field_options(info: FieldInfo) -> dict[str, Any]:
+    """What ``variable()`` recorded beside the default: ``required`` and ``shown``."""
+    return info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}

@@ -82,3 +82,9 @@ def _mask_entry(key: str, value: Any) -> Any:
     if isinstance(value, Mapping | list | tuple) or _normalised(key).endswith(HIDDEN_KEY_ENDINGS):
         return "[REDACTED]"
     return mask(str(value))
+
+
+def masked_email(address: str) -> str:
+    """An address as the audit and the pages show it: first letter and domain only."""
+    local, _, domain = address.partition("@")
+    return f"{local[:1]}***@{domain}"

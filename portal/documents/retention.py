@@ -1,10 +1,10 @@
 """Retention: a merchant's stored document files are deleted a set number of days after its
-onboarding reached a final status (approved or rejected); each version's record stays."""
+onboarding reached a final status (approved or rejected), from whichever store keeps them
+(``portal.storage``); each version's record stays."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from pathlib import Path
 
 from sqlalchemy import exists, select
 
@@ -14,6 +14,7 @@ from portal.core.models.document import StoredDocument
 from portal.core.models.merchant import Merchant
 from portal.core.models.status_change import StatusChange
 from portal.gateway.onboarding_shapes import FINAL_STATUSES
+from portal.storage.base import DocumentStore
 
 #: Who the audit trail names as deleting the files.
 ACTOR = Actor("retention")
@@ -32,17 +33,17 @@ def expired_documents(retention_days: int, now: datetime) -> list[StoredDocument
         .order_by(StoredDocument.id)))
 
 
-def delete_expired_files(upload_folder: str, retention_days: int, now: datetime) -> int:
+def delete_expired_files(store: DocumentStore, retention_days: int, now: datetime) -> int:
     """Delete the files retention no longer allows; return how many. 0 days keeps everything.
 
-    Each deletion is recorded on its row and in the audit trail in one commit with the unlink
-    done first, so a crash between the two leaves a row that the next run completes.
+    Each deletion is recorded on its row and in the audit trail in one commit with the file's
+    deletion done first, so a crash between the two leaves a row that the next run completes.
     """
     if retention_days <= 0:
         return 0
     documents = expired_documents(retention_days, now)
     for document in documents:
-        (Path(upload_folder) / document.stored_name).unlink(missing_ok=True)
+        store.delete(document.stored_name)
         document.file_deleted_at = now
         record("document.file_deleted", actor=ACTOR, merchant_id=document.merchant_id,
                detail={"docType": document.doc_type, "sha256": document.sha256,

@@ -98,9 +98,11 @@ def download(merchant_id: int, document_id: int) -> ResponseReturnValue:
            detail={"docType": document.doc_type, "version": version.number,
                    "replaced": version.replaced, "sha256": document.sha256})
     db.session.commit()
-    response = send_file(service.path_of(current_settings(), document), as_attachment=True,
+    stored = service.stored_file(current_settings(), document)
+    response = send_file(stored.open(), as_attachment=True,
                          download_name=service.download_name(document),
                          mimetype=document.content_type)
+    response.content_length = document.size
     response.headers["X-Content-Type-Options"] = "nosniff"
     return response
 

@@ -1,7 +1,8 @@
 """Documents: which uploads a merchant needs, checking and storing files, sending them.
 
 A file is accepted by what it contains (PDF, JPEG or PNG magic bytes), never by its name. It is
-streamed to the upload folder under a generated name (its type judged from the first chunk, its
+streamed into the document store (``portal.storage``: the upload folder, or object storage)
+under a generated name (its type judged from the first chunk, its
 size and SHA-256 counted on the way), then sent to the gateway in its own call as Base64, which
 the client writes from the stored file as it sends: memory stays bounded whatever the size.
 """
@@ -25,7 +26,6 @@ from portal.core.db import db
 from portal.core.labels import Kind, label
 from portal.core.models.document import DocumentStatus, StoredDocument
 from portal.core.models.merchant import Merchant
-from portal.core.private_files import open_private, private_folder, write_private
 from portal.gateway.onboarding_client import DocumentFile, OnboardingClient
 from portal.gateway.onboarding_shapes import SOLE_PROP_DOCS
 from portal.gateway.shapes import FieldError
@@ -34,6 +34,8 @@ from portal.onboarding.locks import lock_reason
 from portal.onboarding.result import StepResult
 from portal.onboarding.sending import call_gateway
 from portal.onboarding.steps import BY_KEY
+from portal.storage.base import DocumentStore, StoredFile
+from portal.storage.current import store_for
 from portal.web.scenarios import sample_pdf
 
 STEP = BY_KEY["documents"]
@@ -130,24 +132,19 @@ def _chunks(stream: BinaryIO, limit: int) -> Iterator[bytes]:
 
 
 def save_upload(settings: Settings, stream: BinaryIO) -> tuple[Received, str]:
-    """Stream an upload into the upload folder, owner-only, under a generated name: what was
-    read, and the stored file's name ("" when it was refused: nothing is kept then)."""
-    return save_stream(stream, Path(settings.upload_folder), settings.upload_max_bytes)
+    """Stream an upload into the document store under a generated name: what was read, and
+    the stored file's name ("" when it was refused: nothing is kept then)."""
+    return save_stream(stream, store_for(settings), settings.upload_max_bytes)
 
 
-def save_stream(stream: BinaryIO, folder: Path, max_bytes: int) -> tuple[Received, str]:
-    """``save_upload`` into ``folder`` (created owner-only) with the limit ``max_bytes``."""
-    folder = private_folder(folder)
-    partial, stored_name = folder / f"{uuid.uuid4().hex}.part", ""
-    try:
-        with open_private(partial) as sink:
-            received = read_upload(stream, max_bytes, sink)
+def save_stream(stream: BinaryIO, store: DocumentStore, max_bytes: int) -> tuple[Received, str]:
+    """``save_upload`` into ``store`` with the limit ``max_bytes``."""
+    stored_name = ""
+    with store.incoming() as incoming:  # refused, or the read failed: nothing stays behind
+        received = read_upload(stream, max_bytes, incoming.sink)
         if not received.error:
-            stored_name = f"{partial.stem}.{ACCEPTED[received.content_type]}"
-            partial.rename(folder / stored_name)
-    finally:
-        if not stored_name:  # refused, or the read failed: no partial file stays behind
-            partial.unlink(missing_ok=True)
+            stored_name = f"{uuid.uuid4().hex}.{ACCEPTED[received.content_type]}"
+            incoming.keep(stored_name)
     return received, stored_name
 
 
@@ -181,11 +178,12 @@ def upload(client: OnboardingClient, settings: Settings, merchant: Merchant, doc
 def store(settings: Settings, merchant: Merchant, doc_type: str, filename: str,
           content: bytes, content_type: str, uploaded_by_id: int | None = None, *,
           actor: Actor) -> StoredDocument:
-    """Write a file held in memory (a sample) under a generated name outside static/,
-    owner-only, and remember it (audited as ``actor``'s)."""
-    folder = private_folder(Path(settings.upload_folder))
+    """Store a file held in memory (a sample) under a generated name, and remember it
+    (audited as ``actor``'s)."""
     stored_name = f"{uuid.uuid4().hex}.{ACCEPTED[content_type]}"
-    write_private(folder / stored_name, content)
+    with store_for(settings).incoming() as incoming:
+        incoming.sink.write(content)
+        incoming.keep(stored_name)
     received = Received(len(content), content_type, "", hashlib.sha256(content).hexdigest())
     return remember(merchant, doc_type, filename, stored_name, received, uploaded_by_id,
                     actor=actor)
@@ -216,7 +214,7 @@ def send(client: OnboardingClient, settings: Settings, merchant: Merchant,
     """Send a stored document in its own call (the client reads the file as it sends); its
     status follows the outcome; commits."""
     body = {"merchantDocType": document.doc_type, "fileName": document.original_filename,
-            "file": path_of(settings, document)}
+            "file": stored_file(settings, document)}
     draft = draft_for(merchant, STEP)
     result = call_gateway(client, merchant, FILE_STEP, draft, body, actor=actor)
     if result.ok:
@@ -276,9 +274,9 @@ def download_name(document: StoredDocument) -> str:
     return f"{stem}.{ACCEPTED[document.content_type]}"
 
 
-def path_of(settings: Settings, document: StoredDocument) -> Path:
+def stored_file(settings: Settings, document: StoredDocument) -> StoredFile:
     """Where a stored document's bytes are."""
-    return Path(settings.upload_folder) / document.stored_name
+    return StoredFile(store_for(settings), document.stored_name)
 
 
 def size_text(count: int) -> str:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, TypeVar
 
 import requests
@@ -59,7 +58,8 @@ class DocumentFile(DocumentUploadRequest):
     """Step 6 with its content in a file: the other fields checked by the shape itself, the
     file Base64-encoded into ``documentContent`` only as the request body is written."""
 
-    file: Path = Field(exclude=True)
+    #: Anything whose ``open("rb")`` reads the content: a Path, or a stored document.
+    file: Any = Field(exclude=True)
 
     def cross_field_errors(self) -> list[FieldError]:
         """The file is the content: no inline content, no URL."""
@@ -139,7 +139,7 @@ class OnboardingClient:
         before, _, after = json_bytes(body_json(shaped)).rpartition(json_bytes(_PLACEHOLDER))
         body = self._auth.signed_body()
         body.write(before + b'"')
-        with request.file.open("rb") as content:  # a file's read(n) gives n bytes until the end
+        with request.file.open("rb") as content:  # its read(n) gives n bytes until the end
             for chunk in iter(lambda: content.read(ENCODE_CHUNK), b""):
                 body.write(base64.b64encode(chunk))
         body.write(b'"' + after)

@@ -6,10 +6,11 @@ from portal.audit.service import Actor, record
 from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
+from portal.core.redaction import masked_email
 from portal.mail.sender import MailError, compose, send
 from portal.mail.urls import absolute_url
 from portal.merchant_mail import templates
-from portal.onboarding.signatory import masked_email, signatory_of
+from portal.onboarding.signatory import signatory_of
 from portal.verification import links
 
 

@@ -11,9 +11,9 @@ and stay out.
 from __future__ import annotations
 
 import json
+import shutil
 import zipfile
 from datetime import datetime
-from pathlib import Path
 from tempfile import SpooledTemporaryFile
 from typing import IO, Any
 
@@ -30,6 +30,7 @@ from portal.core.models.pendency import MerchantPendency
 from portal.core.models.status_change import StatusChange
 from portal.core.models.step import StepDraft
 from portal.documents.versions import versions_of
+from portal.storage.base import COPY_CHUNK, DocumentStore
 
 #: Columns that are bookkeeping of secrets, not the merchant's data: the hosted-checkout link
 #: carries an ``x-gl-token`` and the status URL is pre-authenticated.
@@ -83,15 +84,27 @@ def archive_name(document: StoredDocument, version: int) -> str:
 
 
 def export_zip(merchant: Merchant, documents: list[StoredDocument],
-               upload_folder: str) -> IO[bytes]:
-    """The ZIP of everything about ``merchant``, rewound and ready to send."""
+               store: DocumentStore) -> IO[bytes]:
+    """The ZIP of everything about ``merchant`` (its files streamed out of ``store``), rewound
+    and ready to send."""
     archive: IO[bytes] = SpooledTemporaryFile(max_size=IN_MEMORY_BYTES)  # noqa: SIM115
     with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_DEFLATED) as bundle:
         bundle.writestr("merchant.json", json.dumps(merchant_record(merchant, documents),
                                                     indent=2, default=str))
         for version in versions_of(documents):
-            path = Path(upload_folder) / version.document.stored_name
-            if version.document.file_kept and path.is_file():
-                bundle.write(path, archive_name(version.document, version.number))
+            if version.document.file_kept:
+                add_file(bundle, store, version.document.stored_name,
+                         archive_name(version.document, version.number))
     archive.seek(0)
     return archive
+
+
+def add_file(bundle: zipfile.ZipFile, store: DocumentStore, name: str, archived: str) -> None:
+    """Copy the stored file ``name`` into the ZIP as ``archived``, a chunk at a time; a file
+    the store no longer has is left out."""
+    try:
+        source = store.open(name)
+    except FileNotFoundError:
+        return
+    with source, bundle.open(archived, "w") as target:
+        shutil.copyfileobj(source, target, COPY_CHUNK)

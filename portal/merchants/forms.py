@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from wtforms import BooleanField, SearchField, SelectChoice, SelectField
 from wtforms.validators import DataRequired
 
@@ -21,6 +23,12 @@ class SearchForm(PortalForm):
     status = SelectField("Onboarding status", validate_choice=False, choices=[
         SelectChoice("", "Any status"), SelectChoice(NOT_CREATED, label(NOT_CREATED)),
         *(SelectChoice(s.value, label(s)) for s in OnboardingStatus)])
+    stale = BooleanField("Only merchants without progress lately")
+
+    def __init__(self, *args: Any, stale_after_days: int = 7, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.stale.label.text = (f"Only those without progress for more than "
+                                 f"{stale_after_days} days")
 
 
 class DeleteMerchantForm(PortalForm):

@@ -4,7 +4,7 @@ Only a merchant the gateway cannot have goes: its create was never sent, or was 
 refusal (create state ``draft``, no onboarding id). A create sent without an answer
 (``outcome_unknown``, also while it is in flight) or refused as a reused id
 (``needs_reconcile``) may exist at the gateway and must be reconciled, never deleted. Its drafts,
-queued sends, links and uploaded documents go with it, the files on disk too; the audit trail
+queued sends, links and uploaded documents go with it, their stored files too; the audit trail
 keeps the deletion.
 """
 
@@ -16,7 +16,7 @@ from portal.audit.service import Actor, record
 from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.models.merchant import CreateState, Merchant
-from portal.documents.service import documents_of, path_of
+from portal.documents.service import documents_of, stored_file
 
 ACTION = "merchant.delete"
 
@@ -35,7 +35,7 @@ def delete_abandoned(settings: Settings, merchant: Merchant, actor: Actor) -> bo
     """
     if not can_delete(merchant):
         return False
-    files = [path_of(settings, document) for document in documents_of(merchant)]
+    files = [stored_file(settings, document) for document in documents_of(merchant)]
     merchant_id, external_id, name = merchant.id, merchant.external_onboarding_id, merchant.name
     deleted = db.session.execute(
         delete(Merchant).where(Merchant.id == merchant_id,
@@ -49,6 +49,6 @@ def delete_abandoned(settings: Settings, merchant: Merchant, actor: Actor) -> bo
     record(ACTION, actor=actor, merchant_id=merchant_id,
            detail={"externalOnboardingId": external_id, "name": name, "documents": len(files)})
     db.session.commit()
-    for path in files:  # after the commit: a failed delete keeps the files its rows name
-        path.unlink(missing_ok=True)
+    for file in files:  # after the commit: a failed delete keeps the files its rows name
+        file.store.delete(file.name)
     return True

@@ -9,6 +9,7 @@ from flask_login import current_user
 from portal.audit.service import record
 from portal.auth.access import current_actor, roles_required
 from portal.auth.roles import STAFF
+from portal.core import clock
 from portal.core.config import current_settings
 from portal.core.db import db
 from portal.core.models import Role
@@ -21,8 +22,10 @@ from portal.merchants.removal import can_delete, delete_abandoned
 from portal.merchants.service import TOTAL_STEPS, search_merchants
 from portal.onboarding import progress
 from portal.onboarding.drafts import drafts_of, get_merchant
+from portal.onboarding.stalling import stale_cutoff
 from portal.ownership.pages import panel
 from portal.payments.credentials import credentials_of
+from portal.storage.current import current_store
 
 bp = Blueprint("merchants", __name__)
 
@@ -33,11 +36,14 @@ def index() -> ResponseReturnValue:
     """Every merchant with status, steps done and last activity; searchable and paged. A search
     that cannot be read (a control character typed) is a 400 with its message beside the box,
     and lists every merchant."""
-    form = SearchForm(request.args)
+    days = current_settings().stale_after_days
+    form = SearchForm(request.args, stale_after_days=days)
     valid = form.validate()
     page = search_merchants(form.q.data or "" if valid else "",
                             form.status.data or "" if valid else "",
-                            request.args.get("page", 1, type=int))
+                            request.args.get("page", 1, type=int),
+                            stale_before=stale_cutoff(days, clock.utcnow())
+                            if valid and form.stale.data else None)
     return render_template("merchants/index.html", form=form, page=page,
                            total_steps=TOTAL_STEPS), 200 if valid else 400
 
@@ -72,7 +78,7 @@ def delete(merchant_id: int) -> ResponseReturnValue:
 def export(merchant_id: int) -> ResponseReturnValue:
     """Everything the portal holds about the merchant as a ZIP (a data-access request)."""
     merchant = get_merchant(merchant_id) or abort(404)
-    archive = export_zip(merchant, documents_of(merchant), current_settings().upload_folder)
+    archive = export_zip(merchant, documents_of(merchant), current_store())
     record("merchant.export", actor=current_actor(), merchant_id=merchant.id)
     db.session.commit()
     return send_file(archive, as_attachment=True, mimetype="application/zip",

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from datetime import datetime
 
-from sqlalchemy import ColumnElement, Select, and_, func, or_, select
+from sqlalchemy import ColumnElement, Select, func, or_, select
 
 from portal.core.db import db
 from portal.core.encryption import current_cipher
 from portal.core.label_tables import NOT_CREATED
 from portal.core.models.merchant import Merchant
-from portal.core.models.merchant_search import SHORTEST_INDEXED, SQLITE_HAS_TRIGRAM, ids_containing
+from portal.core.models.merchant_search import names_contain
 from portal.core.models.step import DONE_STATES, StepDraft
 from portal.core.pagination import Page
+from portal.onboarding.stalling import stalling
 from portal.onboarding.steps import STEPS
 
 PAGE_SIZE = 20
@@ -35,11 +37,6 @@ class MerchantRow:
 MerchantPage = Page[MerchantRow]
 
 
-def _like(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
-
-
 def _exact(query: str) -> ColumnElement[bool]:
     """Merchants whose external id, onboarding id or full PAN is ``query``: unique or indexed
     columns, so found without reading the table."""
@@ -48,26 +45,8 @@ def _exact(query: str) -> ColumnElement[bool]:
 
 
 def _contains(query: str) -> ColumnElement[bool]:
-    """Merchants with ``query`` anywhere in a name or an id, or as their full PAN. On
-    PostgreSQL the trigram indexes of migration 0018 serve the LIKE; on SQLite the trigram
-    table of 0019 finds the candidates and the LIKE decides each, so both find the same."""
-    like = _like(query)
-    names: ColumnElement[bool] = or_(
-        Merchant.display_name.ilike(like, escape="\\"),
-        Merchant.legal_name.ilike(like, escape="\\"),
-        Merchant.external_onboarding_id.ilike(like, escape="\\"),
-        Merchant.onboarding_id.ilike(like, escape="\\"),
-    )
-    if _sqlite_trigrams_serve(query):
-        names = and_(Merchant.id.in_(ids_containing(query)), names)
-    return or_(names, Merchant.pan_index == current_cipher().pan_index(query))
-
-
-def _sqlite_trigrams_serve(query: str) -> bool:
-    """Whether SQLite's trigram table can find ``query``: a trigram long at least, and without
-    a NUL (which ends the text for FTS5's query parser)."""
-    return (SQLITE_HAS_TRIGRAM and len(query) >= SHORTEST_INDEXED and "\x00" not in query
-            and db.session.get_bind().dialect.name == "sqlite")
+    """Merchants with ``query`` anywhere in a name or an id, or as their full PAN."""
+    return or_(names_contain(query), Merchant.pan_index == current_cipher().pan_index(query))
 
 
 def _status(status: str) -> list[ColumnElement[bool]]:
@@ -96,15 +75,17 @@ def _ordered_ids(filters: list[ColumnElement[bool]], few: bool) -> Select[tuple[
 
 
 def search_merchants(query: str = "", status: str = "", page: int = 1,
-                     per_page: int = PAGE_SIZE) -> MerchantPage:
-    """Merchants matching a name, full PAN, external or onboarding id, and a status.
+                     per_page: int = PAGE_SIZE,
+                     stale_before: datetime | None = None) -> MerchantPage:
+    """Merchants matching a name, full PAN, external or onboarding id, and a status; with
+    ``stale_before``, only those stalling since then (the dashboard's stale merchants).
 
     A query that is some merchant's exact external id, onboarding id or full PAN finds those
     merchants only, through their indexes; any other query matches anywhere in the names and
     ids. Two statements per page, three for a query that is no exact identifier; beyond
     ``COUNT_CAP`` matches the page says there are more and pages through those first ones."""
     query = query.strip()
-    filters = _status(status)
+    filters = _status(status) + ([] if stale_before is None else [stalling(stale_before)])
     if query:
         total = _count([*filters, _exact(query)])
         filters = [*filters, _exact(query) if total else _contains(query)]

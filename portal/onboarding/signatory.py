@@ -27,8 +27,3 @@ def signatory_of(merchant: Merchant) -> Signatory | None:
         return None
     return Signatory(str(payload.get("authSignatoryName") or "").strip(), email)
 
-
-def masked_email(address: str) -> str:
-    """An address as the audit and the pages show it: first letter and domain only."""
-    local, _, domain = address.partition("@")
-    return f"{local[:1]}***@{domain}"

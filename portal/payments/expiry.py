@@ -21,6 +21,9 @@ from portal.gateway.payments_shapes import PaymentStatus
 
 #: The payments list's filter value for holds close to expiry.
 EXPIRING = "expiring"
+#: The most holds close to expiry the dashboard counts (as the lists count their matches): a
+#: count that stays bounded however many holds there are.
+COUNT_CAP = 1000
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,7 @@ def expiring_soon(settings: Settings, now: datetime) -> ColumnElement[bool]:
 
 
 def expiring_count(settings: Settings, now: datetime) -> int:
-    """How many authorised holds are within their warning window."""
-    return db.session.scalar(
-        select(func.count(Payment.id)).where(expiring_soon(settings, now))) or 0
+    """How many authorised holds are within their warning window, counting no further than one
+    past ``COUNT_CAP``."""
+    matches = select(Payment.id).where(expiring_soon(settings, now)).limit(COUNT_CAP + 1)
+    return db.session.scalar(select(func.count()).select_from(matches.subquery())) or 0

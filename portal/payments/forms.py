@@ -30,10 +30,7 @@ from wtforms.validators import (
     StopValidation,
 )
 
-from portal.core.labels import Kind, label
 from portal.payments.credentials import KID_PATTERN, MID_PATTERN, OWN_KEY, PORTFOLIO
-from portal.payments.expiry import EXPIRING
-from portal.payments.service import STATUS_CHOICES
 from portal.web.body_forms import PLEASE_CHOOSE, BodyForm, text_field
 from portal.web.form_base import PortalForm
 
@@ -220,15 +217,3 @@ class ActionForm(PortalForm):
     def amount_or_none(self) -> str | None:
         """The amount typed, or None (the whole amount)."""
         return (self.amount.data or "").strip() or None
-
-
-class FilterForm(PortalForm):
-    """The payments list's status filter (a GET form: no CSRF token)."""
-
-    class Meta:
-        csrf = False
-
-    status = SelectField("Status", validate_choice=False, choices=[
-        SelectChoice("", "Any status"),
-        SelectChoice(EXPIRING, "Authorised, expiring soon"),
-        *(SelectChoice(s, label(s, Kind.PAYMENT_STATUS)) for s in STATUS_CHOICES)])

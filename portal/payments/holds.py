@@ -85,7 +85,7 @@ def start_hold(client: PaymentsClient, merchant: Merchant, body: dict[str, Any],
     if errors:
         return Result(False, "Please correct the fields marked below.", errors)
     sent = dump(value)
-    payment, problem = _payment_for(merchant, sent, user_id)
+    payment, problem = stored_hold(merchant, sent, user_id)
     if payment is None or problem:
         return Result(False, problem)
     if payment.gid is not None:
@@ -113,9 +113,10 @@ def start_hold(client: PaymentsClient, merchant: Merchant, body: dict[str, Any],
                   redirect_url=payment.redirect_url)
 
 
-def _payment_for(merchant: Merchant, sent: dict[str, Any],
-                 user_id: int | None) -> tuple[Payment | None, str]:
-    """The stored payment for this merchantTxnId (created now if new), or why it cannot be sent."""
+def stored_hold(merchant: Merchant, sent: dict[str, Any],
+                user_id: int | None) -> tuple[Payment | None, str]:
+    """The stored payment for this merchantTxnId (created now if new), or why it cannot be sent;
+    commits. A payment link stores its hold so, and sends it when the customer opens it."""
     payment = _by_txn_id(sent["merchantTxnId"])
     if payment is None:
         payment = Payment(merchant_id=merchant.id, merchant_txn_id=sent["merchantTxnId"],

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, render_template
+from flask import abort, flash, render_template
 
 from portal.core import clock
 from portal.core.config import current_settings
@@ -13,13 +13,19 @@ from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import Payment, PaymentCredentials, PortfolioKey
 from portal.gateway.payments_client import PaymentsClient
+from portal.gateway.payments_shapes import InitiateRequest
 from portal.payments import actions, expiry, portfolio, service, wording
 from portal.payments import credentials as creds
 from portal.payments import discard as discarding
 from portal.payments.approvals import queries, refund_allowance
-from portal.payments.forms import ActionForm, CredentialsForm, PortfolioKeyForm
+from portal.payments.forms import ActionForm, CredentialsForm, HoldForm, PortfolioKeyForm
+from portal.payments.links.forms import CancelForm, ResendForm
+from portal.payments.links.sending import link_of
+from portal.payments.links.standing import LABELS, UNOPENED, Standing, hold_words, standing
 from portal.payments.status_moves import known
+from portal.web.form_base import PortalForm
 from portal.web.http import is_row_id
+from portal.web.required_fields import mark_required
 
 
 def load_merchant(merchant_id: int) -> Merchant:
@@ -35,6 +41,12 @@ def load_payment(payment_id: int) -> Payment:
 def merchant_of(payment: Payment) -> Merchant:
     """The merchant a payment belongs to."""
     return load_merchant(payment.merchant_id)
+
+
+def flash_errors(form: PortalForm) -> None:
+    """Flash each error of a refused form whose page is redirected to rather than drawn."""
+    for message in (m for errors in form.errors.values() for m in errors):
+        flash(str(message), "error")
 
 
 def client_for(merchant: Merchant) -> PaymentsClient:
@@ -61,11 +73,21 @@ def hold_prefill(merchant: Merchant, resume: str | None) -> dict[str, Any]:
             "merchantUniqueId": service.new_merchant_unique_id()}
 
 
+def hold_page(merchant: Merchant, form: HoldForm, result: service.Result) -> str:
+    """The new-hold page with ``form`` as typed (its errors beside the fields)."""
+    mark_required(form, InitiateRequest)  # once its rows are final
+    return render_template("payments/new.html", merchant=merchant, form=form, result=result,
+                           reason=service.unavailable_reason(merchant),
+                           credentials=creds.credentials_of(merchant),
+                           link_hours=current_settings().payment_link_hours)
+
+
 def detail_page(payment: Payment, refund_form: ActionForm | None = None) -> str:
     """A payment's page; ``refund_form`` is a refund form refused with errors beside fields."""
     refunds = service.refunds_of(payment)
     requests = queries.of_payment(payment.id)
     ledger = wording.ledger_of(payment, refunds, queries.awaiting_refunds(requests))
+    link, now = link_of(payment), clock.utcnow()
     return render_template(
         "payments/detail.html", payment=payment, merchant=merchant_of(payment), refunds=refunds,
         ledger=ledger, words=wording,
@@ -79,7 +101,10 @@ def detail_page(payment: Payment, refund_form: ActionForm | None = None) -> str:
         left_without_approval=refund_allowance.left_without_approval(
             current_settings().four_eyes_refund_above, refunds),
         four_eyes_days=refund_allowance.WINDOW.days,
-        requests=requests, queries=queries)
+        requests=requests, queries=queries, link=link,
+        link_standing=standing(link, payment, now) if link else None, Standing=Standing,
+        by_link=hold_words(link, payment),
+        unopened=UNOPENED, link_labels=LABELS, link_forms=(ResendForm(), CancelForm()))
 
 
 def credentials_page(merchant: Merchant, current: PaymentCredentials | None,

@@ -9,18 +9,36 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    flash,
+    redirect,
+    render_template,
+    request,
+    stream_with_context,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
+from portal.audit.service import record
 from portal.auth.access import current_actor, public, roles_required
 from portal.auth.roles import STAFF
 from portal.core import clock
 from portal.core.config import current_settings
+from portal.core.db import db
 from portal.core.models.user import Role
-from portal.gateway.payments_shapes import InitiateRequest
 from portal.gateway.shapes import FieldError
-from portal.payments import actions, expiry, holds, portfolio, service, status_read, wording
+from portal.payments import (
+    actions,
+    expiry,
+    holds,
+    portfolio,
+    service,
+    status_read,
+    wording,
+)
 from portal.payments import credentials as creds
 from portal.payments import discard as discarding
 from portal.payments.approvals import pages as approval_pages
@@ -32,22 +50,27 @@ from portal.payments.approvals.requests import (
 from portal.payments.forms import (
     ActionForm,
     CredentialsForm,
-    FilterForm,
     HoldForm,
     PortfolioKeyForm,
 )
+from portal.payments.links import pages as link_pages
+from portal.payments.links.standing import hold_words, label_of
 from portal.payments.pages import (
     client_for,
     credentials_page,
     detail_page,
+    flash_errors,
+    hold_page,
     hold_prefill,
     load_merchant,
     load_payment,
     merchant_of,
     portfolio_page,
 )
+from portal.payments.search import finding
+from portal.payments.search.forms import FilterForm
+from portal.payments.search.spreadsheet import csv_lines
 from portal.web.csrf import csrf
-from portal.web.required_fields import mark_required
 
 bp = Blueprint("payments", __name__)
 
@@ -56,23 +79,43 @@ bp = Blueprint("payments", __name__)
 @bp.get("/merchants/<int:merchant_id>/payments")
 @roles_required(*STAFF)
 def index(merchant_id: int | None = None) -> ResponseReturnValue:
-    """Payments newest first, of every merchant or of one; filtered by status."""
+    """Payments newest first, of every merchant or of one; searched and filtered. A filter that
+    cannot be read is a 400 with its message beside the field, and does not filter."""
     merchant = load_merchant(merchant_id) if merchant_id is not None else None
     form = FilterForm(request.args)
-    valid = form.validate()  # a status with a control character is refused beside the box
+    valid = form.validate()
     settings, now = current_settings(), clock.utcnow()
-    status = (form.status.data or "") if valid else ""
-    only = expiry.expiring_soon(settings, now) if status == expiry.EXPIRING else None
-    page = service.list_payments(merchant_id, "" if only is not None else status,
-                                 request.args.get("page", 1, type=int), only=only)
+    page = finding.find_payments(form.filters(merchant_id, expiry.expiring_soon(settings, now)),
+                                request.args.get("page", 1, type=int))
     return render_template(
         "payments/index.html", merchant=merchant, form=form, page=page, words=wording,
         expiries={row.payment.id: expiry.expiry_of(row.payment, settings, now)
-                  for row in page.rows},
+                  for row in page.rows}, now=now, link_label=label_of, hold_words=hold_words,
+        args=form.query_args(),
         reason=service.unavailable_reason(merchant) if merchant else None,
         credentials=creds.credentials_of(merchant) if merchant else None,
         requests=queries.of_merchant(merchant.id) if merchant else [],
         queries=queries), 200 if valid else 400
+
+
+@bp.get("/payments/export.csv")
+@bp.get("/merchants/<int:merchant_id>/payments/export.csv")
+@roles_required(*STAFF)
+def export(merchant_id: int | None = None) -> ResponseReturnValue:
+    """The payments the list shows with the same filters, all of them, as CSV; audited."""
+    merchant = load_merchant(merchant_id) if merchant_id is not None else None
+    form = FilterForm(request.args)
+    form.validate()
+    now = clock.utcnow()
+    filters = form.filters(merchant_id, expiry.expiring_soon(current_settings(), now))
+    record("payments.export", merchant_id=merchant.id if merchant else None,
+           actor=current_actor(),
+           detail={"filters": form.audited()})
+    db.session.commit()
+    name = f"payments-{now:%Y%m%d-%H%M}.csv"
+    return Response(stream_with_context(csv_lines(finding.every_payment(filters), now)),
+                    mimetype="text/csv",
+                    headers={"Content-Disposition": f"attachment; filename={name}"})
 
 
 @bp.get("/merchants/<int:merchant_id>/payments/credentials")
@@ -149,18 +192,17 @@ def new_hold(merchant_id: int) -> ResponseReturnValue:
     """A new hold: validated, stored, sent; the browser then goes to the hosted page."""
     merchant = load_merchant(merchant_id)
     form = HoldForm(data=hold_prefill(merchant, request.args.get("resume")))
-    result = service.Result(True)
-    if form.validate_on_submit() and not form.row_action(request.form.get("action", "")):
+    result, action = service.Result(True), request.form.get("action", "")
+    if form.validate_on_submit() and not form.row_action(action):
         body = holds.hold_body(form.payload(), url_for(".callback", _external=True))
+        if action == link_pages.EMAIL_LINK:
+            return link_pages.email_new_hold(merchant, form, body)
         result = holds.start_hold(client_for(merchant), merchant, body, current_user.id,
                                   actor=current_actor())
         if result.ok and result.redirect_url:
             return redirect(result.redirect_url)
         form.show_errors([FieldError("", result.message), *result.errors])
-    mark_required(form, InitiateRequest)  # once its rows are final
-    return render_template("payments/new.html", merchant=merchant, form=form, result=result,
-                           reason=service.unavailable_reason(merchant),
-                           credentials=creds.credentials_of(merchant))
+    return hold_page(merchant, form, result)
 
 
 @bp.get("/payments/<int:payment_id>")
@@ -189,8 +231,7 @@ def act(payment_id: int, action: str) -> ResponseReturnValue:
                                  actor=current_actor())
         flash(result.message, "success" if result.ok else "error")
     else:
-        for message in (m for errors in form.errors.values() for m in errors):
-            flash(str(message), "error")
+        flash_errors(form)
     return redirect(url_for(".detail", payment_id=payment.id))
 
 

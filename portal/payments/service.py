@@ -1,5 +1,5 @@
-"""What every payments page shares: who may take payments, how a call went, new ids, and
-finding payments and their refunds.
+"""What every payments page shares: who may take payments, how a call went, new ids, and a
+payment's refunds (finding payments is ``portal.payments.search``'s).
 
 Functions take plain arguments and commit their own unit of work; nothing here knows about
 requests or forms.
@@ -7,18 +7,16 @@ requests or forms.
 
 from __future__ import annotations
 
-import math
 import secrets
 import string
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from sqlalchemy import ColumnElement, func, select
+from sqlalchemy import select
 
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import PENDING, Payment, PaymentRefund, RefundState
-from portal.core.pagination import Page
 from portal.gateway.errors import (
     TOO_MANY_REQUESTS,
     Declined,
@@ -35,7 +33,6 @@ from portal.gateway.shapes import FieldError
 APPROVED = "APPROVED"
 #: The audit outcome of a call whose answer was lost.
 OUTCOME_UNKNOWN = "unknown"
-PAGE_SIZE = 50
 #: The follow-up calls, as ``Payment.action_name`` names them.
 CAPTURE = "capture"
 REVERSE = "reverse"
@@ -59,18 +56,6 @@ class Result:
     redirect_url: str | None = None
     #: The call was sent and its answer lost.
     outcome_unknown: bool = False
-
-
-@dataclass(frozen=True)
-class PaymentRow:
-    """One list row: the payment, its merchant's name and its refunds (for its words)."""
-
-    payment: Payment
-    merchant_name: str
-    refunds: list[PaymentRefund] = field(default_factory=list)
-
-
-PaymentPage = Page[PaymentRow]
 
 
 def failure_message(exc: GatewayError, what: str) -> str:
@@ -165,30 +150,3 @@ def refundable(payment: Payment, refunds: list[PaymentRefund]) -> Decimal:
     taken = sum((Decimal(r.amount) for r in refunds if r.state != RefundState.FAILED), Decimal(0))
     return Decimal(payment.captured_amount) - taken
 
-
-def list_payments(merchant_id: int | None = None, status: str = "", page: int = 1,
-                  per_page: int = PAGE_SIZE,
-                  only: ColumnElement[bool] | None = None) -> PaymentPage:
-    """Payments newest first, of one merchant or all, optionally of one status or matching
-    ``only`` (such as holds close to expiry), each with its refunds: three queries."""
-    filters = [] if only is None else [only]
-    if merchant_id is not None:
-        filters.append(Payment.merchant_id == merchant_id)
-    if status:
-        filters.append(Payment.status == status)
-    total = db.session.scalar(select(func.count(Payment.id)).where(*filters)) or 0
-    page = min(max(page, 1), max(1, math.ceil(total / per_page)))
-    rows = db.session.execute(
-        select(Payment, Merchant)
-        .join(Merchant, Merchant.id == Payment.merchant_id)
-        .where(*filters)
-        .order_by(Payment.created_at.desc(), Payment.id.desc())
-        .limit(per_page).offset((page - 1) * per_page)).all()
-    refunds: dict[int, list[PaymentRefund]] = {}
-    if rows:
-        for refund in db.session.scalars(
-                select(PaymentRefund).where(PaymentRefund.payment_id.in_([p.id for p, _ in rows]))
-                .order_by(PaymentRefund.id)):
-            refunds.setdefault(refund.payment_id, []).append(refund)
-    return PaymentPage([PaymentRow(p, m.name, refunds.get(p.id, [])) for p, m in rows],
-                       total, page, per_page)

@@ -23,9 +23,10 @@ from portal.core.clients import current_onboarding_client
 from portal.core.config import current_settings
 from portal.core.models.merchant import Merchant
 from portal.core.models.verification import MerchantLink
+from portal.core.redaction import masked_email
 from portal.onboarding import progress
 from portal.onboarding.drafts import drafts_of, get_merchant
-from portal.onboarding.signatory import masked_email, signatory_of
+from portal.onboarding.signatory import signatory_of
 from portal.verification import links, service, words
 from portal.web.security_headers import content_security_policy
 

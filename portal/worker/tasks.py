@@ -18,6 +18,7 @@ from portal.jobs.queue import JobEnd, JobRun
 from portal.merchant_mail.reminders import send_reminders
 from portal.notifications.delivery import deliver
 from portal.payments.status_poll import poll_once
+from portal.storage.current import current_store
 from portal.team.mail_jobs import run_account_mail
 from portal.worker.sync import sync_once
 
@@ -45,7 +46,7 @@ def run_reminders(_run: JobRun) -> JobEnd:
 def run_retention(_run: JobRun) -> JobEnd:
     """Delete the document files kept past DOCUMENT_RETENTION_DAYS (0: keep every file)."""
     settings = current_settings()
-    deleted = delete_expired_files(settings.upload_folder, settings.document_retention_days,
+    deleted = delete_expired_files(current_store(), settings.document_retention_days,
                                    clock.utcnow())
     log.info("retention: %d document files deleted", deleted)
     return JobEnd.DONE

@@ -7,6 +7,7 @@ import io
 import os
 import time
 import zipfile
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from portal.bulk import archive as archive_module
 from portal.bulk import staging
 from portal.bulk.archive import ArchiveError, ZipDocuments
 from portal.bulk.parsing import BulkRow, DocumentCell
+from portal.storage.folder import FolderStore
 
 PDF = b"%PDF-1.4\n1 0 obj\n<<>>\nendobj\n%%EOF\n"
 LIMIT = 1024
@@ -67,7 +69,7 @@ def test_copies_go_under_generated_names_inside_the_imports_folder(tmp_path: Pat
     rows = [BulkRow(2, {}, [DocumentCell("owner1_aadhar", "escape.pdf", owner=0),
                             DocumentCell("doc_PAN", "docs/a.pdf", doc_type="PAN")]),
             BulkRow(3, {}, [DocumentCell("doc_PAN", "docs/a.pdf", doc_type="PAN")])]
-    staged = staging.stage_rows(found, rows, folder)
+    staged = staging.stage_rows(found, rows, FolderStore(tmp_path / "uploads"), 7)
     written = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
     assert len(written) == 2  # one copy per file, however many rows name it
     assert all(p.parent == Path("uploads", staging.ROOT, "7") for p in written)
@@ -80,8 +82,9 @@ def test_folders_of_imports_not_running_are_swept_once_a_day_old(tmp_path: Path)
     root = tmp_path / staging.ROOT
     for name in ("1", "2", "3"):
         (root / name).mkdir(parents=True)
-    day_old = time.time() - staging.ORPHAN_SECONDS - 60
+        (root / name / "a.pdf").write_bytes(PDF)
+    day_old = time.time() - staging.ORPHAN.total_seconds() - 60
     for name in ("1", "2"):
-        os.utime(root / name, (day_old, day_old))
-    staging.sweep(str(tmp_path), running={2})
+        os.utime(root / name / "a.pdf", (day_old, day_old))
+    staging.sweep(FolderStore(tmp_path), {2}, datetime.now(UTC))
     assert sorted(p.name for p in root.iterdir()) == ["2", "3"]  # running, or too young

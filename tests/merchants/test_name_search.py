@@ -11,13 +11,13 @@ from hypothesis import strategies as st
 from sqlalchemy import delete, event, text, update
 
 from portal.core.db import db
+from portal.core.models import merchant_search
 from portal.core.models.merchant import CreateState, Merchant
 from portal.core.models.merchant_search import (
     SQLITE_HAS_TRIGRAM,
     covering_trigrams,
     ids_containing,
 )
-from portal.merchants import service
 from portal.merchants.service import search_merchants
 
 pytestmark = pytest.mark.skipif(not SQLITE_HAS_TRIGRAM, reason="SQLite older than 3.34")
@@ -83,7 +83,7 @@ def found(query: str) -> list[int]:
 def found_by_like(monkeypatch: pytest.MonkeyPatch, query: str) -> list[int]:
     """The ids the LIKE search alone finds (as on an SQLite without trigrams)."""
     with monkeypatch.context() as patched:
-        patched.setattr(service, "SQLITE_HAS_TRIGRAM", False)
+        patched.setattr(merchant_search, "SQLITE_HAS_TRIGRAM", False)
         return found(query)
 
 

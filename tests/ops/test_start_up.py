@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from portal.core.config import Settings, env_name, field_options
+from portal.core.config import Settings
+from portal.core.config_fields import env_name, field_options
 from portal.core.config_table import VARIABLES
 from tests.support.production import production_environment
 from tests.support.servers import GUNICORN, ROOT, free_port

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 from flask import Flask, url_for
@@ -15,13 +16,16 @@ from werkzeug.routing import Rule
 from portal.audit.service import Actor
 from portal.auth.accounts import create_user, find_user
 from portal.auth.passwords import generate_password
+from portal.core import clock
 from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.models.document import StoredDocument
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import Payment
+from portal.core.models.payment_link import PaymentLink
 from portal.core.models.user import Role
 from portal.onboarding.steps import STEPS
+from portal.payments.links import tokens as payment_tokens
 from portal.team import tokens
 from portal.verification import links
 from tests.verification.conftest import onboard
@@ -63,11 +67,30 @@ def seed_rows(app: Flask, admin_client, settings: Settings) -> dict[str, Any]:
         password_links = {purpose.endpoint: tokens.token_for(settings.secret_key, admin, purpose)
                           for purpose in (tokens.RESET, tokens.INVITE)}
         member = create_user("seeded.ops@example.com", generate_password(), Role.OPS)
+        payment_link = _payment_link(merchant_id)
         db.session.commit()
         ids = {"merchant_id": merchant_id, "document_id": document.id,
                "payment_id": payment.id, "link_id": link.id, "token": token,
+               "payment_link_id": payment_link.id,
+               "payment_link_token": payment_tokens.token_for(settings.secret_key, payment_link),
                "key": "merchant_link", "password_links": password_links, "user_id": member.id}
     return {**ids, "import_id": refused_import(admin_client)}
+
+
+def _payment_link(merchant_id: int) -> PaymentLink:
+    """A hold not sent yet, whose link was emailed to its customer (added, not committed)."""
+    hold = Payment(merchant_id=merchant_id, merchant_txn_id="HARDENING-TXN-2",
+                   merchant_unique_id="HARDENING-UID-2", status="PENDING", amount="10.00",
+                   currency="INR", action_nonce="hardening-nonce-2")
+    db.session.add(hold)
+    db.session.flush()
+    now = clock.utcnow()
+    link = PaymentLink(payment_id=hold.id, nonce="hardening-link-nonce", state="waiting",
+                       expires_at=now + timedelta(days=1), emailed_at=now, emails_sent=1,
+                       failure="")
+    db.session.add(link)
+    db.session.flush()
+    return link
 
 
 def get_urls(app: Flask, ids: dict[str, Any]) -> Iterator[tuple[str, str]]:
@@ -82,6 +105,8 @@ def get_urls(app: Flask, ids: dict[str, Any]) -> Iterator[tuple[str, str]]:
             values = {name: known[name] for name in rule.arguments if name != "step_key"}
             if rule.endpoint == "verification.merchant_page":
                 values["token"] = ids["token"]  # a path part or ?token=, as the route wants
+            if rule.endpoint == "payment_links.page":
+                values["token"] = ids["payment_link_token"]
             if rule.endpoint in ids["password_links"]:
                 values["token"] = ids["password_links"][rule.endpoint]
             for step in (STEPS if "step_key" in rule.arguments else [None]):

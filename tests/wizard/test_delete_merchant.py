@@ -14,7 +14,7 @@ from portal.core.models.audit import AuditEvent
 from portal.core.models.document import StoredDocument
 from portal.core.models.merchant import CreateState, Merchant
 from portal.core.models.step import StepDraft
-from portal.documents.service import path_of, store
+from portal.documents.service import store
 from portal.gateway.errors import ValidationFailed
 from portal.merchants.removal import can_delete
 from portal.onboarding.create import start_merchant
@@ -42,7 +42,7 @@ def with_document(app, merchant_id: int) -> Path:
         document = store(current_settings(), merchant, "GST_CERTIFICATE", "gst.pdf",
                          scenarios.sample_pdf("GST_CERTIFICATE"), "application/pdf", actor=SYSTEM)
         db.session.commit()
-        return path_of(current_settings(), document)
+        return Path(current_settings().upload_folder) / document.stored_name
 
 
 def rows_of(app, merchant_id: int) -> dict[str, int]:

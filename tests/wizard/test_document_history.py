@@ -19,6 +19,7 @@ from portal.core.models.merchant import Merchant
 from portal.core.models.status_change import StatusChange
 from portal.documents.retention import delete_expired_files
 from portal.documents.versions import versions_of
+from portal.storage.current import current_store
 from portal.web import scenarios
 from tests.wizard.browser import Browser, Page
 from tests.wizard.conftest import typed, upload
@@ -112,12 +113,10 @@ def test_retention_deletes_files_after_the_final_status_and_keeps_the_records(
     approved = datetime(2026, 3, 1, tzinfo=UTC)
     finalise(app, two_versions, approved)
     with app.app_context():
-        assert delete_expired_files(settings.upload_folder, 30,
-                                    approved + timedelta(days=29)) == 0
-        assert delete_expired_files(settings.upload_folder, 0,
-                                    approved + timedelta(days=400)) == 0
-        assert delete_expired_files(settings.upload_folder, 30,
-                                    approved + timedelta(days=31)) == 2
+        store = current_store()
+        assert delete_expired_files(store, 30, approved + timedelta(days=29)) == 0
+        assert delete_expired_files(store, 0, approved + timedelta(days=400)) == 0
+        assert delete_expired_files(store, 30, approved + timedelta(days=31)) == 2
         documents = list(db.session.scalars(select(StoredDocument)))
     assert len(documents) == 2
     assert all(d.file_deleted_at is not None for d in documents)
@@ -137,7 +136,7 @@ def test_retention_deletes_files_after_the_final_status_and_keeps_the_records(
 
 def test_retention_spares_a_merchant_still_onboarding(browser, app, settings, two_versions):
     with app.app_context():
-        assert delete_expired_files(settings.upload_folder, 1,
+        assert delete_expired_files(current_store(), 1,
                                     datetime.now(UTC) + timedelta(days=365)) == 0
 
 

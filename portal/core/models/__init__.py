@@ -20,6 +20,7 @@ from portal.core.models.note import MerchantNote
 from portal.core.models.notice import MailState, Notice, NoticeKind
 from portal.core.models.outbox import OutboxItem, OutboxState
 from portal.core.models.payment import Payment, PaymentCredentials, PaymentRefund, PortfolioKey
+from portal.core.models.payment_link import LinkState, PaymentLink
 from portal.core.models.pendency import MerchantPendency
 from portal.core.models.recovery_code import RecoveryCode
 from portal.core.models.status_change import StatusChange, StatusSource
@@ -32,10 +33,10 @@ from portal.core.models.webhook_event import WebhookEvent
 
 __all__ = [
     "ApprovalKind", "ApprovalRequest", "ApprovalState", "AuditEvent", "Base", "BulkImport",
-    "BulkImportRow", "GatewayLink", "HeldForm", "Job", "JobState", "LoginFailure", "LoginThrottle",
-    "MailState", "MailTemplate", "Merchant", "MerchantLink", "MerchantNote", "MerchantPendency",
-    "MerchantStatusCount", "Notice", "NoticeKind", "OutboxItem", "OutboxState",
-    "PasswordResetRequest", "Payment", "PaymentCredentials", "PaymentRefund", "PendingEnrolment",
-    "PortfolioKey", "RecoveryCode", "Role", "StatusChange", "StatusSource", "StepDraft",
-    "StoredDocument", "User", "UserSession", "VerificationReminder", "WebhookEvent",
+    "BulkImportRow", "GatewayLink", "HeldForm", "Job", "JobState", "LinkState", "LoginFailure",
+    "LoginThrottle", "MailState", "MailTemplate", "Merchant", "MerchantLink", "MerchantNote",
+    "MerchantPendency", "MerchantStatusCount", "Notice", "NoticeKind", "OutboxItem", "OutboxState",
+    "PasswordResetRequest", "Payment", "PaymentCredentials", "PaymentLink", "PaymentRefund",
+    "PendingEnrolment", "PortfolioKey", "RecoveryCode", "Role", "StatusChange", "StatusSource",
+    "StepDraft", "StoredDocument", "User", "UserSession", "VerificationReminder", "WebhookEvent",
 ]

@@ -1,13 +1,18 @@
 """SQLite's full-text table over the merchants' names and ids (migration 0019): an FTS5 index
 with the trigram tokenizer, kept in step with ``merchants`` by triggers, which finds a
 "contains" search's candidates without reading every merchant. PostgreSQL has none (its
-pg_trgm indexes serve the same search), and an SQLite older than 3.34 has no trigrams."""
+pg_trgm indexes serve the same search), and an SQLite older than 3.34 has no trigrams.
+``names_contain`` is the one "contains" search over the names and ids, used by every list
+that finds merchants (or their payments) by a piece of a name."""
 
 from __future__ import annotations
 
 import sqlite3
 
-from sqlalchemy import ColumnElement, Select, column, literal_column, select, table
+from sqlalchemy import ColumnElement, Select, and_, column, literal_column, or_, select, table
+
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
 
 #: The virtual table's name; no model declares it (it is no ordinary table).
 SEARCH_TABLE = "merchant_search"
@@ -43,3 +48,31 @@ def ids_containing(text: str) -> Select[tuple[int]]:
     match: ColumnElement[bool] = literal_column(SEARCH_TABLE).op("MATCH")(
         covering_trigrams(text))
     return select(merchant_search.c.rowid).where(match)
+
+
+def _like(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def _sqlite_trigrams_serve(text: str) -> bool:
+    """Whether SQLite's trigram table can find ``text``: a trigram long at least, and without
+    a NUL (which ends the text for FTS5's query parser)."""
+    return (SQLITE_HAS_TRIGRAM and len(text) >= SHORTEST_INDEXED and "\x00" not in text
+            and db.session.get_bind().dialect.name == "sqlite")
+
+
+def names_contain(text: str) -> ColumnElement[bool]:
+    """Merchants with ``text`` anywhere in a name or an id, case folded. On PostgreSQL the
+    trigram indexes of migration 0018 serve the LIKE; on SQLite the trigram table of 0019
+    finds the candidates and the LIKE decides each, so both find the same."""
+    like = _like(text)
+    names: ColumnElement[bool] = or_(
+        Merchant.display_name.ilike(like, escape="\\"),
+        Merchant.legal_name.ilike(like, escape="\\"),
+        Merchant.external_onboarding_id.ilike(like, escape="\\"),
+        Merchant.onboarding_id.ilike(like, escape="\\"),
+    )
+    if _sqlite_trigrams_serve(text):
+        names = and_(Merchant.id.in_(ids_containing(text)), names)
+    return names

@@ -8,8 +8,8 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, Text
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy import JSON, BigInteger, CheckConstraint, ForeignKey, Index, String, Text
+from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
 from portal.core import clock
 from portal.core.db import Base
@@ -17,6 +17,41 @@ from portal.core.models.types import UTCDateTime
 
 #: The local status of a payment whose initiate has not been answered yet.
 PENDING = "PENDING"
+#: An amount in these parts of a unit is a whole number (the gateway takes up to 4 decimals).
+AMOUNT_SCALE = 10_000
+
+
+#: The largest whole number a BIGINT holds.
+_BIGINT_MAX = 2**63 - 1
+
+
+def units_of(amount: str | Decimal | None) -> int | None:
+    """An amount as a whole number of ten-thousandths, what a search by amount compares
+    ("1250.5" and "1250.50" are both 12505000); None for no amount, or one that is not a
+    number of at most 4 decimals."""
+    if amount is None:
+        return None
+    try:
+        value = Decimal(str(amount).strip()) * AMOUNT_SCALE
+    except ArithmeticError:
+        return None
+    if not value.is_finite() or value != value.to_integral_value() or abs(value) > _BIGINT_MAX:
+        return None
+    return int(value)
+
+
+def searched_email(email: object) -> str | None:
+    """An email as it is kept and compared for search: trimmed and lower-cased; None for
+    none."""
+    return (email.strip().lower()[:254] or None) if isinstance(email, str) else None
+
+
+def email_in(payload: dict[str, Any] | None) -> str | None:
+    """The customer's email in an initiate body (billing, else customer data), as searched."""
+    body = payload if isinstance(payload, dict) else {}
+    billing = (body.get("paymentData") or {}).get("billingData") or {}
+    return searched_email(billing.get("emailId")
+                          or (body.get("customerData") or {}).get("emailId"))
 
 
 class ActionState(StrEnum):
@@ -107,16 +142,21 @@ class Payment(Base):
     __tablename__ = "payments"
     __table_args__ = (
         CheckConstraint("action_state IN ('idle', 'sending', 'unknown')", name="action_state"),
+        # the list and its search read a page in creation order within a merchant or status,
+        # and the holds close to expiry by when they were authorised
+        Index("ix_payments_merchant_id_created_at", "merchant_id", "created_at"),
+        Index("ix_payments_status_created_at", "status", "created_at"),
+        Index("ix_payments_status_authorized_at", "status", "authorized_at"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    merchant_id: Mapped[int] = mapped_column(
-        ForeignKey("merchants.id", ondelete="CASCADE"), index=True
-    )
+    #: Indexed first in ix_payments_merchant_id_created_at.
+    merchant_id: Mapped[int] = mapped_column(ForeignKey("merchants.id", ondelete="CASCADE"))
     merchant_txn_id: Mapped[str] = mapped_column(String(50), unique=True)
     merchant_unique_id: Mapped[str] = mapped_column(String(40), unique=True)
     gid: Mapped[str | None] = mapped_column(String(64), unique=True)
-    status: Mapped[str] = mapped_column(String(32), index=True, default=PENDING)
+    #: Indexed first in ix_payments_status_created_at and ix_payments_status_authorized_at.
+    status: Mapped[str] = mapped_column(String(32), default=PENDING)
     #: The status word the gateway last reported, as it said it: a word the portal does not
     #: know is kept and shown here while ``status`` stays where it was.
     gateway_status: Mapped[str] = mapped_column(String(64), default="")
@@ -128,10 +168,16 @@ class Payment(Base):
     #: Status reads in a row that changed nothing: each waits longer before the next.
     unchanged_polls: Mapped[int] = mapped_column(default=0)
     amount: Mapped[str] = mapped_column(String(24))
+    #: ``amount`` in ten-thousandths, kept in step with it: what a search by amount compares.
+    amount_units: Mapped[int | None] = mapped_column(BigInteger, index=True)
     currency: Mapped[str] = mapped_column(String(3))
     captured_amount: Mapped[str | None] = mapped_column(String(24))
     #: The initiate body as sent (customer and order data), kept for a retry with the same ids.
+    #: Stored as plain JSON, as the gateway receives it (customer contacts are not KYC data).
     request_payload: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    #: The customer's email from ``request_payload``, lower-cased and kept in step with it:
+    #: what a search by email compares (plain, as the payload beside it is).
+    customer_email: Mapped[str | None] = mapped_column(String(254), index=True)
     redirect_url: Mapped[str | None] = mapped_column(Text)
     #: Pre-authenticated: never logged, never shown.
     status_url: Mapped[str | None] = mapped_column(Text)
@@ -149,6 +195,18 @@ class Payment(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow, index=True)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow)
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+
+    @validates("amount")
+    def _index_amount(self, _key: str, amount: str) -> str:
+        """Keep ``amount_units`` in step with the amount it is computed from."""
+        self.amount_units = units_of(amount)
+        return amount
+
+    @validates("request_payload")
+    def _index_email(self, _key: str, payload: dict[str, Any]) -> dict[str, Any]:
+        """Keep ``customer_email`` in step with the body it is read from."""
+        self.customer_email = email_in(payload)
+        return payload
 
     @property
     def authorised(self) -> Decimal:

@@ -7,8 +7,8 @@ would drop the triggers of 0019 and 0020); so ``owner_id`` is a user id without 
 (users are deactivated, never deleted), as ``audit_events.merchant_id`` is a merchant's.
 Merchants rejected before this revision count as told (``rejection_told_at`` is set).
 
-Revision ID: 0031
-Revises: 0026
+Revision ID: 0028
+Revises: 0027
 Create Date: 2026-11-28
 """
 from collections.abc import Sequence
@@ -16,8 +16,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0031"
-down_revision: str | None = "0026"
+revision: str = "0028"
+down_revision: str | None = "0027"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,0 +1,75 @@
+"""The token a payment link's URL carries: signed, timed on the portal's clock, bound to one
+link and its current nonce.
+
+The token is an itsdangerous ``URLSafeTimedSerializer`` payload ``{"l": link id, "n": nonce}``
+with its own salt. The signature makes it unforgeable; the row decides the rest: resending
+replaces the nonce (an older email's link then says a newer one was sent), cancelling withdraws
+it, and its expiry is the row's.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+
+from portal.core.db import db
+from portal.core.models.payment_link import LinkState, PaymentLink
+from portal.core.timed_tokens import timed_serializer
+
+SALT = "portal.payment-link"
+#: What a customer reads when a link cannot be used, by reason.
+NOT_VALID = "This link is not valid. Check that you opened the whole link from the email."
+EXPIRED = "This payment link has expired."
+REPLACED = ("A newer payment link was sent for this payment: use the link in the most recent "
+            "email.")
+WITHDRAWN = "This payment link was withdrawn."
+
+
+def _serializer(secret_key: str) -> URLSafeTimedSerializer:
+    return timed_serializer(secret_key, SALT)
+
+
+def new_nonce() -> str:
+    """A fresh nonce for a link's next token."""
+    return secrets.token_urlsafe(24)
+
+
+def token_for(secret_key: str, link: PaymentLink) -> str:
+    """The token of ``link`` as it stands (its current nonce)."""
+    return _serializer(secret_key).dumps({"l": link.id, "n": link.nonce})
+
+
+@dataclass(frozen=True)
+class Checked:
+    """The link a token opens, or the HTTP status and why not (in the customer's words)."""
+
+    link: PaymentLink | None
+    status: int = 200
+    reason: str = ""
+
+
+def check(secret_key: str, link_id: int, token: str, lifetime: timedelta,
+          now: datetime) -> Checked:
+    """The live link ``token`` opens for ``link_id``: 403 if forged or for another link, 410 if
+    replaced by a newer one, withdrawn or expired."""
+    try:
+        payload = _serializer(secret_key).loads(token, max_age=int(lifetime.total_seconds()))
+    except SignatureExpired:
+        return Checked(None, 410, EXPIRED)
+    except BadSignature:
+        return Checked(None, 403, NOT_VALID)
+    if not isinstance(payload, dict) or payload.get("l") != link_id:
+        return Checked(None, 403, NOT_VALID)
+    link = db.session.get(PaymentLink, link_id, populate_existing=True)
+    if link is None:
+        return Checked(None, 403, NOT_VALID)
+    if not secrets.compare_digest(str(payload.get("n", "")), link.nonce):
+        return Checked(None, 410, REPLACED)
+    if link.state == LinkState.CANCELLED:
+        return Checked(None, 410, WITHDRAWN)
+    if link.state == LinkState.WAITING and link.expires_at <= now:
+        return Checked(None, 410, EXPIRED)
+    return Checked(link)

@@ -1,0 +1,49 @@
+"""The migration that adds payment links and the searched columns: payments already there get
+their amount in ten-thousandths and their customer's email, lower-cased, from the stored body;
+it goes back cleanly."""
+
+from __future__ import annotations
+
+from alembic import command
+from sqlalchemy import inspect, text
+
+from portal.core.db import make_engine
+from portal.core.migrate import alembic_config, upgrade
+from tests.support.revisions import revision_named
+from tests.support.rows import MERCHANT_SQL
+
+PAYMENT_SQL = text(
+    "INSERT INTO payments (merchant_id, merchant_txn_id, merchant_unique_id, status, "
+    "gateway_status, unchanged_polls, amount, currency, request_payload, reason_code, message, "
+    "action_nonce, action_state, created_at, updated_at) VALUES (1, :ref, :ref, 'AUTHORIZED', "
+    "'', 0, :amount, 'INR', :body, '', '', 'n', 'idle', '2026-01-01', '2026-01-01')")
+
+
+def test_payments_already_there_get_their_searched_columns(any_database_url):
+    revision, before = revision_named("_payment_links_and_search.py")
+    upgrade(any_database_url, before)
+    engine = make_engine(any_database_url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(MERCHANT_SQL, {"ext": "a", "name": "Chai Point", "status": "APPROVED"})
+            conn.execute(PAYMENT_SQL, [
+                {"ref": "PT1", "amount": "1250.5",
+                 "body": '{"paymentData": {"billingData": {"emailId": " Asha@Example.com"}}}'},
+                {"ref": "PT2", "amount": "99", "body": "{}"},
+                {"ref": "PT3", "amount": "not a number",
+                 "body": '{"customerData": {"emailId": "ravi@example.com"}}'}])
+        upgrade(any_database_url, revision)
+        with engine.connect() as conn:
+            assert conn.execute(text(
+                "SELECT merchant_txn_id, amount_units, customer_email FROM payments "
+                "ORDER BY id")).all() == [("PT1", 12505000, "asha@example.com"),
+                                          ("PT2", 990000, None),
+                                          ("PT3", None, "ravi@example.com")]
+        command.downgrade(alembic_config(any_database_url), before)
+        with engine.connect() as conn:
+            assert "payment_links" not in inspect(conn).get_table_names()
+            assert "amount_units" not in {c["name"] for c in inspect(conn).get_columns(
+                "payments")}
+        upgrade(any_database_url)
+    finally:
+        engine.dispose()

@@ -18,7 +18,7 @@ from portal.core.db import db, make_engine
 from portal.core.models.merchant import CreateState, Merchant
 from portal.onboarding.steps import BY_KEY
 from portal.web import scenarios
-from tests.wizard.browser import flatten
+from tests.support.browser import flatten
 
 SAMPLES = 80
 WARMUP = 10

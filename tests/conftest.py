@@ -220,7 +220,7 @@ def enrol_authenticator(app, email: str, secret: str = TEST_TOTP_SECRET) -> None
 def current_code(app, email: str, secret: str = TEST_TOTP_SECRET) -> str:
     """The authenticator code for ``email`` at the portal's clock, reusable: the suite signs the
     same admin in several times within one 30-second step, so the replay guard's memory of the
-    last step is cleared first (tests/test_mfa.py tests that guard itself)."""
+    last step is cleared first (tests/auth/test_mfa.py tests that guard itself)."""
     with app.app_context():
         find_user(email).totp_last_step = None
         db.session.commit()

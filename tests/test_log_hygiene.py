@@ -27,10 +27,10 @@ from portal.verification import links
 from portal.web import scenarios
 from tests.conftest import TEST_PASSWORD, AuthActions, with_payments
 from tests.payments.conftest import APPROVING_CARD, act, pay, payment_row, post_hold, submit
+from tests.support.browser import Browser
 from tests.support.rows import stored
 from tests.support.servers import gunicorn_portal, serve, sign_in
 from tests.verification.conftest import backend_of, complete_on_sandbox_page, frame_src, token_of
-from tests.wizard.browser import Browser
 from tests.wizard.conftest import onboard
 
 #: The request log of the loopback servers (portal and sandbox).

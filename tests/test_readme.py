@@ -1,6 +1,6 @@
 """README.md names only what exists, and its Layout section matches the tree: a row per folder
 of ``portal/``, and a row that lists its folder's modules lists them all. (Its layer table is
-checked by tests/test_architecture.py, its configuration table by tests/test_config.py.)"""
+checked by tests/test_architecture.py, its configuration table by tests/core/test_config.py.)"""
 
 from __future__ import annotations
 

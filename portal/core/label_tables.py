@@ -1,7 +1,7 @@
 """The words for every code the portal stores or the gateway sends, one table per kind.
 
-``portal.core.labels`` looks codes up here; ``tests/test_labels.py`` checks every enum member has an
-entry. A code without one is shown as it is.
+``portal.core.labels`` looks codes up here; ``tests/core/test_labels.py`` checks every enum
+member has an entry. A code without one is shown as it is.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 A value holding a control character (``portal.core.typed_text``: a NUL, an escape...) is refused
 with a message beside its field, in every field of the form and of its nested forms and rows,
 so nothing of it reaches the database (PostgreSQL cannot store a NUL) or the gateway.
-``tests/test_forms.py`` checks that every form of the portal derives from ``PortalForm``.
+``tests/web/test_forms.py`` checks that every form of the portal derives from ``PortalForm``.
 """
 
 from __future__ import annotations

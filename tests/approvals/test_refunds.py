@@ -10,7 +10,7 @@ from portal.core.db import db
 from portal.core.models import ApprovalRequest, AuditEvent
 from tests.payments.conftest import act, backend, counting, flashes, payment_row
 from tests.support.approvals import SECOND_ADMIN, decide_all, second_admin
-from tests.wizard.browser import Page, form_values
+from tests.support.browser import Page, form_values
 
 REASON = "Order 4411 returned in full; ticket SUP-208"
 

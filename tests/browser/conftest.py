@@ -23,10 +23,10 @@ from tests.conftest import (
     current_code,
     with_payments,
 )
+from tests.support.browser import Browser as PagesClient
 from tests.support.chromium import missing
 from tests.support.sandbox import RunningSandbox, serve_sandbox
 from tests.support.servers import serve
-from tests.wizard.browser import Browser as PagesClient
 from tests.wizard.conftest import send_through_pages
 
 AXE = Path(__file__).resolve().parents[1] / "assets" / "vendor" / "axe.min.js"

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.browser.conftest import Axe, Servers, log_in, screenshot
-from tests.wizard.finished import finished_merchant
+from tests.support.finished import finished_merchant
 from tests.wizard.test_readonly_steps import FORM_STEPS
 
 pytestmark = pytest.mark.browser

@@ -16,9 +16,9 @@ from tests.browser.test_failed_send_then_fix import fill, send
 from tests.browser.test_payment_pages import act, hold_and_pay
 from tests.bulk.conftest import EXAMPLE
 from tests.payments.conftest import APPROVING_CARD, add_merchant
+from tests.support.finished import finished_merchant
 from tests.support.workers import run_worker
 from tests.verification.conftest import merchant_link, onboard
-from tests.wizard.finished import finished_merchant
 from tests.wizard.test_readonly_steps import FORM_STEPS
 
 pytestmark = [pytest.mark.browser, pytest.mark.screenshots]

@@ -22,8 +22,8 @@ from portal.core.models.step import StepDraft
 from portal.web import scenarios
 from tests.conftest import TEST_PASSWORD, AuthActions
 from tests.outbox.support import sent_to_sandbox
+from tests.support.browser import flatten, form_values
 from tests.support.servers import gunicorn_portal, page_of, sign_in
-from tests.wizard.browser import flatten, form_values
 
 pytestmark = pytest.mark.postgres
 

@@ -16,9 +16,9 @@ from portal.sandbox.faults import Fault, FaultKind
 from tests.conftest import with_payments
 from tests.payments.conftest import browser, credentials, merchant_id
 from tests.payments.links.conftest import counting_initiates, link_row, sent_link
+from tests.support.browser import form_values
 from tests.support.mail import mail_sink, mailing
 from tests.support.servers import page_of, serve
-from tests.wizard.browser import form_values
 
 __all__ = ["browser", "credentials", "mail_sink", "merchant_id"]
 

@@ -22,8 +22,8 @@ from tests.payments.conftest import (
     credentials,
     merchant_id,
 )
+from tests.support.browser import form_values
 from tests.support.servers import page_of, serve, sign_in
-from tests.wizard.browser import form_values
 
 __all__ = ["browser", "credentials", "merchant_id"]
 

@@ -10,7 +10,7 @@ from portal.core.models.step import StepDraft
 from portal.web import scenarios
 from tests.conftest import AuthActions
 from tests.outbox.support import sent_to_sandbox
-from tests.wizard.browser import Browser
+from tests.support.browser import Browser
 from tests.wizard.conftest import typed
 
 

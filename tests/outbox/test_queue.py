@@ -14,9 +14,9 @@ from portal.sandbox.faults import Fault, FaultKind
 from portal.web import scenarios
 from portal.worker.sync import sync_once
 from tests.outbox.support import items, run_drain, sent_to_sandbox
+from tests.support.browser import Browser, Page
 from tests.support.rows import stored
 from tests.support.workers import run_worker
-from tests.wizard.browser import Browser, Page
 from tests.wizard.conftest import typed
 
 BUSINESS = "/business-details"

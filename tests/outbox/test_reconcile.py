@@ -18,8 +18,8 @@ from portal.sandbox.faults import Fault, FaultKind
 from portal.web import scenarios
 from portal.worker.sync import sync_once
 from tests.conftest import API_KEY, API_SECRET
+from tests.support.browser import Browser, Page
 from tests.support.rows import stored
-from tests.wizard.browser import Browser, Page
 from tests.wizard.conftest import merchant_id_from, typed
 
 

@@ -19,8 +19,8 @@ from portal.core.models.merchant import CreateState, Merchant
 from portal.core.models.payment import Payment, PaymentCredentials
 from portal.sandbox.payments.backend import PaymentsBackend
 from tests.conftest import with_payments
+from tests.support.browser import Browser, Page, flatten, form_values
 from tests.support.rows import fresh
-from tests.wizard.browser import Browser, Page, flatten, form_values
 
 APPROVING_CARD = "4111111111111111"
 DECLINED_CARD = "4000000000000002"

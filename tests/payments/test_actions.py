@@ -19,7 +19,7 @@ from tests.payments.conftest import (
     flashes,
     payment_row,
 )
-from tests.wizard.browser import form_values
+from tests.support.browser import form_values
 
 
 def test_full_capture(app, browser, sandbox, authorised, monkeypatch):

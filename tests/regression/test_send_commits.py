@@ -9,8 +9,8 @@ from bench.measure import commits, statements
 from portal.core.models.step import StepDraft, StepState
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.web import scenarios
+from tests.support.browser import flatten
 from tests.support.rows import fresh
-from tests.wizard.browser import flatten
 
 #: The most statements a send of a step already sent may run: sign-in (user, session record),
 #: the merchant and its drafts; the draft's versioned write, the queued send superseded, the

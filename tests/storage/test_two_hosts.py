@@ -33,9 +33,9 @@ from portal.core.models.status_change import StatusChange
 from portal.web import scenarios
 from tests.conftest import TEST_PASSWORD, AuthActions, current_code
 from tests.jobs.support import wait_for
+from tests.support.browser import form_values
 from tests.support.object_store import objects, on_bucket
 from tests.support.servers import ROOT, gunicorn_portal, page_of, portal_environment, sign_in
-from tests.wizard.browser import form_values
 
 pytestmark = pytest.mark.postgres
 

@@ -6,7 +6,7 @@ from bs4 import BeautifulSoup
 from werkzeug.test import TestResponse
 
 from tests.conftest import AuthActions
-from tests.wizard.browser import form_values
+from tests.support.browser import form_values
 
 SECOND_ADMIN = "second-admin@example.com"
 

@@ -11,9 +11,9 @@ import pytest
 from bs4 import BeautifulSoup
 
 from portal.web import scenarios
+from tests.support.browser import Browser
 from tests.support.rows import stored
 from tests.verification.conftest import onboard
-from tests.wizard.browser import Browser
 from tests.wizard.conftest import typed, upload
 
 GONE = "The gateway no longer knows this merchant"

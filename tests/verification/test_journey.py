@@ -14,9 +14,9 @@ from portal.gateway.onboarding_shapes import OnboardingStatus
 from portal.verification.words import OPS_NEXT
 from portal.web import scenarios
 from portal.worker.sync import sync_once
+from tests.support.browser import Browser
 from tests.support.rows import stored
 from tests.verification.conftest import backend_of, complete_on_sandbox_page, frame_src, onboard
-from tests.wizard.browser import Browser
 from tests.wizard.conftest import upload
 
 

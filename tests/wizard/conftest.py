@@ -11,9 +11,9 @@ from bs4 import BeautifulSoup
 
 from portal.core.config import SETTINGS_EXTENSION
 from portal.web import scenarios
+from tests.support.browser import Browser, Page, flatten, form_values
 from tests.support.dialects import every_dialect_fixture
 from tests.support.rows import stored
-from tests.wizard.browser import Browser, Page, flatten, form_values
 from tests.wizard.lossy import LossyGateway
 
 #: Every test here runs once per answer dialect of the sandbox (docs/gateway-contract.md, "Reading

@@ -6,7 +6,7 @@ import pytest
 
 from portal.web import scenarios
 from tests.conftest import TEST_PASSWORD, AuthActions
-from tests.wizard.browser import Browser
+from tests.support.browser import Browser
 from tests.wizard.conftest import typed
 
 ROUTES = [

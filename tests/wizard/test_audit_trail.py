@@ -8,8 +8,8 @@ import logging
 from portal.core.db import db
 from portal.core.models.audit import AuditEvent
 from portal.web import scenarios
+from tests.support.browser import Browser
 from tests.support.rows import stored
-from tests.wizard.browser import Browser
 from tests.wizard.conftest import onboard, typed
 
 

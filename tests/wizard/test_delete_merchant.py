@@ -22,7 +22,7 @@ from portal.onboarding.service import send_step
 from portal.onboarding.steps import BY_KEY
 from portal.web import scenarios
 from tests.conftest import AuthActions
-from tests.wizard.browser import Browser, Page
+from tests.support.browser import Browser, Page
 from tests.wizard.conftest import merchant_id_from, point_gateway_at, typed
 
 DELETE_FORM = "form.delete-merchant"

@@ -21,7 +21,7 @@ from portal.documents.retention import delete_expired_files
 from portal.documents.versions import versions_of
 from portal.storage.current import current_store
 from portal.web import scenarios
-from tests.wizard.browser import Browser, Page
+from tests.support.browser import Browser, Page
 from tests.wizard.conftest import typed, upload
 
 OWNER_DOC = "ABCPR1234K_ASHA_RAO_AADHAR"

@@ -15,9 +15,9 @@ from portal.core.labels import Kind, label
 from portal.core.models.document import StoredDocument
 from portal.web import scenarios
 from tests.conftest import TEST_PASSWORD
+from tests.support.browser import Browser, Page
 from tests.support.rows import stored
 from tests.support.servers import serve, sign_in
-from tests.wizard.browser import Browser, Page
 from tests.wizard.conftest import point_gateway_at, typed, upload
 
 PNG = base64.b64decode(

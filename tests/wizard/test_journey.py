@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from portal.core.labels import Kind, label
 from portal.web import scenarios
+from tests.support.browser import Browser
 from tests.support.rows import stored
-from tests.wizard.browser import Browser
 from tests.wizard.conftest import merchant_id_from, typed, upload
 
 

@@ -9,7 +9,7 @@ from contextlib import closing
 from sqlalchemy import make_url
 
 from portal.web import scenarios
-from tests.wizard.browser import Browser
+from tests.support.browser import Browser
 from tests.wizard.conftest import merchant_id_from, point_gateway_at, typed, upload
 
 

@@ -7,7 +7,7 @@ import pytest
 from bs4 import Tag
 
 from portal.web import scenarios
-from tests.wizard.browser import Browser, Page
+from tests.support.browser import Browser, Page
 from tests.wizard.conftest import typed
 
 STREET_2 = "address-businessRegisteredAddress-streetAddress2"

@@ -8,8 +8,8 @@ import json
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.web import scenarios
+from tests.support.browser import Browser, Page
 from tests.support.rows import stored
-from tests.wizard.browser import Browser, Page
 from tests.wizard.conftest import merchant_id_from
 from tests.wizard.test_steps import sends, step_url
 

@@ -8,7 +8,7 @@ import pytest
 from portal.onboarding.steps import BY_KEY
 from portal.onboarding.whole_page import check_all
 from portal.web import scenarios
-from tests.wizard.browser import Page
+from tests.support.browser import Page
 from tests.wizard.conftest import typed
 from tests.wizard.test_steps import sends, step_url
 

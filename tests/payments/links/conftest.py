@@ -14,8 +14,8 @@ from portal.core.db import db
 from portal.core.models.payment import Payment
 from portal.core.models.payment_link import PaymentLink
 from tests.payments.conftest import backend, hold_values, submit
+from tests.support.browser import Browser, Page
 from tests.support.mail import link_in, mail_sink, mailing
-from tests.wizard.browser import Browser, Page
 
 __all__ = ["mail_sink"]
 #: The order a link is sent for: the suite's hold, its customer asha@example.com.

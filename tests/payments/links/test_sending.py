@@ -22,8 +22,8 @@ from tests.payments.links.conftest import (
     sent_link,
     standing_on,
 )
+from tests.support.browser import Page
 from tests.support.mail import body_of, link_in
-from tests.wizard.browser import Page
 from tests.wizard.conftest import closed_port
 
 __all__ = ["closed_port"]

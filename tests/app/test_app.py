@@ -95,7 +95,7 @@ def test_an_older_dev_config_gains_the_gateway_key_id(tmp_path):
 def test_make_run_gives_each_portal_port_its_own_mail_sink(tmp_path):
     write_dev_config(tmp_path, 5050, 8100, mail_port=8075)
     assert dotenv_values(tmp_path / "portal.env")["MAIL_PORT"] == "8075"
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     make = shutil.which("make")
     if make is None:
         pytest.skip("make is not installed")

@@ -14,7 +14,7 @@ from portal.core.models import Merchant
 from portal.core.models.outbox import OutboxItem, OutboxState
 from portal.core.models.webhook_event import WebhookEvent
 from tests.conftest import AuthActions, settings_for
-from tests.ops.support import sample
+from tests.monitoring.support import sample
 
 TOKEN = "metrics-token-7c1e"
 REMOTE = {"REMOTE_ADDR": "203.0.113.9"}

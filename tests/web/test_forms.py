@@ -13,7 +13,7 @@ from portal.app import factory  # noqa: F401  (imports every feature, and so eve
 from portal.core.typed_text import CONTROL_CHARACTER
 from portal.web.form_base import PortalForm, refuse_control_characters
 
-PORTAL = Path(__file__).resolve().parents[1] / "portal"
+PORTAL = Path(__file__).resolve().parents[2] / "portal"
 
 
 def every_subclass(cls: type) -> set[type]:

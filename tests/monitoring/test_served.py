@@ -18,7 +18,7 @@ from prometheus_client.multiprocess import MultiProcessCollector
 
 from portal.core.config import Settings
 from portal.core.migrate import upgrade
-from tests.ops.support import sample
+from tests.monitoring.support import sample
 from tests.support.servers import free_port, gunicorn_portal
 
 pytestmark = pytest.mark.postgres

@@ -1,0 +1,52 @@
+"""The tests mirror the packages: each folder of ``tests/`` is named after a package of
+``portal/`` (at any depth: ``tests/approvals`` holds ``portal/payments/approvals``'s) or is one of
+the suite's kinds, and the root of ``tests/`` holds only checks of the project as a whole."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent
+PORTAL = TESTS.parent / "portal"
+#: Folders that hold a kind of test across packages, not one package's tests.
+KINDS = {
+    "assets": "files the tests read (axe-core, sample documents)",
+    "browser": "journeys in headless Chromium across several packages' pages",
+    "concurrency": "races with real threads and processes",
+    "conformance": "the gateway's samples and SDK as an oracle",
+    "regression": "pinned figures: statements, commits, memory",
+    "support": "helpers shared by several folders",
+}
+#: Test modules at the root: checks of the project as a whole, or of the suite itself.
+WHOLE_PROJECT = {
+    "test_answer_dialect_fixture.py", "test_architecture.py", "test_compiled_reuse.py",
+    "test_log_hygiene.py", "test_module_size.py", "test_readme.py", "test_suite_layout.py",
+}
+
+
+#: Packages whose tests live with the feature they serve.
+TESTED_ELSEWHERE = {
+    "main": "the landing page and navigation: tests/worklist, tests/web/test_layout.py",
+    "status": "the status step, read after verification: tests/verification",
+}
+
+
+def portal_packages() -> set[str]:
+    """The names of the portal's packages, at every depth."""
+    return {init.parent.name for init in PORTAL.rglob("__init__.py")} - {"portal"}
+
+
+def test_every_test_folder_is_a_package_or_a_kind():
+    folders = {path.name for path in TESTS.iterdir()
+               if path.is_dir() and not path.name.startswith((".", "__"))}
+    assert folders - portal_packages() - KINDS.keys() == set()
+
+
+def test_the_root_holds_only_checks_of_the_whole_project():
+    assert {path.name for path in TESTS.glob("test_*.py")} == WHOLE_PROJECT
+
+
+def test_the_portals_main_packages_have_their_tests():
+    untested = {path.name for path in PORTAL.iterdir()
+                if (path / "__init__.py").is_file() and not (TESTS / path.name).is_dir()}
+    assert untested == TESTED_ELSEWHERE.keys(), "give each new package its folder of tests"

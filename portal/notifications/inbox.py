@@ -1,22 +1,30 @@
-"""A user's notices in the portal: the newest, how many are unread, marking them read."""
+"""A user's notices in the portal: a page of them, newest first, how many are unread, marking
+them read."""
 
 from __future__ import annotations
+
+import math
 
 from sqlalchemy import func, select, update
 
 from portal.core import clock
 from portal.core.db import db
 from portal.core.models.notice import Notice
+from portal.core.pagination import Page
 
-#: The most notices the page shows (the newest).
-SHOWN = 50
+#: Notices a page shows.
+PER_PAGE = 50
 
 
-def newest(user_id: int, limit: int = SHOWN) -> list[Notice]:
-    """The user's newest notices, newest first."""
-    return list(db.session.scalars(select(Notice).where(Notice.user_id == user_id)
-                                   .order_by(Notice.created_at.desc(), Notice.id.desc())
-                                   .limit(limit)))
+def page_of(user_id: int, page: int = 1, per_page: int = PER_PAGE) -> Page[Notice]:
+    """One page of the user's notices, newest first (a page past the last shows the last):
+    two statements."""
+    total = db.session.scalar(select(func.count(Notice.id)).where(Notice.user_id == user_id)) or 0
+    page = min(max(page, 1), max(1, math.ceil(total / per_page)))
+    return Page(list(db.session.scalars(
+        select(Notice).where(Notice.user_id == user_id)
+        .order_by(Notice.created_at.desc(), Notice.id.desc())
+        .limit(per_page).offset((page - 1) * per_page))), total, page, per_page)
 
 
 def unread_count(user_id: int) -> int:

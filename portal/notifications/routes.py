@@ -21,9 +21,9 @@ bp = Blueprint("notifications", __name__)
 @bp.get("/notices")
 @roles_required(*STAFF)
 def index() -> ResponseReturnValue:
-    """The user's newest notices, unread ones marked."""
-    return render_template("notifications/index.html",
-                           notices=words_for(inbox.newest(current_user.id)),
+    """The user's notices, newest first, a page at a time; unread ones marked."""
+    page = inbox.page_of(current_user.id, request.args.get("page", 1, type=int))
+    return render_template("notifications/index.html", page=page, notices=words_for(page.rows),
                            unread=inbox.unread_count(current_user.id))
 
 

@@ -4,11 +4,13 @@ navigation."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from portal.core.db import db
+from portal.core.models.notice import Notice, NoticeKind
 from portal.core.models.user import User
 from portal.notifications.delivery import last_digest_time
+from portal.notifications.inbox import PER_PAGE
 from tests.notifications.test_delivery import NEXT_PASS, OWNER, move
 from tests.support.mail import PORTAL_URL, body_of
 from tests.support.team import (
@@ -115,3 +117,23 @@ def test_an_admin_rewords_the_notice_with_its_own_placeholders(app, auth, client
     [message] = mail_sink.messages()
     assert message["Subject"] == "[Portal] Lotus Traders is approved"
     assert body_of(message).startswith("The gateway approved Lotus Traders")
+
+
+def test_older_notices_are_a_page_away(app, auth, client):
+    auth.login("ops", OWNER)
+    merchant = make_merchant(app, "Lotus Traders", owner=OWNER, status="PENDING_REVIEW")
+    with app.app_context():
+        owner = user_id(app, OWNER)
+        db.session.add_all(Notice(user_id=owner, merchant_id=merchant, kind=NoticeKind.STATUS,
+                                  status="RFI" if n == 0 else "APPROVED",
+                                  created_at=datetime(2026, 1, 1, tzinfo=UTC) + timedelta(
+                                      minutes=n)) for n in range(PER_PAGE + 5))
+        db.session.commit()
+    first = page(client.get("/notices"))
+    assert len(first.select(".notice")) == PER_PAGE
+    assert words(first.select_one(".pagination span")) == "Page 1 of 2"
+    older = page(client.get(first.select_one(".pagination a[rel=next]")["href"]))
+    assert len(older.select(".notice")) == 5
+    assert words(older.select(".notice__headline")[-1]) == \
+        "New Lotus Traders: more information requested"
+    assert older.select_one(".pagination a[rel=prev]") is not None

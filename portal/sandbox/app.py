@@ -6,6 +6,7 @@ from flask import Flask, jsonify
 
 from portal.core.clock import Clock
 from portal.sandbox.config import SandboxConfig
+from portal.sandbox.dialect import speaks_docs
 from portal.sandbox.envelopes import envelope
 from portal.sandbox.errors import ApiError
 from portal.sandbox.faults import FaultInjector
@@ -26,7 +27,8 @@ def create_sandbox_app(config: SandboxConfig, clock: Clock | None = None) -> Fla
     app = Flask(__name__, template_folder="templates", static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = 16 * 1024 * 1024
     clock = clock or Clock()
-    faults = FaultInjector(config.faults, clock, lambda: config.answerDialect)
+    faults = FaultInjector(config.faults, clock,
+                           lambda: speaks_docs(config.answerDialect))
     state = SandboxState(config=config, clock=clock, faults=faults)
     app.extensions[EXTENSION] = state
     app.wsgi_app = state.faults.wrap(app.wsgi_app)

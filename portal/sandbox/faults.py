@@ -49,8 +49,6 @@ from portal.gateway import onboarding_shapes, payments_shapes
 from portal.sandbox.dialect import (
     SYSTEM_ERROR,
     SYSTEM_FAULT_STATUS,
-    AnswerDialect,
-    speaks_docs,
     system_fault_body,
 )
 from portal.sandbox.envelopes import envelope
@@ -164,15 +162,15 @@ def drop_connection(environ: WSGIEnvironment) -> NoReturn:
 class FaultInjector:
     """The armed faults of one sandbox and the record of those applied; thread-safe.
 
-    ``dialect`` reads the sandbox's ``answerDialect`` when an error is answered (tests switch it
-    while the sandbox runs).
+    ``speaks_docs`` says, when an error is answered, whether the sandbox answers in the docs'
+    dialect (tests switch it while the sandbox runs).
     """
 
     def __init__(self, configured: FaultPlan, clock: Clock,
-                 dialect: Callable[[], str] = lambda: AnswerDialect.CONTRACT) -> None:
+                 speaks_docs: Callable[[], bool] = lambda: False) -> None:
         self._configured = configured
         self._clock = clock
-        self._dialect = dialect
+        self._speaks_docs = speaks_docs
         self._lock = threading.Lock()
         self._plan = configured
         self._armed: list[_Armed] = []
@@ -272,7 +270,7 @@ class FaultInjector:
         if status == TOO_MANY_REQUESTS:
             body = envelope({}, now=self._clock.now(), reason_code=TOO_MANY_REQUESTS_CODE,
                             errors=[], message="Sandbox fault: too many requests, try later")
-        elif speaks_docs(self._dialect()):
+        elif self._speaks_docs():
             status, body = SYSTEM_FAULT_STATUS, system_fault_body()
         else:
             body = envelope({}, now=self._clock.now(), reason_code=SYSTEM_ERROR, errors=[],

@@ -1,0 +1,55 @@
+"""The proof behind skipping a docs run (tests/support/dialect_reads.py): the sandbox reads its
+answer dialect only through ``speaks_docs``, which the suite counts."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from types import SimpleNamespace
+
+import requests
+
+import portal.sandbox
+from portal.sandbox.dialect import AnswerDialect
+from tests.support.dialect_reads import READS, proof_for
+
+SANDBOX = Path(portal.sandbox.__file__).parent
+
+
+def dialect_reads_outside_speaks_docs(tree: ast.AST) -> list[int]:
+    """Lines reading ``.answerDialect`` other than as ``speaks_docs``'s argument."""
+    inside = {id(arg) for node in ast.walk(tree) if isinstance(node, ast.Call)
+              and isinstance(node.func, ast.Name) and node.func.id == "speaks_docs"
+              for arg in node.args}
+    return [node.lineno for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and node.attr == "answerDialect"
+            and isinstance(node.ctx, ast.Load) and id(node) not in inside]
+
+
+def test_the_sandbox_reads_its_dialect_only_through_speaks_docs():
+    stray = {str(path.relative_to(SANDBOX)): lines for path in SANDBOX.rglob("*.py")
+             if (lines := dialect_reads_outside_speaks_docs(ast.parse(path.read_text())))}
+    assert stray == {}
+
+
+def test_the_check_sees_a_read_beside_speaks_docs():
+    tree = ast.parse("a = speaks_docs(config.answerDialect)\nb = config.answerDialect == 'docs'")
+    assert dialect_reads_outside_speaks_docs(tree) == [2]
+
+
+def test_a_payments_answer_reads_the_dialect_and_its_clock_does_not(sandbox_server):
+    READS.restart()
+    requests.get(sandbox_server.url + "/gl/v1/payments/gl_o-x/status", timeout=5)
+    assert READS.count > 0
+    READS.restart()
+    requests.get(sandbox_server.url + "/_sandbox/clock", timeout=5)
+    assert READS.count == 0
+
+
+def test_a_tests_two_dialect_runs_share_one_proof():
+    def node(dialect: str) -> SimpleNamespace:
+        return SimpleNamespace(nodeid=f"tests/x.py::test_y[{dialect}-business-docs]")
+
+    assert proof_for(node(AnswerDialect.CONTRACT)) == proof_for(node(AnswerDialect.DOCS))
+    assert proof_for(node(AnswerDialect.CONTRACT)) != proof_for(
+        SimpleNamespace(nodeid="tests/x.py::test_y[contract-owners-docs]"))

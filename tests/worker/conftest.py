@@ -1,12 +1,17 @@
-"""Worker process tests: the queue on each database the portal supports."""
+"""Worker process tests: real ``flask worker`` processes sharing one PostgreSQL database."""
 
 from __future__ import annotations
 
-from tests.outbox.support import (
-    app,
-    database_url,
-    migrated_any_database_url,
-    migrated_postgres_template,
-)
+import pytest
 
-__all__ = ["app", "database_url", "migrated_any_database_url", "migrated_postgres_template"]
+from portal.core.migrate import upgrade
+from tests.outbox.support import app, migrated_postgres_template
+
+__all__ = ["app", "migrated_postgres_template"]
+
+
+@pytest.fixture
+def database_url(postgres_url: str) -> str:
+    """PostgreSQL only here: several processes share the database."""
+    upgrade(postgres_url)
+    return postgres_url

@@ -5,11 +5,7 @@ finishes it: no merchant created twice, no row skipped."""
 from __future__ import annotations
 
 import signal
-import subprocess
-import sys
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
-from pathlib import Path
+from contextlib import ExitStack
 
 import pytest
 from sqlalchemy import select
@@ -19,13 +15,12 @@ from portal.core import clock
 from portal.core.clients import onboarding_client
 from portal.core.config import Settings, current_settings
 from portal.core.db import db
-from portal.core.migrate import upgrade
 from portal.core.models.merchant import Merchant
 from portal.core.models.webhook_event import WebhookEvent
 from portal.sandbox.faults import Fault, FaultKind
 from portal.worker.sync import sync_once
 from tests.jobs.support import queue_import, stored_import, stored_jobs, stored_rows, wait_for
-from tests.support.servers import ROOT, portal_environment
+from tests.support.workers import worker_process
 
 pytestmark = pytest.mark.postgres
 
@@ -33,31 +28,6 @@ ROWS = 50
 #: Rows a worker has in flight: BULK_CONCURRENCY's default, which these workers run with.
 CONCURRENCY = Settings.model_fields["bulk_concurrency"].default
 HALF = ROWS // 2
-#: Short, so the takeover comes soon; the heartbeat renews it every second meanwhile.
-LEASE_SECONDS = 3
-
-
-@pytest.fixture
-def database_url(postgres_url: str) -> str:
-    """PostgreSQL only here: several processes share the database."""
-    upgrade(postgres_url)
-    return postgres_url
-
-
-@contextmanager
-def worker_process(settings: Settings, log: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """``flask --app app worker`` as an operator starts it, its output in ``log``."""
-    command = [sys.executable, "-m", "flask", "--app", "app", "worker",
-               "--lease", str(LEASE_SECONDS), "--poll", "0.2"]
-    with log.open("wb") as output, subprocess.Popen(  # noqa: S603 (our own command line)
-            command, env=portal_environment(settings), cwd=ROOT, stdout=output,
-            stderr=subprocess.STDOUT) as worker:
-        try:
-            yield worker
-        finally:
-            if worker.poll() is None:
-                worker.send_signal(signal.SIGTERM)
-                worker.wait(timeout=30)
 
 
 def held_by(app, pid: int) -> bool:

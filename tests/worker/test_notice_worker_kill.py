@@ -34,14 +34,13 @@ from portal.mail.sink import FolderHandler, read_folder
 from portal.notifications.delivery import BATCH
 from tests.conftest import AuthActions
 from tests.jobs.support import wait_for
-from tests.jobs.test_worker_processes import database_url, worker_process
 from tests.support.mail import PORTAL_URL
 from tests.support.servers import free_port
 from tests.support.team import audited, make_merchant, user_id
+from tests.support.workers import worker_process
 
 pytestmark = pytest.mark.postgres
 
-__all__ = ["database_url"]  # PostgreSQL only, as for the bulk job's workers
 
 OWNERS = ("first@example.com", "second@example.com", "third@example.com")
 #: Where the first worker dies, in the second notice's send.

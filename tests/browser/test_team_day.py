@@ -7,10 +7,17 @@ long names; ``PORTAL_SCREENSHOTS`` saves each state (empty, error, read-only, lo
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 from playwright.sync_api import Page, expect
+from sqlalchemy import select
 
 from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.models.notice import Notice, NoticeKind
+from portal.core.models.user import User
+from portal.notifications.inbox import PER_PAGE
 from tests.browser.conftest import Axe, Servers, log_in, screenshot
 from tests.browser.test_narrow_pages import PHONE, Widths
 from tests.support.mail import body_of, mail_sink, mailing
@@ -161,3 +168,26 @@ def test_someone_elses_merchant_reads_without_actions(page: Page, servers: Serve
         f"Only {BALA} or an admin can hand it to someone else.")
     axe.check(page)
     screenshot(page, "team-owner-read-only")
+
+
+def test_older_notices_are_a_page_away_on_a_phone(page: Page, servers: Servers, auth, csrf_app,
+                                                  axe: Axe) -> None:
+    auth.create("ops", ASHA)
+    merchant = make_merchant(csrf_app, LONG_NAME, owner=ASHA, status="RFI")
+    with csrf_app.app_context():
+        owner = db.session.scalar(select(User.id).where(User.email == ASHA))
+        db.session.add_all(Notice(user_id=owner, merchant_id=merchant, kind=NoticeKind.STATUS,
+                                  status="APPROVED" if n else "RFI",
+                                  created_at=datetime(2026, 1, 1, tzinfo=UTC) + timedelta(hours=n))
+                           for n in range(PER_PAGE + 3))
+        db.session.commit()
+    widths = Widths(page)
+    log_in(page, ASHA)
+    page.goto("/notices")
+    expect(page.locator(".pagination")).to_contain_text("Page 1 of 2")
+    page.get_by_role("link", name="Next").click()
+    expect(page.locator(".notice")).to_have_count(3)
+    expect(page.locator(".notice").last).to_contain_text("more information requested")
+    axe.check(page)
+    widths.measure("team-notices-older")
+    assert widths.too_wide == {}

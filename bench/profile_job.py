@@ -17,6 +17,7 @@ import pstats
 import tempfile
 import threading
 import time
+from contextlib import nullcontext
 from pathlib import Path
 
 from sqlalchemy import event
@@ -64,22 +65,30 @@ class ThreadProfiles:
         return out
 
 
-def profile_import(env: dict[str, str], csv_file: Path, rows: int, top: int) -> str:
-    """Run one import of ``csv_file`` profiled; the report."""
+def profile_import(env: dict[str, str], csv_file: Path, rows: int, top: int,
+                   save: Path | None = None) -> str:
+    """Run one import of ``csv_file``, profiled unless ``top`` is 0 (the merged profile
+    saved to ``save`` when given, for ``pstats``); the report."""
     app = create_app(settings_from_env(env))
     with app.app_context():
         service.submit(csv_file.read_bytes(), csv_file.name, ADMIN)
     commits: list[int] = []
     event.listen(db.engine(app), "commit", lambda _conn: commits.append(1))
-    with statements(app) as seen, ThreadProfiles() as profiles:
+    profiles = ThreadProfiles()
+    with statements(app) as seen, profiles if top else nullcontext():
         cpu, wall = time.process_time(), time.perf_counter()
         assert run_next(app, WorkerOptions(name="profiled"), threading.Event())
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     text = io.StringIO()
-    stats = profiles.stats()
-    stats.stream = text  # type: ignore[attr-defined]
-    stats.sort_stats("cumulative").print_stats(top)
-    return (f"{rows} merchants: {cpu / rows * 1000:.1f} ms CPU per merchant under the profiler "
+    if top:
+        stats = profiles.stats()
+        stats.stream = text  # type: ignore[attr-defined]
+        stats.sort_stats("cumulative").print_stats(top)
+        stats.print_stats(r"/portal/", top)  # the portal's own functions
+        if save is not None:
+            stats.dump_stats(save)
+    return (f"{rows} merchants: {cpu / rows * 1000:.1f} ms CPU per merchant "
+            f"{'under the profiler ' if top else ''}"
             f"({wall:.1f} s wall), {len(seen) / rows:.1f} statements and "
             f"{len(commits) / rows:.1f} commits per merchant\n{text.getvalue()}")
 
@@ -89,7 +98,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.profile_job")
     parser.add_argument("--postgres", action="store_true")
     parser.add_argument("--rows", type=int, default=40)
-    parser.add_argument("--top", type=int, default=45)
+    parser.add_argument("--save", type=Path, help="write the merged profile there (pstats)")
+    parser.add_argument("--top", type=int, default=45,
+                        help="functions listed; 0: no profile, the CPU figure alone")
     args = parser.parse_args()
     logging.disable(logging.INFO)
     with tempfile.TemporaryDirectory(prefix="portal-profile-") as scratch:
@@ -99,13 +110,13 @@ def main() -> None:
             env = bench.portal_env("profile")
             csv_file = write_csv(workdir / "rows", args.rows, "P")
             if not args.postgres:
-                print(profile_import(env, csv_file, args.rows, args.top))
+                print(profile_import(env, csv_file, args.rows, args.top, args.save))
                 return
             with postgres() as urls:
                 assert urls is not None, "no PostgreSQL server binaries"
                 upgrade(urls[0])
                 print(profile_import({**env, "DATABASE_URL": urls[0]}, csv_file, args.rows,
-                                     args.top))
+                                     args.top, args.save))
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ from portal.core.config_fields import (
     InitiatePath,
     Lowercase,
     OptionalAmount,
+    PositiveCount,
     PositiveHours,
     PositiveSeconds,
     variable,
@@ -109,6 +110,9 @@ class Settings(BaseSettings):
     bulk_concurrency: BulkConcurrency = variable(
         "BULK_CONCURRENCY", 4, "Rows of a bulk import a worker sends at once, 1 to 16: raise it "
         "when the gateway answers slowly, lower it if it answers 429 Too Many Requests")
+    bulk_chunk_rows: PositiveCount = variable(
+        "BULK_CHUNK_ROWS", 100, "Rows of a bulk import in one chunk, sent in file order: on "
+        "PostgreSQL each worker process sends another chunk of the same import at once")
     upload_folder: Folder = variable("UPLOAD_FOLDER", "instance/uploads", "Where uploaded "
                                      "documents are stored (never under `static/`)")
     upload_max_bytes: int = variable("UPLOAD_MAX_BYTES", 5 * 1024 * 1024,

@@ -44,6 +44,7 @@ Lowercase = Annotated[str, AfterValidator(lambda value: value.strip().lower())]
 MAX_BULK_CONCURRENCY = 16
 BulkConcurrency = Annotated[int, Field(ge=1, le=MAX_BULK_CONCURRENCY)]
 PositiveSeconds = Annotated[int, Field(ge=1)]
+PositiveCount = Annotated[int, Field(ge=1)]
 PositiveHours = Annotated[float, Field(gt=0)]
 
 

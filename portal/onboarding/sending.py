@@ -1,5 +1,6 @@
 """Sending a step to the gateway: validate as the gateway does, store what is sent before it
-is sent, call the step's operation, then store the answer or why it failed.
+is sent (a bulk import's row, whose import keeps it, may store it with the answer instead:
+``service.send_step``), call the step's operation, then store the answer or why it failed.
 
 When the gateway cannot be reached, or asks us to slow down (429), a step's send is queued for
 the background sync, no earlier than its ``Retry-After`` (step 1 is never queued: see

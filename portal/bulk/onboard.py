@@ -119,7 +119,6 @@ def onboard_row(client: OnboardingClient, settings: Settings, row: BulkRow,
     if not failure and files is not None:
         failure = _documents(sender, settings, files)
     failure = failure or sender.steps(drafts, ("products",))
-    db.session.commit()  # the steps' answers a send left to it (store_first=False)
     return _finish(outcome, merchant, failure)
 
 

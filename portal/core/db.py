@@ -25,27 +25,6 @@ NAMING_CONVENTION = {
 }
 
 
-#: ``Session.info`` key, set while the session's transaction has begun on the database.
-BEGUN = "transaction_begun"
-
-
-@event.listens_for(Session, "after_begin")
-def _begun(session: Session, _transaction: Any, _connection: Any) -> None:
-    session.info[BEGUN] = True
-
-
-@event.listens_for(Session, "after_transaction_end")
-def _ended(session: Session, transaction: Any) -> None:
-    if transaction.parent is None:
-        session.info.pop(BEGUN, None)
-
-
-def holds_transaction(session: Session) -> bool:
-    """Whether ``session`` ran a statement since its last commit or rollback: a write there
-    holds its locks (SQLite's, the whole database's) until the transaction ends."""
-    return bool(session.info.get(BEGUN))
-
-
 class Base(DeclarativeBase):
     """Base of every model."""
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from portal.audit.service import Actor, record
 from portal.core import clock
-from portal.core.db import db, holds_transaction
+from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.step import StepDraft, StepState
 from portal.gateway.errors import (
@@ -52,9 +52,7 @@ def send_draft(client: OnboardingClient, merchant: Merchant, step: Step,
     """Send the draft (saved, or staged in this transaction: it is committed with the body
     before the call, unless ``store_first`` is False and it was never stored: see
     ``service.send_step``); when the gateway is unavailable, queue it for the background
-    sync; commits (with ``store_first`` False only once a statement ran: what is only in the
-    session is left for the caller's next commit). A send still queued for the step was
-    superseded by the caller."""
+    sync; commits. A send still queued for the step was superseded by the caller."""
     assert step.request is not None
     body = step.request(draft.payload)
     result = call_gateway(client, merchant, step, draft, body, actor=actor,
@@ -67,8 +65,7 @@ def send_draft(client: OnboardingClient, merchant: Merchant, step: Step,
         item = queue.enqueue(draft, body, result.message, result.retry_after)
         result.queued_until = item.next_attempt_at
         result.message = queued_message(item.next_attempt_at, result.rate_limited)
-    if store_first or holds_transaction(db.session):
-        db.session.commit()
+    db.session.commit()
     return result
 
 

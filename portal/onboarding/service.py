@@ -51,10 +51,8 @@ def send_step(client: OnboardingClient, merchant: Merchant, step: Step,
 
     Two commits: the draft with the body about to be sent, then the answer (see sending).
     With ``store_first`` False (a bulk import's row: its import keeps what it sends, and a
-    row taken over sends it again) a step without a stored draft is stored with its answer
-    after the call, and left in the session for the caller's next commit unless a statement
-    ran (a status moved: its compare-and-set is written at once). The audit entries are
-    ``actor``'s.
+    row taken over sends it again) a step without a stored draft is stored with its answer,
+    in one commit. The audit entries are ``actor``'s.
     """
     try:
         if step.creates_record:

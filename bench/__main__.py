@@ -10,11 +10,19 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import bulk_import, merchant_list, payment_list, save_and_send, signing, upload
+from bench import (
+    bulk_import,
+    bulk_workers,
+    merchant_list,
+    payment_list,
+    save_and_send,
+    signing,
+    upload,
+)
 from bench.measure import render
 from bench.stack import Bench, sandbox
 
-SUITES = (signing, save_and_send, merchant_list, payment_list, bulk_import, upload)
+SUITES = (signing, save_and_send, merchant_list, payment_list, bulk_import, bulk_workers, upload)
 
 
 def machine() -> str:

@@ -19,7 +19,8 @@ from pathlib import Path
 from bench.measure import Row, floor_row, info_row, ratio_row
 from bench.stack import Bench, postgres
 from portal.bulk.parsing import BulkRow, parse_csv
-from portal.core.config import ROOT, settings_from_env
+from portal.core.config import settings_from_env
+from portal.core.config_fields import ROOT
 from portal.core.migrate import upgrade
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.onboarding.steps import BY_KEY
@@ -36,6 +37,8 @@ STEPS = ("business", "owners", "bank", "signatory", "products")
 CALLS = 1 + len(STEPS)
 #: Throughput targets (job vs raw merchants/s) per database.
 TARGETS = {"SQLite": 0.6, "PostgreSQL": 0.8}
+#: The job's CPU per merchant the issue asks for (ms, every thread of the worker's process).
+CPU_TARGET = 14.0
 MB = 1024 * 1024
 
 
@@ -77,8 +80,9 @@ def _body(key: str, row: BulkRow):
     return build(row.forms[key])
 
 
-def raw_seconds(bench: Bench, csv_file: Path, clients: int) -> float:
-    """Seconds for the sandbox to take every row's calls from ``clients`` direct clients."""
+def raw_seconds(bench: Bench, csv_file: Path, clients: int) -> tuple[float, float]:
+    """Seconds for the sandbox to take every row's calls from ``clients`` direct clients, and
+    the CPU seconds the clients spent (this process's clock: the sandbox is another)."""
     rows = parse_csv(csv_file.read_bytes()).rows
     local = threading.local()
 
@@ -87,21 +91,22 @@ def raw_seconds(bench: Bench, csv_file: Path, clients: int) -> float:
             local.client = bench.client()
         raw_row(local.client, row)
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     with ThreadPoolExecutor(clients) as pool:
         list(pool.map(work, rows))
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.process_time() - cpu
 
 
 def throughput(bench: Bench, database: str, env: dict[str, str],
                tags: str) -> tuple[list[Row], list[dict]]:
     """Rounds of raw calls then the job, each on new merchants (their ids and PANs tagged with
     the next two letters of ``tags``); the rows and the job figures."""
-    raw, jobs = 0.0, []
+    raw, raw_cpu, jobs = 0.0, 0.0, []
     in_flight = settings_from_env(env).bulk_concurrency  # the job's rows in flight
     for n, (raw_tag, job_tag) in enumerate(zip(tags[::2], tags[1::2], strict=True)):
         folder = bench.workdir / f"{database}-{n}"
-        raw += raw_seconds(bench, write_csv(folder / "raw", ROUND, raw_tag), in_flight)
+        seconds, cpu = raw_seconds(bench, write_csv(folder / "raw", ROUND, raw_tag), in_flight)
+        raw, raw_cpu = raw + seconds, raw_cpu + cpu
         jobs.append(probe(env, "job", str(write_csv(folder / "job", ROUND, job_tag))))
         assert jobs[-1]["counts"]["awaiting_documents"] == ROUND, jobs[-1]["counts"]
     merchants = ROUND * ROUNDS
@@ -110,10 +115,20 @@ def throughput(bench: Bench, database: str, env: dict[str, str],
     return [
         floor_row(f"{name}, portal vs direct clients", merchants / seconds, merchants / raw,
                   "/s", TARGETS[database]),
+        cpu_row(database, sum(job["cpu"] for job in jobs) / merchants * 1000,
+                raw_cpu / merchants * 1000),
         info_row(f"Bulk import job ({database}): commits per merchant vs its {CALLS} gateway "
                  f"calls ({sum(job['statements'] for job in jobs) / merchants:.0f} SQL "
                  "statements)", sum(job["commits"] for job in jobs) / merchants, CALLS, ""),
     ], jobs
+
+
+def cpu_row(database: str, job_ms: float, raw_ms: float) -> Row:
+    """The job's CPU per merchant (every thread of its process) against ``CPU_TARGET``, beside
+    the direct clients' for the same calls."""
+    return Row(f"Bulk import job ({database}): CPU per merchant, the job's process vs the "
+               "direct clients'", job_ms, raw_ms, "ms", f"<= {CPU_TARGET:g} ms",
+               job_ms <= CPU_TARGET)
 
 
 def run(bench: Bench) -> list[Row]:

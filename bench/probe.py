@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import threading
 import time
@@ -65,8 +66,8 @@ def rss_growth(action: Callable[[], object]) -> int:
 
 
 def bulk_job(csv_file: Path) -> dict[str, object]:
-    """Queue a file as the admin page does, then time one worker running its import job; with
-    the statements and commits the job ran."""
+    """Queue a file as the admin page does, then time one worker running its import job (wall
+    clock, and CPU of every thread of the process); with the statements and commits it ran."""
     app = create_app()
     with app.app_context():
         queued = service.submit(csv_file.read_bytes(), csv_file.name, BENCH)
@@ -74,15 +75,32 @@ def bulk_job(csv_file: Path) -> dict[str, object]:
     engine = db.engine(app)
     event.listen(engine, "commit", lambda _conn: commits.append(1))
     with statements(app) as seen:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         assert run_next(app, WorkerOptions(name="bench-worker"), threading.Event())
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     with app.app_context():
         done = service.get_import(queued.id)
         assert done is not None
         counts = done.counts
-    return {"seconds": seconds, "peakRss": peak_rss(), "counts": counts,
+    return {"seconds": seconds, "cpu": cpu, "peakRss": peak_rss(), "counts": counts,
             "statements": len(seen), "commits": len(commits)}
+
+
+def drain_jobs(go: Path) -> dict[str, object]:
+    """One worker process: once built, say so (``go`` with ``.ready-<pid>`` added) and wait
+    for the file ``go`` (the import is queued then), then run due jobs (the import's chunks)
+    until none is left; when it started and ended (wall clock, to line up with the other
+    such processes) and the CPU of every thread of the process meanwhile."""
+    app = create_app()
+    go.with_name(f"{go.name}.ready-{os.getpid()}").touch()
+    while not go.exists():
+        time.sleep(0.01)
+    started, cpu = time.time(), time.process_time()
+    ran = 0
+    while run_next(app, WorkerOptions(name=f"bench-worker-{os.getpid()}"), threading.Event()):
+        ran += 1
+    return {"started": started, "ended": time.time(), "cpu": time.process_time() - cpu,
+            "jobs": ran}
 
 
 def upload(csv_file: Path, size: int, max_bytes: int | None = None) -> dict[str, object]:
@@ -118,13 +136,18 @@ def upload(csv_file: Path, size: int, max_bytes: int | None = None) -> dict[str,
 def main() -> None:
     """Run one probe and print its figures."""
     parser = argparse.ArgumentParser(prog="python -m bench.probe")
-    parser.add_argument("probe", choices=["job", "upload"])
-    parser.add_argument("csv_file", type=Path)
+    parser.add_argument("probe", choices=["job", "upload", "drain"])
+    parser.add_argument("csv_file", type=Path, nargs="?")
     parser.add_argument("--size", type=int, default=5 * 1024 * 1024)
+    parser.add_argument("--go", type=Path, help="drain: the file whose creation starts it")
     parser.add_argument("--max-bytes", type=int, help="the upload limit (UPLOAD_MAX_BYTES)")
     args = parser.parse_args()
-    result = (bulk_job(args.csv_file) if args.probe == "job"
-              else upload(args.csv_file, args.size, args.max_bytes))
+    if args.probe == "drain":
+        result = drain_jobs(args.go)
+    elif args.probe == "job":
+        result = bulk_job(args.csv_file)
+    else:
+        result = upload(args.csv_file, args.size, args.max_bytes)
     print(json.dumps(result))
 
 

@@ -21,7 +21,8 @@ from cryptography.fernet import Fernet
 
 from portal.app.factory import create_app
 from portal.auth.accounts import create_user
-from portal.core.config import ROOT, settings_from_env
+from portal.core.config import settings_from_env
+from portal.core.config_fields import ROOT
 from portal.core.db import db
 from portal.core.migrate import upgrade
 from portal.core.models.user import Role

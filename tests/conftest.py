@@ -72,7 +72,7 @@ def migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def database_url(migrated_template: Path, tmp_path: Path) -> str:
     """A fresh, migrated SQLite database for this test."""
-    path = tmp_path / "portal.core.db"
+    path = tmp_path / "portal.db"
     shutil.copy(migrated_template, path)
     return f"sqlite:///{path}"
 

@@ -20,7 +20,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from dotenv import dotenv_values
 from joserfc.jwk import RSAKey
 
-from portal.core.config import DEV_ENV_FILE, INSTANCE
+from portal.core.config_fields import DEV_ENV_FILE, INSTANCE
 from portal.core.private_files import make_private, private_folder, write_private
 
 #: The development partner's MID: its id in the sandbox, GATEWAY_PARTNER_MID in the portal.

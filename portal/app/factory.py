@@ -11,7 +11,8 @@ from portal.app.blueprints import register_blueprints
 from portal.app.cli import register_commands
 from portal.app.extensions import register_extensions
 from portal.core import encryption, labels
-from portal.core.config import INSTANCE, ROOT, SETTINGS_EXTENSION, Settings
+from portal.core.config import SETTINGS_EXTENSION, Settings
+from portal.core.config_fields import INSTANCE, ROOT
 from portal.core.db import db
 from portal.core.startup import checked_settings
 from portal.monitoring.logs import configure_logging

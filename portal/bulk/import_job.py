@@ -1,23 +1,26 @@
 """The job that runs a bulk import, row by row, in a worker (the page checks the file and
 queues the job: ``portal.bulk.service``).
 
-The upload's valid rows and the job that runs them are stored in one transaction. A worker
-(``flask --app app worker``) starts the rows in file order, BULK_CONCURRENCY in flight at once
-(``portal.bulk.runner``), and writes the outcomes of the rows that ended with the import's
-counts in one transaction, only while its lease on the job holds: a worker that took the job
-over after a crash goes on from the first rows without an outcome (a merchant is never created
-twice: the row resumes it). Documents come in a ZIP beside the CSV: checked with the file,
+The upload's valid rows and the jobs that run them are stored in one transaction: one job per
+chunk of ``BULK_CHUNK_ROWS`` rows in file order (``chunks``), so several workers (PostgreSQL)
+send different chunks of one import at once, each with its own claim and lease. A worker
+(``flask --app app worker``) starts its chunk's rows in file order, BULK_CONCURRENCY in flight
+at once (``portal.bulk.runner``), and adds the outcomes of the rows that ended to the import's
+counts in one transaction, the import's row locked, only while its lease on the chunk holds: a
+worker that took a chunk over after a crash goes on from its first rows without an outcome (a
+merchant is never created twice: the row resumes it). The import ends when a chunk ends and
+no row of the import is left. Documents come in a ZIP beside the CSV: checked with the file,
 copied into the import's own part of the document store (``portal.bulk.staging``) in the
-upload's request, sent by
-the rows, and deleted when the import ends; without a ZIP they are left for the wizard. Every
-audit entry is the importing admin's.
+upload's request, sent by the rows (any worker on any host reads them there), and deleted when
+the import's last chunk ends; without a ZIP they are left for the wizard. Every audit entry is
+the importing admin's.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask import current_app
 from sqlalchemy import select, update
@@ -29,8 +32,9 @@ from portal.bulk.parsing import BulkRow, DocumentCell
 from portal.bulk.runner import run_pool
 from portal.core import clock
 from portal.core.config import current_settings
-from portal.core.db import db
+from portal.core.db import MAX_ROW_ID, db
 from portal.core.models.bulk import ROW_PENDING, BulkImport, BulkImportRow, ImportState
+from portal.core.models.job import Job, JobState
 from portal.jobs.queue import JobEnd, JobRun
 from portal.storage.current import current_store
 
@@ -46,47 +50,74 @@ def importer(job: BulkImport) -> Actor:
     return Actor(job.started_by, job.started_by_id)
 
 
+class Chunk(NamedTuple):
+    """The rows of one import a job sends: spreadsheet row numbers ``first`` to ``last``."""
+
+    import_id: int
+    first: int
+    last: int
+
+    @classmethod
+    def of(cls, payload: dict[str, Any]) -> Chunk:
+        """The chunk a job's payload names (a job queued before chunks: the whole import)."""
+        return cls(int(payload["import"]), int(payload.get("first", 0)),
+                   int(payload.get("last", MAX_ROW_ID)))
+
+    def payload(self) -> dict[str, Any]:
+        """The job's payload."""
+        return {"import": self.import_id, "first": self.first, "last": self.last}
+
+
+def chunks(import_id: int, numbers: list[int], size: int) -> list[Chunk]:
+    """The rows ``numbers`` (in file order) cut into chunks of ``size`` rows."""
+    return [Chunk(import_id, part[0], part[-1])
+            for part in (numbers[at:at + size] for at in range(0, len(numbers), size))]
+
+
 def run_import(run: JobRun) -> JobEnd:
-    """The worker's part: send the rows without an outcome, in file order, several at once."""
-    import_id = int(run.payload["import"])
-    progress = _Progress(import_id, run)
+    """The worker's part: send the chunk's rows without an outcome, in file order, several at
+    once; end the import when none of its rows is left."""
+    chunk = Chunk.of(run.payload)
+    progress = _Progress(chunk, run)
     settings = current_settings()
     try:
         run_pool(current_app._get_current_object(),  # type: ignore[attr-defined]
-                 _pending_rows(import_id, progress), progress.record,
+                 _pending_rows(chunk, progress), progress.record,
                  concurrency=settings.bulk_concurrency, actor=progress.actor,
-                 files=staging.files_of(current_store(), import_id))
+                 files=staging.files_of(current_store(), chunk.import_id))
     except Exception:  # the import must be left in a final state
-        log.exception("bulk import %d stopped", import_id)
+        log.exception("bulk import %d stopped", chunk.import_id)
         db.session.rollback()
-        _finish(import_id, ImportState.CRASHED)
+        _finish(chunk.import_id, ImportState.CRASHED, run.job_id)
         raise
     if progress.lost:
         return JobEnd.LOST
-    if run.stopping.is_set() and _unfinished(import_id):
+    if run.stopping.is_set() and _unfinished(chunk):
         return JobEnd.RELEASED  # another worker goes on with the rows left
-    _finish(import_id, ImportState.FINISHED)
+    if not _unfinished(Chunk.of({"import": chunk.import_id})):  # nor other chunks' rows
+        _finish(chunk.import_id, ImportState.FINISHED, run.job_id)
     return JobEnd.DONE
 
 
 def give_up(payload: dict[str, Any]) -> None:
-    """The import's workers kept dying on it: it ends as crashed (uploading it again resumes)."""
-    _finish(int(payload["import"]), ImportState.CRASHED)
+    """The import's workers kept dying on a chunk: it ends as crashed (uploading it again
+    resumes)."""
+    _finish(Chunk.of(payload).import_id, ImportState.CRASHED)
 
 
 class _Progress:
-    """What the job knows of its import while it runs: the rows in flight, the counts and the
-    problems so far (this worker alone writes them while its lease holds), and whether it lost
-    the job."""
+    """What the job knows of its chunk while it runs: the rows in flight, the importer, the
+    import's counts and problems (other chunks add theirs), and whether it lost the job."""
 
-    def __init__(self, import_id: int, run: JobRun) -> None:
-        self.import_id = import_id
+    def __init__(self, chunk: Chunk, run: JobRun) -> None:
+        self.import_id = chunk.import_id
         self.run = run
-        job = db.session.get(BulkImport, import_id, populate_existing=True)
+        job = db.session.get(BulkImport, chunk.import_id, populate_existing=True)
         assert job is not None
-        self.counts = dict(job.counts)
-        self.problems = list(job.problems)
         self.actor = importer(job)
+        #: The import's counts and problems as this worker last stored them, good while its
+        #: rows done are still ``done`` (no other chunk stored any since).
+        self.done, self.counts, self.problems = job.done, dict(job.counts), list(job.problems)
         db.session.commit()  # end the read
         #: The ids of the rows started and not yet recorded, by spreadsheet row number.
         self.started: dict[int, int] = {}
@@ -113,26 +144,30 @@ class _Progress:
             raise
         return state == ImportState.RUNNING and self.may_start()
 
-    def add(self, outcome: RowOutcome) -> None:
-        """Count one row's outcome (a row not completed is also a problem)."""
-        counts = self.counts
+
+def add_outcomes(counts: dict[str, int], problems: list[dict[str, Any]],
+                 outcomes: list[RowOutcome]) -> None:
+    """Count the rows' outcomes into ``counts``, and those not completed into ``problems``
+    (kept in row order)."""
+    for outcome in outcomes:
         counts["created"] = counts.get("created", 0) + outcome.created
         counts["resumed"] = counts.get("resumed", 0) + outcome.resumed
         counts[outcome.state.value] = counts.get(outcome.state.value, 0) + 1
         if outcome.state is not RowState.COMPLETED:
-            self.problems.append(outcome.as_json())
-            self.problems.sort(key=lambda p: p["row"])
+            problems.append(outcome.as_json())
+    problems.sort(key=lambda p: p["row"])
 
 
-def _pending_rows(import_id: int, progress: _Progress) -> Iterator[BulkRow]:
-    """The rows still to send in file order, read ``BATCH`` at a time while the import runs."""
-    after = 0
+def _pending_rows(chunk: Chunk, progress: _Progress) -> Iterator[BulkRow]:
+    """The chunk's rows still to send in file order, read ``BATCH`` at a time while the import
+    runs."""
+    after = chunk.first - 1
     while progress.may_start():
         batch = db.session.execute(
             select(BulkImportRow.id, BulkImportRow.number, BulkImportRow.forms,
                    BulkImportRow.documents).join(BulkImport)
-            .where(BulkImportRow.import_id == import_id, BulkImportRow.state == ROW_PENDING,
-                   BulkImportRow.number > after, BulkImport.state == ImportState.RUNNING)
+            .where(*_pending_in(chunk), BulkImportRow.number > after,
+                   BulkImport.state == ImportState.RUNNING)
             .order_by(BulkImportRow.number).limit(BATCH)).all()
         db.session.commit()  # end the read: no transaction is held while rows are in flight
         for row_id, number, forms, documents in batch:
@@ -145,46 +180,75 @@ def _pending_rows(import_id: int, progress: _Progress) -> Iterator[BulkRow]:
         after = batch[-1].number
 
 
-def _unfinished(import_id: int) -> bool:
-    """Whether the running import has rows still to send."""
+def _pending_in(chunk: Chunk) -> tuple[Any, ...]:
+    return (BulkImportRow.import_id == chunk.import_id, BulkImportRow.state == ROW_PENDING,
+            BulkImportRow.number.between(chunk.first, chunk.last))
+
+
+def _unfinished(chunk: Chunk) -> bool:
+    """Whether the running import has rows of ``chunk`` still to send."""
     return db.session.scalar(
         select(BulkImportRow.id).join(BulkImport)
-        .where(BulkImportRow.import_id == import_id, BulkImportRow.state == ROW_PENDING,
-               BulkImport.state == ImportState.RUNNING).limit(1)) is not None
+        .where(*_pending_in(chunk), BulkImport.state == ImportState.RUNNING).limit(1)) is not None
+
+
+def _chunks_left(import_id: int, job_id: int | None) -> bool:
+    """Whether a chunk of the import other than job ``job_id``'s is queued or being sent."""
+    live = db.session.scalars(select(Job.payload).where(
+        Job.kind == KIND, Job.id != (job_id or 0),
+        Job.state.in_((JobState.PENDING, JobState.RUNNING))))
+    found = any(Chunk.of(payload).import_id == import_id for payload in live)
+    db.session.commit()  # end the read
+    return found
 
 
 def _record_rows(progress: _Progress, ended: list[tuple[int, RowOutcome]]) -> str:
-    """The rows' outcomes and the import's counts, in the caller's transaction (with the
-    lease's renewal); commits. The import's state (cancelled: start no more rows)."""
+    """The rows' outcomes, added to the import's counts (its row locked: other chunks add
+    theirs), in the caller's transaction (with the lease's renewal); commits. The import's
+    state (cancelled: start no more rows)."""
     now = clock.utcnow()
     db.session.execute(update(BulkImportRow), [
         {"id": row_id, "state": outcome.state.value, "outcome": outcome.as_json(),
          "finished_at": now} for row_id, outcome in ended])
-    for _row_id, outcome in ended:
-        progress.add(outcome)
+    state, done = db.session.execute(
+        select(BulkImport.state, BulkImport.done)
+        .where(BulkImport.id == progress.import_id).with_for_update()).one()
+    if done != progress.done:  # another chunk stored rows since: read what it added
+        counts, problems = db.session.execute(
+            select(BulkImport.counts, BulkImport.problems)
+            .where(BulkImport.id == progress.import_id)).one()
+        progress.counts, progress.problems = dict(counts), list(problems)
+    add_outcomes(progress.counts, progress.problems, [outcome for _row_id, outcome in ended])
+    progress.done = done + len(ended)
     db.session.execute(
         update(BulkImport).where(BulkImport.id == progress.import_id)
-        .values(done=BulkImport.done + len(ended), counts=dict(progress.counts),
+        .values(done=progress.done, counts=dict(progress.counts),
                 problems=list(progress.problems)),
         execution_options={"synchronize_session": False})
-    state = db.session.scalar(select(BulkImport.state).where(BulkImport.id == progress.import_id))
     db.session.commit()
     return state or ""
 
 
-def _finish(import_id: int, state: ImportState) -> None:
-    """End a running import in ``state`` (a cancelled one keeps its state); commits. Its
-    documents' copies go, and any copies an upload that died left behind."""
-    job = db.session.get(BulkImport, import_id, populate_existing=True)
-    assert job is not None
-    if job.state == ImportState.RUNNING:
-        job.state = state
-        job.finished_at = clock.utcnow()
+def _finish(import_id: int, state: ImportState, job_id: int | None = None) -> None:
+    """End a running import in ``state`` (a cancelled or ended one keeps its state: of two
+    chunks ending together, one ends it); commits. Its documents' copies go once no chunk but
+    job ``job_id`` may still send them (else the sweep deletes them a day later), and any
+    copies an upload that died left behind."""
+    now = clock.utcnow()
+    ended = db.session.execute(
+        update(BulkImport).where(BulkImport.id == import_id,
+                                 BulkImport.state == ImportState.RUNNING)
+        .values(state=state, finished_at=now),
+        execution_options={"synchronize_session": False}).rowcount == 1
+    if ended:
+        job = db.session.get(BulkImport, import_id, populate_existing=True)
+        assert job is not None
         record("bulk.import.end", outcome="ok" if state is ImportState.FINISHED else "error",
                detail={"import": import_id, **job.counts}, actor=importer(job))
     db.session.commit()
     store = current_store()
-    staging.discard(store, import_id)
+    if not _chunks_left(import_id, job_id):
+        staging.discard(store, import_id)
     staging.sweep(store, set(db.session.scalars(
         select(BulkImport.id).where(BulkImport.state == ImportState.RUNNING))), clock.utcnow())
     db.session.commit()  # end the read

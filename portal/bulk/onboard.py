@@ -110,7 +110,8 @@ def onboard_row(client: OnboardingClient, settings: Settings, row: BulkRow,
     outcome = RowOutcome(row.number, row.external_id, resumed=merchant is not None)
     owner = str(row.forms["create"].pop(OWNER, "") or "")  # the portal's, never in a draft
     if merchant is None:
-        merchant, errors = start_merchant(row.forms["create"], actor=actor)
+        # stored with the create, just before it is sent
+        merchant, errors = start_merchant(row.forms["create"], actor=actor, commit=False)
         if merchant is None:
             outcome.reason = redact_text("; ".join(e.message for e in errors))
             return outcome
@@ -164,7 +165,7 @@ class _Sender:
             step = BY_KEY[key]
             result = patiently(
                 partial(send_step, self.client, self.merchant, step, self.row.forms[key],
-                        actor=self.actor),
+                        actor=self.actor, store_first=False),
                 partial(send_saved, self.client, self.merchant, step, actor=self.actor),
                 self.pause)
             if not result.ok:

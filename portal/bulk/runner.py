@@ -2,9 +2,11 @@
 context (so its own database session and connection); all threads share one gateway client (it
 keeps no state between calls, and its transport gives each thread its own HTTP session).
 
-The gateway calls of different rows overlap; each row's database writes stay short, as the
-step service commits before each call and after each answer. Rows are read, started and heard
-in the caller's thread, so the caller may stop starting rows at any point (rows in flight end).
+The gateway calls of different rows overlap; each row's database writes stay short, as no
+transaction is held across a call: a row commits its new merchant with the create just before
+the create is sent, and each step's answer as it arrives (a worker that dies mid-row leaves at
+most the step in flight to send again). Rows are read, started and heard in the caller's
+thread, so the caller may stop starting rows at any point (rows in flight end).
 """
 
 from __future__ import annotations

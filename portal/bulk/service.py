@@ -12,7 +12,7 @@ from sqlalchemy import select, update
 from portal.audit.service import Actor, record
 from portal.bulk import staging
 from portal.bulk.archive import ZipDocuments
-from portal.bulk.import_job import KIND
+from portal.bulk.import_job import KIND, chunks
 from portal.bulk.onboard import RowState
 from portal.bulk.parsing import BulkRow
 from portal.bulk.validation import check_file, skipped_documents
@@ -51,7 +51,8 @@ def submit(content: bytes, filename: str, actor: Actor, *, skip_invalid: bool = 
         db.session.add_all(BulkImportRow(import_id=job.id, number=row.number, forms=row.forms,
                                          documents=staged.get(row.number), state=ROW_PENDING)
                            for row in rows)
-        enqueue(KIND, {"import": job.id})
+        for chunk in chunks(job.id, [row.number for row in rows], settings.bulk_chunk_rows):
+            enqueue(KIND, chunk.payload())
     record("bulk.import.start" if send else "bulk.import.invalid", actor=actor,
            detail={"import": job.id, "file": job.filename, "rows": job.rows,
                    "invalid": checked.invalid_count, "documents": archive is not None})

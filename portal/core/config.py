@@ -21,7 +21,8 @@ from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, Settings
 
 from portal.core.config_errors import bad_values_text, production_problem
 from portal.core.config_fields import (
-    ROOT,
+    DEV_ENV_FILE,
+    DOT_ENV,
     Address,
     BulkConcurrency,
     CommaList,
@@ -32,6 +33,7 @@ from portal.core.config_fields import (
     InitiatePath,
     Lowercase,
     OptionalAmount,
+    PositiveCount,
     PositiveHours,
     PositiveSeconds,
     StorageUrl,
@@ -42,13 +44,8 @@ from portal.core.config_fields import (
 from portal.gateway.onboarding_events import origin_of
 from portal.gateway.payments_shapes import INITIATE_PATH
 
-INSTANCE = ROOT / "instance"
 DEV_ENVS = ("development", "testing")
 SETTINGS_EXTENSION = "portal_settings"
-#: The env file ``make run`` writes; read when PORTAL_ENV_FILE names no other.
-DEV_ENV_FILE = INSTANCE / "portal.env"
-#: The project's own env file; its values outrank the PORTAL_ENV_FILE file's.
-DOT_ENV = ROOT / ".env"
 
 
 class ConfigError(RuntimeError):
@@ -66,7 +63,7 @@ class Settings(BaseSettings):
     secret_key: str = variable("SECRET_KEY", "", "Signs sessions, CSRF tokens and merchant "
                                "links", required=True, secret=True, random=True)
     database_url: DatabaseUrl = variable(
-        "DATABASE_URL", "sqlite:///instance/portal.core.db",
+        "DATABASE_URL", "sqlite:///instance/portal.db",
         "SQLAlchemy URL; `postgresql+psycopg://...` for several processes")
     onboarding_url: Address = variable(
         "GATEWAY_ONBOARDING_URL", "", "Base URL of the onboarding API", required=True,
@@ -111,6 +108,9 @@ class Settings(BaseSettings):
     bulk_concurrency: BulkConcurrency = variable(
         "BULK_CONCURRENCY", 4, "Rows of a bulk import a worker sends at once, 1 to 16: raise it "
         "when the gateway answers slowly, lower it if it answers 429 Too Many Requests")
+    bulk_chunk_rows: PositiveCount = variable(
+        "BULK_CHUNK_ROWS", 100, "Rows of a bulk import in one chunk, sent in file order: on "
+        "PostgreSQL each worker process sends another chunk of the same import at once")
     upload_folder: Folder = variable("UPLOAD_FOLDER", "instance/uploads", "Where uploaded "
                                      "documents are stored (never under `static/`); with "
                                      "`DOCUMENT_STORAGE`, where uploads are spooled")

@@ -14,6 +14,11 @@ from pydantic_settings import NoDecode
 
 #: The project's folder: relative paths in the configuration are relative to it.
 ROOT = Path(__file__).resolve().parents[2]
+INSTANCE = ROOT / "instance"
+#: The env file ``make run`` writes; read when PORTAL_ENV_FILE names no other.
+DEV_ENV_FILE = INSTANCE / "portal.env"
+#: The project's own env file; its values outrank the PORTAL_ENV_FILE file's.
+DOT_ENV = ROOT / ".env"
 
 
 def _flag(value: object) -> object:
@@ -46,6 +51,7 @@ Lowercase = Annotated[str, AfterValidator(lambda value: value.strip().lower())]
 MAX_BULK_CONCURRENCY = 16
 BulkConcurrency = Annotated[int, Field(ge=1, le=MAX_BULK_CONCURRENCY)]
 PositiveSeconds = Annotated[int, Field(ge=1)]
+PositiveCount = Annotated[int, Field(ge=1)]
 PositiveHours = Annotated[float, Field(gt=0)]
 HourOfDay = Annotated[int, Field(ge=0, le=23)]
 

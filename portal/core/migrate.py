@@ -5,7 +5,8 @@ from __future__ import annotations
 from alembic import command
 from alembic.config import Config
 
-from portal.core.config import ROOT, Settings
+from portal.core.config import Settings
+from portal.core.config_fields import ROOT
 from portal.core.models.merchant_search import SEARCH_TABLE
 
 

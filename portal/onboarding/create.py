@@ -20,7 +20,7 @@ from portal.core.models.merchant import CreateState, Merchant
 from portal.gateway import rules
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.shapes import FieldError, validate_payload
-from portal.onboarding.drafts import draft_for, save_draft, stage_draft
+from portal.onboarding.drafts import draft_for, hold_all_drafts, stage_draft
 from portal.onboarding.result import StepResult
 from portal.onboarding.sending import call_gateway
 from portal.onboarding.steps import BY_KEY, Step
@@ -34,12 +34,14 @@ def new_external_id() -> str:
     return "pop-" + uuid.uuid4().hex
 
 
-def start_merchant(data: dict[str, Any], sending: bool = False, *,
-                   actor: Actor) -> tuple[Merchant | None, list[FieldError]]:
+def start_merchant(data: dict[str, Any], sending: bool = False, *, actor: Actor,
+                   commit: bool = True) -> tuple[Merchant | None, list[FieldError]]:
     """Create the local record for step 1 (nothing is sent); the external id must be free.
 
     When it is not and the user meant to send, every other field that could not be sent is
-    named too, so one round trip shows all that needs correcting.
+    named too, so one round trip shows all that needs correcting. With ``commit`` False the
+    record and its draft stay in the session, for the create's send to commit them with the
+    create it is about to send (a bulk import's row).
     """
     external_id = str(data.get(EXTERNAL_ID_FIELD) or "").strip()
     errors = _external_id_errors(external_id, None)
@@ -47,12 +49,15 @@ def start_merchant(data: dict[str, Any], sending: bool = False, *,
         return None, with_send_errors(CREATE, data, errors) if sending else errors
     merchant = Merchant(external_onboarding_id=external_id, pan="", checklist={},
                         documents_outstanding=[])
+    _update_identity(merchant, data)
     db.session.add(merchant)
     db.session.flush()
+    hold_all_drafts(merchant)  # it has none yet: none is looked for
     record("merchant.start", merchant_id=merchant.id,
            detail={"externalOnboardingId": external_id}, actor=actor)
-    _update_identity(merchant, data)
-    save_draft(merchant, CREATE, data, actor=actor)
+    stage_draft(merchant, CREATE, data, actor=actor, flush=False)
+    if commit:
+        db.session.commit()
     return merchant, []
 
 

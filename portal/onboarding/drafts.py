@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import inspect, select, update
+from sqlalchemy import event, inspect, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from portal.audit.service import Actor, record
@@ -17,6 +18,11 @@ from portal.core.models.step import StepDraft, StepState
 from portal.onboarding.result import StepResult
 from portal.onboarding.steps import Step
 from portal.outbox import queue
+
+#: ``Session.info`` key: for the merchants whose every stored draft the session holds (read
+#: together, or none stored: a merchant the session itself started), those drafts by step
+#: key, kept referenced (the identity map's are weak); a step missing there has no draft.
+ALL_HELD = "drafts_all_held"
 
 
 class DraftConflict(Exception):
@@ -35,17 +41,35 @@ def get_merchant(merchant_id: int) -> Merchant | None:
 def drafts_of(merchant: Merchant) -> dict[str, StepDraft]:
     """The merchant's step drafts by step key, in one query."""
     rows = db.session.scalars(select(StepDraft).where(StepDraft.merchant_id == merchant.id))
-    return {row.step: row for row in rows}
+    drafts = {row.step: row for row in rows}
+    hold_all_drafts(merchant, drafts)
+    return drafts
+
+
+def hold_all_drafts(merchant: Merchant, drafts: dict[str, StepDraft] | None = None) -> None:
+    """Note that ``drafts`` are every stored draft of ``merchant`` (none: the session started
+    it), so no other is read for it until a rollback; a draft another session stores
+    meanwhile is met at the flush, as a conflict, like two first saves racing."""
+    db.session.info.setdefault(ALL_HELD, {})[merchant.id] = dict(drafts or {})
 
 
 def find_draft(merchant: Merchant, step: Step) -> StepDraft | None:
     """The step's stored draft, if any: the one this session already holds (a page reads all
-    of the merchant's drafts first), else read."""
+    of the merchant's drafts first, and a row of a bulk import once), else read."""
+    every = db.session.info.get(ALL_HELD, {}).get(merchant.id)
+    if every is not None:
+        return every.get(step.key)
     held = _held_draft(merchant.id, step.key)
     if held is not None:
         return held  # (merchant, step) is unique: the row held is the row a read would give
     return db.session.scalar(select(StepDraft).where(StepDraft.merchant_id == merchant.id,
                                                      StepDraft.step == step.key))
+
+
+@event.listens_for(Session, "after_soft_rollback")
+def _forget_held(session: Session, _previous: object) -> None:
+    """A rollback expires what the session held and drops the drafts it added."""
+    session.info.pop(ALL_HELD, None)
 
 
 def _held_draft(merchant_id: int, step_key: str) -> StepDraft | None:
@@ -66,6 +90,9 @@ def draft_for(merchant: Merchant, step: Step) -> StepDraft:
         draft = StepDraft(merchant_id=merchant.id, step=step.key, payload={}, last_error={},
                           state=StepState.DRAFT, version=0)
         db.session.add(draft)
+        every = db.session.info.get(ALL_HELD, {}).get(merchant.id)
+        if every is not None:
+            every[step.key] = draft
     return draft
 
 
@@ -78,13 +105,15 @@ def save_draft(merchant: Merchant, step: Step, data: dict[str, Any],
 
 
 def stage_draft(merchant: Merchant, step: Step, data: dict[str, Any],
-                version: int | None = None, *, actor: Actor) -> StepDraft:
+                version: int | None = None, *, actor: Actor, flush: bool = True) -> StepDraft:
     """Write what was typed into the session (the step is then a draft again); no commit, so
     a send commits it with the body it sends, in one transaction.
 
     ``version`` is the draft version the form was loaded at (default: the one read now); if
     the stored draft moved on since, nothing is written and DraftConflict is raised. A send
-    still queued for the step is superseded: older data is never sent after newer.
+    still queued for the step is superseded: older data is never sent after newer. With
+    ``flush`` False a first draft stays in the session unwritten (a draft created meanwhile
+    by someone else then fails the caller's flush).
     """
     draft = draft_for(merchant, step)
     created = draft.id is None
@@ -97,7 +126,8 @@ def stage_draft(merchant: Merchant, step: Step, data: dict[str, Any],
             queue.supersede(merchant.id, step.key)
         merchant.touch()
         record("step.draft", merchant_id=merchant.id, detail={"step": step.key}, actor=actor)
-        db.session.flush()  # a draft created meanwhile by someone else fails here
+        if flush or not created:
+            db.session.flush()  # a draft created meanwhile by someone else fails here
     except IntegrityError:
         db.session.rollback()
         stored = find_draft(merchant, step) if created else None

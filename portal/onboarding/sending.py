@@ -1,5 +1,6 @@
 """Sending a step to the gateway: validate as the gateway does, store what is sent before it
-is sent, call the step's operation, then store the answer or why it failed.
+is sent (a bulk import's row, whose import keeps it, may store it with the answer instead:
+``service.send_step``), call the step's operation, then store the answer or why it failed.
 
 When the gateway cannot be reached, or asks us to slow down (429), a step's send is queued for
 the background sync, no earlier than its ``Retry-After`` (step 1 is never queued: see
@@ -47,13 +48,15 @@ NEEDS_CORRECTING = "Some fields need correcting."
 
 
 def send_draft(client: OnboardingClient, merchant: Merchant, step: Step,
-               draft: StepDraft, *, actor: Actor) -> StepResult:
+               draft: StepDraft, *, actor: Actor, store_first: bool = True) -> StepResult:
     """Send the draft (saved, or staged in this transaction: it is committed with the body
-    before the call); when the gateway is unavailable, queue it for the background sync;
-    commits. A send still queued for the step was superseded by the caller."""
+    before the call, unless ``store_first`` is False and it was never stored: see
+    ``service.send_step``); when the gateway is unavailable, queue it for the background
+    sync; commits. A send still queued for the step was superseded by the caller."""
     assert step.request is not None
     body = step.request(draft.payload)
-    result = call_gateway(client, merchant, step, draft, body, actor=actor)
+    result = call_gateway(client, merchant, step, draft, body, actor=actor,
+                          store_first=store_first)
     result.version = draft.version
     if result.ok and step.checks_account and merchant.penny_drop_status:
         result.message = penny_drop_outcome(merchant)
@@ -67,10 +70,10 @@ def send_draft(client: OnboardingClient, merchant: Merchant, step: Step,
 
 
 def call_gateway(client: OnboardingClient, merchant: Merchant, step: Step, draft: StepDraft,
-                 body: Any, *, actor: Actor) -> StepResult:
-    """Validate locally, then commit (what is sent is stored before it is sent), send, and
-    store the answer or the failure with its audit entry (credited to ``actor``); the caller
-    commits that."""
+                 body: Any, *, actor: Actor, store_first: bool = True) -> StepResult:
+    """Validate locally, then commit (what is sent is stored before it is sent; with
+    ``store_first`` False only when the draft was stored already), send, and store the answer
+    or the failure with its audit entry (credited to ``actor``); the caller commits that."""
     action = f"step.send.{step.key}"
     value, errors = check_all(step.shape, body)
     if errors:
@@ -81,7 +84,8 @@ def call_gateway(client: OnboardingClient, merchant: Merchant, step: Step, draft
     if not step.creates_record and not merchant.onboarding_id:
         return StepResult(False, "Create the merchant at the gateway first (step 1).")
     assert step.send is not None
-    db.session.commit()  # what is sent is stored before it is sent
+    if store_first or draft.id is not None:  # what is sent is stored before it is sent
+        db.session.commit()
     try:
         answer = step.send(client, merchant.onboarding_id or "", value)
     except ValidationFailed as exc:

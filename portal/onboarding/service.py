@@ -46,11 +46,13 @@ def save_step_draft(merchant: Merchant, step: Step, data: dict[str, Any],
 
 def send_step(client: OnboardingClient, merchant: Merchant, step: Step,
               data: dict[str, Any], version: int | None = None, *,
-              actor: Actor) -> StepResult:
+              actor: Actor, store_first: bool = True) -> StepResult:
     """Keep the draft, validate it like the gateway does, send it and store the answer.
 
     Two commits: the draft with the body about to be sent, then the answer (see sending).
-    The audit entries are ``actor``'s.
+    With ``store_first`` False (a bulk import's row: its import keeps what it sends, and a
+    row taken over sends it again) a step without a stored draft is stored with its answer,
+    in one commit. The audit entries are ``actor``'s.
     """
     try:
         if step.creates_record:
@@ -62,10 +64,10 @@ def send_step(client: OnboardingClient, merchant: Merchant, step: Step,
         reason = lock_reason(merchant, step)
         if reason:
             return StepResult(False, reason)
-        draft = stage_draft(merchant, step, data, version, actor=actor)
+        draft = stage_draft(merchant, step, data, version, actor=actor, flush=store_first)
     except DraftConflict as exc:
         return conflict_result(exc)
-    return send_draft(client, merchant, step, draft, actor=actor)
+    return send_draft(client, merchant, step, draft, actor=actor, store_first=store_first)
 
 
 def send_saved(client: OnboardingClient, merchant: Merchant, step: Step, *,

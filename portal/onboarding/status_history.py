@@ -58,11 +58,13 @@ def change_status(merchant: Merchant, new: str | None, source: str, gid: str = "
     if not new or new == current:
         return False
     expected = Merchant.status.is_(None) if current is None else Merchant.status == current
-    result = db.session.execute(
-        update(Merchant).where(Merchant.id == merchant.id, expected).values(status=new),
-        execution_options={"synchronize_session": False},
-    )
+    with db.session.no_autoflush:  # what is pending goes in the caller's one flush
+        result = db.session.execute(
+            update(Merchant).where(Merchant.id == merchant.id, expected).values(status=new),
+            execution_options={"synchronize_session": False},
+        )
     if result.rowcount != 1:
+        db.session.flush()  # keep what is pending: the refresh reads the row back
         db.session.refresh(merchant)
         return False
     set_committed_value(merchant, "status", new)

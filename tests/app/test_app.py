@@ -40,7 +40,7 @@ def test_development_tolerates_missing_secrets():
 def test_defaults_put_sqlite_and_uploads_under_instance():
     settings = settings_from_env({"PORTAL_ENV": "development"})
     assert settings.database_url.startswith("sqlite:////")
-    assert settings.database_url.endswith("/instance/portal.core.db")
+    assert settings.database_url.endswith("/instance/portal.db")
     assert settings.upload_folder.endswith("/instance/uploads")
     assert settings.upload_max_bytes == 5 * 1024 * 1024
 

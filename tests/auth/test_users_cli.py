@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from portal.app.devsetup import write_dev_config
 from portal.auth.accounts import DEFAULT_ADMIN_EMAIL, authenticate, find_user
-from portal.core.config import ROOT
+from portal.core.config_fields import ROOT
 from portal.core.config_table import VARIABLES
 from portal.core.db import db
 from portal.core.models import AuditEvent
@@ -155,7 +155,7 @@ def _flask(env_file: Path, *args: str, **environment: str) -> subprocess.Complet
 def test_users_create_by_hand_reads_instance_portal_env_without_variables(tmp_path):
     write_dev_config(tmp_path, 5000, 8100)
     with (tmp_path / "portal.env").open("a", encoding="utf-8") as env_file:
-        env_file.write(f"DATABASE_URL=sqlite:///{tmp_path / 'portal.core.db'}\n")
+        env_file.write(f"DATABASE_URL=sqlite:///{tmp_path / 'portal.db'}\n")
     assert _flask(tmp_path / "portal.env", "db", "upgrade").returncode == 0
     created = _flask(tmp_path / "portal.env", "users", "create", "ops@example.com", "--role", "ops")
     assert created.returncode == 0, created.stderr

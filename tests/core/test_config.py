@@ -8,7 +8,8 @@ import pytest
 from pydantic import ValidationError
 
 from portal.core import config
-from portal.core.config import ROOT, ConfigError, Settings, env_files, settings_from_env
+from portal.core.config import ConfigError, Settings, env_files, settings_from_env
+from portal.core.config_fields import ROOT
 from portal.core.config_table import VARIABLES, main, markdown_table
 from tests.support.production import production_environment
 

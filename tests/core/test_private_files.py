@@ -18,7 +18,7 @@ def mode(path: Path) -> int:
 
 
 def test_the_sqlite_database_and_its_wal_files_are_owner_only(tmp_path, permissive_umask):
-    database = tmp_path / "portal.core.db"
+    database = tmp_path / "portal.db"
     engine = make_engine(f"sqlite:///{database}")
     try:
         with engine.begin() as conn:
@@ -28,12 +28,12 @@ def test_the_sqlite_database_and_its_wal_files_are_owner_only(tmp_path, permissi
             files = {path.name: mode(path) for path in tmp_path.iterdir()}
     finally:
         engine.dispose()
-    assert {"portal.core.db", "portal.core.db-wal", "portal.core.db-shm"} <= set(files)
+    assert {"portal.db", "portal.db-wal", "portal.db-shm"} <= set(files)
     assert files == dict.fromkeys(files, 0o600)
 
 
 def test_an_existing_world_readable_database_is_narrowed(tmp_path, permissive_umask):
-    database = tmp_path / "portal.core.db"
+    database = tmp_path / "portal.db"
     database.touch(mode=0o644)
     make_engine(f"sqlite:///{database}").dispose()
     assert mode(database) == 0o600

@@ -44,7 +44,7 @@ def test_ready_when_database_migrations_and_gateway_are_fine(app):
 
 
 def test_not_ready_when_the_database_cannot_be_reached(sandbox, tmp_path):
-    missing = f"sqlite:///{tmp_path / 'no-such-folder' / 'portal.core.db'}"
+    missing = f"sqlite:///{tmp_path / 'no-such-folder' / 'portal.db'}"
     status, body = readiness_of(create_app(settings_for(missing, sandbox.url, tmp_path)))
     assert status == 503
     assert body["failed"] == ["database", "migrations"]

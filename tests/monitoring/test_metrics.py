@@ -111,7 +111,7 @@ def test_empty_queues_report_zero(client):
 
 
 def test_without_a_database_the_process_metrics_are_still_served(sandbox, tmp_path):
-    missing = f"sqlite:///{tmp_path / 'no-such-folder' / 'portal.core.db'}"
+    missing = f"sqlite:///{tmp_path / 'no-such-folder' / 'portal.db'}"
     client = create_app(settings_for(missing, sandbox.url, tmp_path)).test_client()
     client.get("/healthz")
     text = scrape(client)

@@ -31,7 +31,7 @@ def environment(folder: Path, **changes: str) -> dict[str, str]:
     inherited = {k: v for k, v in os.environ.items()
                  if k not in names and k != "PROMETHEUS_MULTIPROC_DIR"}
     return {**inherited, **production_environment(folder),
-            "DATABASE_URL": f"sqlite:///{folder / 'portal.core.db'}",
+            "DATABASE_URL": f"sqlite:///{folder / 'portal.db'}",
             "PORTAL_ENV_FILE": str(folder / "absent.env"), **changes}
 
 

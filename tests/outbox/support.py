@@ -44,7 +44,7 @@ def migrated_any_database_url(request: pytest.FixtureRequest, migrated_template:
                               tmp_path: Path) -> Iterator[str]:
     """A fresh database migrated to head, of each kind the portal supports (one run each)."""
     if request.param == "sqlite":
-        path = tmp_path / "portal.core.db"
+        path = tmp_path / "portal.db"
         shutil.copy(migrated_template, path)
         yield f"sqlite:///{path}"
         return

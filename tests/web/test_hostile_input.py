@@ -132,12 +132,12 @@ def world(migrated_template: Path, tmp_path_factory: pytest.TempPathFactory) -> 
     """One portal for every fuzzed route (the examples share its rows, as users share a
     portal): webhooks unsigned so anyone's body is parsed, CSRF off so forms are read."""
     folder = tmp_path_factory.mktemp("fuzz")
-    shutil.copy(migrated_template, folder / "portal.core.db")
+    shutil.copy(migrated_template, folder / "portal.db")
     with serve_sandbox(SANDBOX_CONFIG) as sandbox, pytest.MonkeyPatch.context() as patch:
         patch.setattr("portal.auth.passwords.hasher",
                       PasswordHasher.from_parameters(profiles.CHEAPEST))
         configured = with_payments(settings_for(
-            f"sqlite:///{folder / 'portal.core.db'}", sandbox.url, folder), sandbox, folder)
+            f"sqlite:///{folder / 'portal.db'}", sandbox.url, folder), sandbox, folder)
         app = create_app(configured.with_changes(webhook_secrets=()))
         app.config["WTF_CSRF_ENABLED"] = False
         admin = app.test_client()

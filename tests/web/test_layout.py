@@ -11,7 +11,7 @@ from flask_wtf import FlaskForm
 from wtforms import StringField
 from wtforms.validators import DataRequired
 
-from portal.core.config import ROOT
+from portal.core.config_fields import ROOT
 from portal.core.db import db
 from portal.core.models import Role, User
 from tests.conftest import AuthActions

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from bs4 import BeautifulSoup
 
-from portal.core.config import ROOT
+from portal.core.config_fields import ROOT
 
 TEMPLATES = sorted(p for p in (ROOT / "templates").rglob("*.html")
                    if "table--stacked" in p.read_text())

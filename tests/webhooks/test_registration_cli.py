@@ -12,7 +12,8 @@ from sqlalchemy import select
 
 from portal.app.devsetup import write_dev_config
 from portal.app.factory import create_app
-from portal.core.config import ROOT, settings_from_env
+from portal.core.config import settings_from_env
+from portal.core.config_fields import ROOT
 from portal.core.db import db
 from portal.core.models.webhook_event import WebhookEvent
 from portal.gateway.onboarding_client import OnboardingClient

@@ -17,6 +17,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
 from flask import Flask
+from sqlalchemy.exc import IntegrityError
 
 from portal.audit.service import Actor
 from portal.bulk.onboard import RowOutcome, RowState, onboard_row
@@ -32,6 +33,12 @@ log = logging.getLogger("portal.bulk")
 
 #: A batch meets 429s and 5xx more than a person does: more, still capped, backoff on PUT/GET.
 BULK_RETRY = RetryPolicy(attempts=5, base_delay=0.25, max_delay=4.0)
+#: A row's problem when the portal failed on it (the log says why).
+FAILED_HERE = "The portal failed on this row; open the merchant to see which steps were sent"
+#: A row's problem when its merchant was changed elsewhere (the wizard, another import) while
+#: the row was being sent, so its answer could not be stored as it was.
+CHANGED_MEANWHILE = ("This merchant was changed elsewhere (in the wizard or another import) "
+                     "while its row was being sent; open the merchant to finish it there")
 
 
 @dataclass
@@ -132,8 +139,8 @@ def onboard_safely(client: OnboardingClient, row: BulkRow, files: DocumentStore 
     except Exception as exc:  # one broken row must not stop the others
         log.exception("bulk import: row %d failed unexpectedly", row.number)
         db.session.rollback()
-        return RowOutcome(row.number, row.external_id,
-                          reason=f"Unexpected error: {type(exc).__name__}")
+        return RowOutcome(row.number, row.external_id, reason=(
+            CHANGED_MEANWHILE if isinstance(exc, IntegrityError) else FAILED_HERE))
 
 
 def bulk_client() -> OnboardingClient:

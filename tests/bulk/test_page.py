@@ -7,7 +7,10 @@ import io
 
 import pytest
 from bs4 import BeautifulSoup
+from sqlalchemy.exc import IntegrityError
 
+from portal.bulk import runner
+from portal.bulk.runner import CHANGED_MEANWHILE, FAILED_HERE
 from portal.core.db import db
 from portal.core.models.bulk import BulkImport
 from portal.core.models.merchant import Merchant
@@ -181,3 +184,19 @@ def test_a_running_import_can_be_cancelled_from_its_page(admin, app, sandbox):
     assert "Upload the same file again to resume it" in page.get_text(" ")
     again = admin.post(f"{location}/cancel", follow_redirects=True)
     assert "The import had already ended." in again.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(("failure", "reason"), [
+    (IntegrityError("INSERT", {}, Exception("UNIQUE constraint failed")), CHANGED_MEANWHILE),
+    (RuntimeError("boom"), FAILED_HERE),
+])
+def test_a_row_the_portal_fails_on_says_so_in_words(admin, sandbox, monkeypatch, failure,
+                                                    reason):
+    def failing(*args, **kwargs):
+        raise failure
+
+    monkeypatch.setattr(runner, "onboard_row", failing)
+    progress = finished(admin, upload(admin, EXAMPLE.read_bytes()).headers["Location"])
+    assert progress["counts"]["failed"] == 10
+    assert {p["reason"] for p in progress["problems"]} == {reason}
+    assert "Error" not in reason and "Unexpected" not in reason

@@ -19,9 +19,9 @@ from bench.stack import Bench
 
 #: The merchants the payments are spread over, in turn (payment 50 is the first's).
 MERCHANTS = 2
-#: The merchant's own list also reads its credentials and approval requests: one statement
-#: more than the merchants list's pages.
-STATEMENT_LIMIT = 7
+#: The merchant's own list also reads its credentials and approval requests, and every page
+#: the navigation's counts (a team's day: its worklist, unread notices and approvals in one).
+STATEMENT_LIMIT = 8
 #: Every filter set, each finding payment 50.
 EVERY_FILTER = {"q": email(50), "amount": amount(50), "merchant": business_name(1),
                 "date_from": "2026-01-01", "date_to": "2026-01-01", "status": "AUTHORIZED"}

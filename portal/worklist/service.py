@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import Select, and_, func, literal, or_, select, update
+from sqlalchemy import Select, and_, case, func, literal, null, or_, select, update
 from sqlalchemy.orm import load_only
 
 from portal.audit.service import Actor, record
@@ -147,7 +147,10 @@ def nav_counts(viewer: User, settings: Settings, now: datetime) -> NavCounts:
     approvals = (waiting_count(viewer.id).scalar_subquery() if viewer.role == Role.ADMIN
                  else literal(0))
     one = select(literal(1).label("one")).subquery()
-    values = columns(settings, now)
+    # read only in a merchant's row: in the empty row of a viewer who owns none, the holds'
+    # sub-selects would search every payment for a merchant id that is NULL
+    values = {name: case((Merchant.id.is_not(None), value), else_=null())
+              for name, value in columns(settings, now).items()}
     rows = db.session.execute(
         select(unread.label("unread"), approvals.label("approvals"), Merchant,
                *(v.label(k) for k, v in values.items()))

@@ -21,7 +21,7 @@ import requests
 from werkzeug.wrappers import Request, Response
 
 from portal.core.config import Settings
-from tests.support.servers import free_port
+from tests.support.servers import free_port, stop
 
 #: Credentials the server takes (moto checks none); the portal sends them as a real store's.
 ACCESS_KEY_ID, SECRET_ACCESS_KEY = "portal-test-key", "portal-test-secret-0123456789"
@@ -140,8 +140,7 @@ def s3_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[S3Server]:
                     time.sleep(0.05)
             yield S3Server(url)
         finally:
-            server.terminate()
-            server.wait(timeout=10)
+            stop(server)
 
 
 @pytest.fixture

@@ -17,12 +17,12 @@ from sqlalchemy import select
 
 from portal.core.config import Settings
 from portal.core.db import db
-from portal.core.migrate import upgrade
 from portal.core.models.step import StepDraft
 from portal.web import scenarios
 from tests.conftest import TEST_PASSWORD, AuthActions
 from tests.outbox.support import sent_to_sandbox
 from tests.support.browser import flatten, form_values
+from tests.support.postgres import shared_postgres
 from tests.support.servers import gunicorn_portal, page_of, sign_in
 
 pytestmark = pytest.mark.postgres
@@ -31,11 +31,7 @@ SESSIONS = 6
 CONFLICT = "Someone else saved this step"
 
 
-@pytest.fixture
-def database_url(postgres_url: str) -> str:
-    """PostgreSQL only here: several processes share the database."""
-    upgrade(postgres_url)
-    return postgres_url
+database_url = shared_postgres()
 
 
 @pytest.fixture

@@ -75,3 +75,19 @@ def wait_for(check: Callable[[], bool], what: str, seconds: float = 120) -> None
     while not check():
         assert time.monotonic() < deadline, f"gave up waiting for {what}"
         time.sleep(0.1)
+
+
+def taken_over_and_finished(app: Flask, import_id: int, rows: int,
+                            resumed: int) -> tuple[BulkImport, list[BulkImportRow]]:
+    """Check that an import a killed worker left was finished: each of its ``rows`` ended once,
+    in file order, awaiting documents, ``resumed`` of them resumed (their merchants existed) and
+    every other created once; the import and its rows."""
+    done = stored_import(app, import_id)
+    assert (done.state, done.done, done.total) == ("finished", rows, rows)
+    assert done.counts == {"created": rows - resumed, "resumed": resumed,
+                           "completed": 0, "awaiting_documents": rows, "outcome_unknown": 0,
+                           "linked": 0, "failed": 0}
+    stored = stored_rows(app, import_id)
+    assert [r.number for r in stored] == list(range(2, rows + 2))
+    assert {r.state for r in stored} == {"awaiting_documents"}
+    return done, stored

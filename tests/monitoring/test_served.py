@@ -17,8 +17,8 @@ import requests
 from prometheus_client.multiprocess import MultiProcessCollector
 
 from portal.core.config import Settings
-from portal.core.migrate import upgrade
 from tests.monitoring.support import sample
+from tests.support.postgres import shared_postgres
 from tests.support.servers import free_port, gunicorn_portal
 
 pytestmark = pytest.mark.postgres
@@ -27,11 +27,7 @@ PAN = "ABCPE1234F"
 TOKEN = "abc123secret"
 
 
-@pytest.fixture
-def database_url(postgres_url: str) -> str:
-    """PostgreSQL: two worker processes share the database."""
-    upgrade(postgres_url)
-    return postgres_url
+database_url = shared_postgres()
 
 
 @pytest.fixture

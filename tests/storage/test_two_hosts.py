@@ -26,7 +26,6 @@ from portal.bulk.validation import check_file
 from portal.core import clock
 from portal.core.config import Settings
 from portal.core.db import db
-from portal.core.migrate import upgrade
 from portal.core.models.document import StoredDocument
 from portal.core.models.merchant import Merchant
 from portal.core.models.status_change import StatusChange
@@ -35,6 +34,7 @@ from tests.conftest import TEST_PASSWORD, AuthActions, current_code
 from tests.jobs.support import wait_for
 from tests.support.browser import form_values
 from tests.support.object_store import objects, on_bucket
+from tests.support.postgres import shared_postgres
 from tests.support.servers import ROOT, gunicorn_portal, page_of, portal_environment, sign_in
 
 pytestmark = pytest.mark.postgres
@@ -45,11 +45,7 @@ FIRST = scenarios.sample_pdf("host-a") + b"% uploaded through host A\n"
 SECOND = scenarios.sample_pdf("host-b") + b"% version 2, uploaded through host B\n"
 
 
-@pytest.fixture
-def database_url(postgres_url: str) -> str:
-    """PostgreSQL: every process shares it."""
-    upgrade(postgres_url)
-    return postgres_url
+database_url = shared_postgres()
 
 
 def host(settings: Settings, folder: Path, **changes: object) -> Settings:

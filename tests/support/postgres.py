@@ -15,12 +15,14 @@ import socket
 import subprocess
 import tempfile
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
 import pytest
+
+from portal.core.migrate import upgrade
 
 
 def find_bindir() -> Path | None:
@@ -112,3 +114,16 @@ def postgres_url(postgres_cluster: Cluster) -> Iterator[str]:
     """An empty PostgreSQL database for this test."""
     with postgres_cluster.database() as url:
         yield url
+
+
+def shared_postgres() -> Callable[..., str]:
+    """A ``database_url`` fixture for tests whose processes (workers, gunicorn, hosts) share one
+    database: ``database_url = shared_postgres()`` in the module or folder's conftest."""
+
+    @pytest.fixture(name="database_url")
+    def database_url(postgres_url: str) -> str:
+        """An empty PostgreSQL database, migrated: several processes share it."""
+        upgrade(postgres_url)
+        return postgres_url
+
+    return database_url

@@ -17,7 +17,13 @@ from portal.core.db import db
 from portal.core.models.job import JobState
 from portal.core.models.merchant import Merchant
 from portal.sandbox.faults import Fault, FaultKind
-from tests.jobs.support import queue_import, stored_import, stored_jobs, stored_rows, wait_for
+from tests.jobs.support import (
+    queue_import,
+    stored_import,
+    stored_jobs,
+    taken_over_and_finished,
+    wait_for,
+)
 from tests.support.workers import worker_process
 from tests.worker.test_worker_processes import CONCURRENCY, sent
 
@@ -76,15 +82,8 @@ def test_two_workers_send_two_chunks_at_once_and_one_takes_over_the_other(
                  seconds=240)
         assert second.poll() is None  # the survivor sent every other chunk and goes on
 
-    done = stored_import(app, import_id)
-    assert (done.state, done.done, done.total) == ("finished", ROWS, ROWS)
     # the killed worker's rows in flight were resumed (their merchants existed) by the other
-    assert done.counts == {"created": ROWS - CONCURRENCY, "resumed": CONCURRENCY,
-                           "completed": 0, "awaiting_documents": ROWS, "outcome_unknown": 0,
-                           "linked": 0, "failed": 0}
-    rows = stored_rows(app, import_id)
-    assert [r.number for r in rows] == list(range(2, ROWS + 2))
-    assert {r.state for r in rows} == {"awaiting_documents"}
+    done, rows = taken_over_and_finished(app, import_id, ROWS, CONCURRENCY)
     resumed = {r.number for r in rows if r.outcome["resumed"]}
     assert len(resumed) == CONCURRENCY
     assert all(killed.first <= number <= killed.last for number in resumed), (killed, resumed)

@@ -19,7 +19,14 @@ from portal.core.models.merchant import Merchant
 from portal.core.models.webhook_event import WebhookEvent
 from portal.sandbox.faults import Fault, FaultKind
 from portal.worker.sync import sync_once
-from tests.jobs.support import queue_import, stored_import, stored_jobs, stored_rows, wait_for
+from tests.jobs.support import (
+    queue_import,
+    stored_import,
+    stored_jobs,
+    stored_rows,
+    taken_over_and_finished,
+    wait_for,
+)
 from tests.support.workers import worker_process
 
 pytestmark = pytest.mark.postgres
@@ -71,15 +78,8 @@ def test_a_worker_killed_mid_import_is_taken_over(app, settings, sandbox, tmp_pa
         assert second.wait(timeout=30) == 0
         assert "stopped" in (tmp_path / "second.log").read_text()
 
-    done = stored_import(app, import_id)
-    assert (done.state, done.done, done.total) == ("finished", ROWS, ROWS)
     # the rows in flight were resumed (their merchants existed), every other one created once
-    assert done.counts == {"created": ROWS - CONCURRENCY, "resumed": CONCURRENCY,
-                           "completed": 0, "awaiting_documents": ROWS, "outcome_unknown": 0,
-                           "linked": 0, "failed": 0}
-    rows = stored_rows(app, import_id)
-    assert [r.number for r in rows] == list(range(2, ROWS + 2))
-    assert {r.state for r in rows} == {"awaiting_documents"}
+    _, rows = taken_over_and_finished(app, import_id, ROWS, CONCURRENCY)
     # the rows in flight when the worker died: started in file order, but on a loaded machine
     # one may reach its products send after a later row's, so they are near HALF, not exactly
     # the 4 after it

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
-from types import SimpleNamespace
 
 import requests
 
@@ -46,10 +45,9 @@ def test_a_payments_answer_reads_the_dialect_and_its_clock_does_not(sandbox_serv
     assert READS.count == 0
 
 
-def test_a_tests_two_dialect_runs_share_one_proof():
-    def node(dialect: str) -> SimpleNamespace:
-        return SimpleNamespace(nodeid=f"tests/x.py::test_y[{dialect}-business-docs]")
+def test_a_tests_two_dialect_runs_share_one_proof(tmp_path):
+    def proof(dialect: str, step: str = "business") -> Path:
+        return proof_for(tmp_path, f"tests/x.py::test_y[{dialect}-{step}-docs]")
 
-    assert proof_for(node(AnswerDialect.CONTRACT)) == proof_for(node(AnswerDialect.DOCS))
-    assert proof_for(node(AnswerDialect.CONTRACT)) != proof_for(
-        SimpleNamespace(nodeid="tests/x.py::test_y[contract-owners-docs]"))
+    assert proof(AnswerDialect.CONTRACT) == proof(AnswerDialect.DOCS)
+    assert proof(AnswerDialect.CONTRACT) != proof(AnswerDialect.CONTRACT, "owners")

@@ -3,20 +3,17 @@ modules call is counted, so a test whose run in the contract's dialect never ask
 the sandbox speaks is known to run alike in the docs' (its second run is skipped, saying so).
 
 Every read of ``answerDialect`` in ``portal/sandbox`` goes through ``speaks_docs``
-(``tests/sandbox/test_dialect_reads.py`` fails on one that does not), so a run that called it
-never got an answer a dialect shapes. The proof is a file per test, in a folder shared by the
-run's pytest-xdist workers: a docs run that starts before its contract run has finished simply
-runs.
+(``tests/sandbox/test_dialect_reads.py`` fails on one that does not), so a run that never
+called it got no answer a dialect shapes. The proof is a file per test, in a folder the run's
+pytest-xdist workers share (:func:`proofs`): a docs run that starts before its contract run has
+finished simply runs.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import sys
-import tempfile
-import uuid
 from pathlib import Path
 
 import pytest
@@ -25,9 +22,6 @@ import portal.sandbox.app  # noqa: F401 - loads every module of the sandbox
 from portal.sandbox import dialect
 from portal.sandbox.dialect import AnswerDialect
 
-#: This run's id: pytest-xdist's, shared by its workers, else this process's.
-RUN_ID = os.environ.get("PYTEST_XDIST_TESTRUNUID") or uuid.uuid4().hex
-PROOFS = Path(tempfile.gettempdir()) / f"portal-dialect-free-{RUN_ID}"
 #: The dialect's id among a test's parameter ids.
 _DIALECT_ID = re.compile(r"(?<=[\[-])(" + "|".join(map(re.escape, AnswerDialect)) + r")(?=[\]-])")
 
@@ -61,20 +55,27 @@ READS = DialectReads()
 READS.install()
 
 
-def proof_for(node: pytest.Item) -> Path:
-    """Where the proof that ``node``'s test (either dialect's run) reads no dialect is kept."""
-    sibling = _DIALECT_ID.sub("", node.nodeid, count=1)
-    return PROOFS / hashlib.sha256(sibling.encode()).hexdigest()
+def proofs(request: pytest.FixtureRequest) -> Path:
+    """The run's folder of proofs: beside the pytest-xdist workers' own temporary folders (so
+    shared by them, and cleaned up with them), else in this process's."""
+    base = request.getfixturevalue("tmp_path_factory").getbasetemp()
+    folder = (base.parent if hasattr(request.config, "workerinput") else base) / "dialect-proofs"
+    folder.mkdir(exist_ok=True)
+    return folder
 
 
-def skip_if_proven(node: pytest.Item, dialect_name: str) -> None:
-    """Skip the docs run of a test whose contract run read no dialect."""
-    if dialect_name == AnswerDialect.DOCS and proof_for(node).exists():
+def proof_for(folder: Path, nodeid: str) -> Path:
+    """Where the proof that the test ``nodeid`` (either dialect's run) reads no dialect is kept."""
+    return folder / hashlib.sha256(_DIALECT_ID.sub("", nodeid, count=1).encode()).hexdigest()
+
+
+def skip_if_proven(proof: Path, dialect_name: str) -> None:
+    """Skip the docs run of a test whose contract run read no dialect (``proof``)."""
+    if dialect_name == AnswerDialect.DOCS and proof.exists():
         pytest.skip("its run in the contract's dialect never read the dialect: it runs alike")
 
 
-def keep_proof(node: pytest.Item, dialect_name: str) -> None:
-    """After a contract run that read no dialect, note it for the docs run."""
+def keep_proof(proof: Path, dialect_name: str) -> None:
+    """After a contract run that read no dialect, note it (``proof``) for the docs run."""
     if dialect_name == AnswerDialect.CONTRACT and READS.count == 0:
-        PROOFS.mkdir(exist_ok=True)
-        proof_for(node).touch()
+        proof.touch()

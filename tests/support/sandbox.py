@@ -37,7 +37,7 @@ from portal.sandbox.dialect import AnswerDialect
 from portal.sandbox.onboarding.backend import OnboardingBackend
 from portal.sandbox.payments.backend import PaymentsBackend
 from portal.sandbox.state import BACKEND_NAME, SandboxState
-from tests.support.dialect_reads import READS, keep_proof, skip_if_proven
+from tests.support.dialect_reads import READS, keep_proof, proof_for, proofs, skip_if_proven
 from tests.support.keys import KeyPair, new_key_pair
 from tests.support.servers import serve
 
@@ -144,10 +144,11 @@ def answer_dialect_fixture(server: str) -> Callable[..., str]:
     def answer_dialect(request: pytest.FixtureRequest) -> Iterator[str]:
         """The sandbox speaking each answer dialect in turn; the value is its name. A docs run
         whose contract run never read the dialect is skipped (tests/support/dialect_reads.py)."""
-        skip_if_proven(request.node, request.param)
+        proof = proof_for(proofs(request), request.node.nodeid)
+        skip_if_proven(proof, request.param)
         spoken = speak(request.getfixturevalue(server), request.param)
         READS.restart()
         yield spoken
-        keep_proof(request.node, request.param)
+        keep_proof(proof, request.param)
 
     return answer_dialect

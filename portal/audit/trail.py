@@ -3,7 +3,6 @@ statements), and the merchant each entry concerns (one more)."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
@@ -14,7 +13,7 @@ from portal.core.db import MAX_ROW_ID, db
 from portal.core.label_tables import TABLES, Kind
 from portal.core.models.audit import AuditEvent
 from portal.core.models.merchant import Merchant
-from portal.core.pagination import Page
+from portal.core.pagination import Page, clamped
 
 AUDIT_PAGE_SIZE = 50
 
@@ -72,7 +71,7 @@ def audit_page(filters: AuditFilters, page: int = 1,
     """The events matching ``filters``, one page of them: two statements."""
     conditions = filters.conditions()
     total = db.session.scalar(select(func.count(AuditEvent.id)).where(*conditions)) or 0
-    page = min(max(page, 1), max(1, math.ceil(total / per_page)))
+    page = clamped(page, total, per_page)
     events = list(db.session.scalars(
         select(AuditEvent).where(*conditions).order_by(AuditEvent.at.desc(), AuditEvent.id.desc())
         .limit(per_page).offset((page - 1) * per_page)))

@@ -24,3 +24,9 @@ class Page(Generic[Row]):
     def pages(self) -> int:
         """How many pages the matches fill (at least one)."""
         return max(1, math.ceil(self.total / self.per_page))
+
+
+def clamped(page: int, total: int, per_page: int) -> int:
+    """``page`` brought within the pages ``total`` rows fill (a page past the last is the last,
+    one before the first the first)."""
+    return min(max(page, 1), max(1, math.ceil(total / per_page)))

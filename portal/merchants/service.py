@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -14,7 +13,7 @@ from portal.core.label_tables import NOT_CREATED
 from portal.core.models.merchant import Merchant
 from portal.core.models.merchant_search import names_contain
 from portal.core.models.step import DONE_STATES, StepDraft
-from portal.core.pagination import Page
+from portal.core.pagination import Page, clamped
 from portal.onboarding.stalling import stalling
 from portal.onboarding.steps import STEPS
 
@@ -94,7 +93,7 @@ def search_merchants(query: str = "", status: str = "", page: int = 1,
         total = _count(filters)
     capped = total > COUNT_CAP
     total = min(total, COUNT_CAP)
-    page = min(max(page, 1), max(1, math.ceil(total / per_page)))
+    page = clamped(page, total, per_page)
     order = (Merchant.last_activity_at.desc(), Merchant.id.desc())
     paged = (_ordered_ids(filters, few=bool(query) and not capped)
              .limit(min(per_page, total - (page - 1) * per_page))  # not past the cap

@@ -3,14 +3,12 @@ them read."""
 
 from __future__ import annotations
 
-import math
-
 from sqlalchemy import func, select, update
 
 from portal.core import clock
 from portal.core.db import db
 from portal.core.models.notice import Notice
-from portal.core.pagination import Page
+from portal.core.pagination import Page, clamped
 
 #: Notices a page shows.
 PER_PAGE = 50
@@ -20,7 +18,7 @@ def page_of(user_id: int, page: int = 1, per_page: int = PER_PAGE) -> Page[Notic
     """One page of the user's notices, newest first (a page past the last shows the last):
     two statements."""
     total = db.session.scalar(select(func.count(Notice.id)).where(Notice.user_id == user_id)) or 0
-    page = min(max(page, 1), max(1, math.ceil(total / per_page)))
+    page = clamped(page, total, per_page)
     return Page(list(db.session.scalars(
         select(Notice).where(Notice.user_id == user_id)
         .order_by(Notice.created_at.desc(), Notice.id.desc())

@@ -9,7 +9,6 @@ case folded (``payments.customer_email``, kept from the stored body, which is pl
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
@@ -21,7 +20,7 @@ from portal.core.models.merchant import Merchant
 from portal.core.models.merchant_search import names_contain
 from portal.core.models.payment import Payment, PaymentRefund, searched_email
 from portal.core.models.payment_link import PaymentLink
-from portal.core.pagination import Page
+from portal.core.pagination import Page, clamped
 
 PAGE_SIZE = 50
 #: The most matches counted and paged through (the 20 pages of the newest): a count and an
@@ -131,7 +130,7 @@ def find_payments(filters: PaymentFilters, page: int = 1,
     total = _count(conditions)
     capped = total > COUNT_CAP
     total = min(total, COUNT_CAP)
-    page = min(max(page, 1), max(1, math.ceil(total / per_page)))
+    page = clamped(page, total, per_page)
     rows = db.session.execute(
         _newest_first(conditions)
         .limit(max(0, min(per_page, total - (page - 1) * per_page)))

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from portal.core.config import Settings
 from portal.sandbox.onboarding.backend import OnboardingBackend
@@ -140,6 +140,14 @@ def console(context: BrowserContext, page: Page) -> Console:
                if "Content Security Policy" in msg.text else None)
     page.on("pageerror", lambda error: seen.errors.append(str(error)))
     return seen
+
+
+def import_ended(page: Page) -> None:
+    """Wait for a bulk import's page to show its import ended. The page reloads itself once its
+    progress says so (``static/js/progress.js``): a reload of the test's own would race that one
+    and be aborted."""
+    expect(page.locator("#bulk-progress")).not_to_have_attribute(
+        "data-state", "running", timeout=TIMEOUT_MS)
 
 
 def log_in(page: Page, email: str, password: str = TEST_PASSWORD, app: Flask | None = None) -> None:

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from portal.sandbox.payments.checkout import TEST_CARDS
-from tests.browser.conftest import Axe, Console, Servers, log_in, screenshot
+from tests.browser.conftest import Axe, Console, Servers, import_ended, log_in, screenshot
 from tests.browser.test_payments_journey import fill_hold_form
 from tests.bulk.conftest import DATA, EXAMPLE, csv_text, example_rows
 from tests.payments.conftest import add_merchant
@@ -69,7 +69,7 @@ def test_bulk_import_with_documents_in_every_state(page: Page, servers: Servers,
     upload(page, good, zip_of_example_documents(tmp_path))
     page.wait_for_url("**/admin/bulk/*")
     run_worker(app)
-    page.reload()
+    import_ended(page)
     expect(page.locator("[data-count='completed']")).to_have_text("2")
     axe.check(page)
     screenshot(page, "bulk-results")

@@ -16,7 +16,7 @@ from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.typed_text import CONTROL_CHARACTER
 from portal.sandbox.faults import Fault, FaultKind
-from tests.browser.conftest import Axe, Servers, log_in, screenshot
+from tests.browser.conftest import Axe, Servers, import_ended, log_in, screenshot
 from tests.browser.test_payment_pages import act, hold_and_pay
 from tests.bulk.conftest import EXAMPLE
 from tests.payments.conftest import APPROVING_CARD, add_merchant
@@ -87,7 +87,7 @@ def test_a_bulk_row_of_unknown_outcome_links_to_the_wizard(
     page.get_by_role("button", name=re.compile("Check and import|Import")).click()
     page.wait_for_url(re.compile(r"/admin/bulk/\d+$"))
     run_worker(app)
-    page.reload()
+    import_ended(page)
     row = page.locator("tr[data-state=outcome_unknown]")
     expect(row).to_contain_text("may or may not have been created")
     expect(row.locator("a.bulk-reconcile")).to_have_text("Retry or link it in the wizard")

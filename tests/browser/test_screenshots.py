@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from portal.web import scenarios
-from tests.browser.conftest import Servers, log_in, screenshot
+from tests.browser.conftest import Servers, import_ended, log_in, screenshot
 from tests.browser.test_bulk_and_team_pages import zip_of_example_documents
 from tests.browser.test_failed_send_then_fix import fill, send
 from tests.browser.test_payment_pages import act, hold_and_pay
@@ -89,4 +89,4 @@ def bulk_results(page: Page, app, folder: Path) -> None:
     page.get_by_role("button", name="Check and import").click()
     page.wait_for_url("**/admin/bulk/*")
     run_worker(app)
-    page.reload()
+    import_ended(page)

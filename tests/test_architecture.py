@@ -38,9 +38,9 @@ LAYERS = (
     Layer("domain", "Rules without pages, taking plain arguments: onboarding (steps, drafts, "
           "sends and what the gateway's answers change), the outbox's queue, the job queue, "
           "the audit trail", ("audit", "jobs", "onboarding", "outbox")),
-    Layer("web", "What every page passes through or shares: sign-in and access checks, error "
-          "pages, CSRF, request helpers, the forms' bases, the step pages' stepper and the "
-          "sandbox's scenarios", ("auth", "web")),
+    Layer("web", "What every page passes through or shares: sign-in and access checks, each "
+          "request's id and counters, error pages, CSRF, request helpers, the forms' bases, the "
+          "step pages' stepper and the sandbox's scenarios", ("auth", "web")),
     Layer("features", "One folder per feature: its pages (routes, forms, commands) and the "
           "services behind them", ("admin", "bulk", "documents", "mail", "main",
                                    "merchant_mail", "merchants", "monitoring", "notifications",

@@ -19,6 +19,7 @@ from portal.mail.routes import bp as mail_bp
 from portal.main.routes import bp as main_bp
 from portal.merchant_mail.routes import bp as merchant_mail_bp
 from portal.merchants.routes import bp as merchants_bp
+from portal.monitoring.routes import bp as monitoring_bp
 from portal.notifications.routes import bp as notifications_bp
 from portal.ownership.routes import bp as ownership_bp
 from portal.payments.approvals.routes import bp as approvals_bp
@@ -33,7 +34,7 @@ from portal.wizard.routes import bp as wizard_bp
 from portal.worklist.routes import bp as worklist_bp
 
 #: Every feature's blueprint, in registration order.
-BLUEPRINTS = (errors_bp, main_bp, auth_bp, merchants_bp, wizard_bp, documents_bp,
+BLUEPRINTS = (monitoring_bp, errors_bp, main_bp, auth_bp, merchants_bp, wizard_bp, documents_bp,
               verification_bp, status_bp, webhooks_bp, admin_bp, payments_bp, bulk_bp, team_bp,
               merchant_mail_bp, mail_bp, approvals_bp, payment_links_bp, ownership_bp,
               notifications_bp, worklist_bp)

@@ -16,8 +16,7 @@ from portal.core.config_fields import INSTANCE, ROOT
 from portal.core.db import db
 from portal.core.startup import checked_settings
 from portal.monitoring.logs import configure_logging
-from portal.monitoring.routes import init_monitoring
-from portal.web import body_forms, step_pages
+from portal.web import body_forms, request_ids, request_metrics, step_pages
 from portal.web.http import RowIdConverter, refuse_json_for_forms
 from portal.web.security_headers import add_security_headers
 from portal.web.uploads import PortalRequest
@@ -52,7 +51,13 @@ def create_app(settings: Settings | None = None) -> Flask:
         proxies = settings.trusted_proxies
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
     app.url_map.converters["int"] = RowIdConverter
-    init_monitoring(app)  # first: the request id exists for every later hook and log line
+    # first: the request id exists for every later hook and log line, the timer runs round them
+    app.before_request(request_ids.start_request)
+    app.before_request(request_metrics.start_timer)
+    app.after_request(request_metrics.observe_request)
+    app.after_request(request_ids.return_request_id)
+    app.teardown_request(request_ids.end_request)
+    app.context_processor(request_ids.for_templates)
     register_extensions(app)
     register_blueprints(app)
     labels.register(app)

@@ -16,6 +16,14 @@ from pydantic import Field
 
 from portal.gateway.errors import ValidationFailed
 from portal.gateway.hmac import HmacAuth, SignedBody
+from portal.gateway.onboarding_reading import (
+    RecordAnswer,
+    Shape,
+    create_reader,
+    record_reader,
+    shape_reader,
+    status_reader,
+)
 from portal.gateway.onboarding_shapes import (
     DOCUMENT_CONTENT,
     OPERATIONS,
@@ -33,14 +41,6 @@ from portal.gateway.onboarding_shapes import (
     Webhook,
     WebhookList,
     body_json,
-)
-from portal.gateway.reading.onboarding import (
-    RecordAnswer,
-    Shape,
-    create_reader,
-    record_reader,
-    shape_reader,
-    status_reader,
 )
 from portal.gateway.retry import RetryPolicy
 from portal.gateway.shapes import FieldError, cross_field_errors, validate_payload
@@ -197,7 +197,7 @@ class OnboardingClient:
     def _call(self, name: str, reader: Callable[[str], Callable[[Reply], Read]], request: Any,
               **params: str) -> Read:
         """Send one operation and read its 2xx answer with ``reader(name)`` inside the
-        transport's timed, counted call (``portal.gateway.reading.onboarding``)."""
+        transport's timed, counted call (``portal.gateway.onboarding_reading``)."""
         prepared = self.prepare(name, request, **params)
         return self.transport.send_and_read(prepared, name, reader(name))
 

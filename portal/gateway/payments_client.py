@@ -3,7 +3,7 @@ docs/gateway-contract.md reads it).
 
 Every call is signed with a JWS over the exact bytes sent. The body goes as a compact JWE to
 the gateway's key, as every official SDK sends it, or as plain JSON (a sandbox setting). POSTs
-are never retried. Every answer is read by :mod:`portal.gateway.reading.payments`: a 2xx that
+are never retried. Every answer is read by :mod:`portal.gateway.payments_reading`: a 2xx that
 declines raises :class:`~portal.gateway.errors.Declined`, and one that does not say whether the
 action was done (or cannot be read) raises an error with ``outcome_unknown``, so the caller
 reconciles with a status read of that call's own merchantTxnId instead of sending it twice.
@@ -29,6 +29,12 @@ from portal.gateway.jws import (
     verify_claims,
 )
 from portal.gateway.payments_auth import JwsAuth
+from portal.gateway.payments_reading import (
+    action_reader,
+    issued_at_ms,
+    read_callback_claims,
+    read_status,
+)
 from portal.gateway.payments_shapes import (
     INITIATE_PATH,
     OPERATIONS,
@@ -39,12 +45,6 @@ from portal.gateway.payments_shapes import (
     InitiateResponse,
     RefundResponse,
     StatusResponse,
-)
-from portal.gateway.reading.payments import (
-    action_reader,
-    issued_at_ms,
-    read_callback_claims,
-    read_status,
 )
 from portal.gateway.retry import RetryPolicy
 from portal.gateway.shapes import Envelope, dump, validate_payload

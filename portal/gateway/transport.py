@@ -111,8 +111,9 @@ class Transport:
 
     def send_and_read(self, prepared: requests.PreparedRequest, operation: str,
                       read: Callable[[Reply], Read]) -> Read:
-        """Send as :meth:`send` does and ``read`` the 2xx reply (``portal.gateway.reading``):
-        a 2xx the reader judges a refusal, or cannot read, is counted as such in the metrics."""
+        """Send as :meth:`send` does and ``read`` the 2xx reply (``onboarding_reading``,
+        ``payments_reading``): a 2xx the reader judges a refusal, or cannot read, is counted as
+        such in the metrics."""
         started = time.monotonic()
         try:
             answer = read(self._send(prepared, operation))

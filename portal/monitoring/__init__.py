@@ -1,2 +1,3 @@
-"""What an operator runs the portal with: health and readiness probes, Prometheus metrics,
-request ids and structured logs (``routes.init_monitoring`` wires them into the app)."""
+"""What an operator runs the portal with: health and readiness probes, the Prometheus scrape,
+structured logs and gunicorn's (each request's id and counters are the web layer's:
+``portal.web.request_ids``, ``portal.web.request_metrics``)."""

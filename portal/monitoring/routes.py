@@ -10,14 +10,13 @@ import hmac
 import logging
 from ipaddress import ip_address
 
-from flask import Blueprint, Flask, abort, jsonify, request
+from flask import Blueprint, abort, jsonify, request
 from flask.typing import ResponseReturnValue
 from prometheus_client import CONTENT_TYPE_LATEST
 
 from portal.auth.access import public
 from portal.core.config import current_settings
-from portal.gateway.tracing import request_id
-from portal.monitoring import metrics, request_ids
+from portal.monitoring import metrics
 from portal.monitoring.queues import QueueCollector
 from portal.monitoring.readiness import OK, readiness
 
@@ -70,14 +69,3 @@ def metrics_text() -> ResponseReturnValue:
         abort(404)
     body = metrics.scrape(QueueCollector())
     return body, 200, {"Content-Type": CONTENT_TYPE_LATEST}
-
-
-def init_monitoring(app: Flask) -> None:
-    """Give each request an id and count it; register the operator's addresses."""
-    app.before_request(request_ids.start_request)
-    app.before_request(metrics.start_timer)
-    app.after_request(metrics.observe_request)
-    app.after_request(request_ids.return_request_id)
-    app.teardown_request(request_ids.end_request)
-    app.context_processor(lambda: {"request_id": request_id.get()})
-    app.register_blueprint(bp)

@@ -34,7 +34,7 @@ from portal.gateway.onboarding_events import (
     WebhookKey,
 )
 from portal.gateway.onboarding_shapes import OnboardingStatus
-from portal.gateway.reading.payments import issued_at_ms
+from portal.gateway.payments_reading import issued_at_ms
 
 #: A MID the payment credentials accept (``portal.payments.credentials.MID_PATTERN``).
 _MID = re.compile(r"[A-Za-z0-9_-]{1,64}")

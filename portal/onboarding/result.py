@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from portal.core.models.step import StepDraft
-from portal.gateway.reading.onboarding import RecordAnswer
+from portal.gateway.onboarding_reading import RecordAnswer
 from portal.gateway.shapes import FieldError
 
 

@@ -5,7 +5,7 @@ is sent (a bulk import's row, whose import keeps it, may store it with the answe
 When the gateway cannot be reached, or asks us to slow down (429), a step's send is queued for
 the background sync, no earlier than its ``Retry-After`` (step 1 is never queued: see
 :mod:`portal.onboarding.create`). A 2xx answer is read in any of the gateway's dialects
-(:mod:`portal.gateway.reading.onboarding`); when it does not carry the record (a short answer)
+(:mod:`portal.gateway.onboarding_reading`); when it does not carry the record (a short answer)
 or cannot be read at all, the step is sent all the same and the status read tells the rest.
 """
 

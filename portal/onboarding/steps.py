@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from portal.gateway.onboarding_client import OnboardingClient
+from portal.gateway.onboarding_reading import RecordAnswer
 from portal.gateway.onboarding_shapes import (
     ADDRESS_FIELD,
     OPERATING_ADDRESS_FIELD,
@@ -19,7 +20,6 @@ from portal.gateway.onboarding_shapes import (
     DocumentUploadRequest,
     Product,
 )
-from portal.gateway.reading.onboarding import RecordAnswer
 
 #: A step's call to the gateway: (client, the merchant's onboardingId, validated body).
 SendCall = Callable[[OnboardingClient, str, Any], RecordAnswer]

@@ -1,11 +1,11 @@
-"""/metrics: who may read it, and what it counts (requests by route, sign-ins, queues)."""
+"""/metrics: who may read it, and what it counts (sign-ins, queues; the requests' counters are
+tests/web/test_request_metrics.py's)."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
 import pytest
-from prometheus_client.parser import text_string_to_metric_families
 
 from portal.app.factory import create_app
 from portal.core import clock
@@ -14,18 +14,10 @@ from portal.core.models import Merchant
 from portal.core.models.outbox import OutboxItem, OutboxState
 from portal.core.models.webhook_event import WebhookEvent
 from tests.conftest import AuthActions, settings_for
-from tests.monitoring.support import sample
+from tests.support.scrapes import sample, scrape
 
 TOKEN = "metrics-token-7c1e"
 REMOTE = {"REMOTE_ADDR": "203.0.113.9"}
-
-
-def scrape(client) -> str:
-    """The metrics text, asked from loopback."""
-    answer = client.get("/metrics")
-    assert answer.status_code == 200
-    assert answer.content_type.startswith("text/plain")
-    return answer.get_data(as_text=True)
 
 
 @pytest.mark.parametrize(("token", "address", "authorization", "status"), [
@@ -46,21 +38,6 @@ def test_metrics_answer_loopback_or_the_token_holder_only(settings, token, addre
     answer = client.get("/metrics", headers=headers, environ_overrides={"REMOTE_ADDR": address})
     assert answer.status_code == status
     assert ("portal_http_requests_total" in answer.get_data(as_text=True)) == (status == 200)
-
-
-def test_requests_are_counted_by_route_rule_not_raw_path(client):
-    before = scrape(client)
-    client.get("/merchants/4242")
-    client.get("/no/such/page")
-    after = scrape(client)
-    route = {"route": "/merchants/<int:merchant_id>", "method": "GET", "status": "302"}
-    assert (sample(after, "portal_http_requests_total", **route)
-            - sample(before, "portal_http_requests_total", **route)) == 1
-    unmatched = {"route": "unmatched", "method": "GET", "status": "404"}
-    assert (sample(after, "portal_http_requests_total", **unmatched)
-            - sample(before, "portal_http_requests_total", **unmatched)) == 1
-    assert sample(after, "portal_http_request_duration_seconds_count", **route) >= 1
-    assert "/merchants/4242" not in after
 
 
 def test_failed_sign_ins_and_lockouts_are_counted(app, client):
@@ -118,32 +95,3 @@ def test_without_a_database_the_process_metrics_are_still_served(sandbox, tmp_pa
     assert sample(text, "portal_http_requests_total", route="/healthz", method="GET",
                   status="200") >= 1
     assert "portal_queue_depth" not in text
-
-
-def series(text: str) -> set[tuple[str, tuple[tuple[str, str], ...]]]:
-    """Every (sample name, labels) of a scrape."""
-    return {(found.name, tuple(sorted(found.labels.items())))
-            for family in text_string_to_metric_families(text) for found in family.samples}
-
-
-def test_made_up_methods_and_addresses_add_no_series(client):
-    client.open("/healthz", method="XQWERTY")  # the series a first request of each kind adds
-    client.open("/no/such/page/0", method="M0")
-    client.get("/no/such/page/0")
-    before = scrape(client)
-    for number in range(1, 40):
-        client.open("/healthz", method=f"XQWERTY{number}")
-        client.open(f"/no/such/page/{number}", method=f"M{number}")
-        client.get(f"/no/such/page/{number}")
-    after = scrape(client)
-    requests_now = {labels for name, labels in series(after)
-                    if name.startswith("portal_http_request")}
-    requests_before = {labels for name, labels in series(before)
-                       if name.startswith("portal_http_request")}
-    assert requests_now - requests_before <= {
-        labels for labels in requests_now if dict(labels).get("route") == "/metrics"}
-    for status in ("405", "404"):
-        other = {"route": "unmatched", "method": "other", "status": status}
-        assert (sample(after, "portal_http_requests_total", **other)
-                - sample(before, "portal_http_requests_total", **other)) == 39
-    assert "XQWERTY" not in after and "/no/such/page" not in after

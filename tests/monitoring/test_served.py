@@ -17,8 +17,8 @@ import requests
 from prometheus_client.multiprocess import MultiProcessCollector
 
 from portal.core.config import Settings
-from tests.monitoring.support import sample
 from tests.support.postgres import shared_postgres
+from tests.support.scrapes import sample
 from tests.support.servers import free_port, gunicorn_portal
 
 pytestmark = pytest.mark.postgres

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from portal.gateway.errors import Declined, NotFound, UnexpectedAnswer
-from portal.gateway.payments_shapes import ActionResponse, InitiateResponse, RefundResponse
-from portal.gateway.reading.payments import (
+from portal.gateway.payments_reading import (
     Verdict,
     action_reader,
     is_decline,
@@ -16,6 +15,7 @@ from portal.gateway.reading.payments import (
     read_status,
     refusal_words,
 )
+from portal.gateway.payments_shapes import ActionResponse, InitiateResponse, RefundResponse
 from portal.gateway.transport import Reply
 
 ERRORS = {"displayMessage": "The card issuer declined the payment",

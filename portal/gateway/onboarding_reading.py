@@ -1,6 +1,11 @@
 """The onboarding API's answers, read in every shape a source shows (docs/gateway-contract.md,
 "Reading answers").
 
+The clients SEND the contract's one shape and READ every shape a source shows; an answer is
+judged by what it says, never by its HTTP code alone. Every 2xx answer of the onboarding API
+passes through this module on its way to the portal's one typed answer (the payments API's
+through :mod:`portal.gateway.payments_reading`).
+
 A record operation (the create, steps 2-7) answers the contract's ``data{merchantInfo,
 merchantOnboardingCheckListStatus}``, or in the docs' dialect a short ``data`` of its own: bank
 details ``{onboardingId, bankVerificationStatus}`` (the penny drop's outcome), a document

@@ -42,6 +42,11 @@ def return_request_id(response: Response) -> Response:
     return response
 
 
+def for_templates() -> dict[str, str]:
+    """Every template's ``request_id``: the error pages ask to quote it."""
+    return {"request_id": request_id.get()}
+
+
 def end_request(_error: BaseException | None) -> None:
     """When the request is torn down: the thread serves the next one without this id."""
     token = g.pop(CONTEXT_KEY, None)

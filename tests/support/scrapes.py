@@ -1,4 +1,5 @@
-"""Reading a /metrics answer in tests."""
+"""Reading a /metrics answer in tests (tests/monitoring, and tests/web for the requests'
+counters)."""
 
 from __future__ import annotations
 
@@ -12,3 +13,11 @@ def sample(text: str, name: str, **labels: str) -> float:
             if found.name == name and found.labels == labels:
                 return found.value
     return 0.0
+
+
+def scrape(client) -> str:
+    """The metrics text, asked from loopback."""
+    answer = client.get("/metrics")
+    assert answer.status_code == 200
+    assert answer.content_type.startswith("text/plain")
+    return answer.get_data(as_text=True)

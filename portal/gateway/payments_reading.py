@@ -1,6 +1,11 @@
 """The payments API's answers, judged by their content (docs/gateway-contract.md, "Reading
 answers").
 
+The clients SEND the contract's one shape and READ every shape a source shows; an answer is
+judged by what it says, never by its HTTP code alone. Every 2xx answer of the payments API
+passes through this module on its way to the portal's one typed answer (the onboarding API's
+through :mod:`portal.gateway.onboarding_reading`).
+
 An action's 2xx answer (initiate, capture, reversal, refund) is:
 - DONE when a status word in it (envelope ``status``, ``data.status``, ``data.refundStatus``)
   is one the action is known to produce;

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 import pytest
 from flask import Flask
@@ -165,31 +165,31 @@ def log_in(page: Page, email: str, password: str = TEST_PASSWORD, app: Flask | N
 
 
 class Axe:
-    """axe-core runs in a twin profile that shares the test's cookies but bypasses the CSP."""
+    """axe-core runs in a twin profile that takes the test's cookies but bypasses the CSP."""
 
-    def __init__(self, browser: Browser, servers: Servers) -> None:
-        # bypass_csp only in this twin: the portal's CSP (script-src 'self') refuses the
-        # injected axe script, and the journeys themselves must run under the real policy.
-        self._twin = browser.new_context(base_url=servers.portal, bypass_csp=True)
-        self._twin.add_init_script(path=str(AXE))
-        self._tab = self._twin.new_page()
-        self._tab.set_default_timeout(TIMEOUT_MS)
+    def __init__(self, twin: BrowserContext, portal: str) -> None:
+        self._twin = twin
+        self._tab = twin.pages[0]
+        self._portal = portal
 
     def check(self, page: Page, path: str | None = None) -> None:
         """Audit ``path`` (default: the page's current URL) and fail on serious/critical issues."""
-        url = path or page.url
-        self._twin.clear_cookies()
-        self._twin.add_cookies(page.context.cookies())
+        url = urljoin(self._portal, path) if path else page.url
+        self._take_cookies(page)
         self._tab.goto(url)
         self._run(url)
 
     def check_shown(self, page: Page) -> None:
         """Audit the page as shown now (an error state after a POST, which a reload would lose)."""
-        self._twin.clear_cookies()
-        self._twin.add_cookies(page.context.cookies())
+        self._take_cookies(page)
         self._tab.goto(page.url)  # the same origin, so the page's styles load
         self._tab.set_content(page.content())
         self._run(f"{page.url} (as shown)")
+
+    def _take_cookies(self, page: Page) -> None:
+        """The twin signed in as the test's page is, and as nobody else."""
+        self._twin.clear_cookies()
+        self._twin.add_cookies(page.context.cookies())
 
     def _run(self, where: str) -> None:
         """Run axe on the twin's page and fail on serious/critical issues."""
@@ -198,10 +198,6 @@ class Axe:
         blocking = [describe(v) for v in result["violations"] if v["impact"] in BLOCKING_IMPACTS]
         assert not blocking, f"axe on {where}:\n" + "\n".join(blocking)
 
-    def close(self) -> None:
-        """Close the twin profile."""
-        self._twin.close()
-
 
 def describe(violation: dict[str, Any]) -> str:
     """One axe violation as a readable line with the offending elements."""
@@ -209,16 +205,27 @@ def describe(violation: dict[str, Any]) -> str:
     return f"  {violation['impact']} {violation['id']}: {violation['help']} [{targets}]"
 
 
+@pytest.fixture(scope="session")
+def axe_twin(chromium: Browser) -> Iterator[BrowserContext]:
+    """The run's twin profile for axe (one tab, axe-core injected into every page it opens):
+    bypass_csp only here, as the portal's CSP (script-src 'self') refuses the injected script
+    and the journeys themselves run under the real policy. Each check gives it the test's
+    cookies, so one profile serves every test (a profile a test cost a browser window)."""
+    twin = chromium.new_context(bypass_csp=True)
+    twin.add_init_script(path=str(AXE))
+    twin.new_page().set_default_timeout(TIMEOUT_MS)
+    try:
+        yield twin
+    finally:
+        twin.close()
+
+
 @pytest.fixture
-def axe(chromium: Browser, servers: Servers) -> Iterator[Axe]:
+def axe(request: pytest.FixtureRequest, servers: Servers) -> Axe:
     """``axe.check(page)`` audits the page's URL; skipped without the vendored axe-core."""
     if not AXE.exists():
         missing(f"{AXE} is missing: run scripts/vendor-axe.sh (scripts/test.sh does)")
-    auditor = Axe(chromium, servers)
-    try:
-        yield auditor
-    finally:
-        auditor.close()
+    return Axe(request.getfixturevalue("axe_twin"), servers.portal)
 
 
 def screenshot(page: Page, name: str) -> None:

@@ -13,7 +13,8 @@ def _vouchers() -> tuple[ColumnElement[int | None], ...]:
     return User.created_by_id, User.promoted_by_id, User.password_issued_by_id
 
 
-def vouched_for(account_id: int, by: ColumnElement[int | None]) -> ColumnElement[bool]:
+def vouched_for(account_id: int | ColumnElement[int],
+                by: ColumnElement[int | None]) -> ColumnElement[bool]:
     """SQL: the admin ``by`` (a column, e.g. a request's asker) vouched for ``account_id``."""
     return exists().where(User.id == account_id, or_(*(column == by for column in _vouchers())))
 

@@ -58,8 +58,13 @@ def expiry_of(payment: Payment, settings: Settings, now: datetime) -> HoldExpiry
 
 def expiring_soon(settings: Settings, now: datetime) -> ColumnElement[bool]:
     """The filter of authorised holds within their warning window."""
-    return and_(Payment.status == PaymentStatus.AUTHORIZED,
-                Payment.authorized_at <= now - warned_after(settings))
+    return authorised_by(now - warned_after(settings))
+
+
+def authorised_by(moment: datetime | ColumnElement[datetime]) -> ColumnElement[bool]:
+    """The filter of authorised holds authorised at ``moment`` or before (a value, or a bound
+    parameter of a statement built once)."""
+    return and_(Payment.status == PaymentStatus.AUTHORIZED, Payment.authorized_at <= moment)
 
 
 def expiring_count(settings: Settings, now: datetime) -> int:

@@ -4,16 +4,20 @@ merchants: refused steps, a queued send failing for long, holds near their expir
 verification link, and whether the gateway's checklist still waits for documents or video KYC.
 
 Only merchants that may have something to do are read (:func:`may_need_action`): the others
-cost nothing however many there are.
+cost nothing however many there are. The moments they are measured from are bound parameters
+(:func:`moments`), so the expressions are built once per process and a statement made of them
+is one SQLAlchemy compiles once and recognises without walking it again (the navigation reads
+it on every page).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import cache
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, case, func, null, or_, select
+from sqlalchemy import ColumnElement, and_, bindparam, case, func, null, or_, select
 
 from portal.core.config import Settings
 from portal.core.models.merchant import Merchant
@@ -23,7 +27,7 @@ from portal.core.models.step import StepDraft, StepState
 from portal.core.models.verification import MerchantLink
 from portal.gateway.onboarding_shapes import CHECKLIST_DONE, OnboardingStatus
 from portal.onboarding.steps import STEPS
-from portal.payments.expiry import expiring_soon
+from portal.payments.expiry import authorised_by, warned_after
 
 #: A queued step send older than this is "failing for long".
 QUEUED_FOR_LONG = timedelta(hours=1)
@@ -36,6 +40,15 @@ UNDER_WAY = (OnboardingStatus.IN_PROGRESS, OnboardingStatus.PENDING_VERIFICATION
 #: The steps the gateway refuses (a send's 400); the later ones follow the status.
 SENT_STEPS = tuple(step.key for step in STEPS if step.request is not None)
 _DONE = [str(state) for state in CHECKLIST_DONE]
+#: Sends queued before this are failing for long; holds authorised before this are near their
+#: expiry (values from :func:`moments`).
+QUEUED_BEFORE = bindparam("queued_before")
+HELD_BEFORE = bindparam("held_before")
+
+
+def moments(settings: Settings, now: datetime) -> dict[str, datetime]:
+    """The values of the bound moments at ``now``."""
+    return {QUEUED_BEFORE.key: now - QUEUED_FOR_LONG, HELD_BEFORE.key: now - warned_after(settings)}
 
 
 def _not_done(item: str) -> ColumnElement[bool]:
@@ -60,10 +73,12 @@ class Facts:
     documents: list[str]
 
 
-def columns(settings: Settings, now: datetime) -> dict[str, Any]:
-    """The facts as labelled SQL expressions, evaluated in each merchant's row."""
+@cache
+def columns() -> dict[str, Any]:
+    """The facts as labelled SQL expressions, evaluated in each merchant's row (the moments
+    bound, see :func:`moments`)."""
     own = Merchant.id
-    holds = and_(Payment.merchant_id == own, expiring_soon(settings, now))
+    holds = and_(Payment.merchant_id == own, authorised_by(HELD_BEFORE))
     latest = (select().where(MerchantLink.merchant_id == own, MerchantLink.revoked_at.is_(None))
               .order_by(MerchantLink.created_at.desc(), MerchantLink.id.desc()).limit(1))
     return {
@@ -72,7 +87,7 @@ def columns(settings: Settings, now: datetime) -> dict[str, Any]:
             StepDraft.step.in_(SENT_STEPS)).scalar_subquery(),
         "queued_since": select(func.min(OutboxItem.created_at)).where(
             OutboxItem.merchant_id == own, OutboxItem.state.in_(LIVE_STATES),
-            OutboxItem.created_at <= now - QUEUED_FOR_LONG).scalar_subquery(),
+            OutboxItem.created_at <= QUEUED_BEFORE).scalar_subquery(),
         "holds": select(func.count(Payment.id)).where(holds).scalar_subquery(),
         "first_hold": select(func.min(Payment.authorized_at)).where(holds).scalar_subquery(),
         "link_made": latest.add_columns(MerchantLink.created_at).scalar_subquery(),
@@ -93,9 +108,11 @@ def facts_of(row: Any) -> Facts:
                  list(row.documents or []))
 
 
-def may_need_action(settings: Settings, now: datetime) -> ColumnElement[bool]:
+@cache
+def may_need_action() -> ColumnElement[bool]:
     """Merchants that may have something to do: under way, asked for more, rejected and not
-    yet told, or with a refused step, a send queued for long or a hold near its expiry."""
+    yet told, or with a refused step, a send queued for long or a hold near its expiry (the
+    moments bound, see :func:`moments`)."""
     return or_(
         Merchant.status.in_((*UNDER_WAY, OnboardingStatus.RFI)),
         and_(Merchant.status == OnboardingStatus.REJECTED, Merchant.rejection_told_at.is_(None)),
@@ -104,6 +121,6 @@ def may_need_action(settings: Settings, now: datetime) -> ColumnElement[bool]:
                                    StepDraft.step.in_(SENT_STEPS)).exists(),
         select(OutboxItem.id).where(OutboxItem.merchant_id == Merchant.id,
                                     OutboxItem.state.in_(LIVE_STATES),
-                                    OutboxItem.created_at <= now - QUEUED_FOR_LONG).exists(),
+                                    OutboxItem.created_at <= QUEUED_BEFORE).exists(),
         select(Payment.id).where(Payment.merchant_id == Merchant.id,
-                                 expiring_soon(settings, now)).exists())
+                                 authorised_by(HELD_BEFORE)).exists())

@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cache
 
-from sqlalchemy import Select, and_, case, func, literal, null, or_, select, update
+from sqlalchemy import Select, and_, bindparam, case, func, literal, null, or_, select, update
 from sqlalchemy.orm import load_only
 
 from portal.audit.service import Actor, record
@@ -23,7 +24,7 @@ from portal.core.models.user import Role, User
 from portal.gateway.onboarding_shapes import FINAL_STATUSES, OnboardingStatus
 from portal.ownership.service import users_by_id
 from portal.payments.approvals.queries import waiting_count, waiting_for
-from portal.worklist.facts import QUEUED_FOR_LONG, SENT_STEPS, columns, facts_of
+from portal.worklist.facts import QUEUED_FOR_LONG, SENT_STEPS, columns, facts_of, moments
 from portal.worklist.facts import may_need_action as candidates
 from portal.worklist.reasons import Item, Reason, Steps, items_of
 
@@ -58,12 +59,11 @@ class Worklist:
     capped: int = 0
 
 
-def _merchants(settings: Settings, now: datetime, owner_id: int | None) -> Select:
+def _merchants(owner_id: int | None) -> Select:
     """The merchants that may need action (the owner's), with their facts; only the columns
-    the words read (no PAN decrypted)."""
-    query = (select(Merchant, *(value.label(name) for name, value in
-                                columns(settings, now).items()))
-             .where(candidates(settings, now)).options(load_only(*_NAMED)))
+    the words read (no PAN decrypted); the moments of :func:`moments` bound."""
+    query = (select(Merchant, *(value.label(name) for name, value in columns().items()))
+             .where(candidates()).options(load_only(*_NAMED)))
     if owner_id is not None:
         return query.where(Merchant.owner_id == owner_id)
     return query.order_by(Merchant.last_activity_at, Merchant.id).limit(EVERYONE_CAP + 1)
@@ -100,7 +100,7 @@ def worklist(viewer: User, settings: Settings, now: datetime, *,
     with their facts, their steps' names, the viewer's approvals, and for everyone's the
     owners and each one's load."""
     rows = [(row.Merchant, facts_of(row)) for row in db.session.execute(
-        _merchants(settings, now, None if everyone else viewer.id))]
+        _merchants(None if everyone else viewer.id), moments(settings, now))]
     capped = EVERYONE_CAP if len(rows) > EVERYONE_CAP else 0
     rows = rows[:EVERYONE_CAP]
     wordy = {m.id for m, facts in rows if facts.refused or facts.queued_since}
@@ -138,25 +138,36 @@ class NavCounts:
     approvals: int = 0
 
 
-def nav_counts(viewer: User, settings: Settings, now: datetime) -> NavCounts:
-    """How many items the merchants the viewer owns make, how many notices are unread and (an
-    admin's) how many approvals wait for them: one statement, a row per merchant needing them
-    (one row, empty, when none does)."""
+#: The bound parameters of the navigation's statement besides :func:`moments`.
+_VIEWER = bindparam("viewer")
+_NOW = bindparam("now")
+
+
+@cache
+def _nav_statement(admin: bool) -> Select:
+    """The navigation's statement for an admin or anyone else, built once per process (its
+    values bound: the viewer's id, now and :func:`moments`)."""
     unread = select(func.count(Notice.id)).where(
-        Notice.user_id == viewer.id, Notice.read_at.is_(None)).scalar_subquery()
-    approvals = (waiting_count(viewer.id).scalar_subquery() if viewer.role == Role.ADMIN
-                 else literal(0))
+        Notice.user_id == _VIEWER, Notice.read_at.is_(None)).scalar_subquery()
+    approvals = waiting_count(_VIEWER, _NOW).scalar_subquery() if admin else literal(0)
     one = select(literal(1).label("one")).subquery()
     # read only in a merchant's row: in the empty row of a viewer who owns none, the holds'
     # sub-selects would search every payment for a merchant id that is NULL
     values = {name: case((Merchant.id.is_not(None), value), else_=null())
-              for name, value in columns(settings, now).items()}
-    rows = db.session.execute(
-        select(unread.label("unread"), approvals.label("approvals"), Merchant,
-               *(v.label(k) for k, v in values.items()))
-        .select_from(one)
-        .outerjoin(Merchant, and_(Merchant.owner_id == viewer.id, candidates(settings, now)))
-        .options(load_only(*_NAMED))).all()
+              for name, value in columns().items()}
+    return (select(unread.label("unread"), approvals.label("approvals"), Merchant,
+                   *(v.label(k) for k, v in values.items()))
+            .select_from(one)
+            .outerjoin(Merchant, and_(Merchant.owner_id == _VIEWER, candidates()))
+            .options(load_only(*_NAMED)))
+
+
+def nav_counts(viewer: User, settings: Settings, now: datetime) -> NavCounts:
+    """How many items the merchants the viewer owns make, how many notices are unread and (an
+    admin's) how many approvals wait for them: one statement, a row per merchant needing them
+    (one row, empty, when none does)."""
+    rows = db.session.execute(_nav_statement(viewer.role == Role.ADMIN), {
+        _VIEWER.key: viewer.id, _NOW.key: now, **moments(settings, now)}).all()
     items = sum(len(items_of(row.Merchant, facts_of(row), settings, now))
                 for row in rows if row.Merchant is not None)
     return NavCounts(items, int(rows[0].unread or 0), int(rows[0].approvals or 0))

@@ -50,7 +50,7 @@ def state_now(request: ApprovalRequest, now: datetime | None = None) -> Approval
     return ApprovalState(request.state)
 
 
-def _open(now: datetime) -> ColumnElement[bool]:
+def _open(now: datetime | ColumnElement[datetime]) -> ColumnElement[bool]:
     return and_(ApprovalRequest.state == ApprovalState.PENDING, ApprovalRequest.expires_at > now)
 
 
@@ -67,12 +67,13 @@ def decided(limit: int = RECENT) -> list[ApprovalRequest]:
         .order_by(ApprovalRequest.requested_at.desc(), ApprovalRequest.id.desc()).limit(limit)))
 
 
-def waiting_count(user_id: int) -> Select[tuple[int]]:
-    """The count of pending requests ``user_id`` may approve (their own, and those of an admin
-    who vouched for their account, are not counted), as a query (the navigation reads it with
-    its other counts)."""
+def waiting_count(user_id: int | ColumnElement[int],
+                  now: datetime | ColumnElement[datetime] | None = None) -> Select[tuple[int]]:
+    """The count of pending requests ``user_id`` may approve at ``now`` (their own, and those
+    of an admin who vouched for their account, are not counted), as a query (the navigation
+    reads it with its other counts, the two values bound)."""
     return select(func.count(ApprovalRequest.id)).where(
-        _open(clock.utcnow()),
+        _open(clock.utcnow() if now is None else now),
         or_(ApprovalRequest.requested_by_id.is_(None),
             ApprovalRequest.requested_by_id != user_id),
         ~vouched_for(user_id, ApprovalRequest.requested_by_id))

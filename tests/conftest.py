@@ -27,12 +27,11 @@ from portal.core.models import Role
 from portal.gateway.payments_auth import KID_HEADER
 from portal.sandbox.payments.routes import GATEWAY_KEY_PATH
 from tests.support.compiled import reuse_compiled_code
-from tests.support.keys import KeyPool
 from tests.support.sandbox import RunningSandbox, serve_sandbox, suite_dialect
 
 #: Fixtures of the whole suite kept in tests/support.
 pytest_plugins = ["tests.support.chromium", "tests.support.postgres", "tests.support.dialects",
-                  "tests.support.object_store"]
+                  "tests.support.object_store", "tests.support.key_pool"]
 
 #: The fuzz tests' examples: a fixed number each (set on the tests), drawn the same way on every
 #: run in CI and never replayed from a local example database, so a run's cost and result are
@@ -183,17 +182,6 @@ def cheap_password_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
     """Argon2 at its cheapest: tests sign in often and do not measure the hash's strength."""
     monkeypatch.setattr("portal.auth.passwords.hasher",
                         PasswordHasher.from_parameters(profiles.CHEAPEST))
-
-
-#: The keys the portal generates for merchants' credentials in this process's tests.
-GENERATED_KEYS = KeyPool()
-
-
-@pytest.fixture(autouse=True)
-def pooled_generated_keys(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The portal's generated RSA keys come from ``GENERATED_KEYS`` (distinct within a test)."""
-    GENERATED_KEYS.restart()
-    monkeypatch.setattr("portal.payments.credentials.generate_key", GENERATED_KEYS)
 
 
 @pytest.fixture

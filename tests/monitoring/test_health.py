@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,16 +11,14 @@ from portal.app.factory import create_app
 from portal.core.migrate import upgrade
 from portal.monitoring.readiness import migration_heads
 from tests.conftest import settings_for
-from tests.support.servers import free_port
+from tests.support.servers import free_port, silent_address
 
 
 @pytest.fixture
 def silent_gateway() -> Iterator[str]:
     """An address that accepts connections and never answers (a hung gateway)."""
-    with socket.socket() as listener:
-        listener.bind(("127.0.0.1", 0))
-        listener.listen(8)
-        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    with silent_address() as url:
+        yield url
 
 
 def readiness_of(app) -> tuple[int, dict]:

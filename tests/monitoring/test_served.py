@@ -6,7 +6,6 @@ id the client was given, and no PAN or token."""
 from __future__ import annotations
 
 import json
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -19,7 +18,7 @@ from prometheus_client.multiprocess import MultiProcessCollector
 from portal.core.config import Settings
 from tests.support.postgres import shared_postgres
 from tests.support.scrapes import sample
-from tests.support.servers import free_port, gunicorn_portal
+from tests.support.servers import free_port, gunicorn_portal, silent_address
 
 pytestmark = pytest.mark.postgres
 
@@ -41,10 +40,8 @@ def metrics_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture
 def silent_gateway() -> Iterator[str]:
     """A gateway that accepts connections and never answers."""
-    with socket.socket() as listener:
-        listener.bind(("127.0.0.1", 0))
-        listener.listen(16)
-        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    with silent_address() as url:
+        yield url
 
 
 def healthz_count(url: str) -> float:

@@ -43,6 +43,15 @@ def serve(app, host: str = "127.0.0.1") -> Iterator[str]:
         thread.join(timeout=5)
 
 
+@contextmanager
+def silent_address() -> Iterator[str]:
+    """An address on loopback that accepts connections and never answers (a hung gateway)."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(16)
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+
+
 def free_port() -> int:
     """A loopback port nobody listens on right now."""
     with socket.socket() as probe:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import socket
 from collections.abc import Iterator
 
 import pytest
@@ -26,6 +25,7 @@ from portal.webhooks import service
 from portal.worker.sync import sync_once
 from tests.conftest import API_SECRET
 from tests.support.rows import stored
+from tests.support.servers import silent_address
 from tests.verification.conftest import backend_of, onboard
 
 URL = "/webhooks/onboarding"
@@ -249,10 +249,8 @@ def test_a_status_change_is_a_compare_and_set(app, merchant_id):
 @pytest.fixture
 def hanging_gateway() -> Iterator[str]:
     """A loopback port that accepts connections and never answers."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        sock.listen(8)
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    with silent_address() as url:
+        yield url
 
 
 def test_the_re_read_gives_up_well_within_the_gateways_10_seconds(settings, monkeypatch):

@@ -8,7 +8,7 @@ set -uo pipefail
 need=()
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 \
   || need+=(postgresql)
-command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v chromium-headless-shell >/dev/null 2>&1 || need+=(chromium-headless-shell)
 [ -f tests/assets/vendor/axe.min.js ] || command -v npm >/dev/null 2>&1 || need+=(nodejs npm)
 [ ${#need[@]} -eq 0 ] && exit 0
 

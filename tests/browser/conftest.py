@@ -165,35 +165,45 @@ def log_in(page: Page, email: str, password: str = TEST_PASSWORD, app: Flask | N
 
 
 class Axe:
-    """axe-core runs in a twin profile that takes the test's cookies but bypasses the CSP."""
+    """axe-core audits the test's own page as shown, under the portal's real CSP: the script is
+    evaluated through the DevTools protocol, which no page policy governs (a script tag would be
+    refused by script-src 'self')."""
 
-    def __init__(self, twin: BrowserContext, portal: str) -> None:
-        self._twin = twin
-        self._tab = twin.pages[0]
+    def __init__(self, source: str, portal: str, scripted: BrowserContext | None = None) -> None:
+        self._source = source
         self._portal = portal
+        self._scripted = scripted
+
+    def with_scripts(self, scripted: BrowserContext) -> Axe:
+        """This audit for pages shown with scripts off (axe runs on a script's timers): each page
+        is copied, as shown, into a tab of ``scripted``, which takes the page's cookies."""
+        return Axe(self._source, self._portal, scripted)
 
     def check(self, page: Page, path: str | None = None) -> None:
-        """Audit ``path`` (default: the page's current URL) and fail on serious/critical issues."""
-        url = urljoin(self._portal, path) if path else page.url
-        self._take_cookies(page)
-        self._tab.goto(url)
-        self._run(url)
+        """Audit the page as shown now (an error state after a POST included), or ``path`` in
+        another tab of the test's profile (signed in as the page is); fail on serious or
+        critical issues."""
+        if path is None and self._scripted is None:
+            self._run(page, page.url)
+            return
+        if self._scripted is not None:
+            self._scripted.clear_cookies()
+            self._scripted.add_cookies(page.context.cookies())
+        tab = (self._scripted or page.context).new_page()
+        try:
+            tab.goto(urljoin(self._portal, path) if path else page.url)
+            if path is None:
+                tab.set_content(page.content())  # the same origin, so the page's styles load
+            self._run(tab, tab.url)
+        finally:
+            tab.close()
 
-    def check_shown(self, page: Page) -> None:
-        """Audit the page as shown now (an error state after a POST, which a reload would lose)."""
-        self._take_cookies(page)
-        self._tab.goto(page.url)  # the same origin, so the page's styles load
-        self._tab.set_content(page.content())
-        self._run(f"{page.url} (as shown)")
-
-    def _take_cookies(self, page: Page) -> None:
-        """The twin signed in as the test's page is, and as nobody else."""
-        self._twin.clear_cookies()
-        self._twin.add_cookies(page.context.cookies())
-
-    def _run(self, where: str) -> None:
-        """Run axe on the twin's page and fail on serious/critical issues."""
-        result: dict[str, Any] = self._tab.evaluate(
+    def _run(self, page: Page, where: str) -> None:
+        """Run axe on ``page`` once it has loaded and fail on serious/critical issues."""
+        page.wait_for_load_state()
+        if not page.evaluate("() => typeof axe === 'object'"):
+            page.evaluate(self._source)
+        result: dict[str, Any] = page.evaluate(
             "() => axe.run(document, {iframes: false, resultTypes: ['violations']})")
         blocking = [describe(v) for v in result["violations"] if v["impact"] in BLOCKING_IMPACTS]
         assert not blocking, f"axe on {where}:\n" + "\n".join(blocking)
@@ -206,18 +216,9 @@ def describe(violation: dict[str, Any]) -> str:
 
 
 @pytest.fixture(scope="session")
-def axe_twin(chromium: Browser) -> Iterator[BrowserContext]:
-    """The run's twin profile for axe (one tab, axe-core injected into every page it opens):
-    bypass_csp only here, as the portal's CSP (script-src 'self') refuses the injected script
-    and the journeys themselves run under the real policy. Each check gives it the test's
-    cookies, so one profile serves every test (a profile a test cost a browser window)."""
-    twin = chromium.new_context(bypass_csp=True)
-    twin.add_init_script(path=str(AXE))
-    twin.new_page().set_default_timeout(TIMEOUT_MS)
-    try:
-        yield twin
-    finally:
-        twin.close()
+def axe_source() -> str:
+    """The vendored axe-core, read once a run."""
+    return AXE.read_text(encoding="utf-8")
 
 
 @pytest.fixture
@@ -225,7 +226,7 @@ def axe(request: pytest.FixtureRequest, servers: Servers) -> Axe:
     """``axe.check(page)`` audits the page's URL; skipped without the vendored axe-core."""
     if not AXE.exists():
         missing(f"{AXE} is missing: run scripts/vendor-axe.sh (scripts/test.sh does)")
-    return Axe(request.getfixturevalue("axe_twin"), servers.portal)
+    return Axe(request.getfixturevalue("axe_source"), servers.portal)
 
 
 def screenshot(page: Page, name: str) -> None:

@@ -80,7 +80,7 @@ def test_the_payments_search_empty_refused_and_long(page: Page, servers, axe: Ax
         "Enter an amount in digits with at most 4 decimal places, e.g. 1250.50.")
     expect(page.get_by_label("Amount")).to_have_value("twelve")
     expect(page.locator("table.payments tbody tr")).to_have_count(3)  # the merchant still filters
-    axe.check_shown(page)
+    axe.check(page)
     screenshot(page, "payments-search-refused")
 
     page.get_by_label("Amount").fill("12,50,000.50")

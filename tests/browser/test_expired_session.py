@@ -31,7 +31,7 @@ def owners_typed(page: Page, sent_merchant, auth, portal_clock) -> str:
 def sign_in_again_and_find_the_typing(page: Page, email: str, axe: Axe, shot: str) -> None:
     """The sign-in page says why; after it the step shows what was typed, then it is sent."""
     expect(page.locator(".flash--warning")).to_contain_text("nothing was saved")
-    axe.check_shown(page)
+    axe.check(page)
     screenshot(page, f"{shot}-login")
     page.get_by_label("Email").fill(email)
     page.get_by_label("Password").fill("correct horse battery staple")
@@ -39,7 +39,7 @@ def sign_in_again_and_find_the_typing(page: Page, email: str, axe: Axe, shot: st
     page.wait_for_url("**/steps/owners")
     expect(page.locator("[name='owners-0-name']")).to_have_value(TYPED)
     expect(page.locator(".flash--warning")).to_contain_text("what you typed")
-    axe.check_shown(page)
+    axe.check(page)
     screenshot(page, f"{shot}-restored")
     send(page)
     expect_sent(page, "owners")
@@ -67,7 +67,7 @@ def test_a_browser_without_its_cookie_has_nothing_held(page: Page, context, owne
     expect(page.locator(".flash--error")).to_contain_text("could not be kept for you")
     with csrf_app.app_context():
         assert db.session.query(HeldForm).count() == 0
-    axe.check_shown(page)
+    axe.check(page)
     page.get_by_label("Email").fill(owners_typed)
     page.get_by_label("Password").fill("correct horse battery staple")
     page.get_by_role("button", name="Sign in").click()
@@ -83,7 +83,7 @@ def test_an_expired_csrf_token_in_a_live_session(page: Page, owners_typed: str, 
     assert page.url.endswith("/steps/owners")
     expect(page.locator("[name='owners-0-name']")).to_have_value(TYPED)
     expect(page.locator(".flash--warning").first).to_contain_text("nothing was saved")
-    axe.check_shown(page)
+    axe.check(page)
     send(page)
     expect_sent(page, "owners")
 

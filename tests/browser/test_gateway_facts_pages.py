@@ -104,7 +104,7 @@ def test_the_credentials_offer_the_gateways_mid(page: Page, servers: Servers, au
     mid.fill("")
     page.get_by_role("button", name="Save credentials").click()
     expect(page.locator(".field--invalid")).to_contain_text("Enter the MID the gateway gave")
-    axe.check_shown(page)
+    axe.check(page)
     screenshot(page, "facts-credentials-mid-error")
 
 
@@ -134,7 +134,7 @@ def test_a_busy_gateway_queues_the_step_and_says_so(page: Page, servers: Servers
     expect(banner).to_contain_text("busy and asked the portal to slow down")
     expect(page.locator(".stepper__step[data-step='bank']")).to_have_attribute(
         "data-state", "queued")
-    axe.check_shown(page)
+    axe.check(page)
     screenshot(page, "facts-step-busy-queued")
 
     def docs_upload(answer: dict) -> dict:

@@ -37,7 +37,7 @@ def test_the_error_summary_lists_every_mistake_and_leads_to_each(
     links = summary.locator(".error-summary__list a")
     expect(links).to_have_count(2)
     expect(links.nth(1)).to_contain_text("The owners' percentages add up to 115")
-    axe.check_shown(page)
+    axe.check(page)
     fits(page)
     screenshot(page, "error-summary")
 

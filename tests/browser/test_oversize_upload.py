@@ -16,14 +16,16 @@ pytestmark = pytest.mark.browser
 
 MB = 1024 * 1024
 LIMIT_TEXT = "larger than the limit of 5 MB"
+#: The context fixture's parameter that turns scripts on.
+WITH_SCRIPTS = "with scripts"
 
 
-@pytest.fixture(params=["with scripts", "without scripts"])
+@pytest.fixture(params=[WITH_SCRIPTS, "without scripts"])
 def context(request: pytest.FixtureRequest, chromium: Browser,
             servers: Servers) -> Iterator[BrowserContext]:
     """A fresh profile, once with scripts and once without (the server's own refusal)."""
     ctx = chromium.new_context(base_url=servers.portal,
-                              java_script_enabled=request.param == "with scripts")
+                              java_script_enabled=request.param == WITH_SCRIPTS)
     ctx.set_default_timeout(TIMEOUT_MS)
     try:
         yield ctx
@@ -35,7 +37,7 @@ def context(request: pytest.FixtureRequest, chromium: Browser,
 def axe(request: pytest.FixtureRequest, axe: Axe, chromium: Browser,
         context: BrowserContext) -> Iterator[Axe]:
     """The suite's audit; with scripts off, run in a profile with scripts."""
-    if request.node.callspec.params["context"] == "with scripts":
+    if request.node.callspec.params["context"] == WITH_SCRIPTS:
         yield axe
         return
     scripted = chromium.new_context()

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import requests
@@ -19,6 +20,9 @@ from bs4 import BeautifulSoup
 from werkzeug.serving import make_server
 
 from portal.core.config import Settings
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 ROOT = Path(__file__).resolve().parents[2]
 #: How scripts/run-dev.sh starts the portal (its --bind aside): gunicorn.conf.py does the rest.
@@ -28,10 +32,27 @@ GUNICORN = (sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py")
 SHUTDOWN_POLL = 0.01
 
 
+def closing_responses(app: WSGIApplication) -> WSGIApplication:
+    """``app`` with each answer closed however its request ends. werkzeug's development server
+    skips an answer's close() when the client resets the connection as the server drains it
+    (a browser leaving a page while its stylesheet loads), so a file being sent stayed open
+    until the collector found it, and its ResourceWarning failed whichever test was running."""
+
+    def serving(environ: WSGIEnvironment, start_response: StartResponse) -> Iterator[bytes]:
+        answer = app(environ, start_response)
+        try:
+            yield from answer
+        finally:
+            close = getattr(answer, "close", None)
+            if close is not None:
+                close()
+    return serving
+
+
 @contextmanager
-def serve(app, host: str = "127.0.0.1") -> Iterator[str]:
+def serve(app: WSGIApplication, host: str = "127.0.0.1") -> Iterator[str]:
     """Run ``app`` in a thread on a free port and yield its base URL."""
-    server = make_server(host, 0, app, threaded=True)
+    server = make_server(host, 0, closing_responses(app), threaded=True)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": SHUTDOWN_POLL},
                               daemon=True)
     thread.start()

@@ -15,21 +15,17 @@ export PORTAL_ENV_FILE ?= instance/portal.env
 
 .PHONY: run test test-fast lint bench screenshots install clean
 
-# Every command here keeps the bytecode it compiles, whatever the shell sets: where
-# PYTHONDONTWRITEBYTECODE is set, every process of a test run (xdist workers, gunicorn, flask)
-# would compile again each module it imports, every run. Nothing is compiled ahead: pip would
-# compile all it installs on one core, most of it never imported (pip, setuptools, moto's
-# other services); a module is compiled by the first process that imports it, and kept.
-unexport PYTHONDONTWRITEBYTECODE
-
 # The venv's own pip unless it is older than 23.2 (upgrading a recent one costs ~8 s for
-# nothing).
+# nothing). Bytecode is compiled once, on every core (pip compiles on one): where
+# PYTHONDONTWRITEBYTECODE is set, nothing compiled later is kept, and every process of a test
+# run (xdist workers, gunicorn, flask) would compile what it imports again.
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q 'pip>=23.2'
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q --no-compile -e '.[test,dev,postgres]'
+	$(BIN)/python -m compileall -q -j 0 "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" >/dev/null
 	touch $@
 
 install: $(VENV)/.installed

@@ -6,9 +6,6 @@ set -euo pipefail
 # One worker per core (PYTEST_WORKERS=0 runs in this process: for pdb or -x hunting).
 : "${PYTEST_WORKERS:=auto}"
 trap 'echo "test.sh: ${SECONDS} s wall"' EXIT
-# Bytecode is kept (as the Makefile keeps it): else every process of the run (two workers, and
-# the flask, worker and gunicorn processes tests start) compiles each module it imports again.
-unset PYTHONDONTWRITEBYTECODE
 
 bash scripts/system-deps.sh
 # Without axe-core the accessibility checks skip, or fail under CI=true (tests/browser).
@@ -16,5 +13,9 @@ bash scripts/system-deps.sh
   || echo "test.sh: axe-core could not be vendored"
 "$BIN/ruff" check .
 "$BIN/bandit" -q -c pyproject.toml -r portal
+# The portal's own bytecode, as `make install` compiles the libraries': where
+# PYTHONDONTWRITEBYTECODE is set, each process of the run (two workers, and the flask, worker and
+# gunicorn processes tests start) would compile every module it imports again (0.2 s a process).
+"$BIN/python" -m compileall -q -j 0 portal app.py >/dev/null
 bash scripts/scratch-on-tmpfs.sh \
   "$BIN/pytest" -p no:cacheprovider -n "$PYTEST_WORKERS" --dist worksteal "$@"

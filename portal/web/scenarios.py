@@ -51,9 +51,10 @@ _ADDRESS = {"streetAddress1": "12 Marine Drive", "streetAddress2": "Nariman Poin
 
 
 def company_pan() -> str:
-    """A fresh, well-formed company PAN (4th letter C), never with the digits 9999."""
+    """A fresh, well-formed company PAN (4th letter C): its serial number is 0001 to 9998
+    (0000 is no PAN's, and the sandbox's registry has no PAN numbered 9999)."""
     letters = "".join(secrets.choice(string.ascii_uppercase) for _ in range(3))
-    digits = f"{secrets.randbelow(9999):04d}"
+    digits = f"{1 + secrets.randbelow(9998):04d}"
     return f"{letters}C{secrets.choice(string.ascii_uppercase)}{digits}" \
            f"{secrets.choice(string.ascii_uppercase)}"
 

@@ -11,6 +11,7 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
 from flask import Flask, send_file
 
 from tests.support.servers import serve
@@ -31,23 +32,21 @@ def reset_after_asking(port: int, path: str, wait_for_answer: bool) -> None:
         connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, RESET_ON_CLOSE)
 
 
-def test_a_file_whose_connection_is_reset_is_closed(tmp_path: Path) -> None:
+def test_a_file_whose_connection_is_reset_is_closed(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     stylesheet = tmp_path / "wizard.css"
     stylesheet.write_bytes(b"main { margin: 0 }\n" * 150)
     app = Flask(__name__)
     app.add_url_rule("/wizard.css", "stylesheet", lambda: send_file(stylesheet))
     unraisable: list[sys.UnraisableHookArgs] = []
-    previous, sys.unraisablehook = sys.unraisablehook, unraisable.append
-    try:
-        before = set(threading.enumerate())
-        with serve(app) as url:
-            port = int(url.rsplit(":", 1)[1])
-            for n in range(RESETS):
-                reset_after_asking(port, "/wizard.css", wait_for_answer=n % 2 == 1)
-            handlers = set(threading.enumerate()) - before
-        for handler in handlers:  # the server has stopped: only its requests' threads are left
-            handler.join(timeout=10)
-        gc.collect()
-    finally:
-        sys.unraisablehook = previous
+    monkeypatch.setattr(sys, "unraisablehook", unraisable.append)
+    before = set(threading.enumerate())
+    with serve(app) as url:
+        port = int(url.rsplit(":", 1)[1])
+        for n in range(RESETS):
+            reset_after_asking(port, "/wizard.css", wait_for_answer=n % 2 == 1)
+        handlers = set(threading.enumerate()) - before
+    for handler in handlers:  # the server has stopped: only its requests' threads are left
+        handler.join(timeout=10)
+    gc.collect()
     assert [str(u.exc_value) for u in unraisable] == []

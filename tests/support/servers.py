@@ -41,7 +41,8 @@ def closing_responses(app: WSGIApplication) -> WSGIApplication:
     def serving(environ: WSGIEnvironment, start_response: StartResponse) -> Iterator[bytes]:
         answer = app(environ, start_response)
         try:
-            yield from answer
+            for chunk in answer:  # noqa: UP028 (yield from would close the answer twice)
+                yield chunk
         finally:
             close = getattr(answer, "close", None)
             if close is not None:

@@ -15,17 +15,20 @@ export PORTAL_ENV_FILE ?= instance/portal.env
 
 .PHONY: run test test-fast lint bench screenshots install clean
 
-# The venv's own pip unless it is older than 23.2 (upgrading a recent one costs ~8 s for
-# nothing). Bytecode is compiled once, on every core (pip compiles on one): where
-# PYTHONDONTWRITEBYTECODE is set, nothing compiled later is kept, and every process of a test
-# run (xdist workers, gunicorn, flask) would compile what it imports again.
+# The venv, and uv (astral-sh/uv) in it as the installer: pip, which every venv has, installs uv
+# (1.4 s), and uv installs the project's 90 packages in about 7 s, bytecode included, where pip
+# took 17 s (15 s of it resolving, on one core) plus 5 s compiling; the same versions either way.
+# Bytecode is compiled at install because where PYTHONDONTWRITEBYTECODE is set nothing compiled
+# later is kept, and every process of a test run (xdist workers, gunicorn, flask) would compile
+# what it imports again.
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q 'pip>=23.2'
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q --no-compile -e '.[test,dev,postgres]'
-	$(BIN)/python -m compileall -q -j 0 "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" >/dev/null
+$(BIN)/uv: | $(BIN)/python
+	$(BIN)/python -m pip install -q 'uv>=0.5'
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/uv
+	$(BIN)/uv pip install -q --python $(BIN)/python --compile-bytecode -e '.[test,dev,postgres]'
 	touch $@
 
 install: $(VENV)/.installed

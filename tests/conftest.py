@@ -28,6 +28,7 @@ from portal.gateway.payments_auth import KID_HEADER
 from portal.sandbox.payments.routes import GATEWAY_KEY_PATH
 from tests.support.compiled import reuse_compiled_code
 from tests.support.sandbox import RunningSandbox, serve_sandbox, suite_dialect
+from tests.support.sleeps import WaitlessClock
 
 #: Fixtures of the whole suite kept in tests/support.
 pytest_plugins = ["tests.support.chromium", "tests.support.postgres", "tests.support.dialects",
@@ -182,6 +183,12 @@ def cheap_password_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
     """Argon2 at its cheapest: tests sign in often and do not measure the hash's strength."""
     monkeypatch.setattr("portal.auth.passwords.hasher",
                         PasswordHasher.from_parameters(profiles.CHEAPEST))
+
+
+@pytest.fixture(autouse=True)
+def waitless_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A clock of the test's own, in real time, on which a gateway retry's backoff takes none."""
+    monkeypatch.setattr("portal.core.clock.current", WaitlessClock())
 
 
 @pytest.fixture

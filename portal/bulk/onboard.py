@@ -16,7 +16,6 @@ refusal. A wait longer than ``BUSY_MAX_WAIT`` is not waited in the row: the step
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -29,6 +28,7 @@ from sqlalchemy import select
 from portal.audit.service import Actor
 from portal.bulk.columns import OWNER, column_for
 from portal.bulk.parsing import BulkRow, DocumentCell
+from portal.core import clock
 from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.label_tables import Kind
@@ -101,7 +101,7 @@ class RowOutcome:
 
 def onboard_row(client: OnboardingClient, settings: Settings, row: BulkRow,
                 files: DocumentStore | None, actor: Actor,
-                pause: Pause = time.sleep) -> RowOutcome:
+                pause: Pause = clock.pause) -> RowOutcome:
     """Send the row's steps not yet sent, as ``actor``; documents too when ``files`` is where
     they are (the CSV's folder, or the import's copy of its ZIP); ``pause(seconds)`` waits
     when the gateway asks to slow down. The owner the row names is given the merchant."""

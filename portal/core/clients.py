@@ -10,6 +10,7 @@ from pathlib import Path
 
 from flask import current_app
 
+from portal.core.clock import pause
 from portal.core.config import Settings, current_settings
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.payments_client import PaymentsClient
@@ -26,7 +27,7 @@ def onboarding_client(settings: Settings, *, timeouts: Timeouts | None = None,
                       retry: RetryPolicy = RetryPolicy()) -> OnboardingClient:
     """The onboarding client configured from ``settings`` (``timeouts`` overrides theirs)."""
     return OnboardingClient(settings.onboarding_url, settings.api_key, settings.api_secret,
-                            timeouts=timeouts or timeouts_of(settings), retry=retry)
+                            timeouts=timeouts or timeouts_of(settings), retry=retry, sleep=pause)
 
 
 #: Where an app keeps its onboarding client, with the settings it was built from.
@@ -76,4 +77,4 @@ def payments_client(settings: Settings, *, mid: str, kid: str, private_key_pem: 
                           gateway_public_key_pem=gateway_public_key(settings) if encrypt else None,
                           gateway_kid=settings.gateway_key_id,
                           initiate_path=settings.gateway_initiate_path,
-                          timeouts=timeouts_of(settings))
+                          timeouts=timeouts_of(settings), sleep=pause)

@@ -8,6 +8,7 @@ The sandbox gives each app its own ``Clock``, moved by ``POST /_sandbox/clock``.
 from __future__ import annotations
 
 import threading
+import time
 from datetime import UTC, datetime, timedelta
 
 
@@ -57,6 +58,14 @@ class Clock:
             self._frozen = None
         return self.now()
 
+    def sleep(self, seconds: float) -> None:
+        """Wait ``seconds``: a running clock waits them out; a frozen one (a test's) returns at
+        once, since its time moves only when the test moves it."""
+        with self._lock:
+            if self._frozen is not None:
+                return
+        time.sleep(seconds)
+
     def offset(self) -> timedelta | None:
         """How far the clock runs ahead of the wall clock (behind: negative); None when frozen."""
         with self._lock:
@@ -70,3 +79,9 @@ current = Clock()
 def utcnow() -> datetime:
     """The current time in UTC on the portal's clock."""
     return current.now()
+
+
+def pause(seconds: float) -> None:
+    """Wait ``seconds`` on the portal's clock (a gateway retry's backoff): the :data:`current`
+    clock at the time of the wait decides how, so a test's clock spares the wall-clock wait."""
+    current.sleep(seconds)

@@ -9,6 +9,7 @@ from portal.core import clock
 from portal.core.clock import Clock
 from portal.sandbox.app import create_sandbox_app, state_of
 from portal.sandbox.config import config_from
+from tests.support.sleeps import SleepRecorder
 
 START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
@@ -26,6 +27,16 @@ def test_a_running_clock_moves_by_its_offset():
     assert running.advance(3600) >= before + timedelta(hours=1)
     running.freeze(START)
     assert running.now() == START
+
+
+def test_a_running_clock_waits_out_a_pause_and_a_frozen_one_returns_at_once(monkeypatch):
+    waited = SleepRecorder()
+    monkeypatch.setattr("portal.core.clock.time.sleep", waited)
+    Clock().sleep(0.75)
+    frozen = Clock(START)
+    frozen.sleep(30)
+    assert waited.delays == [0.75]
+    assert frozen.now() == START
 
 
 def test_the_portal_reads_the_clock_the_test_put_in_place(portal_clock):

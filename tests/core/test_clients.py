@@ -1,4 +1,5 @@
-"""The portal builds its onboarding client once per app and settings, and its clients wait\nbetween retries on the portal's clock."""
+"""The portal builds its onboarding client once per app and settings, and its clients wait
+between retries on the portal's clock."""
 
 from __future__ import annotations
 

@@ -177,6 +177,8 @@ class FaultInjector:
         self._rng = random.Random()  # noqa: S311  # nosec B311  # seeded test faults, not security
         self._applied: deque[AppliedFault] = deque(maxlen=HISTORY)
         self._count = 0
+        #: How many resets there have been: a request held across one is dropped.
+        self._resets = 0
         self.reset()
 
     def load(self, plan: FaultPlan) -> None:
@@ -197,7 +199,10 @@ class FaultInjector:
         self.load(FaultPlan())
 
     def reset(self) -> None:
-        """Back to the config file's faults."""
+        """Back to the config file's faults. A request a latency or timeout fault holds now is
+        dropped when its wait ends: the records it was sent for are forgotten with the reset."""
+        with self._lock:
+            self._resets += 1
         self.load(self._configured)
 
     def applied(self) -> list[AppliedFault]:
@@ -252,7 +257,7 @@ class FaultInjector:
     def _apply(self, fault: Fault, app: WSGIApplication, environ: WSGIEnvironment,
                start_response: StartResponse) -> Iterable[bytes]:
         if fault.kind is FaultKind.LATENCY:
-            time.sleep(fault.seconds)
+            self._hold(fault.seconds, environ)
             return app(environ, start_response)
         if fault.kind is FaultKind.ERROR:
             return self._error(fault)(environ, start_response)
@@ -260,10 +265,20 @@ class FaultInjector:
             drop_connection(environ)
         answer = Response.from_app(app, environ, buffered=True)  # the request is applied here
         if fault.kind is FaultKind.TIMEOUT:
-            time.sleep(fault.seconds)
+            self._hold(fault.seconds, environ)
             if not fault.drop:
                 return answer(environ, start_response)
         drop_connection(environ)
+
+    def _hold(self, seconds: float, environ: WSGIEnvironment) -> None:
+        """Wait ``seconds``, then drop the request if the sandbox was reset meanwhile."""
+        with self._lock:
+            resets = self._resets
+        time.sleep(seconds)
+        with self._lock:
+            reset_meanwhile = self._resets != resets
+        if reset_meanwhile:
+            drop_connection(environ)
 
     def _error(self, fault: Fault) -> Response:
         status = fault.status

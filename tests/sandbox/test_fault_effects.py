@@ -134,3 +134,15 @@ def test_latency_is_added(sandbox_server, partner, monkeypatch):
     assert partner.get_business_categories()
     assert waits.delays == [0.2]
     assert [f.kind for f in sandbox_server.state.faults.applied()] == [FaultKind.LATENCY]
+
+
+def test_a_request_held_across_a_reset_is_dropped_not_applied(sandbox_server, partner,
+                                                              monkeypatch):
+    sandbox_server.state.faults.set(Fault(FaultKind.LATENCY, seconds=20,
+                                          operation="create_onboarding"))
+    # the next test's reset comes while the create is held, instead of the wait
+    monkeypatch.setattr(time, "sleep", lambda seconds: sandbox_server.reset())
+    with pytest.raises(GatewayUnavailable) as failed:
+        partner.create_onboarding(create_body())
+    assert failed.value.outcome_unknown
+    assert sandbox_server.backend.received_requests() == []  # not applied to the new records

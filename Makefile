@@ -18,17 +18,19 @@ export PORTAL_ENV_FILE ?= instance/portal.env
 # The venv, and uv (astral-sh/uv) in it as the installer: pip, which every venv has, installs uv
 # (1.4 s), and uv installs the project's 90 packages in about 7 s, bytecode included, where pip
 # took 17 s (15 s of it resolving, on one core) plus 5 s compiling; the same versions either way.
-# Bytecode is compiled at install because where PYTHONDONTWRITEBYTECODE is set nothing compiled
-# later is kept, and every process of a test run (xdist workers, gunicorn, flask) would compile
-# what it imports again.
+# Where uv cannot install (no wheel of it for the machine, or a package index that only pip is
+# configured for: uv does not read pip.conf), pip does, as before. Bytecode is compiled at
+# install because where PYTHONDONTWRITEBYTECODE is set nothing compiled later is kept, and every
+# process of a test run (xdist workers, gunicorn, flask) would compile what it imports again.
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(BIN)/uv: | $(BIN)/python
-	$(BIN)/python -m pip install -q 'uv>=0.5'
-
-$(VENV)/.installed: pyproject.toml | $(BIN)/uv
-	$(BIN)/uv pip install -q --python $(BIN)/python --compile-bytecode -e '.[test,dev,postgres]'
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	{ $(BIN)/python -m pip install -q 'uv>=0.5' && \
+	  $(BIN)/uv pip install -q --python $(BIN)/python --compile-bytecode -e '.[test,dev,postgres]'; } \
+	|| { echo "make: uv could not install the project; pip installs it"; \
+	     $(BIN)/python -m pip install -q 'pip>=23.2' && \
+	     $(BIN)/python -m pip install -q -e '.[test,dev,postgres]'; }
 	touch $@
 
 install: $(VENV)/.installed

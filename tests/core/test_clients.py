@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from portal.core import clock
 from portal.core.clients import current_onboarding_client
-from portal.core.clock import Clock
 from portal.core.config import SETTINGS_EXTENSION
 from portal.gateway.errors import NotFound
 from portal.sandbox.faults import Fault, FaultKind
@@ -30,23 +30,11 @@ def test_new_settings_build_a_new_client(app, settings) -> None:
     assert after.transport.base_url == "http://127.0.0.1:9"
 
 
-class RecordingClock(Clock):
-    """A running clock that records the waits asked of it."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.waits = SleepRecorder()
-
-    def sleep(self, seconds: float) -> None:
-        """Record the wait."""
-        self.waits(seconds)
-
-
 def test_a_retry_waits_on_the_portals_clock(app, sandbox, monkeypatch) -> None:
-    portal_clock = RecordingClock()
-    monkeypatch.setattr("portal.core.clock.current", portal_clock)
+    waits = SleepRecorder()
+    monkeypatch.setattr(clock.current, "sleep", waits)  # the suite's clock, recording
     sandbox.state.faults.set(Fault(FaultKind.ERROR, operation="get_status", times=1))
     with app.app_context(), pytest.raises(NotFound):
         current_onboarding_client().get_status("no-such-onboarding")  # 500, then 404
-    assert len(portal_clock.waits.delays) == 1
-    assert 0 <= portal_clock.waits.delays[0] <= 0.25  # the first backoff's ceiling
+    assert len(waits.delays) == 1
+    assert 0 <= waits.delays[0] <= 0.25  # the first backoff's ceiling

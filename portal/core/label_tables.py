@@ -11,9 +11,10 @@ from enum import StrEnum
 from portal.core.audit_labels import AUDIT_ACTIONS, OUTCOMES
 from portal.core.models.document import DocumentStatus
 from portal.core.models.merchant import CreateState
-from portal.core.models.payment import PENDING, RefundState
+from portal.core.models.payment import RefundState
 from portal.core.models.status_change import StatusSource
 from portal.core.models.step import StepState
+from portal.core.payment_statuses import LABELS as PAYMENT_STATUS_LABELS
 from portal.gateway.onboarding_shapes import (
     AccountType,
     CardNetwork,
@@ -24,7 +25,6 @@ from portal.gateway.onboarding_shapes import (
     PennyDropStatus,
     Product,
 )
-from portal.gateway.payments_shapes import PaymentStatus
 
 #: The status filter's and the dashboard's value for merchants the gateway does not know yet.
 NOT_CREATED = "NOT_CREATED"
@@ -161,21 +161,6 @@ _DOCUMENT_STATUS = {
     DocumentStatus.REFUSED: "Refused by the gateway",
 }
 
-_PAYMENT_STATUS = {
-    PENDING: "Waiting for the gateway's answer",
-    PaymentStatus.CREATED: "Created",
-    PaymentStatus.INPROGRESS: "In progress",
-    PaymentStatus.AUTHORIZED: "Authorised (held)",
-    PaymentStatus.SENT_FOR_CAPTURE: "Captured",
-    PaymentStatus.SENT_FOR_REFUND: "Refunded (in part or in full)",
-    PaymentStatus.REVERSED: "Released",
-    PaymentStatus.ISSUER_DECLINE: "Declined by the card issuer",
-    PaymentStatus.AUTHENTICATION_FAILED: "Authentication failed",
-    PaymentStatus.CUSTOMER_CANCELLED: "Cancelled by the customer",
-    PaymentStatus.ABANDONED: "Abandoned",
-    PaymentStatus.EXPIRED: "Expired",
-    PaymentStatus.SYSTEM_ERROR: "Gateway system error",
-}
 
 _REFUND_STATE = {
     RefundState.SENDING: "Being sent",
@@ -220,7 +205,7 @@ TABLES: dict[Kind, dict[str, str]] = {
     Kind.ACCOUNT_TYPE: _ACCOUNT_TYPE,
     Kind.DOCUMENT: _DOCUMENT,
     Kind.DOCUMENT_STATUS: _DOCUMENT_STATUS,
-    Kind.PAYMENT_STATUS: _PAYMENT_STATUS,
+    Kind.PAYMENT_STATUS: PAYMENT_STATUS_LABELS,
     Kind.REFUND_STATE: _REFUND_STATE,
     Kind.PENNY_DROP: _PENNY_DROP,
     Kind.CREATE_STATE: _CREATE_STATE,

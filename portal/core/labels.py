@@ -16,6 +16,7 @@ from portal.core.label_tables import NOT_CREATED, TABLES, Kind
 from portal.core.models.document import DocumentStatus
 from portal.core.models.merchant import CreateState
 from portal.core.models.step import StepState
+from portal.core.payment_statuses import Badge, codes_where
 from portal.gateway.onboarding_shapes import (
     AADHAR_DOC_PATTERN,
     STATUS_ALIASES,
@@ -24,20 +25,20 @@ from portal.gateway.onboarding_shapes import (
     PennyDropStatus,
     known_status,
 )
-from portal.gateway.payments_shapes import PaymentStatus
 from portal.gateway.rules import mask
 
 #: Badge colour groups: success, warning, danger; anything else is neutral.
+#: Payment statuses take theirs from the status table.
 _GROUPS: dict[str, frozenset[str]] = {
     "success": frozenset({OnboardingStatus.APPROVED, ChecklistState.COMPLETE,
-                          PaymentStatus.AUTHORIZED, PaymentStatus.SENT_FOR_CAPTURE,
-                          PennyDropStatus.VERIFIED, DocumentStatus.SENT, StepState.SENT}),
+                          PennyDropStatus.VERIFIED, DocumentStatus.SENT, StepState.SENT,
+                          *codes_where(badge=Badge.SUCCESS)}),
     "warning": frozenset({OnboardingStatus.PENDING_VERIFICATION, OnboardingStatus.RFI,
                           StepState.NEEDS_ATTENTION, StepState.QUEUED, DocumentStatus.NOT_SENT,
-                          CreateState.OUTCOME_UNKNOWN, CreateState.NEEDS_RECONCILE}),
+                          CreateState.OUTCOME_UNKNOWN, CreateState.NEEDS_RECONCILE,
+                          *codes_where(badge=Badge.WARNING)}),
     "danger": frozenset({OnboardingStatus.REJECTED, ChecklistState.FAILED,
-                         PaymentStatus.ISSUER_DECLINE, PaymentStatus.AUTHENTICATION_FAILED,
-                         PaymentStatus.SYSTEM_ERROR, DocumentStatus.REFUSED}),
+                         DocumentStatus.REFUSED, *codes_where(badge=Badge.DANGER)}),
 }
 
 

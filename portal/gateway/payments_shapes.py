@@ -44,23 +44,6 @@ PREFIX = "/gl/v1/payments"
 INITIATE_PATH = PREFIX + "/initiate/hosted"
 
 
-class PaymentStatus(StrEnum):
-    """A payment's status (spec 3, gateway-facts B7)."""
-
-    CREATED = "CREATED"
-    INPROGRESS = "INPROGRESS"
-    AUTHORIZED = "AUTHORIZED"
-    SENT_FOR_CAPTURE = "SENT_FOR_CAPTURE"
-    SENT_FOR_REFUND = "SENT_FOR_REFUND"
-    REVERSED = "REVERSED"
-    ISSUER_DECLINE = "ISSUER_DECLINE"
-    AUTHENTICATION_FAILED = "AUTHENTICATION_FAILED"
-    CUSTOMER_CANCELLED = "CUSTOMER_CANCELLED"
-    ABANDONED = "ABANDONED"
-    EXPIRED = "EXPIRED"
-    SYSTEM_ERROR = "SYSTEM_ERROR"
-
-
 class AmountScope(StrEnum):
     """``captureType`` and ``refundType``: the full amount or a part of it."""
 

@@ -18,21 +18,17 @@ from portal.audit.service import Actor, record
 from portal.core import clock
 from portal.core.db import db
 from portal.core.models.payment import ActionState, Payment, PaymentRefund, RefundState
+from portal.core.payment_statuses import REFUNDABLE
 from portal.gateway.errors import GatewayError
 from portal.gateway.payments_client import PaymentsClient
-from portal.gateway.payments_shapes import (
-    ActionResponse,
-    PaymentStatus,
-    RefundResponse,
-    check_amount,
-)
+from portal.gateway.payments_shapes import ActionResponse, RefundResponse, check_amount
+from portal.gateway.payments_words import PaymentStatus
 from portal.payments import polling
 from portal.payments.in_flight import claim, mark_unknown, record_sending, release, took_effect
 from portal.payments.service import (
     CAPTURE,
     OUTCOME_UNKNOWN,
     REFUND,
-    REFUNDABLE,
     REVERSE,
     Result,
     failure_message,

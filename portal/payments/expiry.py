@@ -17,7 +17,7 @@ from sqlalchemy import ColumnElement, and_, func, select
 from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.models.payment import Payment
-from portal.gateway.payments_shapes import PaymentStatus
+from portal.gateway.payments_words import PaymentStatus
 
 #: The payments list's filter value for holds close to expiry.
 EXPIRING = "expiring"

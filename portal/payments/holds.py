@@ -23,7 +23,8 @@ from portal.core.models.payment import ActionState, Payment
 from portal.gateway.errors import GatewayError, ValidationFailed
 from portal.gateway.jws import TokenError
 from portal.gateway.payments_client import PaymentsClient, verify_callback_token
-from portal.gateway.payments_shapes import CallbackClaims, InitiateRequest, PaymentStatus
+from portal.gateway.payments_shapes import CallbackClaims, InitiateRequest
+from portal.gateway.payments_words import PaymentStatus
 from portal.gateway.shapes import FieldError, dump, validate_payload
 from portal.payments import credentials as creds
 from portal.payments import polling

@@ -12,8 +12,10 @@ from portal.core.config import current_settings
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import Payment, PaymentCredentials, PortfolioKey
+from portal.core.payment_statuses import AUTHORISED
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.payments_shapes import InitiateRequest
+from portal.gateway.payments_words import known
 from portal.payments import actions, expiry, portfolio, service, wording
 from portal.payments import credentials as creds
 from portal.payments import discard as discarding
@@ -22,7 +24,6 @@ from portal.payments.forms import ActionForm, CredentialsForm, HoldForm, Portfol
 from portal.payments.links.forms import CancelForm, ResendForm
 from portal.payments.links.sending import link_of
 from portal.payments.links.standing import LABELS, UNOPENED, Standing, hold_words, standing
-from portal.payments.status_moves import known
 from portal.web.form_base import PortalForm
 from portal.web.http import is_row_id
 from portal.web.required_fields import mark_required
@@ -93,7 +94,7 @@ def detail_page(payment: Payment, refund_form: ActionForm | None = None) -> str:
         ledger=ledger, words=wording,
         offered=actions.offered(payment, refunds), recent_refund=actions.recent_refund(refunds),
         discardable=discarding.discard_refusal(payment) is None,
-        authorised=payment.status in service.AUTHORISED, refund_form=refund_form,
+        authorised=payment.status in AUTHORISED, refund_form=refund_form,
         expiry=expiry.expiry_of(payment, current_settings(), clock.utcnow()),
         unknown_word=None if known(payment.gateway_status or payment.status)
         else payment.gateway_status,

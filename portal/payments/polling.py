@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from portal.core.models.payment import ActionState, Payment
-from portal.payments.status_moves import WAITING
+from portal.core.payment_statuses import POLLED
 
 #: Reads in a row at the job's own period before the waits grow.
 STEADY_READS = 5
@@ -28,7 +28,7 @@ def needs_polling(payment: Payment) -> bool:
     answer."""
     if payment.action_state != ActionState.IDLE:
         return True
-    return payment.gid is not None and payment.status in WAITING
+    return payment.gid is not None and payment.status in POLLED
 
 
 def wait_after(unchanged: int, period: timedelta) -> timedelta:

@@ -29,6 +29,7 @@ from portal.core import clock
 from portal.core.config import current_settings
 from portal.core.db import db
 from portal.core.models.user import Role
+from portal.core.payment_statuses import CUSTOMER_APPROVED
 from portal.gateway.shapes import FieldError
 from portal.payments import (
     actions,
@@ -273,4 +274,5 @@ def callback() -> ResponseReturnValue:
     except holds.CallbackError as exc:
         return render_template("payments/customer.html", error=exc.message), exc.status
     return render_template("payments/customer.html", payment=outcome.payment,
-                           confirmed=outcome.confirmed)
+                           confirmed=outcome.confirmed,
+                           approved=outcome.payment.status in CUSTOMER_APPROVED)

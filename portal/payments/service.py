@@ -16,7 +16,8 @@ from sqlalchemy import select
 
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
-from portal.core.models.payment import PENDING, Payment, PaymentRefund, RefundState
+from portal.core.models.payment import Payment, PaymentRefund, RefundState
+from portal.core.payment_statuses import ROWS
 from portal.gateway.errors import (
     TOO_MANY_REQUESTS,
     Declined,
@@ -27,7 +28,6 @@ from portal.gateway.errors import (
     ValidationFailed,
 )
 from portal.gateway.jws import refused_for_age
-from portal.gateway.payments_shapes import PaymentStatus
 from portal.gateway.shapes import FieldError
 
 APPROVED = "APPROVED"
@@ -37,12 +37,8 @@ OUTCOME_UNKNOWN = "unknown"
 CAPTURE = "capture"
 REVERSE = "reverse"
 REFUND = "refund"
-#: Statuses a refund may follow.
-REFUNDABLE = (PaymentStatus.SENT_FOR_CAPTURE, PaymentStatus.SENT_FOR_REFUND)
-#: Statuses of a payment whose amount was authorised at some point (held, captured, released).
-AUTHORISED = (PaymentStatus.AUTHORIZED, *REFUNDABLE, PaymentStatus.REVERSED)
 #: The list's status filter: the gateway's statuses and ours before the gateway answered.
-STATUS_CHOICES = (PENDING, *(status.value for status in PaymentStatus))
+STATUS_CHOICES = tuple(ROWS)
 _ALPHANUMERIC = string.ascii_uppercase + string.digits
 
 

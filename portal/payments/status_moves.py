@@ -1,4 +1,5 @@
-"""Which way a payment's status may move on the gateway's word: forward only.
+"""Which way a payment's status may move on the gateway's word: forward only, as the status
+table (``portal.core.payment_statuses``) places each status.
 
 A status read (the page's Refresh, the customer's return, the worker's poll) can arrive after a
 newer fact: an older answer must never take a payment back (a captured payment shown as
@@ -8,37 +9,22 @@ kept as the gateway's word (``Payment.gateway_status``) and shown.
 
 from __future__ import annotations
 
-from portal.core.models.payment import PENDING
-from portal.gateway.payments_shapes import PaymentStatus
-
-#: The path of a payment that goes well, in order.
-_PATH = {PENDING: 0, PaymentStatus.CREATED: 1, PaymentStatus.INPROGRESS: 2,
-         PaymentStatus.AUTHORIZED: 3, PaymentStatus.SENT_FOR_CAPTURE: 4,
-         PaymentStatus.SENT_FOR_REFUND: 5}
-#: Ends a payment can reach while the customer is still on the hosted page (or before).
-_ENDS_BEFORE_AUTHORISATION = frozenset({
-    PaymentStatus.ISSUER_DECLINE, PaymentStatus.AUTHENTICATION_FAILED,
-    PaymentStatus.CUSTOMER_CANCELLED, PaymentStatus.ABANDONED, PaymentStatus.SYSTEM_ERROR})
-#: Ends of an authorised hold that was not captured.
-_ENDS_OF_A_HOLD = frozenset({PaymentStatus.REVERSED, PaymentStatus.EXPIRED})
-#: Statuses from which the payment moves on without an action of ours.
-WAITING = frozenset({PENDING, PaymentStatus.CREATED, PaymentStatus.INPROGRESS,
-                     PaymentStatus.AUTHORIZED})
+from portal.core.payment_statuses import row_of
 
 
-def known(word: str) -> bool:
-    """Whether ``word`` is a payment status the portal knows."""
-    return word in PaymentStatus.__members__
-
-
-def may_move(old: str, new: str) -> bool:
-    """Whether a payment at ``old`` may take the gateway's ``new``: forward only."""
-    if new == old or not known(new):
+def may_move(old: str, new: str, *, reversal_sent: bool = False) -> bool:
+    """Whether a payment at ``old`` may take the gateway's ``new``: forward only. An end stays
+    an end unless its row says what it may still turn into. ``reversal_sent``: the portal sent
+    this payment's reversal (CANCELLED then means released)."""
+    before, after = row_of(old), row_of(new)
+    if new == old or before is None or after is None:
         return False
-    if old in _PATH and new in _PATH:
-        return _PATH[new] > _PATH[old]
-    if old not in _PATH:  # an end stays an end
+    if after.only_after_reversal and not reversal_sent:
         return False
-    if new in _ENDS_BEFORE_AUTHORISATION:
-        return _PATH[old] < _PATH[PaymentStatus.AUTHORIZED]
-    return new in _ENDS_OF_A_HOLD and _PATH[old] <= _PATH[PaymentStatus.AUTHORIZED]
+    if new in before.turns_into:
+        return True
+    if before.path is None:
+        return False
+    if after.path is not None:
+        return after.path > before.path
+    return after.reached_from is not None and before.path <= after.reached_from

@@ -15,11 +15,12 @@ from portal.core.db import db
 from portal.core.models.payment import Payment
 from portal.gateway.errors import GatewayError, NotFound, Unauthorized
 from portal.gateway.payments_client import PaymentsClient
-from portal.gateway.payments_shapes import PaymentStatus, StatusResponse
+from portal.gateway.payments_shapes import StatusResponse
+from portal.gateway.payments_words import PaymentStatus, known
 from portal.payments import polling
 from portal.payments.in_flight import needs_reconciling, never_happened, release, took_effect
 from portal.payments.service import CAPTURE, REFUND, REVERSE, Result, refunds_of
-from portal.payments.status_moves import known, may_move
+from portal.payments.status_moves import may_move
 from portal.payments.wording import status_words
 
 INITIATE = "initiate"

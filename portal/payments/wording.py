@@ -17,7 +17,7 @@ from markupsafe import Markup
 from portal.core.label_tables import Kind
 from portal.core.labels import badge, label
 from portal.core.models.payment import Payment, PaymentRefund, RefundState
-from portal.gateway.payments_shapes import PaymentStatus
+from portal.gateway.payments_words import PaymentStatus
 
 #: What the page calls the merchantTxnId: the order reference the customer was shown on the
 #: hosted page and on the result page.

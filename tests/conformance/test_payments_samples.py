@@ -16,7 +16,8 @@ import pytest
 
 from portal.gateway.errors import GatewayError, ValidationFailed
 from portal.gateway.payments_client import PaymentsClient
-from portal.gateway.payments_shapes import OPERATIONS, PaymentStatus
+from portal.gateway.payments_shapes import OPERATIONS
+from portal.gateway.payments_words import PaymentStatus
 from portal.payments.service import failure_message
 from tests.conformance.canned import CannedGateway, canned  # noqa: F401  # a fixture
 from tests.sandbox.payments.conftest import (  # noqa: F401  # fixtures this module uses

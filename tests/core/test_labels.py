@@ -28,7 +28,7 @@ from portal.gateway.onboarding_shapes import (
     PennyDropStatus,
     Product,
 )
-from portal.gateway.payments_shapes import PaymentStatus
+from portal.gateway.payments_words import PaymentStatus
 from portal.merchants import removal
 from portal.onboarding import reconcile
 from portal.onboarding.steps import STEPS

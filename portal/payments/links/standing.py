@@ -8,8 +8,7 @@ from enum import StrEnum
 
 from portal.core.models.payment import PENDING, Payment
 from portal.core.models.payment_link import LinkState, PaymentLink
-from portal.payments.service import AUTHORISED
-from portal.payments.status_moves import WAITING
+from portal.core.payment_statuses import AUTHORISED, POLLED
 
 
 class Standing(StrEnum):
@@ -56,7 +55,7 @@ def standing(link: PaymentLink, payment: Payment, now: datetime) -> Standing:
     if link.state == LinkState.OPENED:
         if payment.status in AUTHORISED or payment.authorized_at is not None:
             return Standing.PAID
-        return Standing.OPENED if payment.status in WAITING else Standing.NOT_PAID
+        return Standing.OPENED if payment.status in POLLED else Standing.NOT_PAID
     if link.expires_at <= now:
         return Standing.EXPIRED
     return Standing.WAITING if link.emailed_at is not None and link.email_failed_at is None \

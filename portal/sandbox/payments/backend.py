@@ -19,9 +19,9 @@ from portal.gateway.payments_shapes import (
     AuthReversalRequest,
     CaptureRequest,
     InitiateRequest,
-    PaymentStatus,
     RefundRequest,
 )
+from portal.gateway.payments_words import PaymentStatus
 from portal.gateway.shapes import FieldError
 from portal.sandbox import snapshots
 from portal.sandbox.config import SandboxConfig

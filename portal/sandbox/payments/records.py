@@ -9,12 +9,8 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
-from portal.gateway.payments_shapes import (
-    InitiateRequest,
-    PaymentStatus,
-    PaymentStatusData,
-    RefundData,
-)
+from portal.gateway.payments_shapes import InitiateRequest, PaymentStatusData, RefundData
+from portal.gateway.payments_words import PaymentStatus
 from portal.sandbox.envelopes import TIMESTAMP_FORMAT, new_gid
 from portal.sandbox.payments.scenarios import Scenario
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from portal.gateway.payments_shapes import PaymentStatus
+from portal.gateway.payments_words import PaymentStatus
 
 
 class Scenario(StrEnum):

@@ -50,6 +50,7 @@ AUDIT_ACTIONS = {
     "payment.reverse": "released a payment hold",
     "payment.refund": "refunded a payment",
     "payment.discard": "discarded a hold that never reached the gateway",
+    "payment.late_authorisation": "saw a payment declined for now authorised after all",
     "payment_link.send": "emailed a customer a payment link",
     "payment_link.resend": "emailed a customer a new payment link",
     "payment_link.cancel": "cancelled a payment link",
@@ -96,4 +97,5 @@ OUTCOMES = {
     "unreadable": "sent, answer unreadable",
     "throttled": "refused (asked too often)",
     "interrupted": "interrupted while sending (not sent again)",
+    "duplicate": "already at the gateway (one payment, not two)",
 }

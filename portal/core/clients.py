@@ -14,7 +14,7 @@ from portal.core.clock import pause
 from portal.core.config import Settings, current_settings
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.payments_client import PaymentsClient
-from portal.gateway.retry import RetryPolicy
+from portal.gateway.retry import NO_RETRY, RATE_LIMITED, RetryPolicy
 from portal.gateway.transport import Timeouts
 
 
@@ -62,11 +62,17 @@ def gateway_public_key(settings: Settings) -> str:
                                 "GATEWAY_PUBLIC_KEY_FILE to its PEM file.") from None
 
 
+#: A client that answers or gives up within the 5 seconds a callback has: no retry.
+QUICK_TIMEOUTS = Timeouts(connect=2.0, read=3.0)
+
+
 def payments_client(settings: Settings, *, mid: str, kid: str, private_key_pem: bytes,
-                    parent_mid: str | None = None) -> PaymentsClient:
+                    parent_mid: str | None = None, quick: bool = False) -> PaymentsClient:
     """A payments client signing as ``mid`` with the key ``kid`` (under ``parent_mid`` when it
     is the partner's portfolio key). Bodies are encrypted (JWE) to the gateway's key, as the
-    gateway's SDKs send them, unless GATEWAY_PLAIN_JSON (sandbox only) says plain JSON."""
+    gateway's SDKs send them, unless GATEWAY_PLAIN_JSON (sandbox only) says plain JSON.
+    ``quick``: short timeouts and no retry (:data:`QUICK_TIMEOUTS`); else the settings' timeouts
+    and the rate-limit backoff."""
     encrypt = not settings.gateway_plain_json
     if encrypt and not settings.gateway_key_id:
         raise GatewayKeyMissing("The gateway's key id is not configured: set GATEWAY_KEY_ID "
@@ -77,4 +83,5 @@ def payments_client(settings: Settings, *, mid: str, kid: str, private_key_pem: 
                           gateway_public_key_pem=gateway_public_key(settings) if encrypt else None,
                           gateway_kid=settings.gateway_key_id,
                           initiate_path=settings.gateway_initiate_path,
-                          timeouts=timeouts_of(settings), sleep=pause)
+                          timeouts=QUICK_TIMEOUTS if quick else timeouts_of(settings),
+                          retry=NO_RETRY if quick else RATE_LIMITED, sleep=pause)

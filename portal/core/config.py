@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from decimal import Decimal
 from pathlib import Path
 
 from dotenv import dotenv_values
@@ -32,15 +31,13 @@ from portal.core.config_fields import (
     HourOfDay,
     InitiatePath,
     Lowercase,
-    OptionalAmount,
     PositiveCount,
-    PositiveHours,
-    PositiveSeconds,
     StorageUrl,
     env_name,
     field_options,
     variable,
 )
+from portal.core.config_payments import PaymentSettings
 from portal.gateway.onboarding_events import origin_of
 from portal.gateway.payments_shapes import INITIATE_PATH
 
@@ -52,7 +49,7 @@ class ConfigError(RuntimeError):
     """The configuration is incomplete or contradictory."""
 
 
-class Settings(BaseSettings):
+class Settings(PaymentSettings):
     """Typed view of the configuration variables. Built with keywords it holds exactly what it
     is given (tests do that); ``settings_from_env`` reads the environment and env files."""
 
@@ -172,24 +169,6 @@ class Settings(BaseSettings):
         "admins read them at `/admin/mailbox` when `GATEWAY_IS_SANDBOX`")
     reminder_max: int = variable("REMINDER_MAX", 3,
                                  "Most verification reminders emailed to one merchant")
-    four_eyes_refund_above: OptionalAmount = variable(
-        "FOUR_EYES_REFUND_ABOVE", Decimal(10000), "The most the refunds of one payment sent "
-        "without a second admin may add up to within 30 days (in the payment's currency, major "
-        "units as typed, e.g. `10000.00`); a refund that would take them past it waits for a "
-        "second admin's approval on the Approvals page; empty: no refund does")
-    payment_poll_seconds: PositiveSeconds = variable(
-        "PAYMENT_POLL_SECONDS", 60, "How often the worker reads the gateway's status of payments "
-        "not final yet (waiting for the customer, authorised, outcome unknown); one read again "
-        "and again unchanged waits longer each time, up to an hour")
-    hold_expiry_hours: PositiveHours = variable(
-        "HOLD_EXPIRY_HOURS", 168, "Hours an authorisation holds the customer's funds before the "
-        "issuer releases it (the gateway does not say; 7 days is the card networks' usual)")
-    hold_warning_hours: PositiveHours = variable(
-        "HOLD_WARNING_HOURS", 24, "Holds not captured this many hours before their expiry are "
-        "flagged on the payments pages and the dashboard")
-    payment_link_hours: PositiveHours = variable(
-        "PAYMENT_LINK_HOURS", 168, "Hours a payment link emailed to a customer can be opened "
-        "(resending it starts them again); the gateway's checkout it opens lasts 24 hours")
     notice_digest_hour: HourOfDay = variable(
         "NOTICE_DIGEST_HOUR", 3, "Hour of the day (UTC, 0-23) when the daily digest of notices "
         "goes to those who chose one (3: 08:30 in India)")

@@ -87,6 +87,15 @@ class Declined(GatewayError):
     did not happen; ``display_message`` says why in the gateway's words."""
 
 
+class MayAlreadyExist(GatewayError):
+    """400 naming our merchantTxnId or merchantUniqueId a duplicate: the gateway has a payment
+    (or refund) under it already, perhaps from the attempt whose answer was lost. Never a
+    refusal: a status read by the merchantUniqueId decides (docs/gateway-contract.md, rev. 4,
+    "Idempotency")."""
+
+    outcome_unknown = True
+
+
 class UnexpectedAnswer(GatewayError):
     """A 2xx answer we cannot read: the gateway took the request, so its outcome is unknown."""
 

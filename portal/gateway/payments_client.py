@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import requests
 from joserfc.jwk import RSAKey
 
-from portal.gateway.errors import ValidationFailed
+from portal.gateway.errors import MayAlreadyExist, ValidationFailed
 from portal.gateway.jwe import encrypt_body
 from portal.gateway.jws import (
     TOKEN_LIFETIME_MS,
@@ -32,6 +32,7 @@ from portal.gateway.payments_auth import JwsAuth
 from portal.gateway.payments_reading import (
     action_reader,
     issued_at_ms,
+    names_a_duplicate,
     read_callback_claims,
     read_status,
 )
@@ -100,8 +101,8 @@ class PaymentsClient:
         return self._call("initiate", InitiateResponse, request)
 
     def status(self, gid_or_txn_id: str) -> StatusResponse:
-        """The status by the payment's gid or a merchantTxnId (of the payment or of one of its
-        captures or refunds), signed with a JWS over the path."""
+        """The status by the payment's gid, its merchantUniqueId or a merchantTxnId (of the
+        payment or of one of its captures or refunds), signed with a JWS over the path."""
         return self._call("status", StatusResponse, None, id=gid_or_txn_id)
 
     def status_by_url(self, status_url: str) -> StatusResponse:
@@ -168,7 +169,18 @@ class PaymentsClient:
     def _call(self, name: str, shape: type[Answer], request: Any, **params: str) -> Answer:
         prepared = self.prepare(name, request, **params)
         read = read_status if name == "status" else action_reader(name, shape)
-        return self.transport.send_and_read(prepared, name, read)
+        try:
+            return self.transport.send_and_read(prepared, name, read)
+        except ValidationFailed as exc:
+            if name in _IDEMPOTENT_POSTS and names_a_duplicate(exc.field_errors):
+                raise MayAlreadyExist(f"{name}: the gateway already has this id",
+                                      http_status=exc.http_status, reason_code=exc.reason_code,
+                                      gid=exc.gid, body=exc.body) from exc
+            raise
+
+
+#: The POSTs whose body carries a merchantUniqueId, the gateway's idempotency key.
+_IDEMPOTENT_POSTS = frozenset({"initiate", "refund"})
 
 
 def verify_callback_token(token: str, gateway_public_key: RSAKey | str | bytes, now_ms: int,

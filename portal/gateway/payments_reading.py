@@ -1,5 +1,5 @@
 """The payments API's answers, judged by their content (docs/gateway-contract.md, "Reading
-answers").
+answers", and revision 4's "Identity, idempotency and late outcomes").
 
 The clients SEND the contract's one shape and READ every shape a source shows; an answer is
 judged by what it says, never by its HTTP code alone. Every 2xx answer of the payments API
@@ -7,14 +7,15 @@ passes through this module on its way to the portal's one typed answer (the onbo
 through :mod:`portal.gateway.onboarding_reading`).
 
 An action's 2xx answer (initiate, capture, reversal, refund) is:
-- DONE when a status word in it (envelope ``status``, ``data.status``, ``data.refundStatus``)
-  is one the action is known to produce;
-- REFUSED when a status word is a failure word or its reasonCode a decline
-  (GL-201-006..023, GL-201-500): nothing happened, and the gateway's words say why;
 - NOT FOUND when its status is NOT_FOUND;
+- REFUSED when a status word in it (envelope ``status``, ``data.status``,
+  ``data.refundStatus``) is a failure word: nothing happened, and the gateway's words say why;
+- DONE when a status word is one the action is known to produce;
+- REFUSED when it carries no status word at all and its reasonCode is a decline
+  (GL-201-006..023, GL-201-500): the two published tables disagree on most codes, so a code
+  never decides against a word;
 - UNKNOWN otherwise (an unknown word, a body we cannot read): the gateway took the request,
-  so the action may or may not have happened, and is settled by a status read of its own
-  merchantTxnId.
+  so the action may or may not have happened, and is settled by a status read.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from pydantic import ValidationError
 
 from portal.gateway.errors import Declined, GatewayError, NotFound, UnexpectedAnswer
 from portal.gateway.payments_shapes import CallbackClaims, StatusResponse
-from portal.gateway.shapes import Envelope, display_message
+from portal.gateway.payments_words import ACTION_DONE, ACTION_REFUSED
+from portal.gateway.shapes import Envelope, FieldError, display_message
 from portal.gateway.transport import Reply
 
 Answer = TypeVar("Answer", bound=Envelope)
@@ -43,16 +45,6 @@ class Verdict(StrEnum):
     UNKNOWN = "unknown"
 
 
-#: The status words each action is known to produce when it was done.
-SUCCESS_WORDS: dict[str, frozenset[str]] = {
-    "initiate": frozenset({"INPROGRESS", "CREATED"}),
-    "capture": frozenset({"SENT_FOR_CAPTURE", "CAPTURE_STARTED"}),
-    "auth_reversal": frozenset({"REVERSED"}),
-    "refund": frozenset({"SENT_FOR_REFUND", "REFUND_STARTED", "INITIATED"}),
-}
-#: Status words that say the action was not done, whatever the HTTP code.
-FAILURE_WORDS = frozenset({"REQUEST_ERROR", "SYSTEM_ERROR", "ISSUER_DECLINE", "DECLINED",
-                           "FAILED"})
 NOT_FOUND_WORD = "NOT_FOUND"
 #: The docs' refund answer: ``status: SUCCESS`` means done only with ``code: GC000``.
 SUCCESS_WORD = "SUCCESS"
@@ -96,12 +88,14 @@ def judge(operation: str, body: Any) -> Verdict:
     words = status_words(body)
     if NOT_FOUND_WORD in words:
         return Verdict.NOT_FOUND
-    if FAILURE_WORDS.intersection(words) or is_decline(reason_code(body)):
+    if ACTION_REFUSED.intersection(words):
         return Verdict.REFUSED
-    if SUCCESS_WORDS[operation].intersection(words):
+    if ACTION_DONE[operation].intersection(words):
         return Verdict.DONE
     if operation == "refund" and SUCCESS_WORD in words and body.get("code") == SUCCESS_CODE:
         return Verdict.DONE
+    if not words and is_decline(reason_code(body)):
+        return Verdict.REFUSED
     if operation in _WORDLESS_DONE and not words:
         return Verdict.DONE
     return Verdict.UNKNOWN
@@ -154,17 +148,22 @@ def action_reader(operation: str, shape: type[Answer]) -> Callable[[Reply], Answ
 
 
 def read_status(reply: Reply) -> StatusResponse:
-    """The status answer, its gid from ``data`` or else the envelope; NOT_FOUND in a 2xx is
-    :class:`NotFound`; a body we cannot read is a :class:`GatewayError` (nothing changes)."""
+    """The status answer; NOT_FOUND in a 2xx is :class:`NotFound`; a body we cannot read, or
+    one that says only how the API call went and not the payment's state, is a
+    :class:`GatewayError` (nothing changes; the payment is read again later)."""
     body = reply.body
     if isinstance(body, dict) and NOT_FOUND_WORD in status_words(body):
         raise NotFound("status: no such record", http_status=reply.status, body=body,
                        reason_code=reason_code(body))
     try:
-        return StatusResponse.model_validate(body)
+        answer = StatusResponse.model_validate(body)
     except ValidationError:
         raise GatewayError("status: the gateway's answer has an unexpected shape",
                            http_status=reply.status, body=body) from None
+    if answer.payment_status is None:
+        raise GatewayError("status: the gateway's answer does not say the payment's state",
+                           http_status=reply.status, body=body)
+    return answer
 
 
 #: Below this an ``iat`` is in seconds (10^12 ms is September 2001).
@@ -190,6 +189,16 @@ def read_callback_claims(claims: dict[str, Any]) -> CallbackClaims:
     except ValidationError as exc:
         missing = ", ".join(str(e["loc"][0]) for e in exc.errors(include_url=False))
         raise ValueError(f"no usable {missing}") from None
-    if not (parsed.payment_gid or parsed.unique_id):
-        raise ValueError("no gid, x-gl-gid, merchantUniqueId or x-gl-orderId")
+    if not parsed.names_a_payment():
+        raise ValueError("no gid, x-gl-orderId, x-gl-gid, merchantUniqueId or merchantTxnId")
     return parsed
+
+
+def names_a_duplicate(errors: list[FieldError]) -> bool:
+    """Whether a 400's field errors say our merchantTxnId or merchantUniqueId was used before:
+    on a retry, "the payment may already exist", never a refusal (revision 4, "Idempotency")."""
+    return any(error.field.rsplit(".", 1)[-1] in _IDEMPOTENCY_FIELDS
+               and "duplicate" in error.message.lower() for error in errors)
+
+
+_IDEMPOTENCY_FIELDS = frozenset({"merchantTxnId", "merchantUniqueId"})

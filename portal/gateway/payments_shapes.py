@@ -28,6 +28,7 @@ from pydantic.json_schema import SkipJsonSchema
 
 from portal.gateway import rules
 from portal.gateway.onboarding_shapes import Operation
+from portal.gateway.payments_words import CALL_OUTCOME_WORDS
 from portal.gateway.shapes import (
     CallingCode,
     Email,
@@ -311,24 +312,30 @@ class CardData(ResponseModel):
 
 
 class PaymentStatusData(ResponseModel):
-    """``data`` of the status answer (gateway-facts B6 and D, get-transaction-status.mdx).
+    """``data`` of the status answer (gateway-facts B6, D and E).
 
-    The docs put the gid in the envelope, not here: read it with
-    :attr:`StatusResponse.payment_gid`. It carries no running totals (captured or refunded
-    amounts): a client keeps its own ledger. Read by a capture's or refund's merchantTxnId,
-    ``merchantTxnId`` and ``Amount`` are that action's.
+    ``gid`` is the payment's order id (the initiate's); some answers have none. ``status`` is
+    the payment's state; an answer may carry it only in the envelope, or not at all
+    (:attr:`StatusResponse.payment_status`). Amounts come under three names and the currency
+    under two (:attr:`amount`, :attr:`currency`). There are no running totals a client may rely
+    on: it keeps its own ledger. Read by a capture's or refund's merchantTxnId, ``merchantTxnId``
+    and the amount are that action's.
     """
 
     model_config = ConfigDict(extra="allow", coerce_numbers_to_str=True, populate_by_name=True)
 
     gid: str | None = None
-    status: str
+    status: str | None = None
     merchantTxnId: str | None = None
     merchantUniqueId: str | None = None
     Amount: str | None = None
     totalAmount: str | None = None
+    amount_: str | None = Field(default=None, alias="amount")
     Currency: str | None = None
     txnCurrency: str | None = None
+    currency_: str | None = Field(default=None, alias="currency")
+    capturedAmount: str | None = None
+    captureAmount: str | None = None
     reasonCode: str | None = None
     detailedMessage: str | None = None
     transactionCreationTime: str | None = None
@@ -338,13 +345,31 @@ class PaymentStatusData(ResponseModel):
     CardBrand: str | None = None
     cardData: CardData | None = None
 
+    @property
+    def amount(self) -> str | None:
+        """The amount: ``totalAmount``, ``Amount`` or ``amount``, whichever came."""
+        return self.totalAmount or self.Amount or self.amount_
+
+    @property
+    def currency(self) -> str | None:
+        """The payment's currency: ``txnCurrency``; ``Currency`` may be a settlement or display
+        currency, so it is read only when ``txnCurrency`` is absent."""
+        return self.txnCurrency or self.Currency or self.currency_
+
+    @property
+    def captured(self) -> str | None:
+        """The captured amount, where the answer says: ``capturedAmount`` or ``captureAmount``."""
+        return self.capturedAmount or self.captureAmount
+
 
 class ActionData(ResponseModel):
-    """``data`` of a capture or reversal answer: documented loosely (B3, B4), so all optional."""
+    """``data`` of a capture or reversal answer: documented loosely (B3, B4), so all optional.
+    ``originalGid`` names the payment the action was for (openapi's refund)."""
 
     model_config = ConfigDict(extra="allow", coerce_numbers_to_str=True)
 
     gid: str | None = None
+    originalGid: str | None = None
     status: str | None = None
     merchantTxnId: str | None = None
     Amount: str | None = None
@@ -362,6 +387,7 @@ class RefundData(ResponseModel):
 
     merchantTxnId: str | None = None
     gid: str | None = None
+    originalGid: str | None = None
     refundId: str | None = None
     refundType: str | None = None
     refundStatus: str | None = None
@@ -386,41 +412,64 @@ class InitiateResponse(Envelope):
 
     @property
     def payment_gid(self) -> str:
-        """The payment's gid: the envelope's (spec 2.5), else ``data.gid`` (the docs)."""
+        """The payment's id, the one every later call names: the envelope's gid (spec 2.5; in
+        2025 an order id ``gl_o-...``), else ``data.gid`` (the docs)."""
         return self.gid or self.data.gid or ""
 
 
 class StatusResponse(Envelope):
-    """The whole status answer."""
+    """The whole status answer. Its envelope ``gid`` identifies this answer only, never the
+    payment (revision 4)."""
 
     data: PaymentStatusData
 
     @property
     def payment_gid(self) -> str:
-        """The payment's gid: ``data.gid``, else the envelope's (the docs put it there)."""
-        return self.data.gid or self.gid
+        """The payment's order id as the answer names it (``data.gid``); '' when it names none."""
+        return self.data.gid or ""
+
+    @property
+    def payment_status(self) -> str | None:
+        """The payment's state: ``data.status``, else the envelope's status when it is a
+        transaction word; None when the answer says only how the API call went (an envelope
+        SUCCESS, FAILURE or CREATED alone)."""
+        if self.data.status and self.data.status.strip():
+            return self.data.status.strip()
+        word = (self.status or "").strip()
+        return word if word and word.upper() not in CALL_OUTCOME_WORDS else None
 
 
 class ActionResponse(Envelope):
-    """The whole capture or reversal answer: the new status is in the envelope."""
+    """The whole capture or reversal answer. The envelope ``gid`` is this action's own."""
 
     data: ActionData | None = None
 
+    @property
+    def original_gid(self) -> str:
+        """The payment the answer says the action was for ('' when it does not say)."""
+        return (self.data.originalGid or "") if self.data else ""
+
 
 class RefundResponse(Envelope):
-    """The whole refund answer."""
+    """The whole refund answer. The envelope ``gid`` (or ``data.gid``) is the refund's own."""
 
     data: RefundData | None = None
+
+    @property
+    def original_gid(self) -> str:
+        """The payment the answer says the refund was for ('' when it does not say)."""
+        return (self.data.originalGid or "") if self.data else ""
 
 
 # ---------------------------------------------------------------- callback
 
 class CallbackClaims(ResponseModel):
-    """The claims of the ``x-gl-token`` the customer's browser brings back, as the PHP SDK recorded
-    them from the real gateway (docs/gateway-contract.md, revision 2), read as revision 3 allows:
-    the payment named by ``gid``, else ``x-gl-gid``, else ``merchantUniqueId`` or ``x-gl-orderId``;
+    """The claims of the ``x-gl-token`` posted back to the merchant's callback, as the PHP SDK
+    recorded them (2021) and a UAT session shows the pre-signed token (2025): ``gid`` and
+    ``x-gl-orderId`` name the payment by its order id (the initiate's); ``x-gl-gid`` is, in
+    2025, a second id of the transaction; ``merchantUniqueId`` and ``merchantTxnId`` are ours.
     ``status`` may be absent (the status read decides anyway); ``iat`` is epoch milliseconds or
-    seconds, a string or a number; ``exp`` a lifetime in ms."""
+    seconds, a string or a number; ``exp`` a lifetime in ms (docs/gateway-contract.md, rev. 4)."""
 
     model_config = ConfigDict(extra="allow", populate_by_name=True)
 
@@ -437,15 +486,20 @@ class CallbackClaims(ResponseModel):
     reasonCode: str | None = None
 
     @property
-    def payment_gid(self) -> str:
-        """The gid the token names: ``gid``, else ``x-gl-gid``; '' when neither."""
-        return self.gid or self.gidHeader or ""
+    def order_ids(self) -> tuple[str, ...]:
+        """The payment's order id as the token names it (``gid``, ``x-gl-orderId``)."""
+        return tuple(dict.fromkeys(i for i in (self.gid, self.orderId) if i))
 
     @property
-    def unique_id(self) -> str:
-        """The merchant's own id the token names: ``merchantUniqueId``, else
-        ``x-gl-orderId``; '' when neither."""
-        return self.merchantUniqueId or self.orderId or ""
+    def transaction_id(self) -> str:
+        """The transaction id (``x-gl-gid``) when it differs from the order id; ''."""
+        found = self.gidHeader or ""
+        return "" if found in self.order_ids else found
+
+    def names_a_payment(self) -> bool:
+        """Whether the token names a payment by any id a receiver can match."""
+        return bool(self.order_ids or self.gidHeader or self.merchantUniqueId
+                    or self.merchantTxnId)
 
 
 # ---------------------------------------------------------------- operations

@@ -20,11 +20,13 @@ RETRYABLE_STATUSES = frozenset({429, 500, 501, 502, 503, 504})
 
 @dataclass(frozen=True)
 class RetryPolicy:
-    """Capped exponential backoff with full jitter."""
+    """Capped exponential backoff: with full jitter, or with ``spread`` (0.2: each wait within
+    20% of its doubling, as the payments API's rate-limits page asks)."""
 
     attempts: int = 3
     base_delay: float = 0.25
     max_delay: float = 4.0
+    spread: float | None = None
 
     def should_retry(
         self, method: str, attempt: int, *, status: int | None = None, error: str | None = None
@@ -48,7 +50,13 @@ class RetryPolicy:
         if retry_after is not None:
             return min(max(retry_after, 0.0), self.max_delay)
         ceiling = min(self.max_delay, self.base_delay * 2 ** (attempt - 1))
+        if self.spread is not None:
+            return (rng or random).uniform(ceiling * (1 - self.spread),
+                                           ceiling * (1 + self.spread))
         return (rng or random).uniform(0, ceiling)
 
 
 NO_RETRY = RetryPolicy(attempts=1)
+#: The payments API's rate-limits page: back off 1, 2, 4, 8, 16 s, each within 20%, honouring
+#: ``Retry-After`` (docs/gateway-contract.md, revision 4, "Rate limits").
+RATE_LIMITED = RetryPolicy(attempts=3, base_delay=1.0, max_delay=16.0, spread=0.2)

@@ -17,9 +17,11 @@ from portal.core.labels import label
 from portal.core.models.merchant import Merchant
 from portal.core.models.note import MerchantNote
 from portal.core.models.notice import MailState, Notice, NoticeKind
+from portal.core.models.payment import Payment
 from portal.core.models.pendency import MerchantPendency
 from portal.core.models.user import User
 from portal.gateway.onboarding_shapes import OnboardingStatus
+from portal.payments.wording import money
 from portal.status.pendencies import in_words
 
 #: Where each email state leaves the reader, in words.
@@ -64,6 +66,7 @@ class _Facts:
     people: dict[int, User]
     notes: dict[int, MerchantNote]
     pendencies: dict[int, MerchantPendency]
+    payments: dict[int, Payment]
 
 
 def _by_id(model: Any, column: Any, ids: Iterable[int | None]) -> dict[int, Any]:
@@ -80,7 +83,8 @@ def words_for(notices: list[Notice]) -> list[NoticeWords]:
                    _by_id(User, User.id, (n.by_user_id for n in notices)),
                    _by_id(MerchantNote, MerchantNote.id, (n.note_id for n in notices)),
                    _by_id(MerchantPendency, MerchantPendency.webhook_event_id,
-                          (n.webhook_event_id for n in notices)))
+                          (n.webhook_event_id for n in notices)),
+                   _by_id(Payment, Payment.id, (n.payment_id for n in notices)))
     return [_words(notice, facts) for notice in notices]
 
 
@@ -96,6 +100,14 @@ def _words(notice: Notice, facts: _Facts) -> NoticeWords:
             details += f" Their note: \u201c{note.text}\u201d"
         return NoticeWords(notice, name, "handed to you", details, "merchants.detail",
                            {"merchant_id": notice.merchant_id, "_anchor": "owner"})
+    if notice.kind == NoticeKind.LATE_HOLD:
+        payment = facts.payments.get(notice.payment_id or 0)
+        what = (f"A payment of {money(payment.amount, payment.currency)} (order reference "
+                f"{payment.merchant_txn_id})" if payment else "A payment")
+        return NoticeWords(notice, name, "a late authorisation",
+                           f"{what} for {name} was declined for now, then authorised after "
+                           "all: the amount is held. Capture it or release it.",
+                           "payments.detail", {"payment_id": notice.payment_id or 0})
     if notice.kind == NoticeKind.PENDENCY:
         row = facts.pendencies.get(notice.webhook_event_id or 0)
         return NoticeWords(notice, name, "a pendency reported", _pendency(name, row),

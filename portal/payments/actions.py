@@ -19,12 +19,27 @@ from portal.core import clock
 from portal.core.db import db
 from portal.core.models.payment import ActionState, Payment, PaymentRefund, RefundState
 from portal.core.payment_statuses import REFUNDABLE
-from portal.gateway.errors import GatewayError
+from portal.gateway.errors import (
+    Conflict,
+    Declined,
+    GatewayError,
+    NotFound,
+    UnexpectedAnswer,
+    ValidationFailed,
+)
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.payments_shapes import ActionResponse, RefundResponse, check_amount
 from portal.gateway.payments_words import PaymentStatus
 from portal.payments import polling
-from portal.payments.in_flight import claim, mark_unknown, record_sending, release, took_effect
+from portal.payments.in_flight import (
+    claim,
+    keep_answer_gid,
+    mark_unknown,
+    never_happened,
+    record_sending,
+    release,
+    took_effect,
+)
 from portal.payments.service import (
     CAPTURE,
     OUTCOME_UNKNOWN,
@@ -33,14 +48,18 @@ from portal.payments.service import (
     Result,
     failure_message,
     new_merchant_txn_id,
+    new_merchant_unique_id,
     refundable,
     refunds_of,
     unknown_reason,
 )
+from portal.payments.status_read import OTHER_PAYMENT
 from portal.payments.wording import sent_message
 
 ACTIONS = (CAPTURE, REVERSE, REFUND)
 _NOUNS = {CAPTURE: "capture", REVERSE: "reversal", REFUND: "refund", "initiate": "hold"}
+#: Refusals of a capture that, once the hold's expiry is flagged, say the authorisation ended.
+REFUSALS = (Declined, ValidationFailed, Conflict, NotFound)
 #: A refund of the same amount within this time is sent only when the form says it is meant.
 REPEAT_WINDOW = timedelta(minutes=10)
 
@@ -78,11 +97,32 @@ def state_refusal(payment: Payment, action: str, refunds: list[PaymentRefund]) -
     return None
 
 
+def capture_limit(payment: Payment) -> Decimal | None:
+    """The most that may be captured: the amount held, or for a partial approval what a status
+    read confirmed (None: no read has said how much, so nothing may be captured yet)."""
+    if not payment.partial_approval:
+        return payment.authorised
+    if payment.confirmed_amount is None:
+        return None
+    try:
+        return min(Decimal(payment.confirmed_amount), payment.authorised)
+    except ArithmeticError:
+        return None
+
+
 def amount_refusal(payment: Payment, action: str, amount: str | None,
                    refunds: list[PaymentRefund]) -> str | None:
     """Why ``amount`` does not suit this action (absent: the whole amount), or None."""
     if action == CAPTURE:
-        return _amount_problem(amount, payment.authorised, payment.currency, "captured")
+        limit = capture_limit(payment)
+        if limit is None:
+            return ("The gateway approved only part of this hold and no status read has said "
+                    "how much; use Refresh status before capturing.")
+        if amount is None and limit < payment.authorised:
+            amount = str(payment.authorised)
+        return _amount_problem(amount, limit, payment.currency,
+                               "captured (what the gateway approved)" if payment.partial_approval
+                               else "captured")
     if action == REFUND and amount is None:
         return "Enter the amount to refund."
     if action == REFUND:
@@ -118,11 +158,14 @@ def offered(payment: Payment, refunds: list[PaymentRefund]) -> list[str]:
 
 
 def perform(client: PaymentsClient, payment: Payment, action: str, nonce: str,
-            amount: str | None, again: bool = False, *, actor: Actor) -> Result:
+            amount: str | None, again: bool = False, *, actor: Actor,
+            hold_flagged: bool = False) -> Result:
     """Take one confirmed action at most once: check, claim with ``nonce``, send, record (as
     ``actor``'s).
 
     ``again``: a refund identical to one sent within REPEAT_WINDOW is meant, not a resend.
+    ``hold_flagged``: the hold is past the day its expiry is flagged from, so a capture the
+    gateway refuses shows the hold as expired.
     """
     detail: dict[str, Any] = {"merchantTxnId": payment.merchant_txn_id, "amount": amount}
     refunds = refunds_of(payment)
@@ -146,7 +189,7 @@ def perform(client: PaymentsClient, payment: Payment, action: str, nonce: str,
     try:
         status = _send(client, payment, action, amount, refund)
     except GatewayError as exc:
-        return _failed(payment, action, exc, refund, detail, actor)
+        return _failed(payment, action, exc, refund, detail, actor, hold_flagged)
     took_effect(payment, status)
     release(payment)
     polling.due_now(payment, clock.utcnow())
@@ -159,7 +202,8 @@ def perform(client: PaymentsClient, payment: Payment, action: str, nonce: str,
 def _new_refund(payment: Payment, amount: str | None) -> PaymentRefund:
     """The refund's row, committed with the payment's ledger entry (``record_sending``)."""
     refund = PaymentRefund(payment_id=payment.id, merchant_txn_id=new_merchant_txn_id(),
-                           amount=amount or "0", state=RefundState.SENDING)
+                           merchant_unique_id=new_merchant_unique_id(), amount=amount or "0",
+                           state=RefundState.SENDING)
     db.session.add(refund)
     return refund
 
@@ -177,14 +221,20 @@ def _send(client: PaymentsClient, payment: Payment, action: str, amount: str | N
     gid = payment.gid or ""
     txn_id = payment.action_txn_id or ""
     if refund is not None:
-        answer: ActionResponse | RefundResponse = client.refund(gid, txn_id, payment.currency,
-                                                                amount)
-        _keep_refund_ids(refund, answer, gid)
+        answer: ActionResponse | RefundResponse = client.refund(
+            gid, txn_id, payment.currency, amount, refund.merchant_unique_id)
     elif action == CAPTURE:
         full = amount is None or Decimal(amount) == payment.authorised
         answer = client.capture(gid, txn_id, None if full else amount)
     else:
         answer = client.reverse(gid, txn_id)
+    if answer.original_gid and answer.original_gid not in (payment.gid, payment.transaction_gid):
+        raise UnexpectedAnswer(f"{action}: the answer names another payment ({OTHER_PAYMENT})",
+                               http_status=200, gid=answer.gid)
+    if refund is not None:
+        _keep_refund_ids(refund, answer, payment)
+    else:
+        keep_answer_gid(payment, answer.gid)
     payment.reason_code = (answer.reasonCode or "")[:32]
     payment.message = (answer.message or getattr(answer.data, "detailedMessage", None)
                        or "")[:300]  # what the gateway said of this call, not of an earlier one
@@ -194,19 +244,20 @@ def _send(client: PaymentsClient, payment: Payment, action: str, amount: str | N
     return _LEADS_TO[action]
 
 
-def _keep_refund_ids(refund: PaymentRefund, answer: RefundResponse, payment_gid: str) -> None:
+def _keep_refund_ids(refund: PaymentRefund, answer: RefundResponse, payment: Payment) -> None:
     """The refund's own ids: the docs' ``refundId``, and a gid other than the payment's."""
     data = answer.data
     own_gid = next((g for g in ((data.gid if data else None), answer.gid)
-                    if g and g != payment_gid), None)
+                    if g and g not in (payment.gid, payment.transaction_gid)), None)
     refund.gid = own_gid[:64] if own_gid else None
     refund_id = data.refundId if data else None
     refund.refund_id = refund_id[:64] if refund_id else None
 
 
 def _failed(payment: Payment, action: str, exc: GatewayError, refund: PaymentRefund | None,
-            detail: dict[str, Any], actor: Actor) -> Result:
-    """Record a failed call; a lost answer blocks further calls until the status is read."""
+            detail: dict[str, Any], actor: Actor, hold_flagged: bool) -> Result:
+    """Record a failed call; a lost answer blocks further calls until the status is read; a
+    capture refused once the hold's expiry is flagged shows the hold as expired."""
     noun = _NOUNS[action]
     if exc.outcome_unknown:
         mark_unknown(payment)
@@ -216,9 +267,15 @@ def _failed(payment: Payment, action: str, exc: GatewayError, refund: PaymentRef
                    f"Nothing more is sent for this payment until its status is read: the "
                    f"portal reads it within a minute, or use Refresh status now.")
     else:
+        never_happened(payment)
         release(payment)
         outcome = "refused"
         message = failure_message(exc, noun)
+        if action == CAPTURE and hold_flagged and isinstance(exc, REFUSALS):
+            payment.status = PaymentStatus.EXPIRED
+            polling.due_now(payment, clock.utcnow())
+            message += (" The hold was close to the end of its authorisation, so it most likely "
+                        "expired: it now shows as expired.")
     if refund is not None:
         refund.state = RefundState.UNKNOWN if outcome == OUTCOME_UNKNOWN else RefundState.FAILED
     record(f"payment.{action}", actor=actor, outcome=outcome, merchant_id=payment.merchant_id,

@@ -238,9 +238,11 @@ def register_key(settings: Settings, mid: str, kid: str, public_key_pem: str,
     return response.ok
 
 
-def client_for(settings: Settings, credentials: PaymentCredentials) -> PaymentsClient:
+def client_for(settings: Settings, credentials: PaymentCredentials, *,
+               quick: bool = False) -> PaymentsClient:
     """A payments client signing as the merchant (with its own key or the portfolio key), the
-    private key decrypted for the call; built by :mod:`portal.core.clients`."""
+    private key decrypted for the call; built by :mod:`portal.core.clients` (``quick``: one that
+    answers within a few seconds)."""
     signer = signer_of(credentials)
     try:
         private = _fernet(settings).decrypt(signer.private_key_encrypted.encode("ascii"))
@@ -250,6 +252,7 @@ def client_for(settings: Settings, credentials: PaymentCredentials) -> PaymentsC
                                ) from None
     try:
         return clients.payments_client(settings, mid=credentials.mid, kid=signer.kid,
-                                       private_key_pem=private, parent_mid=signer.parent_mid)
+                                       private_key_pem=private, parent_mid=signer.parent_mid,
+                                       quick=quick)
     except clients.GatewayKeyMissing as exc:
         raise CredentialsError(str(exc)) from None

@@ -1,13 +1,16 @@
-"""Placing a hold (initiate) and taking the customer's return from the hosted page (callback).
+"""Placing a hold (initiate): stored before it is sent, keyed by its merchantTxnId, so a second
+submission of the same form, or a retry after a lost answer, reuses the same identifiers
+(docs/gateway-contract.md, revision 4, "Idempotency").
 
-A payment is stored before its initiate is sent and keyed by its merchantTxnId, so a second
-submission of the same form, or a retry after a lost answer, reuses the same identifiers.
+A retry resends the same merchantTxnId and merchantUniqueId: the gateway may answer with the
+original payment, or call the ids a duplicate, which a status read by the merchantUniqueId then
+settles (the hold exists, or never arrived). A second hold for the same order while the first
+one's outcome is unknown is refused until that one is settled.
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
@@ -15,18 +18,14 @@ from sqlalchemy.exc import IntegrityError
 
 from portal.audit.service import Actor, record
 from portal.core import clock
-from portal.core.clients import GatewayKeyMissing, gateway_public_key
-from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import ActionState, Payment
-from portal.gateway.errors import GatewayError, ValidationFailed
-from portal.gateway.jws import TokenError
-from portal.gateway.payments_client import PaymentsClient, verify_callback_token
-from portal.gateway.payments_shapes import CallbackClaims, InitiateRequest
+from portal.gateway.errors import GatewayError, MayAlreadyExist, ValidationFailed
+from portal.gateway.payments_client import PaymentsClient
+from portal.gateway.payments_shapes import InitiateRequest
 from portal.gateway.payments_words import PaymentStatus
 from portal.gateway.shapes import FieldError, dump, validate_payload
-from portal.payments import credentials as creds
 from portal.payments import polling
 from portal.payments.in_flight import claim, mark_unknown, release
 from portal.payments.service import (
@@ -35,37 +34,16 @@ from portal.payments.service import (
     failure_message,
     new_merchant_unique_id,
     new_nonce,
-    payment_by_gid,
     unavailable_reason,
     unknown_reason,
 )
-from portal.payments.status_read import refresh
+from portal.payments.status_apply import apply_status
+from portal.payments.status_read import settle_initiate
+from portal.payments.wording import money
 
 log = logging.getLogger("portal.payments")
 
 INITIATE = "initiate"
-#: The form field the hosted page posts the gateway-signed token in (gateway-facts B9).
-TOKEN_FIELD = "x-gl-token"  # noqa: S105  # nosec B105  # a form field name, not a secret
-CALLBACK_ACTOR = "customer callback"
-CALLBACK = Actor(CALLBACK_ACTOR)
-UNCONFIRMABLE = "We cannot confirm payments right now; the merchant will contact you."
-
-
-class CallbackError(Exception):
-    """A callback that cannot be taken: the HTTP status to answer and what to tell the customer."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
-@dataclass(frozen=True)
-class CallbackOutcome:
-    """The payment the customer came back for; ``confirmed`` when the status call agreed."""
-
-    payment: Payment
-    confirmed: bool
 
 
 def hold_body(payload: dict[str, Any], callback_url: str) -> dict[str, Any]:
@@ -92,11 +70,16 @@ def start_hold(client: PaymentsClient, merchant: Merchant, body: dict[str, Any],
     if payment.gid is not None:
         return Result(True, "This hold was already created; here is its checkout page again.",
                       redirect_url=payment.redirect_url)
+    twin = unsettled_twin(payment)
+    if twin is not None:
+        return Result(False, _twin_words(twin))
     if not claim(payment, INITIATE):
         return Result(False, "This hold is being sent right now; wait a moment and open it from "
                              "the payments list.")
     try:
         answer = client.initiate(value)
+    except MayAlreadyExist as exc:
+        return _settle_duplicate(client, payment, exc, actor)
     except GatewayError as exc:
         return _initiate_failed(payment, exc, actor)
     payment.gid = answer.payment_gid or None
@@ -143,6 +126,54 @@ def stored_hold(merchant: Merchant, sent: dict[str, Any],
     return payment, ""
 
 
+def unsettled_twin(payment: Payment) -> Payment | None:
+    """Another hold for the same order (merchant, customer, amount and currency) whose initiate
+    answer was lost: it may exist at the gateway, so this one waits until it is settled."""
+    twin = db.session.scalar(
+        select(Payment).where(Payment.id != payment.id,
+                              Payment.merchant_id == payment.merchant_id,
+                              Payment.amount_units == payment.amount_units,
+                              Payment.currency == payment.currency,
+                              Payment.customer_email.is_(None) if payment.customer_email is None
+                              else Payment.customer_email == payment.customer_email,
+                              Payment.gid.is_(None), Payment.action_name == INITIATE,
+                              Payment.action_state != ActionState.IDLE)
+        .order_by(Payment.id).limit(1))
+    return twin
+
+
+def _twin_words(twin: Payment) -> str:
+    return (f"Another hold of {money(twin.amount, twin.currency)} for this customer (order "
+            f"reference {twin.merchant_txn_id}) was sent moments ago and the gateway's answer "
+            "was lost, so it may exist. Nothing was sent now: open that hold and use Refresh "
+            "status (the portal also asks the gateway within a minute). Once it is settled, "
+            "send this one if the customer still has to pay.")
+
+
+def _settle_duplicate(client: PaymentsClient, payment: Payment, exc: MayAlreadyExist,
+                      actor: Actor) -> Result:
+    """The gateway called our ids a duplicate: it may have the hold from an earlier attempt.
+    A status read by the merchantUniqueId decides, never "refused"."""
+    mark_unknown(payment)
+    db.session.commit()
+    try:
+        answer = settle_initiate(client, payment)
+    except GatewayError:
+        return _initiate_failed(payment, exc, actor)
+    if answer is None:  # the gateway says duplicate but has nothing under it: ask again later
+        return _initiate_failed(payment, exc, actor)
+    apply_status(payment, answer, actor)
+    polling.due_now(payment, clock.utcnow())
+    record("payment.initiate", actor=actor, outcome="duplicate", merchant_id=payment.merchant_id,
+           gid=payment.gid or "", detail={"merchantTxnId": payment.merchant_txn_id,
+                                           "status": payment.gateway_status})
+    db.session.commit()
+    return Result(False, "The gateway already had this hold from the first attempt, whose answer "
+                         "was lost: it is one hold, not two, and nothing was sent twice. Its "
+                         "checkout address was in the lost answer; if the customer still has "
+                         "to pay, start a new hold (this one ends unpaid at the gateway).")
+
+
 def _by_txn_id(merchant_txn_id: str) -> Payment | None:
     return db.session.scalar(select(Payment).where(Payment.merchant_txn_id == merchant_txn_id))
 
@@ -162,8 +193,9 @@ def _initiate_failed(payment: Payment, exc: GatewayError, actor: Actor) -> Resul
         polling.due_now(payment, clock.utcnow())
         outcome = OUTCOME_UNKNOWN
         message = (f"{unknown_reason(exc)}, so we cannot tell whether the hold was created. "
-                   f"The portal asks the gateway by its merchantTxnId {payment.merchant_txn_id} "
-                   f"within a minute; do not start a new hold for this order.")
+                   f"The portal asks the gateway by its merchantUniqueId within a minute; do "
+                   f"not start a new hold for this order (order reference "
+                   f"{payment.merchant_txn_id}).")
     else:
         release(payment)
         outcome = "refused"
@@ -173,56 +205,3 @@ def _initiate_failed(payment: Payment, exc: GatewayError, actor: Actor) -> Resul
            detail={"merchantTxnId": payment.merchant_txn_id, "error": str(exc)})
     db.session.commit()
     return Result(False, message, errors, outcome_unknown=outcome == OUTCOME_UNKNOWN)
-
-
-# ---------------------------------------------------------------- callback
-
-
-def _gateway_key(settings: Settings) -> str:
-    try:
-        return gateway_public_key(settings)
-    except GatewayKeyMissing:
-        log.error("GATEWAY_PUBLIC_KEY_FILE is not set or not readable: callbacks are refused")
-        raise CallbackError(503, UNCONFIRMABLE) from None
-
-
-def _returned_payment(claims: CallbackClaims) -> Payment | None:
-    """The payment a verified callback names: by its gid (``gid`` or ``x-gl-gid``), else by
-    its merchantUniqueId (or ``x-gl-orderId``).
-
-    A payment found by merchantUniqueId whose initiate answer was lost has no gid yet: it takes
-    the token's (gateway-signed) gid, and the status read that follows confirms it.
-    """
-    gid = claims.payment_gid
-    payment = payment_by_gid(gid) if gid else None
-    if payment is None and claims.unique_id:
-        payment = db.session.scalar(
-            select(Payment).where(Payment.merchant_unique_id == claims.unique_id))
-        if payment is not None and gid and payment.gid not in (None, gid):
-            return None
-        if payment is not None and payment.gid is None and gid:
-            payment.gid = gid
-    return payment
-
-
-def take_callback(settings: Settings, token: str | None, now_ms: int,
-                  actor: Actor) -> CallbackOutcome:
-    """Verify the hosted page's ``x-gl-token``, then confirm the outcome with a status call
-    (``actor``'s: the customer, :data:`CALLBACK`)."""
-    if not token:
-        raise CallbackError(400, "The payment response is incomplete.")
-    try:
-        claims = verify_callback_token(token, _gateway_key(settings), now_ms)
-    except TokenError as exc:
-        log.warning("payment callback refused: %s", exc)
-        raise CallbackError(400, "The payment response could not be verified.") from None
-    payment = _returned_payment(claims)
-    if payment is None:
-        log.warning("payment callback for an unknown gid")
-        raise CallbackError(404, "We do not know this payment.")
-    merchant = db.session.get(Merchant, payment.merchant_id)
-    credentials = creds.credentials_of(merchant) if merchant else None
-    if credentials is None:
-        raise CallbackError(503, UNCONFIRMABLE)
-    result = refresh(creds.client_for(settings, credentials), payment, actor)
-    return CallbackOutcome(payment, result.ok)

@@ -14,7 +14,7 @@ from sqlalchemy import update
 from portal.core import clock
 from portal.core.db import db
 from portal.core.models.payment import ActionState, Payment, RefundState
-from portal.payments.service import CAPTURE, new_nonce, refunds_of
+from portal.payments.service import CAPTURE, REVERSE, new_nonce, refunds_of
 
 #: A call still marked as sending after this long lost its answer (the process died mid-call).
 STALE_SENDING = timedelta(minutes=5)
@@ -61,10 +61,25 @@ def mark_unknown(payment: Payment) -> None:
 
 
 def record_sending(payment: Payment, merchant_txn_id: str, amount: str | None) -> None:
-    """Keep, before it is sent, what the claimed call will send: our own ledger."""
+    """Keep, before it is sent, what the claimed call will send: our own ledger (a capture's
+    and a reversal's merchantTxnId stay on their ledger row once it happened)."""
     payment.action_txn_id = merchant_txn_id
     payment.action_amount = amount
+    if payment.action_name == CAPTURE:
+        payment.capture_txn_id = merchant_txn_id
+    elif payment.action_name == REVERSE:
+        payment.reversal_txn_id = merchant_txn_id
     db.session.commit()
+
+
+def keep_answer_gid(payment: Payment, gid: str | None) -> None:
+    """Keep the gid of the gateway's answer to the capture or reversal in flight (the gateway's
+    support asks for it) when it is its own, not one of the payment's ids."""
+    own = gid[:64] if gid and gid not in (payment.gid, payment.transaction_gid) else None
+    if payment.action_name == CAPTURE:
+        payment.capture_gid = own
+    elif payment.action_name == REVERSE:
+        payment.reversal_gid = own
 
 
 def took_effect(payment: Payment, status: str | None) -> None:
@@ -80,7 +95,12 @@ def took_effect(payment: Payment, status: str | None) -> None:
 
 
 def never_happened(payment: Payment) -> None:
-    """The call in flight never reached the gateway: a refund's amount is free again."""
+    """The call in flight never reached the gateway (or was refused): a refund's amount is free
+    again, and a capture or reversal leaves no ledger row."""
+    if payment.capture_txn_id == payment.action_txn_id and payment.captured_amount is None:
+        payment.capture_txn_id = None
+    if payment.reversal_txn_id == payment.action_txn_id:
+        payment.reversal_txn_id = None
     for refund in refunds_of(payment):
         if (refund.merchant_txn_id == payment.action_txn_id
                 and refund.state in (RefundState.SENDING, RefundState.UNKNOWN)):

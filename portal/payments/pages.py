@@ -16,7 +16,7 @@ from portal.core.payment_statuses import AUTHORISED
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.payments_shapes import InitiateRequest
 from portal.gateway.payments_words import known
-from portal.payments import actions, expiry, portfolio, service, wording
+from portal.payments import actions, expiry, polling, portfolio, service, wording
 from portal.payments import credentials as creds
 from portal.payments import discard as discarding
 from portal.payments.approvals import queries, refund_allowance
@@ -93,6 +93,8 @@ def detail_page(payment: Payment, refund_form: ActionForm | None = None) -> str:
         "payments/detail.html", payment=payment, merchant=merchant_of(payment), refunds=refunds,
         ledger=ledger, words=wording,
         offered=actions.offered(payment, refunds), recent_refund=actions.recent_refund(refunds),
+        capture_limit=actions.capture_limit(payment),
+        read_until=polling.read_again_until(payment, polling.rules_of(current_settings())),
         discardable=discarding.discard_refusal(payment) is None,
         authorised=payment.status in AUTHORISED, refund_form=refund_form,
         expiry=expiry.expiry_of(payment, current_settings(), clock.utcnow()),

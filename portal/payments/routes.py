@@ -7,8 +7,6 @@ token (the gateway's page posts it), answered with a customer-facing page.
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from flask import (
     Blueprint,
     Response,
@@ -35,11 +33,13 @@ from portal.payments import (
     actions,
     expiry,
     holds,
+    polling,
     portfolio,
     service,
     status_read,
     wording,
 )
+from portal.payments import callback as callbacks
 from portal.payments import credentials as creds
 from portal.payments import discard as discarding
 from portal.payments.approvals import pages as approval_pages
@@ -227,9 +227,10 @@ def act(payment_id: int, action: str) -> ResponseReturnValue:
             if approval_pages.ask_for_refund(payment, form, current_user.id):
                 return redirect(url_for(".detail", payment_id=payment.id))
             return detail_page(payment, form), 400
+        ends = expiry.expiry_of(payment, current_settings(), clock.utcnow())
         result = actions.perform(client_for(merchant_of(payment)), payment, action,
                                  form.nonce.data, form.amount_or_none(), bool(form.again.data),
-                                 actor=current_actor())
+                                 actor=current_actor(), hold_flagged=bool(ends and ends.soon))
         flash(result.message, "success" if result.ok else "error")
     else:
         flash_errors(form)
@@ -256,8 +257,7 @@ def refresh(payment_id: int) -> ResponseReturnValue:
     """Read the gateway's status (and settle a call whose answer was lost)."""
     payment = load_payment(payment_id)
     result = status_read.refresh(client_for(merchant_of(payment)), payment, current_actor(),
-                                 poll_period=timedelta(
-                                     seconds=current_settings().payment_poll_seconds))
+                                 polling.rules_of(current_settings()))
     flash(result.message, "success" if result.ok else "error")
     return redirect(url_for(".detail", payment_id=payment.id))
 
@@ -269,9 +269,10 @@ def callback() -> ResponseReturnValue:
     """The customer's return from the hosted page: verify the token, confirm, thank."""
     now_ms = int(clock.utcnow().timestamp() * 1000)
     try:
-        outcome = holds.take_callback(current_settings(), request.form.get(holds.TOKEN_FIELD),
-                                      now_ms, current_actor(holds.CALLBACK))
-    except holds.CallbackError as exc:
+        outcome = callbacks.take_callback(current_settings(),
+                                         request.form.get(callbacks.TOKEN_FIELD), now_ms,
+                                         current_actor(callbacks.CALLBACK))
+    except callbacks.CallbackError as exc:
         return render_template("payments/customer.html", error=exc.message), exc.status
     return render_template("payments/customer.html", payment=outcome.payment,
                            confirmed=outcome.confirmed,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from sqlalchemy import select
 
@@ -40,12 +40,15 @@ class PollSummary:
     read: int = 0
     moved: int = 0
     failed: int = 0
+    #: Not read this run: no usable credentials, read moments ago, or its merchant's reads
+    #: are slowed down (a rate-limit answer came for another of its payments).
     skipped: int = 0
 
     def summary(self) -> str:
         """One log line."""
         return (f"payment poll: {self.read} read, {self.moved} changed, {self.failed} could not "
-                f"be read, {self.skipped} without usable credentials")
+                f"be read, {self.skipped} skipped (no usable credentials, read moments ago, or "
+                f"the gateway asked us to slow down)")
 
 
 def due_payments(now: datetime, limit: int = BATCH) -> list[Payment]:
@@ -58,9 +61,15 @@ def due_payments(now: datetime, limit: int = BATCH) -> list[Payment]:
 def poll_once(settings: Settings, now: datetime, limit: int = BATCH) -> PollSummary:
     """Read and apply the status of every due payment (at most ``limit``); commits each."""
     summary = PollSummary()
-    period = timedelta(seconds=settings.payment_poll_seconds)
+    rules = polling.rules_of(settings)
+    slowed: set[int] = set()  # merchants the gateway asked to slow down in this run (per MID)
     for payment in due_payments(now, limit):
         before = (payment.status, payment.action_state)
+        if payment.merchant_id in slowed or polling.too_soon(payment, now):
+            summary.skipped += 1
+            payment.next_poll_at = now + polling.SHORTEST_GAP
+            db.session.commit()
+            continue
         merchant = db.session.get(Merchant, payment.merchant_id)
         current = creds.credentials_of(merchant) if merchant else None
         try:
@@ -73,7 +82,9 @@ def poll_once(settings: Settings, now: datetime, limit: int = BATCH) -> PollSumm
             payment.next_poll_at = now + polling.LONGEST_WAIT
             db.session.commit()
             continue
-        result = refresh(client, payment, POLL, period)
+        result = refresh(client, payment, POLL, rules)
+        if payment.rate_limited_reads:
+            slowed.add(payment.merchant_id)
         summary.read += 1
         summary.failed += 0 if result.ok else 1
         summary.moved += (payment.status, payment.action_state) != before

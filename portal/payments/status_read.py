@@ -1,66 +1,50 @@
-"""The gateway's status of a payment: reading it, applying it (forward only), and settling a
-call whose answer was lost by a status read of that call's own merchantTxnId.
+"""The gateway's status of a payment: reading it, applying it (``status_apply``), and settling a
+call whose answer was lost by a status read of that call's own id.
+
+Reads name the payment by the initiate's id (its order id); a hold whose initiate answer was
+lost is read by its merchantUniqueId, the gateway's idempotency key. The pre-authenticated
+statusUrl is used only right after a callback (its token may expire); otherwise the call is
+signed (docs/gateway-contract.md, revision 4).
 """
 
 from __future__ import annotations
 
-from datetime import timedelta
-
-from sqlalchemy import update
-from sqlalchemy.orm.attributes import set_committed_value
+from datetime import datetime
 
 from portal.audit.service import Actor, record
 from portal.core import clock
 from portal.core.db import db
 from portal.core.models.payment import Payment
-from portal.gateway.errors import GatewayError, NotFound, Unauthorized
+from portal.gateway.errors import (
+    TOO_MANY_REQUESTS,
+    GatewayError,
+    GatewayUnavailable,
+    NotFound,
+    Unauthorized,
+)
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.payments_shapes import StatusResponse
-from portal.gateway.payments_words import PaymentStatus, known
+from portal.gateway.payments_words import known
 from portal.payments import polling
 from portal.payments.in_flight import needs_reconciling, never_happened, release, took_effect
 from portal.payments.service import CAPTURE, REFUND, REVERSE, Result, refunds_of
-from portal.payments.status_moves import may_move
+from portal.payments.status_apply import apply_status, names_this_payment
 from portal.payments.wording import status_words
 
 INITIATE = "initiate"
+OTHER_PAYMENT = "the gateway's answer names another payment"
 
 
-def apply_status(payment: Payment, answer: StatusResponse) -> bool:
-    """Take the gateway's view of the payment: its word is kept as said, and the status moves
-    only forward, in one conditional UPDATE (a read older than another change moves nothing).
-    Amounts come from our own ledger. True when the status moved; no commit."""
-    data = answer.data
-    word = data.status.strip()
-    payment.gateway_status = word[:64]
-    payment.reason_code = (data.reasonCode or answer.reasonCode or "")[:32]
-    payment.message = (data.detailedMessage or "")[:300]
-    payment.updated_at = clock.utcnow()
-    return may_move(payment.status, word) and _move(payment, word)
-
-
-def _move(payment: Payment, new: str) -> bool:
-    """Move the status from what this payment was read at to ``new``, unless another change
-    came first; True when moved."""
-    moved = db.session.execute(
-        update(Payment).where(Payment.id == payment.id, Payment.status == payment.status)
-        .values(status=new).execution_options(synchronize_session=False)).rowcount == 1
-    if moved:
-        set_committed_value(payment, "status", new)
-        if new == PaymentStatus.AUTHORIZED:
-            payment.authorized_at = payment.authorized_at or clock.utcnow()
-    return moved
-
-
-def _read_status(client: PaymentsClient, payment: Payment) -> StatusResponse:
-    """The status from the pre-authenticated statusUrl; the signed call if that is refused;
-    by the payment's merchantTxnId while its gid is not known (a lost initiate answer)."""
-    if payment.status_url:
+def _read_status(client: PaymentsClient, payment: Payment, after_callback: bool
+                 ) -> StatusResponse:
+    """The status by the signed call; right after a callback, from the pre-authenticated
+    statusUrl first (the signed call when that is refused: its token may have expired)."""
+    if after_callback and payment.status_url:
         try:
             return client.status_by_url(payment.status_url)
         except (Unauthorized, ValueError):  # its token expired, or it names another gateway
             pass
-    return client.status(payment.gid or payment.merchant_txn_id)
+    return client.status(payment.gid or payment.merchant_unique_id)
 
 
 def _reached_gateway(client: PaymentsClient, payment: Payment) -> bool:
@@ -91,22 +75,25 @@ def _settle(client: PaymentsClient, payment: Payment) -> str | None:
     return settled
 
 
-def _settle_initiate(client: PaymentsClient, payment: Payment) -> StatusResponse | None:
-    """A hold whose initiate answer was lost, read by its merchantTxnId: the gateway's answer
-    (it has the hold: its gid is taken), or None when the gateway never got it (the hold may
-    be sent again)."""
+def settle_initiate(client: PaymentsClient, payment: Payment) -> StatusResponse | None:
+    """A hold whose initiate answer was lost (or was called a duplicate), read by its
+    merchantUniqueId: the gateway's answer (it has the hold: its order id is taken), or None
+    when the gateway never got it (the hold may be sent again with the same ids)."""
     try:
-        answer = _read_status(client, payment)
+        answer = client.status(payment.merchant_unique_id)
     except NotFound:
         answer = None
+    if answer is not None and not names_this_payment(payment, answer):
+        raise GatewayError(f"status: {OTHER_PAYMENT}")
     if answer is not None:
-        payment.gid = answer.payment_gid or None
+        payment.gid = answer.payment_gid or payment.gid
     release(payment)
     return answer
 
 
 def refresh(client: PaymentsClient, payment: Payment, actor: Actor,
-            poll_period: timedelta = polling.DEFAULT_PERIOD) -> Result:
+            rules: polling.PollRules = polling.DEFAULT_RULES, *,
+            after_callback: bool = False) -> Result:
     """Read the gateway's status, apply it, settle a call whose answer was lost, and schedule
     the next poll; audited as ``actor``'s."""
     lost_initiate = payment.gid is None and needs_reconciling(payment) \
@@ -114,22 +101,29 @@ def refresh(client: PaymentsClient, payment: Payment, actor: Actor,
     if payment.gid is None and not lost_initiate:
         return Result(False, "The gateway has not confirmed this hold yet, so there is no status "
                              "to read; send the hold again from its form.")
+    now = clock.utcnow()
     try:
         if lost_initiate:
-            answer = _settle_initiate(client, payment)
-            settled = INITIATE
+            answer = settle_initiate(client, payment)
+            settled: str | None = INITIATE
         else:
-            answer = _read_status(client, payment)
+            answer = _read_status(client, payment, after_callback)
+            if not names_this_payment(payment, answer):
+                raise GatewayError(f"status: {OTHER_PAYMENT}")
             settled = _settle(client, payment)
     except GatewayError as exc:
-        record("payment.refresh", outcome="failed", merchant_id=payment.merchant_id,
-               gid=payment.gid or "", detail={"error": str(exc)}, actor=actor)
-        polling.after_read(payment, False, clock.utcnow(), poll_period)
-        db.session.commit()
-        return Result(False, "The gateway's status could not be read; nothing was changed. "
-                             "Try again in a moment.")
-    moved = apply_status(payment, answer) if answer is not None else False
-    polling.after_read(payment, moved or settled is not None, clock.utcnow(), poll_period)
+        return _read_failed(payment, exc, actor, now, rules)
+    return take_read(payment, answer, settled, actor, rules)
+
+
+def take_read(payment: Payment, answer: StatusResponse | None, settled: str | None,
+              actor: Actor, rules: polling.PollRules = polling.DEFAULT_RULES) -> Result:
+    """Apply a status read made for ``payment`` (None: the gateway never got its initiate),
+    schedule the next one, audit it as ``actor``'s; commits. ``settled``: the lost call it
+    settled, if any."""
+    now = clock.utcnow()
+    moved = apply_status(payment, answer, actor) if answer is not None else False
+    polling.after_read(payment, moved or settled is not None, now, rules)
     detail = {"status": payment.gateway_status or payment.status,
               **({"settled": settled} if settled else {})}
     record("payment.refresh", merchant_id=payment.merchant_id, gid=payment.gid or "",
@@ -144,3 +138,19 @@ def refresh(client: PaymentsClient, payment: Payment, actor: Actor,
                             f"{words[1:]}.")
     return Result(True, f"The gateway's status was read: the payment is {words[:1].lower()}"
                         f"{words[1:]}.")
+
+
+def _read_failed(payment: Payment, exc: GatewayError, actor: Actor, now: datetime,
+                 rules: polling.PollRules) -> Result:
+    """A read that failed changes nothing; a rate-limit answer backs the next read off."""
+    record("payment.refresh", outcome="failed", merchant_id=payment.merchant_id,
+           gid=payment.gid or "", detail={"error": str(exc)}, actor=actor)
+    if isinstance(exc, GatewayUnavailable) and exc.http_status == TOO_MANY_REQUESTS:
+        polling.after_rate_limit(payment, now, exc.retry_after)
+        db.session.commit()
+        return Result(False, "The gateway is busy and asked us to slow down, so the status "
+                             "was not read; the portal reads it again shortly.")
+    polling.after_read(payment, False, now, rules)
+    db.session.commit()
+    return Result(False, "The gateway's status could not be read; nothing was changed. "
+                         "Try again in a moment.")

@@ -95,6 +95,9 @@ class SandboxConfig(_Config):
     reviewSeconds: float = 0.0
     #: Hours an authorised hold lasts before it expires.
     holdExpiryHours: float = 24.0 * 7
+    #: Minutes of the sandbox's clock after which the "authorised later" card's conditional
+    #: decline is authorised after all.
+    lateAuthorisationMinutes: float = 30.0
     #: Status names in answers and webhooks instead of the contract's (gateway-facts A3 variants),
     #: e.g. ``{"PENDING_REVIEW": "UNDER_REVIEW", "APPROVED": "ACCEPTED"}``.
     statusNames: dict[str, str] = Field(default_factory=dict)

@@ -24,6 +24,18 @@ class ApiError(Exception):
         self.field_errors = field_errors
 
 
+class DuplicateId(ApiError):
+    """400: an initiate's merchantTxnId was used before (auth-capture-authorise.mdx); answered
+    in the docs' dialect as the openapi slice writes a 400 (``errorDetails[{fieldName}]``)."""
+
+    FIELD = "merchantTxnId"
+    MESSAGE = "Duplicate merchantTxnId"
+
+    def __init__(self) -> None:
+        super().__init__(400, "VALIDATION_ERROR", self.MESSAGE,
+                         [FieldError(self.FIELD, self.MESSAGE)])
+
+
 def validation_error(field_errors: list[FieldError]) -> ApiError:
     """400 VALIDATION_ERROR with one errorDetails entry per offending field."""
     return ApiError(400, "VALIDATION_ERROR", "Validation failed", field_errors)

@@ -1,6 +1,7 @@
 """What the worklist needs to know of each merchant, as SQL columns read in the merchant's own
 row (correlated sub-selects on indexed columns), so one statement reads them for any number of
-merchants: refused steps, a queued send failing for long, holds near their expiry, the newest
+merchants: refused steps, a queued send failing for long, holds near their expiry or that a
+person must look at (authorised late, or in part), the newest
 verification link, and whether the gateway's checklist still waits for documents or video KYC.
 
 Only merchants that may have something to do are read (:func:`may_need_action`): the others
@@ -26,6 +27,7 @@ from portal.core.models.payment import Payment
 from portal.core.models.step import StepDraft, StepState
 from portal.core.models.verification import MerchantLink
 from portal.gateway.onboarding_shapes import CHECKLIST_DONE, OnboardingStatus
+from portal.gateway.payments_words import PaymentStatus
 from portal.onboarding.steps import STEPS
 from portal.payments.expiry import authorised_by, warned_after
 
@@ -71,6 +73,11 @@ class Facts:
     #: The documents the gateway lists as outstanding, read only while it asks for more
     #: information or its checklist still waits for documents (else empty).
     documents: list[str]
+    #: Holds a person must look at: authorised after a decline for now, or only in part; the
+    #: first one's id and since when it waits.
+    looked_at: int = 0
+    first_looked_at: int | None = None
+    looked_at_since: datetime | None = None
 
 
 @cache
@@ -79,6 +86,7 @@ def columns() -> dict[str, Any]:
     bound, see :func:`moments`)."""
     own = Merchant.id
     holds = and_(Payment.merchant_id == own, authorised_by(HELD_BEFORE))
+    person = and_(Payment.merchant_id == own, needs_a_person())
     latest = (select().where(MerchantLink.merchant_id == own, MerchantLink.revoked_at.is_(None))
               .order_by(MerchantLink.created_at.desc(), MerchantLink.id.desc()).limit(1))
     return {
@@ -90,6 +98,10 @@ def columns() -> dict[str, Any]:
             OutboxItem.created_at <= QUEUED_BEFORE).scalar_subquery(),
         "holds": select(func.count(Payment.id)).where(holds).scalar_subquery(),
         "first_hold": select(func.min(Payment.authorized_at)).where(holds).scalar_subquery(),
+        "looked_at": select(func.count(Payment.id)).where(person).scalar_subquery(),
+        "first_looked_at": select(func.min(Payment.id)).where(person).scalar_subquery(),
+        "looked_at_since": select(func.min(func.coalesce(
+            Payment.late_authorised_at, Payment.authorized_at))).where(person).scalar_subquery(),
         "link_made": latest.add_columns(MerchantLink.created_at).scalar_subquery(),
         "link_ends": latest.add_columns(MerchantLink.expires_at).scalar_subquery(),
         "link_opened": latest.add_columns(MerchantLink.last_opened_at).scalar_subquery(),
@@ -105,7 +117,8 @@ def facts_of(row: Any) -> Facts:
     """The facts in a row selected with :func:`columns`."""
     return Facts(int(row.refused or 0), row.queued_since, int(row.holds or 0), row.first_hold,
                  row.link_made, row.link_ends, row.link_opened, bool(row.verifying),
-                 list(row.documents or []))
+                 list(row.documents or []), int(row.looked_at or 0), row.first_looked_at,
+                 row.looked_at_since)
 
 
 @cache
@@ -123,4 +136,12 @@ def may_need_action() -> ColumnElement[bool]:
                                     OutboxItem.state.in_(LIVE_STATES),
                                     OutboxItem.created_at <= QUEUED_BEFORE).exists(),
         select(Payment.id).where(Payment.merchant_id == Merchant.id,
-                                 authorised_by(HELD_BEFORE)).exists())
+                                 authorised_by(HELD_BEFORE)).exists(),
+        select(Payment.id).where(Payment.merchant_id == Merchant.id, needs_a_person()).exists())
+
+
+def needs_a_person() -> ColumnElement[bool]:
+    """Authorised holds a person must look at before capturing: authorised after a decline for
+    now (its owner captures or releases it), or approved only in part."""
+    return and_(Payment.status == PaymentStatus.AUTHORIZED,
+                or_(Payment.late_authorised_at.is_not(None), Payment.partial_approval.is_(True)))

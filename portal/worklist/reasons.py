@@ -15,6 +15,7 @@ from portal.core.label_tables import Kind
 from portal.core.labels import label
 from portal.core.models.merchant import Merchant
 from portal.gateway.onboarding_shapes import OnboardingStatus
+from portal.gateway.payments_words import PaymentStatus
 from portal.onboarding.steps import BY_KEY
 from portal.payments.expiry import lifetime
 from portal.worklist.facts import LINK_ENDING, LINK_UNOPENED, Facts
@@ -24,14 +25,15 @@ class Reason(IntEnum):
     """What is to do; the value is its urgency (lower first)."""
 
     HOLD_EXPIRING = 0
-    LINK_ENDING = 1
-    MORE_INFORMATION = 2
-    STEP_REFUSED = 3
-    APPROVALS = 4
-    QUEUED_FOR_LONG = 5
-    REJECTED_UNTOLD = 6
-    DOCUMENTS = 7
-    LINK_UNOPENED = 8
+    HOLD_TO_LOOK_AT = 1
+    LINK_ENDING = 2
+    MORE_INFORMATION = 3
+    STEP_REFUSED = 4
+    APPROVALS = 5
+    QUEUED_FOR_LONG = 6
+    REJECTED_UNTOLD = 7
+    DOCUMENTS = 8
+    LINK_UNOPENED = 9
 
 
 @dataclass(frozen=True)
@@ -98,7 +100,8 @@ def items_of(merchant: Merchant, facts: Facts, settings: Settings, now: datetime
              steps: Steps | None = None) -> list[Item]:
     """Everything to do about ``merchant`` now (``steps`` names the steps in the words)."""
     steps = steps or Steps()
-    found = [*_holds(merchant, facts, settings, now), *_link(merchant, facts, now)]
+    found = [*_holds(merchant, facts, settings, now), *_looked_at(merchant, facts),
+             *_link(merchant, facts, now)]
     mid = {"merchant_id": merchant.id}
     asked = facts.documents
     if merchant.status == OnboardingStatus.RFI:
@@ -153,6 +156,24 @@ def _holds(merchant: Merchant, facts: Facts, settings: Settings, now: datetime) 
                  f"{count} not captured: {when}. Capture or release before the issuer lets the "
                  "money go.", "Its holds", "payments.index",
                  {"merchant_id": merchant.id, "status": "expiring"}, due=ends)]
+
+
+def _looked_at(merchant: Merchant, facts: Facts) -> list[Item]:
+    """Holds authorised after a decline for now, or only in part: a person decides."""
+    if not facts.looked_at or facts.first_looked_at is None:
+        return []
+    many = facts.looked_at > 1
+    words = (f"{facts.looked_at} holds need a person: authorised after the gateway first "
+             "declined them for now, or approved only in part. Capture or release each."
+             if many else
+             "A hold needs a person: it was authorised after the gateway first declined it "
+             "for now, or approved only in part. Capture it or release it.")
+    place = (("Its holds", "payments.index", {"merchant_id": merchant.id,
+                                              "status": PaymentStatus.AUTHORIZED})
+             if many else ("Open the hold", "payments.detail",
+                           {"payment_id": facts.first_looked_at}))
+    return [Item(Reason.HOLD_TO_LOOK_AT, merchant, words, *place,
+                 since=facts.looked_at_since)]
 
 
 def _link(merchant: Merchant, facts: Facts, now: datetime) -> list[Item]:

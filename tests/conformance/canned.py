@@ -24,6 +24,7 @@ class CannedGateway:
 
     status: int = 200
     body: Any = None
+    headers: dict[str, str] = field(default_factory=dict)
     #: The paths called, in order.
     calls: list[str] = field(default_factory=list)
 
@@ -37,7 +38,7 @@ def canned(merchant_keys: KeyPair) -> Iterator[tuple[CannedGateway, PaymentsClie
     @app.route("/<path:rest>", methods=["GET", "POST"])
     def any_call(rest: str):
         gateway.calls.append("/" + rest)
-        return jsonify(gateway.body), gateway.status
+        return jsonify(gateway.body), gateway.status, gateway.headers
 
     with serve(app) as url:
         yield gateway, PaymentsClient(url, merchant_id=MID, kid=KID,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from portal.gateway.errors import Declined, NotFound, UnexpectedAnswer
+from portal.gateway.errors import Declined, GatewayError, NotFound, UnexpectedAnswer
 from portal.gateway.payments_reading import (
     Verdict,
     action_reader,
@@ -37,7 +37,13 @@ ERRORS = {"displayMessage": "The card issuer declined the payment",
     # refused: a failure word or a decline code, with any 2xx
     ("capture", {"status": "ISSUER_DECLINE", "reasonCode": "GL-201-015"}, Verdict.REFUSED),
     ("capture", {"reasonCode": "GL-201-006"}, Verdict.REFUSED),
-    ("capture", {"status": "SENT_FOR_CAPTURE", "reasonCode": "GL-201-023"}, Verdict.REFUSED),
+    # revision 4: a reason code never decides against a status word (the tables disagree)
+    ("capture", {"status": "SENT_FOR_CAPTURE", "reasonCode": "GL-201-023"}, Verdict.DONE),
+    ("capture", {"status": "QUEUED", "reasonCode": "GL-201-015"}, Verdict.UNKNOWN),
+    ("capture", {"status": "SUCCESS", "data": {"status": "CAPTURED"}}, Verdict.DONE),
+    ("auth_reversal", {"status": "CANCELLED"}, Verdict.DONE),
+    ("initiate", {"status": "GENERAL_DECLINE"}, Verdict.REFUSED),
+    ("capture", {"status": "CONDITIONAL_DECLINE"}, Verdict.REFUSED),
     ("refund", {"status": "FAILED", "reasonCode": "GL-201-500"}, Verdict.REFUSED),
     ("refund", {"status": "SUCCESS", "code": "GC000", "data": {"refundStatus": "FAILED"}},
      Verdict.REFUSED),
@@ -103,11 +109,28 @@ def test_not_found_in_a_2xx_is_not_found():
         read_status(Reply(200, {"status": "NOT_FOUND", "data": None}))
 
 
-def test_the_status_gid_comes_from_data_or_else_the_envelope():
+def test_the_status_gid_comes_from_data_never_the_envelope():
+    """Revision 4: the envelope's gid is the answer's own ("unique per API response")."""
     docs = read_status(Reply(200, {"gid": "gl_o-env", "data": {"status": "AUTHORIZED"}}))
     contract = read_status(Reply(200, {"gid": "gl-answer", "data": {"gid": "gl_o-data",
                                                                     "status": "AUTHORIZED"}}))
-    assert (docs.payment_gid, contract.payment_gid) == ("gl_o-env", "gl_o-data")
+    assert (docs.payment_gid, contract.payment_gid) == ("", "gl_o-data")
+
+
+@pytest.mark.parametrize(("body", "state"), [
+    ({"status": "SUCCESS", "data": {"status": "SENT_FOR_CAPTURE"}}, "SENT_FOR_CAPTURE"),
+    ({"status": "CREATED", "data": {"status": "AUTHORIZED"}}, "AUTHORIZED"),
+    ({"status": "AUTHORIZED", "data": {}}, "AUTHORIZED"),
+    ({"status": "SUCCESS", "data": {}}, None),
+    ({"status": "FAILURE", "data": {}}, None),
+    ({"status": "CREATED", "data": {}}, None),
+])
+def test_the_payments_state_is_data_status_before_the_envelopes(body, state):
+    if state is None:
+        with pytest.raises(GatewayError, match="does not say the payment's state"):
+            read_status(Reply(200, body))
+    else:
+        assert read_status(Reply(200, body)).payment_status == state
 
 
 def test_an_unknown_status_word_is_read_not_refused():

@@ -88,18 +88,27 @@ def test_an_older_read_never_takes_a_payment_back(app, browser, merchant_id, cre
                              browser.get(f"/payments/{payment_id}").soup.select("form.action")]
 
 
-def test_a_return_naming_the_payment_by_x_gl_gid_with_no_status_and_iat_in_seconds(
+def test_a_return_naming_the_payment_by_x_gl_order_id_with_no_status_and_iat_in_seconds(
         app, browser, sandbox, merchant_id, credentials):
-    """guides/webhooks.mdx and the docs dialect: ``x-gl-gid``, no ``status``, ``iat`` in s."""
+    """The pre-signed token of 2025 (revision 4): ``x-gl-orderId`` the initiate's id,
+    ``x-gl-gid`` a second, transaction id, no ``status``, ``iat`` in seconds. The transaction
+    id alone names no payment until a token has shown it beside the order id."""
     response = post_hold(browser, merchant_id)
     pay(response.headers["Location"])
     gid = payment_row(app, 1).gid
-    token = backend(sandbox).gateway_key.sign({"x-gl-gid": gid, "iat": int(time.time()),
-                                               "exp": 300000})
+    sign = backend(sandbox).gateway_key.sign
+    alone = sign({"x-gl-gid": "gl_transaction1", "iat": int(time.time()), "exp": 300000})
+    assert browser.client.post("/payments/callback",
+                               data={"x-gl-token": alone}).status_code == 404
+    token = sign({"x-gl-orderId": gid, "x-gl-gid": "gl_transaction1", "iat": int(time.time()),
+                  "exp": 300000})
     result = browser.client.post("/payments/callback", data={"x-gl-token": token})
     assert result.status_code == 200
     assert b"your payment is authorised" in result.data
     assert payment_row(app, 1).status == "AUTHORIZED"
+    assert payment_row(app, 1).transaction_gid == "gl_transaction1"
+    assert browser.client.post("/payments/callback",
+                               data={"x-gl-token": alone}).status_code == 200
 
 
 def test_payment_bodies_go_encrypted_to_the_gateways_key(app, browser, sandbox, monkeypatch,
@@ -140,7 +149,7 @@ def test_holds_close_to_expiry_are_flagged_on_the_payment_the_list_and_the_dashb
         str(authorised)]
     assert "Expires in 18 h" in listed.soup.select_one("tr[data-payment] .hold-expiry").get_text()
     board = browser.get(DASHBOARD)
-    assert "1 authorised hold expires within 24 hours" in \
+    assert "1 authorised hold expires within 48 hours" in \
         board.soup.select_one(".expiring-holds").get_text(" ", strip=True)
     act(browser, authorised, "capture")
     assert browser.get("/payments?status=expiring").soup.select("tr[data-payment]") == []

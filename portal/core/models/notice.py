@@ -29,6 +29,8 @@ class NoticeKind(StrEnum):
     PENDENCY = "pendency"
     #: A colleague (or an admin) handed the merchant to its new owner.
     HANDOVER = "handover"
+    #: A payment the gateway declined for now was authorised after all: capture or release it.
+    LATE_HOLD = "late_hold"
 
 
 class MailState(StrEnum):
@@ -73,6 +75,9 @@ class Notice(Base):
     by_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     note_id: Mapped[int | None] = mapped_column(
         ForeignKey("merchant_notes.id", ondelete="SET NULL"))
+    #: The payment it is about (LATE_HOLD).
+    payment_id: Mapped[int | None] = mapped_column(
+        ForeignKey("payments.id", ondelete="CASCADE"))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow)
     read_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     mail_state: Mapped[str] = mapped_column(String(16), default=MailState.PENDING)

@@ -154,7 +154,12 @@ class Payment(Base):
     merchant_id: Mapped[int] = mapped_column(ForeignKey("merchants.id", ondelete="CASCADE"))
     merchant_txn_id: Mapped[str] = mapped_column(String(50), unique=True)
     merchant_unique_id: Mapped[str] = mapped_column(String(40), unique=True)
+    #: The payment's id at the gateway, the initiate's (in 2025 an order id ``gl_o-...``): what
+    #: every later call names and callbacks and status answers are matched by.
     gid: Mapped[str | None] = mapped_column(String(64), unique=True)
+    #: The gateway's second id of the transaction (a token's ``x-gl-gid`` when it differs from
+    #: the order id), kept once a gateway-signed token shows it; it matches only this payment.
+    transaction_gid: Mapped[str | None] = mapped_column(String(64), unique=True)
     #: Indexed first in ix_payments_status_created_at and ix_payments_status_authorized_at.
     status: Mapped[str] = mapped_column(String(32), default=PENDING)
     #: The status word the gateway last reported, as it said it: a word the portal does not
@@ -172,6 +177,27 @@ class Payment(Base):
     amount_units: Mapped[int | None] = mapped_column(BigInteger, index=True)
     currency: Mapped[str] = mapped_column(String(3))
     captured_amount: Mapped[str | None] = mapped_column(String(24))
+    #: The capture's and the reversal's own merchantTxnId and the gid of the gateway's answer
+    #: to each (the gateway's support asks for it): their rows of the ledger.
+    capture_txn_id: Mapped[str | None] = mapped_column(String(50))
+    capture_gid: Mapped[str | None] = mapped_column(String(64))
+    reversal_txn_id: Mapped[str | None] = mapped_column(String(50))
+    reversal_gid: Mapped[str | None] = mapped_column(String(64))
+    #: The gateway approved only part of the amount (a partial-approval reason code): a person
+    #: looks before anything is captured, and never more than ``confirmed_amount``.
+    partial_approval: Mapped[bool] = mapped_column(default=False)
+    #: The amount the last status read of the authorisation named.
+    confirmed_amount: Mapped[str | None] = mapped_column(String(24))
+    #: When a status read first said CONDITIONAL_DECLINE: the payment is read again for a
+    #: while, as it may still be authorised.
+    soft_declined_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: When a payment declined for now turned out authorised: its owner captures or releases
+    #: it (the worklist shows it until then).
+    late_authorised_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: When the gateway's status of this payment was last read (one read per 5 seconds at
+    #: most), and rate-limit answers in a row since (each waits twice as long).
+    last_read_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    rate_limited_reads: Mapped[int] = mapped_column(default=0)
     #: The initiate body as sent (customer and order data), kept for a retry with the same ids.
     #: Stored as plain JSON, as the gateway receives it (customer contacts are not KYC data).
     request_payload: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
@@ -227,6 +253,8 @@ class PaymentRefund(Base):
         ForeignKey("payments.id", ondelete="CASCADE"), index=True
     )
     merchant_txn_id: Mapped[str] = mapped_column(String(50), unique=True)
+    #: The refund's own idempotency key at the gateway (refunds before revision 4 have none).
+    merchant_unique_id: Mapped[str | None] = mapped_column(String(40), unique=True)
     #: The refund's own gid, when its answer names one other than the payment's.
     gid: Mapped[str | None] = mapped_column(String(64))
     #: The gateway's id of the refund (the docs' ``refundId``).

@@ -20,9 +20,9 @@ from typing import Any
 from portal.gateway.payments_shapes import CardData, InitiateData, PaymentStatusData
 from portal.gateway.shapes import Envelope, ErrorMessages, ResponseModel
 from portal.sandbox.dialect import SUCCESS, SUCCESS_DONE_CODE, docs_error
-from portal.sandbox.envelopes import envelope, error_envelope, error_messages
-from portal.sandbox.errors import NOT_FOUND, ApiError
-from portal.sandbox.payments.records import Action, ActionKind, Payment, money
+from portal.sandbox.envelopes import TIMESTAMP_FORMAT, envelope, error_envelope, error_messages
+from portal.sandbox.errors import NOT_FOUND, ApiError, DuplicateId
+from portal.sandbox.payments.records import Action, ActionKind, Payment, money, new_answer_gid
 from portal.sandbox.payments.scenarios import DECLINES, QUEUED, Scenario
 
 Answer = tuple[dict[str, Any], int]
@@ -77,7 +77,12 @@ class Answers:
     def status(self, payment: Payment, action: Action | None) -> Answer:
         """The payment read by its gid or a merchantTxnId (of one of its actions: then as it
         stood right after that action)."""
-        data = _docs_status_data(payment, action) if self.docs else payment.status_data(action)
+        if self.docs:  # revision 4: the envelope says how the call went, with its own gid
+            data = _docs_status_data(payment, action)
+            return Envelope(gid=new_answer_gid(), status=SUCCESS, message="Get Status Successful",
+                            timestamp=self.now.strftime(TIMESTAMP_FORMAT), reasonCode=OK_CODE,
+                            data=data, errors=None).model_dump(exclude_unset=True), 200
+        data = payment.status_data(action)
         word = data["status"]
         return self._contract(payment, data, OK_CODE, f"The payment is {word}", word), 200
 
@@ -87,7 +92,7 @@ class Answers:
         if scenario is not None:
             return scenario
         if self.docs:
-            return self._bare(payment, payment.status, action.message), 200
+            return self._bare(action.gid, payment.status, action.message), 200
         reason_code = action.reason_code if action.kind is ActionKind.CAPTURE else OK_CODE
         return self._contract(payment, payment.status_data(action), reason_code,
                               action.message), 200
@@ -112,6 +117,11 @@ class Answers:
         """A refused call: the contract's error envelope (with errorDetails), or the docs' (an
         unknown payment a 400 GL-400-999, a state refusal a 400)."""
         field_errors = error.field_errors or []
+        if self.docs and isinstance(error, DuplicateId):
+            return {"gid": new_answer_gid(), "timestamp": self.now.strftime(TIMESTAMP_FORMAT),
+                    "reasonCode": error.reason_code, "data": {}, "errors": None,
+                    "errorDetails": [{"fieldName": e.field, "message": e.message}
+                                     for e in field_errors]}, error.status
         if not self.docs:
             return error_envelope(error.reason_code, error.message, field_errors,
                                   now=self.now), error.status
@@ -129,9 +139,10 @@ class Answers:
         return envelope(data, now=self.now, reason_code=reason_code, gid=payment.gid,
                         status=status or payment.status, message=message)
 
-    def _bare(self, payment: Payment, status: str, message: str) -> dict[str, Any]:
-        """``{gid, status, message, timestamp, errors: null}``, as the docs' capture answer."""
-        return Envelope(gid=payment.gid, status=status, message=message,
+    def _bare(self, gid: str, status: str, message: str) -> dict[str, Any]:
+        """``{gid, status, message, timestamp, errors: null}``, as the docs' capture answer, the
+        gid the action's own (revision 4)."""
+        return Envelope(gid=gid, status=status, message=message,
                         timestamp=self.now.strftime(ISO_TIMESTAMP),
                         errors=None).model_dump(exclude_unset=True)
 
@@ -154,9 +165,9 @@ def _docs_status_data(payment: Payment, action: Action | None) -> dict[str, Any]
     card = (CardData(maskedCardNumber=payment.masked_card, cardScheme=payment.brand,
                      cardType=CARD_TYPE) if payment.masked_card else None)
     data = PaymentStatusData(
-        status=action.status if action else payment.status,
+        gid=payment.gid, status=action.status if action else payment.status,
         merchantTxnId=action.merchant_txn_id if action else payment.request.merchantTxnId,
         merchantUniqueId=payment.request.merchantUniqueId, paymentMethod=payment.method,
-        totalAmount=money(action.amount) if action else payment.request.paymentData.totalAmount,
+        totalAmount=money(action.amount) if action else money(payment.held),
         txnCurrency=payment.currency, cardData=card)
     return data.model_dump(exclude_none=True)

@@ -234,11 +234,12 @@ class PaymentsAuth:
     def callback_token(self, payment: Payment, status_url: str) -> str:
         """The ``x-gl-token`` the customer's browser carries back to the merchant: the claims
         the PHP SDK recorded from the real gateway (no merchantTxnId, no reasonCode); in the
-        docs dialect those of the docs' sample token (``x-gl-gid`` and ``x-gl-orderId``, no
-        gid, status or statusUrl) with ``iat`` in seconds, as guides/webhooks.mdx shows it."""
+        docs dialect those of the pre-signed token of 2025 (``x-gl-orderId`` the order id,
+        ``x-gl-gid`` the transaction's, no gid, status or statusUrl) with ``iat`` in seconds, as
+        guides/webhooks.mdx shows it."""
         if speaks_docs(self._config.answerDialect):
             claims = CallbackClaims(
-                gidHeader=payment.gid, orderId=payment.request.merchantUniqueId,
+                gidHeader=payment.transaction_gid, orderId=payment.gid,
                 merchantId=payment.mid, iat=self._clock.now_ms() // 1000, exp=TOKEN_LIFETIME_MS)
         else:
             claims = CallbackClaims(

@@ -25,12 +25,14 @@ from portal.gateway.payments_words import PaymentStatus
 from portal.gateway.shapes import FieldError
 from portal.sandbox import snapshots
 from portal.sandbox.config import SandboxConfig
+from portal.sandbox.dialect import speaks_docs
 from portal.sandbox.envelopes import new_gid
 from portal.sandbox.errors import (
     AMOUNT_MISMATCH,
     INVALID_DATA,
     NOT_FOUND,
     ApiError,
+    DuplicateId,
     validation_error,
 )
 from portal.sandbox.payments.auth import PaymentsAuth
@@ -40,6 +42,8 @@ from portal.sandbox.payments.scenarios import DECLINES, Scenario
 log = logging.getLogger("portal.sandbox.payments")
 
 AMOUNT_FIELD = "paymentData.totalAmount"
+#: The reasonCode of an authorisation (both reason-code tables' GL-201-001 "created").
+APPROVED_CODE = "GL-201-001"
 _PAYMENTS = TypeAdapter(list[Payment])
 
 
@@ -75,11 +79,26 @@ class PaymentsBackend(PaymentsAuth):
         return self._clock.now().date()
 
     def initiate(self, mid: str, request: InitiateRequest) -> Payment:
-        """Create a payment waiting for the customer on the hosted page."""
-        payment = Payment(gid=new_gid("gl_o-"), mid=mid, request=request,
-                          amount=Decimal(request.paymentData.totalAmount),
-                          created_at=self._clock.now())
+        """Create a payment waiting for the customer on the hosted page.
+
+        A repeat of an initiate (the same merchantTxnId and merchantUniqueId, the gateway's
+        idempotency key) is answered with the original payment (rate-limits page), but in the
+        docs' dialect, where a merchantTxnId used before is a 400 "Duplicate merchantTxnId"
+        (auth-capture-authorise.mdx). No source shows a merchantUniqueId refused on its own:
+        with a new merchantTxnId it makes a new payment.
+        """
         with self._lock:
+            earlier = next((p for p in self._payments.values() if p.mid == mid
+                            and p.request.merchantTxnId == request.merchantTxnId), None)
+            if earlier is not None and not speaks_docs(self._config.answerDialect) \
+                    and earlier.request.merchantUniqueId == request.merchantUniqueId:
+                log.info("initiate repeated for %s: the original answered again", earlier.gid)
+                return earlier
+            if earlier is not None:
+                raise DuplicateId
+            payment = Payment(gid=new_gid("gl_o-"), mid=mid, request=request,
+                              amount=Decimal(request.paymentData.totalAmount),
+                              created_at=self._clock.now())
             self._payments[payment.gid] = payment
         log.info("initiated %s for %s", payment.gid, mid)
         return payment
@@ -94,15 +113,17 @@ class PaymentsBackend(PaymentsAuth):
             return payment
 
     def find(self, id_: str, mid: str | None) -> tuple[Payment, Action | None]:
-        """The payment known by its gid, its merchantTxnId or that of one of its captures,
-        reversals or refunds (with that action); 404 if none of ``mid``'s payments has it."""
+        """The payment known by its gid, its transaction id, its merchantTxnId or
+        merchantUniqueId, or the merchantTxnId of one of its captures, reversals or refunds
+        (with that action); 404 if none of ``mid``'s payments has it."""
         with self._lock:
             if id_ in self._payments:
                 return self.get(id_, mid), None
             mine = [p for p in self._payments.values() if mid is None or p.mid == mid]
             # newest first: a merchantTxnId reused across payments names the latest
             for payment in sorted(mine, key=lambda p: p.created_at, reverse=True):
-                if payment.request.merchantTxnId == id_:
+                if id_ in (payment.request.merchantTxnId, payment.request.merchantUniqueId,
+                           payment.transaction_gid):
                     return self.get(payment.gid), None
                 action = payment.action_named(id_)
                 if action is not None:
@@ -110,6 +131,12 @@ class PaymentsBackend(PaymentsAuth):
             raise _not_found()
 
     def _expire(self, payment: Payment) -> None:
+        """Apply what time does to a payment: a conditional decline authorised after all, and
+        a hold that runs out."""
+        if (payment.status is PaymentStatus.CONDITIONAL_DECLINE and payment.turns_at is not None
+                and self._clock.now() >= payment.turns_at):
+            payment.status, payment.reason_code = PaymentStatus.AUTHORIZED, APPROVED_CODE
+            payment.message, payment.authorized_at = "Approved", payment.turns_at
         hours = self._config.holdExpiryHours
         if (payment.status is PaymentStatus.AUTHORIZED and payment.authorized_at is not None
                 and self._clock.now() >= payment.authorized_at + timedelta(hours=hours)):
@@ -131,6 +158,11 @@ class PaymentsBackend(PaymentsAuth):
             payment.scenario = outcome.scenario
             if outcome.status is PaymentStatus.AUTHORIZED:
                 payment.authorized_at = self._clock.now()
+            if outcome.scenario is Scenario.PARTIALLY_APPROVED:
+                payment.approved = (payment.amount / 2).quantize(Decimal("0.01"))
+            if outcome.scenario is Scenario.AUTHORISED_LATER:
+                payment.turns_at = self._clock.now() + timedelta(
+                    minutes=self._config.lateAuthorisationMinutes)
         log.info("checkout %s -> %s %s", gid, outcome.status, outcome.reason_code)
         return payment
 
@@ -140,11 +172,12 @@ class PaymentsBackend(PaymentsAuth):
         with self._lock:
             payment = self._in_status(mid, gid, {PaymentStatus.AUTHORIZED}, "captured")
             wanted = _requested(request.paymentData)
-            if wanted is not None and wanted > payment.amount:
-                raise _amount_error(f"At most the authorised {payment.amount} can be captured")
-            if request.captureType is AmountScope.FULL and wanted not in (None, payment.amount):
+            if wanted is not None and wanted > payment.held:
+                raise _amount_error(f"At most the authorised {money(payment.held)} can be "
+                                    "captured")
+            if request.captureType is AmountScope.FULL and wanted not in (None, payment.held):
                 raise _amount_error("A full capture takes the authorised amount; send P for less")
-            amount = wanted if wanted is not None else payment.amount
+            amount = wanted if wanted is not None else payment.held
             if payment.scenario is Scenario.CAPTURE_DECLINED:
                 return payment, payment.record(_declined(
                     ActionKind.CAPTURE, request.merchantTxnId, amount, Scenario.CAPTURE_DECLINED,

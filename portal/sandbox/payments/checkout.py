@@ -22,7 +22,7 @@ from portal.sandbox.errors import ApiError
 from portal.sandbox.payments.auth import CHECKOUT_SCOPE, STATUS_SCOPE, TOKEN_PARAM
 from portal.sandbox.payments.backend import PaymentsBackend
 from portal.sandbox.payments.records import Outcome, Payment
-from portal.sandbox.payments.scenarios import SCENARIO_CARDS
+from portal.sandbox.payments.scenarios import CHECKOUT_OUTCOMES, SCENARIO_CARDS
 
 log = logging.getLogger("portal.sandbox.checkout")
 
@@ -39,7 +39,8 @@ TEST_CARDS: dict[str, tuple[PaymentStatus, str, str]] = {
     "5132552222223470": (PaymentStatus.AUTHORIZED, _APPROVED, "Approved"),
     "4000000000000002": (PaymentStatus.ISSUER_DECLINE, "GL-201-015", "Declined by the issuer"),
     "4000000000009995": (PaymentStatus.ISSUER_DECLINE, "GL-201-009", "Insufficient funds"),
-    **{number: (PaymentStatus.AUTHORIZED, _APPROVED, "Approved") for number in SCENARIO_CARDS},
+    **{number: CHECKOUT_OUTCOMES.get(scenario, (PaymentStatus.AUTHORIZED, _APPROVED, "Approved"))
+       for number, scenario in SCENARIO_CARDS.items()},
 }
 EXPIRED = (PaymentStatus.ISSUER_DECLINE, "GL-201-007", "The card has expired")
 NOT_ALLOWED = (PaymentStatus.ISSUER_DECLINE, "GL-201-012", "This card is not allowed")

@@ -11,7 +11,7 @@ from typing import Any
 
 from portal.gateway.payments_shapes import InitiateRequest, PaymentStatusData, RefundData
 from portal.gateway.payments_words import PaymentStatus
-from portal.sandbox.envelopes import TIMESTAMP_FORMAT, new_gid
+from portal.sandbox.envelopes import TIMESTAMP_FORMAT
 from portal.sandbox.payments.scenarios import Scenario
 
 
@@ -43,6 +43,17 @@ class ActionKind(StrEnum):
     REFUND = "refund"
 
 
+def new_answer_gid() -> str:
+    """The gid of one answer (an action's own), as the 2025 recordings write them: 16 hex
+    digits, no payment-id form."""
+    return "gl_" + secrets.token_hex(8)
+
+
+def new_transaction_gid() -> str:
+    """A payment's second id, its transaction's (the 2025 tokens' ``x-gl-gid``)."""
+    return "gl_" + secrets.token_hex(12) + "X2"
+
+
 def new_refund_id() -> str:
     """A refund's own id, as the docs' refund answer carries one (``refundId``)."""
     return "RFD-" + secrets.token_hex(12).upper()
@@ -65,13 +76,15 @@ class Action:
     message: str
     applied: bool = True
     scope: str | None = None
-    gid: str = field(default_factory=new_gid)
+    gid: str = field(default_factory=new_answer_gid)
     refund_id: str = field(default_factory=new_refund_id)
 
 
 @dataclass
 class Payment:
-    """One hosted-checkout payment and everything that happened to it."""
+    """One hosted-checkout payment and everything that happened to it: ``gid`` its order id,
+    the initiate's; ``transaction_gid`` its transaction's; ``approved`` what a partial approval
+    held; ``turns_at`` when a conditional decline is authorised after all."""
 
     gid: str
     mid: str
@@ -88,6 +101,14 @@ class Payment:
     authorized_at: datetime | None = None
     captured: Decimal | None = None
     actions: list[Action] = field(default_factory=list)
+    transaction_gid: str = field(default_factory=new_transaction_gid)
+    approved: Decimal | None = None
+    turns_at: datetime | None = None
+
+    @property
+    def held(self) -> Decimal:
+        """What the authorisation holds: the amount, or what a partial approval held."""
+        return self.approved if self.approved is not None else self.amount
 
     @property
     def currency(self) -> str:
@@ -132,7 +153,7 @@ class Payment:
             "status": action.status if action else self.status,
             "merchantTxnId": action.merchant_txn_id if action else self.request.merchantTxnId,
             "merchantUniqueId": self.request.merchantUniqueId,
-            "Amount": money(action.amount) if action else self.request.paymentData.totalAmount,
+            "Amount": money(action.amount) if action else money(self.held),
             "Currency": self.currency,
             "txnCurrency": self.currency,
             "reasonCode": action.reason_code if action else self.reason_code,

@@ -12,6 +12,14 @@ In both answer dialects:
   documents (``QUEUED``, no data): a client must take the outcome as unknown and find the capture
   by a status read of its merchantTxnId.
 
+Two more cards decide the hosted page otherwise (revision 4, "Late outcomes" and "Reason codes
+never decide money"):
+
+- ``4000000000000283``: declined for now (CONDITIONAL_DECLINE, GL-201-006), then authorised
+  ``lateAuthorisationMinutes`` (sandbox config, 30) of the sandbox's clock later.
+- ``4000000000000291``: authorised with GL-201-004 "Partially approved": a status read says
+  half the amount, and a capture of more than that is refused.
+
 A declined call is kept as the payment's action (a status read of its merchantTxnId shows the
 decline) without changing the payment.
 """
@@ -30,6 +38,8 @@ class Scenario(StrEnum):
     CAPTURE_DECLINED = "capture declined"
     REFUND_DECLINED = "refund declined"
     CAPTURE_QUEUED = "capture queued"
+    AUTHORISED_LATER = "authorised later"
+    PARTIALLY_APPROVED = "partially approved"
 
 
 #: The scenario cards (each passes Luhn and authorises on the hosted page).
@@ -37,6 +47,15 @@ SCENARIO_CARDS: dict[str, Scenario] = {
     "4000000000000259": Scenario.CAPTURE_DECLINED,
     "4000000000000267": Scenario.REFUND_DECLINED,
     "4000000000000275": Scenario.CAPTURE_QUEUED,
+    "4000000000000283": Scenario.AUTHORISED_LATER,
+    "4000000000000291": Scenario.PARTIALLY_APPROVED,
+}
+#: How the hosted page decides the cards that do not simply authorise: status, reasonCode,
+#: message.
+CHECKOUT_OUTCOMES: dict[Scenario, tuple[PaymentStatus, str, str]] = {
+    Scenario.AUTHORISED_LATER: (PaymentStatus.CONDITIONAL_DECLINE, "GL-201-006",
+                                "CVV failed; the issuer may still approve it"),
+    Scenario.PARTIALLY_APPROVED: (PaymentStatus.AUTHORIZED, "GL-201-004", "Partially approved"),
 }
 
 

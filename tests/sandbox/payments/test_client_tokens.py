@@ -97,7 +97,7 @@ def _callback(private_pem: str, *, alg_header: dict | None = None, **claims) -> 
 def test_callback_token_verifies(gateway_keys):
     claims = verify_callback_token(_callback(gateway_keys.private_pem), gateway_keys.public_pem,
                                    NOW_MS + 1000)
-    assert (claims.payment_gid, claims.status) == ("gl_o-1", "AUTHORIZED")
+    assert (claims.order_ids, claims.status) == (("gl_o-1",), "AUTHORIZED")
 
 
 def test_callback_token_from_another_key_is_refused(gateway_keys, stranger_keys):
@@ -133,20 +133,19 @@ def test_callback_token_without_status_is_taken(gateway_keys):
     assert verify_callback_token(token, gateway_keys.public_pem, NOW_MS).status is None
 
 
-def test_callback_token_naming_the_payment_by_x_gl_gid_with_iat_in_seconds(gateway_keys):
-    """docs/gateway-contract.md, "Reading answers" (guides/webhooks.mdx): ``x-gl-gid`` instead of
-    ``gid``, and
-    ``iat`` in seconds as a number."""
+def test_callback_token_naming_the_transaction_by_x_gl_gid_with_iat_in_seconds(gateway_keys):
+    """docs/gateway-contract.md, revision 4 (the 2025 pre-signed token): ``x-gl-gid`` is a second,
+    transaction id, not the order id; ``iat`` in seconds as a number."""
     token = _callback(gateway_keys.private_pem, gid=None, status=None,
-                      iat=NOW_MS // 1000, **{"x-gl-gid": "gl_o-2"})
-    assert verify_callback_token(token, gateway_keys.public_pem, NOW_MS + 1000).payment_gid \
-        == "gl_o-2"
+                      iat=NOW_MS // 1000, **{"x-gl-gid": "gl_2"})
+    claims = verify_callback_token(token, gateway_keys.public_pem, NOW_MS + 1000)
+    assert (claims.order_ids, claims.transaction_id) == ((), "gl_2")
     with pytest.raises(TokenError, match="too old"):
         verify_callback_token(token, gateway_keys.public_pem, NOW_MS + 361_000)
 
 
 def test_callback_token_naming_no_payment_is_refused(gateway_keys):
-    token = _callback(gateway_keys.private_pem, gid=None)
+    token = _callback(gateway_keys.private_pem, gid=None, merchantTxnId=None)
     with pytest.raises(TokenError, match="gid"):
         verify_callback_token(token, gateway_keys.public_pem, NOW_MS)
 

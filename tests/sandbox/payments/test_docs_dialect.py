@@ -33,15 +33,18 @@ def test_initiate_answers_the_gid_the_redirect_and_the_status_only(client, http)
     assert body["status"] == body["data"]["status"] == "INPROGRESS"
 
 
-def test_the_status_has_its_gid_in_the_envelope_and_the_card_in_data(client, http):
+def test_the_status_says_the_calls_outcome_in_the_envelope_and_the_payments_in_data(client,
+                                                                                     http):
+    """Revision 4: the envelope's gid is the answer's own and its status the API call's
+    (SUCCESS); ``data`` names the order (``data.gid``), its state and the card."""
     gid = paid(client, http)
     answer = raw(client, http, "status", id=gid)
     body = answer.json()
     assert answer.status_code == 200
     assert set(body) == {"gid", "status", "message", "timestamp", "reasonCode", "data", "errors"}
-    assert (body["gid"], body["status"], body["errors"]) == (gid, "AUTHORIZED", None)
+    assert (body["status"], body["errors"]) == ("SUCCESS", None) and body["gid"] != gid
     assert body["data"] == {
-        "merchantTxnId": "ORDER12345", "merchantUniqueId": "UNIQUE0000000001",
+        "gid": gid, "merchantTxnId": "ORDER12345", "merchantUniqueId": "UNIQUE0000000001",
         "status": "AUTHORIZED", "paymentMethod": "CARD", "totalAmount": "100.00",
         "txnCurrency": "USD",
         "cardData": {"maskedCardNumber": "411111XXXXXX1111", "cardScheme": "VISA",
@@ -55,7 +58,8 @@ def test_the_status_of_an_actions_merchant_txn_id_is_that_actions(client, http):
     raw(client, http, "refund", refund_body("REFUND1", "30.00"), gid=gid)
     capture = raw(client, http, "status", id="CAPTURE1").json()
     refund = raw(client, http, "status", id="REFUND1").json()
-    assert capture["gid"] == refund["gid"] == gid
+    assert capture["data"]["gid"] == refund["data"]["gid"] == gid
+    assert len({capture["gid"], refund["gid"], gid}) == 3  # each answer's own
     assert (capture["data"]["status"], capture["data"]["merchantTxnId"],
             capture["data"]["totalAmount"]) == ("SENT_FOR_CAPTURE", "CAPTURE1", "80.00")
     assert (refund["data"]["status"], refund["data"]["merchantTxnId"],
@@ -148,17 +152,21 @@ def test_an_authentication_refusal_is_in_the_docs_error_envelope(make_client, ht
     assert set(answer.json()) == {"status", "message", "reasonCode", "errors"}
 
 
-def test_the_callback_token_names_the_payment_by_x_gl_gid_with_iat_in_seconds(
+def test_the_callback_token_names_the_order_and_the_transaction_with_iat_in_seconds(
         client, http, sandbox, gateway_keys):
+    """The 2025 pre-signed token (revision 4): ``x-gl-orderId`` the initiate's id, ``x-gl-gid``
+    a second id, the transaction's."""
     started = client.initiate(initiate_body())
     token = returned(pay_by_card(http, started.data.redirectUrl, "4111111111111111")).token
     claims = sandbox.payments.gateway_key.verify(token)
     assert "gid" not in claims and "status" not in claims and "statusUrl" not in claims
-    assert claims["x-gl-gid"] == started.payment_gid
-    assert claims["x-gl-orderId"] == "UNIQUE0000000001"
+    assert claims["x-gl-orderId"] == started.payment_gid
+    assert claims["x-gl-gid"].startswith("gl_") and claims["x-gl-gid"] != started.payment_gid
     assert claims["iat"] == sandbox.clock.now_ms() // 1000
     read = verify_callback_token(token, gateway_keys.public_pem, sandbox.clock.now_ms())
-    assert (read.payment_gid, read.status) == (started.payment_gid, None)
+    assert (read.order_ids, read.transaction_id, read.status) == (
+        (started.payment_gid,), claims["x-gl-gid"], None)
+    assert client.status(claims["x-gl-gid"]).payment_gid == started.payment_gid
 
 
 def test_every_docs_answer_of_a_journey_is_judged_done_by_the_reader(client, http):

@@ -73,7 +73,7 @@ def hold_by_link(settings: Settings, merchant: Merchant, body: dict, actor: Acto
                                           "sent to it.")]
     if errors:
         return Sent(False, "Please correct the fields marked below.", errors=errors)
-    payment, problem = stored_hold(merchant, dump(value), actor.id)
+    payment, problem = stored_hold(merchant, dump(value), actor.id, by_link=True)
     if payment is None or problem:
         return Sent(False, problem)
     if payment.gid is not None or payment.action_state != ActionState.IDLE:

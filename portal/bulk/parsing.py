@@ -22,7 +22,7 @@ from portal.bulk.columns import (
     Path,
 )
 from portal.bulk.report import HEADER_ROW, RowError
-from portal.core.typed_text import control_character_problem
+from portal.core.typed_text import typed_problem
 from portal.gateway.onboarding_shapes import Product
 from portal.web.body_forms import typed_value
 
@@ -207,7 +207,7 @@ def read_row(number: int, cells: dict[str, str]) -> tuple[BulkRow, list[RowError
     row, errors = BulkRow(number, forms), []
     for column in COLUMNS:
         raw = (cells.get(column.name) or "").strip()
-        problem = control_character_problem(raw)
+        problem = typed_problem(raw, single_line=True)  # every column is a one-line field's
         if problem:  # the rule of every typed value (``portal.web.form_base``); none of it is kept
             errors.append(RowError(number, column.name, problem))
             raw = ""

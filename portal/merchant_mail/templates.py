@@ -159,8 +159,9 @@ def restore_default(key: str, actor: Actor) -> None:
 
 
 def render(key: str, values: dict[str, str]) -> tuple[str, str]:
-    """The subject and body for ``key`` with ``values`` filled in."""
+    """The subject and body for ``key`` with ``values`` filled in (the mail composer puts the
+    subject on one line, whatever the values hold)."""
     text = current(key)
-    subject = Template(text.subject).safe_substitute(values).replace("\n", " ")
-    return subject, Template(text.body).safe_substitute(values)
+    return (Template(text.subject).safe_substitute(values),
+            Template(text.body).safe_substitute(values))
 

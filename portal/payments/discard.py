@@ -9,12 +9,12 @@ at the gateway and is never discarded; sending it again settles that first.
 
 from __future__ import annotations
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete
 
 from portal.audit.service import Actor, record
 from portal.core.db import db
 from portal.core.models.payment import PENDING, ActionState, Payment
-from portal.core.models.payment_link import LinkState, PaymentLink
+from portal.payments.links.standing import live_link
 from portal.payments.service import Result
 from portal.payments.wording import money
 
@@ -31,9 +31,7 @@ def discard_refusal(payment: Payment) -> str | None:
                 "it again from its form first (it reuses the same order reference).")
     if payment.action_state == ActionState.SENDING:
         return "This hold is being sent right now; reload the page in a moment."
-    if db.session.scalar(select(PaymentLink.id).where(
-            PaymentLink.payment_id == payment.id,
-            PaymentLink.state.in_([LinkState.WAITING, LinkState.OPENING]))) is not None:
+    if live_link(payment) is not None:
         return ("The customer was emailed a payment link for this hold: cancel the link first, "
                 "so they cannot open it.")
     return None

@@ -21,6 +21,7 @@ from portal.core import clock
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import ActionState, Payment
+from portal.core.models.payment_link import LinkState
 from portal.gateway.errors import GatewayError, MayAlreadyExist, ValidationFailed
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.payments_shapes import InitiateRequest
@@ -28,6 +29,7 @@ from portal.gateway.payments_words import PaymentStatus
 from portal.gateway.shapes import FieldError, dump, validate_payload
 from portal.payments import polling
 from portal.payments.in_flight import claim, mark_unknown, release
+from portal.payments.links.standing import live_link
 from portal.payments.service import (
     OUTCOME_UNKNOWN,
     Result,
@@ -54,9 +56,9 @@ def hold_body(payload: dict[str, Any], callback_url: str) -> dict[str, Any]:
 
 
 def start_hold(client: PaymentsClient, merchant: Merchant, body: dict[str, Any],
-               user_id: int | None, *, actor: Actor) -> Result:
+               user_id: int | None, *, actor: Actor, by_link: bool = False) -> Result:
     """Validate, store and send a hold (audited as ``actor``'s); on success ``redirect_url`` is
-    the hosted page."""
+    the hosted page. ``by_link``: the customer's payment link sends it (``stored_hold``)."""
     reason = unavailable_reason(merchant)
     if reason:
         return Result(False, reason)
@@ -64,7 +66,7 @@ def start_hold(client: PaymentsClient, merchant: Merchant, body: dict[str, Any],
     if errors:
         return Result(False, "Please correct the fields marked below.", errors)
     sent = dump(value)
-    payment, problem = stored_hold(merchant, sent, user_id)
+    payment, problem = stored_hold(merchant, sent, user_id, by_link=by_link)
     if payment is None or problem:
         return Result(False, problem)
     if payment.gid is not None:
@@ -97,10 +99,34 @@ def start_hold(client: PaymentsClient, merchant: Merchant, body: dict[str, Any],
                   redirect_url=payment.redirect_url)
 
 
-def stored_hold(merchant: Merchant, sent: dict[str, Any],
-                user_id: int | None) -> tuple[Payment | None, str]:
+def staff_form_refusal(payment: Payment) -> str | None:
+    """Why the staff's hold form may not prefill, change or send this hold, or None.
+
+    A hold whose customer holds a live payment link is the link's to send: the amount the email
+    and the customer's page state is the amount, until the link is cancelled.
+    """
+    link = live_link(payment)
+    if link is None:
+        return None
+    if link.state == LinkState.OPENING:
+        return (f"The customer is opening the payment link of order {payment.merchant_txn_id} "
+                "right now, so the hold is being sent from there: this form can neither change "
+                "nor send it. Look at the hold's page in a moment.")
+    return (f"The customer was emailed a payment link for order {payment.merchant_txn_id} and "
+            "it is still live: the hold goes to the gateway, for the amount the email states, "
+            "only when they open it, so this form can neither change nor send it. To change or "
+            "send it here, cancel the link on the hold's page first (the customer can then no "
+            "longer open it), or start a new hold.")
+
+
+def stored_hold(merchant: Merchant, sent: dict[str, Any], user_id: int | None, *,
+                by_link: bool = False) -> tuple[Payment | None, str]:
     """The stored payment for this merchantTxnId (created now if new), or why it cannot be sent;
-    commits. A payment link stores its hold so, and sends it when the customer opens it."""
+    commits. A payment link stores its hold so, and sends it when the customer opens it.
+
+    While the hold's link is live (``staff_form_refusal``) its data never changes, and only the
+    link's own path (``by_link``: emailing the link, the customer opening it) may go on.
+    """
     payment = _by_txn_id(sent["merchantTxnId"])
     if payment is None:
         payment = Payment(merchant_id=merchant.id, merchant_txn_id=sent["merchantTxnId"],
@@ -118,7 +144,12 @@ def stored_hold(merchant: Merchant, sent: dict[str, Any],
         return None, "These identifiers were already used by another hold; start a new hold."
     if payment.merchant_id != merchant.id:
         return None, "This form belongs to another merchant's hold; start a new hold."
-    if payment.gid is None and payment.request_payload != sent:
+    changed = payment.request_payload != sent
+    if payment.gid is None and (changed or not by_link):
+        refusal = staff_form_refusal(payment)
+        if refusal:
+            return None, refusal
+    if payment.gid is None and changed:
         if payment.action_state == ActionState.UNKNOWN:
             return None, ("The first attempt may have created this hold with the data it sent; "
                           "send it again unchanged, or start a new hold for different data.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, flash, render_template
+from flask import abort, flash, make_response, render_template
 
 from portal.core import clock
 from portal.core.config import current_settings
@@ -16,7 +16,7 @@ from portal.core.payment_statuses import AUTHORISED
 from portal.gateway.payments_client import PaymentsClient
 from portal.gateway.payments_shapes import InitiateRequest
 from portal.gateway.payments_words import known
-from portal.payments import actions, expiry, polling, portfolio, service, wording
+from portal.payments import actions, expiry, holds, polling, portfolio, service, wording
 from portal.payments import credentials as creds
 from portal.payments import discard as discarding
 from portal.payments.approvals import queries, refund_allowance
@@ -63,11 +63,18 @@ def client_for(merchant: Merchant) -> PaymentsClient:
 
 def hold_prefill(merchant: Merchant, resume: str | None) -> dict[str, Any]:
     """Fresh identifiers, or the stored data of the hold ``resume`` names if the gateway never
-    created it; 404 when ``resume`` names none of this merchant's payments."""
+    created it; 404 when ``resume`` names none of this merchant's payments, and a 409 page
+    saying why when the hold is its payment link's to send."""
     if resume is not None:
         payment = service.get_payment(int(resume)) if is_row_id(resume) else None
         if payment is None or payment.merchant_id != merchant.id:
             abort(404, "This merchant has no payment with that number to send again.")
+        refusal = holds.staff_form_refusal(payment) if payment.gid is None else None
+        if refusal:
+            abort(make_response(render_template(
+                "payments/new.html", merchant=merchant, refusal=refusal, payment=payment,
+                reason=service.unavailable_reason(merchant),
+                credentials=creds.credentials_of(merchant)), 409))
         if payment.gid is None:
             return payment.request_payload
     return {"merchantTxnId": service.new_merchant_txn_id(),
@@ -78,6 +85,7 @@ def hold_page(merchant: Merchant, form: HoldForm, result: service.Result) -> str
     """The new-hold page with ``form`` as typed (its errors beside the fields)."""
     mark_required(form, InitiateRequest)  # once its rows are final
     return render_template("payments/new.html", merchant=merchant, form=form, result=result,
+                           refusal=None,
                            reason=service.unavailable_reason(merchant),
                            credentials=creds.credentials_of(merchant),
                            link_hours=current_settings().payment_link_hours)

@@ -74,6 +74,13 @@ def test_ops_email_a_link_the_customer_pays_the_hold_says_so(
     expect(panel).to_have_attribute("data-standing", "waiting")
     axe.check(page)
     screenshot(page, "payment-link-hold-waiting")
+    hold_url = page.url  # the form will not send a hold whose link is live, and says why
+    page.goto(f"/merchants/{merchant_id}/payments/new?resume={hold_url.rsplit('/', 1)[1]}")
+    expect(page.locator(".resume-refused")).to_contain_text("it is still live")
+    expect(page.locator("form.hold-form")).to_have_count(0)
+    axe.check(page)
+    screenshot(page, "payment-link-resume-refused")
+    page.goto(hold_url)
 
     link = link_in(mail_sink.messages()[-1])
     customer.goto(link)

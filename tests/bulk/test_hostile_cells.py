@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from portal.bulk.parsing import MAX_CELL, TOO_LONG, parse_csv
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
-from portal.core.typed_text import CONTROL_CHARACTER
+from portal.core.typed_text import CONTROL_CHARACTER, LINE_BREAK_HELD
 from tests.bulk.conftest import csv_text, example_rows, received
 from tests.bulk.test_page import finished, upload
 from tests.outbox.support import (
@@ -52,6 +52,20 @@ def test_a_control_character_in_a_cell_is_its_rows_problem(admin, app, sandbox):
     assert response.status_code == 422
     assert problems(response) == [["3", "registeredName", CONTROL_CHARACTER],
                                   ["5", "externalOnboardingId", CONTROL_CHARACTER]]
+    assert merchants(app) == 0 and received(sandbox) == []
+
+
+def test_a_line_break_in_a_cell_is_its_rows_problem(admin, app, sandbox):
+    """Every column is a field typed on one line: a quoted cell spanning lines is refused."""
+    rows = example_rows()
+    rows[1]["registeredName"] = "Chai\r\nPoint"
+    rows[2]["tradeName"] = "Chai\u2028Point"
+    rows[3]["owner1_name"] = "Asha\nRao"
+    response = upload(admin, csv_text(rows).encode())
+    assert response.status_code == 422
+    assert problems(response) == [["3", "registeredName", LINE_BREAK_HELD],
+                                  ["4", "tradeName", LINE_BREAK_HELD],
+                                  ["5", "owner1_name", LINE_BREAK_HELD]]
     assert merchants(app) == 0 and received(sandbox) == []
 
 

@@ -45,10 +45,10 @@ def test_labels_and_badges_come_from_the_row(code):
 
 
 def test_groups_follow_the_columns():
-    assert REFUNDABLE == {PaymentStatus.CAPTURE_STARTED, PaymentStatus.SENT_FOR_CAPTURE,
-                          PaymentStatus.CAPTURED, PaymentStatus.SENT_FOR_REFUND}
-    assert CUSTOMER_APPROVED == {PaymentStatus.AUTHORIZED, *REFUNDABLE}
-    assert AUTHORISED == CUSTOMER_APPROVED | {PaymentStatus.REVERSED, PaymentStatus.CANCELLED}
+    assert {PaymentStatus.CAPTURE_STARTED, PaymentStatus.SENT_FOR_CAPTURE,
+                          PaymentStatus.CAPTURED, PaymentStatus.SENT_FOR_REFUND} == REFUNDABLE
+    assert {PaymentStatus.AUTHORIZED, *REFUNDABLE} == CUSTOMER_APPROVED
+    assert CUSTOMER_APPROVED | {PaymentStatus.REVERSED, PaymentStatus.CANCELLED} == AUTHORISED
     assert PaymentStatus.CONDITIONAL_DECLINE in POLLED
     assert not POLLED & FINAL_FAILURES
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from portal.core.config import Settings
-from portal.mail.sender import MailError, compose, send
+from portal.mail.sender import MailError, UncomposableMail, compose, send
 from tests.support.mail import body_of, mailing
 from tests.wizard.conftest import closed_port
 
@@ -48,3 +48,23 @@ def test_the_sink_keeps_each_message_as_an_eml_file(mail_sink):
     files = sorted(mail_sink.folder.glob("*.eml"))
     assert len(files) == 2
     assert [m["Subject"] for m in mail_sink.messages()] == ["Message 0", "Message 1"]
+
+
+def test_every_header_is_on_one_line_whatever_the_names_hold(mail_sink):
+    """A name stored before line breaks were refused still makes a mail: the composer folds
+    every control character of a subject and a display name into one space."""
+    settings = mailing(Settings(env="testing"), mail_sink).with_changes(
+        mail_from="Partner\r\nPortal <portal@localhost>")
+    send(settings, compose(settings, "asha@merchant.example.com",
+                           "Chai\rPoint\r\n  asks\x00you\u2028to\tpay", "b"))
+    [message] = mail_sink.messages()
+    assert message["Subject"] == "Chai Point asks you to pay"
+    assert message["From"] == "Partner Portal <portal@localhost>"
+
+
+@pytest.mark.parametrize("to", ["asha@example.com\r\nBcc: spy@example.net", "Asha Rao",
+                                "asha@example.com, spy@example.net", "asha@", ""])
+def test_an_address_that_is_not_one_cannot_be_composed(to):
+    settings = Settings(env="testing")
+    with pytest.raises(UncomposableMail, match="the recipient's address is not a single"):
+        compose(settings, to, "s", "b")

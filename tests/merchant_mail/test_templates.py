@@ -8,7 +8,8 @@ from sqlalchemy import select
 
 from portal.core.config import current_settings
 from portal.core.db import db
-from portal.core.models import AuditEvent
+from portal.core.models import AuditEvent, MailTemplate
+from portal.core.typed_text import LINE_BREAK_HELD
 from portal.merchant_mail.reminders import send_reminders
 from tests.support.mail import body_of
 
@@ -42,6 +43,17 @@ def test_a_bad_template_is_explained_beside_its_field_and_kept(client, auth, sub
     page = BeautifulSoup(response.data, "html.parser")
     assert page.select_one("#body").get_text().removeprefix("\r\n") == body
     assert page.select_one("#subject").get("value", "") == subject
+
+
+@pytest.mark.parametrize("subject", ["Reminder\r\n$business_name", "Reminder\r$business_name",
+                                     "Reminder\n$business_name"])
+def test_a_subject_with_a_line_break_is_refused_beside_it(app, client, auth, subject):
+    auth.login("admin")
+    response = client.post(EDIT, data={"subject": subject, "body": GOOD_BODY})
+    assert response.status_code == 200
+    assert _errors(response, "subject") == LINE_BREAK_HELD
+    with app.app_context():
+        assert db.session.scalars(select(MailTemplate)).all() == []
 
 
 def test_a_saved_template_is_used_and_can_be_restored(app, client, auth, mail_sink, merchant_id,

@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask_wtf import FlaskForm
-from wtforms import FieldList, Form, FormField, StringField
+from wtforms import FieldList, Form, FormField, StringField, TextAreaField
 
 from portal.app import factory  # noqa: F401  (imports every feature, and so every form)
-from portal.core.typed_text import CONTROL_CHARACTER
+from portal.core.typed_text import CONTROL_CHARACTER, LINE_BREAK_HELD
 from portal.web.form_base import PortalForm, refuse_control_characters
 
 PORTAL = Path(__file__).resolve().parents[2] / "portal"
@@ -54,3 +54,16 @@ def test_nested_forms_rows_and_lists_are_checked_too():
     assert form.title.errors == []
     assert form.rows.entries[1].form.name.errors == [CONTROL_CHARACTER]
     assert form.tags.entries[0].errors == [CONTROL_CHARACTER]
+
+
+class _Lines(Form):
+    name = StringField()
+    note = TextAreaField()
+
+
+def test_a_line_break_is_refused_in_a_one_line_field_and_kept_in_a_text_area():
+    form = _Lines(data={"name": "Chai\r\nPoint", "note": "two\r\nlines"})
+    form.validate()
+    assert refuse_control_characters(form) is False
+    assert form.name.errors == [LINE_BREAK_HELD]
+    assert form.note.errors == []

@@ -35,5 +35,4 @@ def letter(settings: Settings, link: PaymentLink, payment: Payment, merchant: Me
         f"The link can be used once and works until {link.expires_at:%Y-%m-%d %H:%M} UTC. "
         f"If you did not expect this email, you can ignore it.\n\n"
         f"{settings.partner_name}, for {shop}\n")
-    subject = " ".join(f"{shop} asks you to pay {amount}".split())  # one line, whatever the name
-    return compose(settings, payment.customer_email, subject, body)
+    return compose(settings, payment.customer_email, f"{shop} asks you to pay {amount}", body)

@@ -95,7 +95,8 @@ def open_link(settings: Settings, link: PaymentLink, now: datetime) -> Opened:
     client = _client(settings, merchant)
     if isinstance(client, str):
         return _ended(link, payment, now, LinkState.WAITING, "refused", TRY_AGAIN, client)
-    result = start_hold(client, merchant, payment.request_payload, None, actor=OPEN_ACTOR)
+    result = start_hold(client, merchant, payment.request_payload, None, actor=OPEN_ACTOR,
+                        by_link=True)
     if result.ok and result.redirect_url:
         record(ACTION, merchant_id=merchant.id, gid=payment.gid or "", actor=OPEN_ACTOR,
                detail={"link": link.id, "merchantTxnId": payment.merchant_txn_id})

@@ -73,7 +73,7 @@ def hold_by_link(settings: Settings, merchant: Merchant, body: dict, actor: Acto
                                           "sent to it.")]
     if errors:
         return Sent(False, "Please correct the fields marked below.", errors=errors)
-    payment, problem = stored_hold(merchant, dump(value), actor.id)
+    payment, problem = stored_hold(merchant, dump(value), actor.id, by_link=True)
     if payment is None or problem:
         return Sent(False, problem)
     if payment.gid is not None or payment.action_state != ActionState.IDLE:
@@ -124,13 +124,13 @@ def _email(settings: Settings, link: PaymentLink, payment: Payment, merchant: Me
               "expiresAt": link.expires_at.isoformat()}
     try:
         send(settings, letter(settings, link, payment, merchant, url))
-    except MailError:
+    except MailError as exc:
         link.email_failed_at = clock.utcnow()
         record(action, outcome="failed", merchant_id=merchant.id, actor=actor, detail=detail)
         db.session.commit()
         return Sent(False, f"The hold is stored with its payment link, but the email to {shown} "
-                           "could not be sent: the mail server did not accept it. Resend the "
-                           "link once it works again.", payment.id)
+                           f"could not be sent: {exc.reason}. Resend the link once that is "
+                           "put right.", payment.id)
     db.session.execute(
         update(PaymentLink).where(PaymentLink.id == link.id)
         .values(emailed_at=clock.utcnow(), email_failed_at=None,

@@ -6,6 +6,9 @@ from __future__ import annotations
 from datetime import datetime
 from enum import StrEnum
 
+from sqlalchemy import select
+
+from portal.core.db import db
 from portal.core.models.payment import PENDING, Payment
 from portal.core.models.payment_link import LinkState, PaymentLink
 from portal.core.payment_statuses import AUTHORISED, POLLED
@@ -44,6 +47,15 @@ LABELS = {
 }
 #: Standings in which the link can still be sent again (a new link, a new lifetime) or cancelled.
 UNOPENED = frozenset({Standing.WAITING, Standing.NOT_EMAILED, Standing.EXPIRED})
+#: Link states in which the customer may still open the link, or is opening it: the link alone
+#: sends its hold then, and nobody discards, changes or sends it from elsewhere.
+LIVE = frozenset({LinkState.WAITING, LinkState.OPENING})
+
+
+def live_link(payment: Payment) -> PaymentLink | None:
+    """The hold's link while it is live (waiting or being opened), else None."""
+    return db.session.scalar(select(PaymentLink).where(PaymentLink.payment_id == payment.id,
+                                                       PaymentLink.state.in_(LIVE)))
 
 
 def standing(link: PaymentLink, payment: Payment, now: datetime) -> Standing:

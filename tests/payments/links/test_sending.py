@@ -8,7 +8,7 @@ from sqlalchemy import select
 
 from portal.core.config import SETTINGS_EXTENSION
 from portal.core.db import db
-from portal.core.models import AuditEvent
+from portal.core.models import AuditEvent, Merchant
 from portal.core.models.payment import PENDING
 from tests.payments.conftest import act, flashes, hold_values, submit
 from tests.payments.links.conftest import (
@@ -187,3 +187,13 @@ def test_the_staff_pages_of_a_link_need_a_signed_in_user(app, client, browser, m
         assert answer.status_code == 302 and "/login" in answer.headers["Location"]
     assert standing_on(hold_page(browser, payment_id)) == "waiting"
     assert len(mail_sink.messages()) == 1
+
+
+def test_a_name_stored_with_a_line_break_is_one_line_in_the_subject(app, browser, merchant_id,
+                                                                    credentials, mail_sink):
+    with app.app_context():  # as a database written before names were refused with one
+        merchant = db.session.get(Merchant, merchant_id)
+        merchant.legal_name = merchant.display_name = "Chai\r\nPoint"
+        db.session.commit()
+    sent_link(browser, merchant_id, mail_sink)
+    assert mail_sink.messages()[0]["Subject"] == "Chai Point asks you to pay 1,500 INR"

@@ -1,7 +1,8 @@
 """Every log line of a full journey, at DEBUG, holds no secret, full PAN, account or card number,
 and no token: steps 1-7, verification, a merchant link, the review and its webhook, the status
-page, credentials, a hold paid on the hosted page, its callback and capture. And gunicorn, started
-as ``make run`` starts it, writes no merchant-link token or PAN in its access log."""
+page, credentials, a hold paid on the hosted page, its callback and capture. And the request
+logs, the app's own and gunicorn's started as ``make run`` starts it, hold no token, PAN or
+customer's address from a URL's query (a search, its export, a link)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
 import pytest
 import requests
@@ -151,15 +152,57 @@ def test_a_full_journey_logs_no_secret_number_or_token(portal, captured, sandbox
     lines = captured.lines
     assert any("/onboard" in line for line in lines)  # the capture saw the gateway calls
     assert any(line.startswith("DEBUG") for line in lines)
-    leaks = {what: [line for line in lines if value in line]
-             for what, value in forbidden.items() if any(value in line for line in lines)}
-    assert leaks == {}
+    assert leaks_in(lines, forbidden) == {}
 
 
-# ---------------------------------------------------------------- gunicorn's own logs
+# ---------------------------------------------------------------- access logs
 
 #: A merchant's PAN, as ops type it into the merchants search.
 SEARCHED_PAN = "AAKCS4321Q"
+#: A customer's address, as ops type it into the payments search (the URL escapes its @).
+CUSTOMER = "victim.name+orders@example.com"
+#: Every way the customer's address can be written in a URL: as typed, escaped once (the
+#: search), escaped twice (the sign-in page's ``next``), and its local part alone.
+CUSTOMER_FORMS = {"address": CUSTOMER, "escaped address": quote(CUSTOMER, safe=""),
+                  "address escaped twice": quote(quote(CUSTOMER, safe=""), safe=""),
+                  "local part": "victim.name", "escaped local part": "victim.name%2Borders"}
+#: A payment link's token, the hosted page's x-gl-token and an invitation's token, as their
+#: queries carry them (the log never judges whether they are valid).
+QUERY_TOKENS = {"payment link token": "Xq3vT8pLm2Rk9WcY4bNs7HdE.aZ1",
+                "x-gl-token": "eyJhbGci.c2lnbmVk", "invitation token": "eyJ1IjozfQ.Zk2yQw.mN8v"}
+
+
+def searches_and_tokens(url: str, ops: requests.Session) -> None:
+    """What ops and the public do that puts a secret in a URL: the payments search by a
+    customer's address and its export (signed in, and signed out: the sign-in page's ``next``
+    holds the search), a payment link, the hosted page's return, an invitation."""
+    search = f"{url}/payments?{urlencode({'q': CUSTOMER})}"
+    for path in (search, f"{url}/payments/export.csv?{urlencode({'q': CUSTOMER})}"):
+        assert ops.get(path, headers={"Referer": search}, timeout=10).ok
+    assert urlsplit(requests.get(search, timeout=10).url).path == "/login"
+    for path in (f"/pay/1?token={QUERY_TOKENS['payment link token']}",
+                 f"/payments/callback?x-gl-token={QUERY_TOKENS['x-gl-token']}",
+                 f"/team/welcome?token={QUERY_TOKENS['invitation token']}"):
+        requests.get(url + path, timeout=10)
+
+
+def leaks_in(lines: list[str], forbidden: dict[str, str]) -> dict[str, list[str]]:
+    """The lines holding each forbidden value, by what it is (empty: none leaked)."""
+    return {what: [line for line in lines if value in line]
+            for what, value in forbidden.items() if any(value in line for line in lines)}
+
+
+def test_the_apps_request_log_holds_no_address_or_token(portal, captured):
+    email = AuthActions(portal.app, portal.app.test_client()).create("ops")
+    searches_and_tokens(portal.url, sign_in(portal.url, email, TEST_PASSWORD))
+    requests_logged = [line for line in captured.lines if line.startswith(f"INFO {WERKZEUG}")]
+    assert sum("GET /payments?q=" in line for line in requests_logged) == 2
+    assert sum("GET /payments/export.csv?q=" in line for line in requests_logged) == 1
+    assert leaks_in(captured.lines, {**CUSTOMER_FORMS, **QUERY_TOKENS}) == {}
+    assert sum("?q=v***@example.com " in line for line in requests_logged) == 3, \
+        "masked as the audit masks it"
+    assert any("GET /login?next=/payments?q%3Dv***@example.com " in line
+               for line in requests_logged)
 
 
 def wait_for_lines(log: Path, done: Callable[[list[str]], bool]) -> list[str]:
@@ -172,8 +215,7 @@ def wait_for_lines(log: Path, done: Callable[[list[str]], bool]) -> list[str]:
         time.sleep(0.05)
 
 
-def test_gunicorn_access_log_holds_no_merchant_link_token_or_pan(app, client, settings,
-                                                                 tmp_path):
+def test_gunicorn_access_log_holds_no_token_pan_or_address(app, client, settings, tmp_path):
     email = AuthActions(app, client).create("ops")
     with app.app_context():
         merchant = Merchant(external_onboarding_id="EXT-LOG-1", pan=SEARCHED_PAN,
@@ -191,15 +233,17 @@ def test_gunicorn_access_log_holds_no_merchant_link_token_or_pan(app, client, se
         ops = sign_in(url, email, TEST_PASSWORD)
         search = f"{url}/merchants?q={SEARCHED_PAN.lower()}"
         assert ops.get(search, headers={"Referer": search}, timeout=10).ok
-        lines = wait_for_lines(log, lambda lines: sum(
-            '"GET /merchants?q=' in line for line in lines) == 2)
+        searches_and_tokens(url, ops)
+        lines = wait_for_lines(log, lambda lines: any(
+            '"GET /team/welcome?token=' in line for line in lines))
 
     requests_logged = [line for line in lines if '"GET /' in line]
     assert any(f'"GET /verify/{merchant_id}?token=' in line for line in requests_logged)
     assert any('"GET /login?next=' in line for line in requests_logged)
     assert sum('"GET /merchants?q=' in line for line in requests_logged) == 2
+    assert sum('"GET /payments?q=' in line for line in requests_logged) == 2
+    assert sum('"GET /payments/export.csv?q=' in line for line in requests_logged) == 1
     forbidden = {"merchant link token": token, "PAN": SEARCHED_PAN,
-                 "PAN in lower case": SEARCHED_PAN.lower()}
-    leaks = {what: [line for line in lines if value in line]
-             for what, value in forbidden.items() if any(value in line for line in lines)}
-    assert leaks == {}
+                 "PAN in lower case": SEARCHED_PAN.lower(), **CUSTOMER_FORMS, **QUERY_TOKENS}
+    assert leaks_in(lines, forbidden) == {}
+    assert sum("?q=v***@example.com " in line for line in requests_logged) == 3

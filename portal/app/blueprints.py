@@ -3,7 +3,8 @@
 Each comes from its feature's ``routes`` module (``portal.web.errors`` for the error pages), never
 re-exported by the package: a feature's ``__init__`` imports nothing, so importing its services
 does not drag in its pages, and no import cycle runs through a blueprint. The authenticator
-page (``auth.enrolment_routes``) adds itself to auth's blueprint when imported here.
+page (``auth.enrolment_routes``) adds itself to auth's blueprint when imported here, and the
+confirmation of a new administrator (``team.confirmation_routes``) to the team's.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from portal.payments.approvals.routes import bp as approvals_bp
 from portal.payments.links.routes import bp as payment_links_bp
 from portal.payments.routes import bp as payments_bp
 from portal.status.routes import bp as status_bp
+from portal.team import confirmation_routes  # noqa: F401  (adds its page to the team's bp)
 from portal.team.routes import bp as team_bp
 from portal.verification.routes import bp as verification_bp
 from portal.web.errors import bp as errors_bp

@@ -1,4 +1,9 @@
-"""``flask users ...``: create, list, (de)activate users and make sure an admin exists."""
+"""``flask users ...``: create, list, (de)activate users, make one an admin and make sure an
+admin exists.
+
+Run on the server, these are the second factor of trust the team page cannot give the only
+admin: an administrator made here has no admin recorded as who added or promoted it.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,7 @@ import click
 from flask.cli import AppGroup
 
 from portal.audit.service import SYSTEM, record
-from portal.auth import accounts, mfa, passwords
+from portal.auth import accounts, admins, mfa, passwords
 from portal.core.config import current_settings
 from portal.core.db import db
 from portal.core.models import Role
@@ -75,6 +80,22 @@ def deactivate(email: str) -> None:
 def activate(email: str) -> None:
     """Allow a deactivated user to sign in again."""
     _set_active(email, True)
+
+
+@users_cli.command("make-admin")
+@click.argument("email")
+def make_admin(email: str) -> None:
+    """Make an operations user an administrator (the team page asks a second person first)."""
+    try:
+        user = accounts.get_user(email)
+    except accounts.AccountError as exc:
+        raise click.ClickException(str(exc)) from exc
+    if not admins.promote(user.id, None):
+        raise click.ClickException(f"{user.email} is not an operations user.")
+    record("user.role_change", actor=SYSTEM,
+           detail={"email": user.email, "from": Role.OPS.value, "to": Role.ADMIN.value})
+    db.session.commit()
+    click.echo(f"{user.email} is now an administrator.")
 
 
 @users_cli.command("reset-authenticator")

@@ -31,6 +31,7 @@ from portal.core.config_fields import (
     HourOfDay,
     InitiatePath,
     Lowercase,
+    OptionalEmail,
     PositiveCount,
     StorageUrl,
     env_name,
@@ -133,6 +134,8 @@ class Settings(PaymentSettings):
     mfa_for_everyone: Flag = variable(
         "MFA_FOR_EVERYONE", False, "true: ops users too must sign in with an authenticator code "
         "(admins always must)")
+    admin_confirmation_email: OptionalEmail = variable("ADMIN_CONFIRMATION_EMAIL", "", "Who "
+        "confirms by an emailed link a second admin the only one asks for; empty: nobody does")
     credentials_key: str = variable(
         "CREDENTIALS_KEY", "", "Fernet key that encrypts merchants' payment private keys at rest "
         "(several: comma-separated, newest first)", required=True, secret=True, random=True)

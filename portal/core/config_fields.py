@@ -12,6 +12,8 @@ from pydantic import AfterValidator, BeforeValidator, Field
 from pydantic.fields import FieldInfo
 from pydantic_settings import NoDecode
 
+from portal.gateway.rules import check_email
+
 #: The project's folder: relative paths in the configuration are relative to it.
 ROOT = Path(__file__).resolve().parents[2]
 INSTANCE = ROOT / "instance"
@@ -77,6 +79,9 @@ def _storage_url(value: str) -> str:
 #: A bucket's name as S3 allows it: 3 to 63 lower-case letters, digits, dots and hyphens.
 _BUCKET = re.compile(r"[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]")
 StorageUrl = Annotated[str, AfterValidator(_storage_url)]
+#: An email address (normalised), or empty.
+OptionalEmail = Annotated[str, AfterValidator(
+    lambda value: check_email(value.strip()) if value.strip() else "")]
 #: An amount, or None when the variable is empty.
 OptionalAmount = Annotated[Decimal | None, BeforeValidator(
     lambda value: None if isinstance(value, str) and not value.strip() else value)]

@@ -1,10 +1,10 @@
-"""Log redaction: no PAN, account number, key or token reaches a log line."""
+"""Log redaction: no PAN, account number, key, token or email address reaches a log line."""
 
 from __future__ import annotations
 
 import logging
 
-from portal.core.redaction import redact_text
+from portal.core.redaction import redact_log_text
 
 
 class RedactingFilter(logging.Filter):
@@ -12,12 +12,12 @@ class RedactingFilter(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         """Mask the formatted message in place; never drops a record."""
-        record.msg = redact_text(record.getMessage())
+        record.msg = redact_log_text(record.getMessage())
         record.args = None
         if record.exc_info and not record.exc_text:
             record.exc_text = logging.Formatter().formatException(record.exc_info)
         if record.exc_text:
-            record.exc_text = redact_text(record.exc_text)
+            record.exc_text = redact_log_text(record.exc_text)
         return True
 
 

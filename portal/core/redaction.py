@@ -1,4 +1,5 @@
-"""Masking of PANs, account and card numbers, keys and tokens before they are logged or stored."""
+"""Masking of PANs, account and card numbers, keys and tokens before they are logged or stored,
+and of email addresses before they are logged."""
 
 from __future__ import annotations
 
@@ -20,10 +21,17 @@ GATEWAY_ID = re.compile(r"(?<![0-9A-Za-z])(?:gl(?:_o-|[-_])|pg_onboard_)[0-9a-fA
 #: A run of 9 digits or more: an account or card number.
 LONG_DIGITS = re.compile(r"[0-9]{9,}")
 #: ``name=value``, ``name: value``, ``"name": "value"``, or URL-encoded ``name%3Dvalue`` (a link
-#: inside another link's query, as in ``/login?next=...``).
+#: inside another link's query, as in ``/login?next=...``; ``%253D`` a level deeper).
 SECRET_ASSIGNMENT = re.compile(
     r"(?i)(x-gl-digest|x-gl-auth|authorization|api[_-]?secret|api[_-]?key|token|password)"
-    r"""(["']?\s*[:=]\s*["']?|%3D)(?:bearer\s+)?([^\s"',;&}]+)""")
+    r"""(["']?\s*[:=]\s*["']?|%(?:25)*3D)(?:bearer\s+)?([^\s"',;&}]+)""")
+#: An email address with its ``@`` as typed or %-escaped at any depth: ``q=victim%40example.com``
+#: in a search's URL, ``next=%2Fpayments%3Fq%3Dvictim%2540example.com`` once a sign-in redirect
+#: has escaped it again. Its first letter follows a boundary or a %-escape (``%3D``, the ``=``);
+#: the escapes of ``+ - . _`` belong to it.
+EMAIL_LIKE = re.compile(r"(?:(?<![A-Za-z0-9._+%-])|(?<=%[0-9A-Fa-f]{2}))"
+                        r"(?P<local>(?:[A-Za-z0-9._+-]|%(?:25)*(?:2[BbDdEe]|5[Ff]))+)"
+                        r"(?:@|%(?:25)*40)(?P<domain>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*)")
 #: Key names (lower-case, without '_' and '-') whose values are always masked, at any depth.
 SECRET_KEY_ENDINGS = ("pan", "accountnumber", "secret", "token", "password", "apikey",
                       "privatekey", "documentcontent", "cardnumber", "cvv")
@@ -40,6 +48,15 @@ def redact_text(text: str) -> str:
         pieces += [_mask_numbers(text[start:found.start()]), found.group()]
         start = found.end()
     return "".join([*pieces, _mask_numbers(text[start:])])
+
+
+def redact_log_text(text: str) -> str:
+    """``text`` as a log line may hold it: every email address masked as the audit masks a
+    customer's (:func:`masked_email`), then :func:`redact_text`. Only logs mask addresses: the
+    audit keeps staff addresses whole."""
+    masked = EMAIL_LIKE.sub(lambda m: masked_email(f"{m.group('local')}@{m.group('domain')}"),
+                            text)
+    return redact_text(masked)
 
 
 def _mask_numbers(text: str) -> str:

@@ -68,10 +68,11 @@ class RoleForm(PortalForm):
 
 
 class PromotionForm(PortalForm):
-    """Why an operations user should become an administrator (another admin reads it)."""
+    """Why an operations user should become an administrator (another admin, or the holder of
+    the confirmation address, reads it)."""
 
     reason = _reason_field("Why they need to be an administrator")
-    submit = SubmitField("Ask another administrator")
+    submit = SubmitField("Ask for approval")
 
 
 class ForgotPasswordForm(PortalForm):

@@ -15,10 +15,10 @@ from portal.auth.access import public, roles_required
 from portal.auth.passwords import MIN_LENGTH
 from portal.core.config import current_settings
 from portal.core.db import db
-from portal.core.models import Role, User
+from portal.core.models import ApprovalRequest, Role, User
 from portal.mail.sender import MailError
 from portal.payments.approvals.requests import RequestRefused
-from portal.team import reset, service, tokens
+from portal.team import admin_confirmation, reset, service, tokens
 from portal.team.forms import (
     ConfirmForm,
     ForgotPasswordForm,
@@ -36,7 +36,14 @@ def _team_page(form: NewMemberForm) -> str:
     roles = {user.id: RoleForm(prefix=f"user-{user.id}", role=user.role) for user in users}
     return render_template("team/index.html", form=form, users=users, roles=roles,
                            labels=service.ROLE_LABELS, states=service.STATE_HELP,
-                           state_of=service.state_of)
+                           state_of=service.state_of, **_who_confirms())
+
+
+def _who_confirms() -> dict[str, object]:
+    """What the pages say about a new administrator: whether the signed-in admin is the only
+    one (then the emailed link confirms it) and the address it goes to ('' when none is set)."""
+    return {"alone": admin_confirmation.alone(current_user.id),
+            "confirm_to": current_settings().admin_confirmation_email}
 
 
 @bp.get("/admin/team")
@@ -53,7 +60,7 @@ def add() -> ResponseReturnValue:
     form = NewMemberForm()
     if not form.validate_on_submit():
         return _team_page(form), 400
-    if service.needs_approval(Role(form.role.data), current_user):
+    if form.role.data == Role.ADMIN:
         return _ask_to_add_admin(form)
     try:
         user, password = service.add_member(form.email.data, Role(form.role.data),
@@ -76,21 +83,32 @@ def add() -> ResponseReturnValue:
 
 WAITING = ("It now waits for another administrator on the Approvals page (not one you added "
            "or promoted) and is carried out once approved; it lapses after 24 hours.")
+CONFIRMING = ("You are the only administrator, so it waits for the link emailed to {address}: "
+              "it works once, and the request lapses after 24 hours.")
+
+
+def _asked(asked: ApprovalRequest, what: str) -> None:
+    """Say that ``what`` (adding or making an administrator) waits, and for whom."""
+    address = asked.payload.get("confirm_to")
+    flash(f"Nothing was changed yet: {what} needs a second person's confirmation. "
+          f"{CONFIRMING.format(address=address)}" if address else
+          f"Nothing was changed yet: {what} needs another administrator's approval. {WAITING}",
+          "success")
 
 
 def _ask_to_add_admin(form: NewMemberForm) -> ResponseReturnValue:
-    """Store the new administrator as a request for another admin; errors beside the fields."""
+    """Store the new administrator as a request for another admin or the emailed confirmation;
+    errors beside the fields."""
     try:
-        service.ask_for_admin(form.email.data, None, bool(form.invite.data), form.reason.data,
-                              current_user)
+        asked = service.ask_for_admin(current_settings(), form.email.data, None,
+                                      bool(form.invite.data), form.reason.data, current_user)
     except service.TeamError as exc:
         form.email.errors.append(str(exc))
         return _team_page(form), 400
     except RequestRefused as refused:
         (form.reason if refused.field == "reason" else form.email).errors.append(refused.message)
         return _team_page(form), 400
-    flash(f"Nothing was changed yet: adding {form.email.data} as an administrator needs another "
-          f"administrator's approval. {WAITING}", "success")
+    _asked(asked, f"adding {form.email.data} as an administrator")
     return redirect(url_for("team.index"))
 
 
@@ -193,7 +211,7 @@ def change_role(user_id: int) -> ResponseReturnValue:
     if not form.validate_on_submit():
         flash(f"Choose a role for {user.email} from the list.", "error")
         return redirect(url_for("team.index"))
-    if user.role != form.role.data and service.needs_approval(Role(form.role.data), current_user):
+    if user.role != form.role.data and form.role.data == Role.ADMIN:
         return redirect(url_for("team.promote", user_id=user.id))
     return _apply(lambda: service.change_role(user, Role(form.role.data), current_user),
                   lambda: f"{user.email} is now {service.ROLE_LABELS[user.role].lower()}.")
@@ -202,26 +220,26 @@ def change_role(user_id: int) -> ResponseReturnValue:
 @bp.route("/admin/team/<int:user_id>/promote", methods=["GET", "POST"])
 @roles_required(Role.ADMIN)
 def promote(user_id: int) -> ResponseReturnValue:
-    """Ask another admin to make an operations user an administrator, saying why."""
+    """Ask another admin, or the emailed confirmation, to make an operations user an
+    administrator, saying why."""
     user = _member_or_404(user_id)
     if user.role == Role.ADMIN:
         flash(f"{user.email} is an administrator already.", "info")
         return redirect(url_for("team.index"))
-    if not service.needs_approval(Role.ADMIN, current_user):  # nobody else to ask
-        return _apply(lambda: service.change_role(user, Role.ADMIN, current_user),
-                      lambda: f"{user.email} is now an administrator.")
     form = PromotionForm()
     if form.validate_on_submit():
         try:
-            service.ask_for_admin(user.email, user, False, form.reason.data, current_user)
+            asked = service.ask_for_admin(current_settings(), user.email, user, False,
+                                          form.reason.data, current_user)
         except RequestRefused as refused:
             form.reason.errors.append(refused.message)
         else:
-            flash(f"Nothing was changed yet: making {user.email} an administrator needs another "
-                  f"administrator's approval. {WAITING}", "success")
+            _asked(asked, f"making {user.email} an administrator")
             return redirect(url_for("team.index"))
     status = 400 if form.errors or form.reason.errors else 200
-    return render_template("team/promote.html", form=form, user=user), status
+    return render_template("team/promote.html", form=form, user=user, **_who_confirms(),
+                           command=admin_confirmation.server_command(user.email, True)
+                           ), status
 
 
 @bp.post("/admin/team/<int:user_id>/one-time-password")

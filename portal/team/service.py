@@ -3,10 +3,12 @@ invite again, reset a lost two-step sign-in.
 
 The rules that keep the portal administrable and its four eyes two people: nobody deactivates,
 re-roles or resets themselves; the last active admin stays an active admin (checked by the
-statement that makes the change, ``portal.auth.admins``); and while another active admin exists,
-giving someone the admin role is itself a request another admin approves. Who added, promoted or
-gave a one-time password to each account is recorded (``portal.auth.vouching``). Every change is
-audited; the caller commits (a request for approval commits itself).
+statement that makes the change, ``portal.auth.admins``); and giving someone the admin role is
+never done at once but a request: another admin approves it, or, while the asker is the only
+one, the link emailed to ADMIN_CONFIRMATION_EMAIL confirms it (``admin_confirmation``). Who
+added, promoted or gave a one-time password to each account is recorded
+(``portal.auth.vouching``). Every change is audited; the caller commits (a request for approval
+commits itself).
 """
 
 from __future__ import annotations
@@ -16,9 +18,11 @@ from datetime import timedelta
 
 from portal.audit.service import Actor, record
 from portal.auth import accounts, admins, mfa, passwords, session_records
+from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.models import ApprovalRequest, Role, User
 from portal.payments.approvals import requests
+from portal.team import admin_confirmation
 
 ROLE_LABELS = {Role.OPS.value: "Operations", Role.ADMIN.value: "Administrator"}
 #: A member's state, as the team page says it, and what it means.
@@ -65,9 +69,8 @@ def member(user_id: int) -> User | None:
     return db.session.get(User, user_id)
 
 
-def needs_approval(role: Role, actor: User) -> bool:
-    """Giving the admin role waits for another admin while there is one to ask."""
-    return role == Role.ADMIN and admins.another_active_admin(actor.id)
+#: Why a team change never makes an administrator at once.
+BY_REQUEST = "An administrator is added or made only by a request, with its reason."
 
 
 def state_of(user: User) -> str:
@@ -83,7 +86,10 @@ def state_of(user: User) -> str:
 def add_member(email: str, role: Role, one_time_for: timedelta,
                actor: User) -> tuple[User, str]:
     """Create a user with a generated one-time password working for ``one_time_for``, noting
-    ``actor`` as who added them; the user and the password to hand over."""
+    ``actor`` as who added them; the user and the password to hand over. Not an
+    administrator: that is asked for (:func:`ask_for_admin`)."""
+    if role == Role.ADMIN:
+        raise TeamError(BY_REQUEST)
     password = passwords.generate_password()
     try:
         user = accounts.create_user(email, password, role, one_time_for=one_time_for,
@@ -94,15 +100,18 @@ def add_member(email: str, role: Role, one_time_for: timedelta,
     return user, password
 
 
-def ask_for_admin(email: str, user: User | None, invite: bool, reason: str | None,
-                  actor: User) -> ApprovalRequest:
-    """Ask another admin to approve adding ``email`` as an administrator (``user`` None) or
-    making the operations user ``user`` one (``requests.RequestRefused`` for the reason)."""
+def ask_for_admin(settings: Settings, email: str, user: User | None, invite: bool,
+                  reason: str | None, actor: User) -> ApprovalRequest:
+    """Ask for adding ``email`` as an administrator (``user`` None) or making the operations
+    user ``user`` one: another admin approves it, or, ``actor`` being the only admin, the
+    emailed confirmation does (``requests.RequestRefused`` for the reason it cannot be)."""
     if user is None and accounts.find_user(email) is not None:
         raise TeamError(f"There is already a user {accounts.normalize_email(email)}.")
     address = accounts.normalize_email(email)
-    return requests.request_admin_role(address, user.id if user else None, invite, reason,
-                                       actor.id)
+    user_id = user.id if user else None
+    if admin_confirmation.alone(actor.id):
+        return admin_confirmation.hold(settings, address, user_id, invite, reason, actor)
+    return requests.request_admin_role(address, user_id, invite, reason, actor.id)
 
 
 def _last_admin(user: User, doing: str) -> TeamError:
@@ -128,13 +137,15 @@ def set_active(user: User, active: bool, actor: User) -> None:
 
 
 def change_role(user: User, role: Role, actor: User) -> None:
-    """Make ``user`` an operations user, or (nobody else to ask) an administrator."""
+    """Make ``user`` an operations user (an administrator is asked for: :func:`ask_for_admin`)."""
     if user.id == actor.id:
         raise TeamError("You cannot change your own role; ask another administrator.")
     if user.role == role.value:
         return
+    if role == Role.ADMIN:
+        raise TeamError(BY_REQUEST)
     before = user.role
-    changed = admins.promote(user.id, actor.id) if role == Role.ADMIN else admins.demote(user.id)
+    changed = admins.demote(user.id)
     db.session.refresh(user)
     if not changed and user.role != role.value:
         raise _last_admin(user, "changing their role")

@@ -147,18 +147,19 @@ def test_log_filter_redacts_messages_arguments_and_tracebacks():
         install_redaction(logger)
         install_redaction(logger)
         assert sum(isinstance(f, RedactingFilter) for f in handler.filters) == 1
-        logger.warning("create failed for %s, account %s", PAN, ACCOUNT)
+        logger.warning("create failed for %s, account %s, contact %s", PAN, ACCOUNT,
+                       "victim@example.com")
         try:
-            raise ValueError(f"bad PAN {PAN}")
+            raise ValueError(f"bad PAN {PAN} in /payments?q=victim%40example.com")
         except ValueError:
             logger.exception("x-gl-auth=%s", SECRET)
     finally:
         logger.removeHandler(handler)
     output = stream.getvalue()
-    for secret in (PAN, ACCOUNT, SECRET):
+    for secret in (PAN, ACCOUNT, SECRET, "victim"):
         assert secret not in output
-    assert "create failed for ******234F, account ********9012" in output
-    assert "ValueError: bad PAN ******234F" in output
+    assert "create failed for ******234F, account ********9012, contact v***@example.com" in output
+    assert "ValueError: bad PAN ******234F in /payments?q=v***@example.com" in output
 
 
 def test_create_app_installs_the_filter_on_the_root_handlers(settings):

@@ -12,10 +12,13 @@ from sqlalchemy import select
 
 from portal.app.devsetup import write_dev_config
 from portal.auth.accounts import DEFAULT_ADMIN_EMAIL, authenticate, find_user
+from portal.auth.vouching import vouchers_of
 from portal.core.config_fields import ROOT
 from portal.core.config_table import VARIABLES
 from portal.core.db import db
 from portal.core.models import AuditEvent
+from portal.payments.approvals.queries import waiting_for
+from portal.payments.approvals.requests import request_portfolio_key
 from tests.conftest import TEST_PASSWORD
 
 PRINTED_PASSWORD = re.compile(r"One-time password \(shown once\): (\S+)")
@@ -121,6 +124,29 @@ def test_ensure_admin_does_nothing_when_an_admin_exists(runner, app):
     assert "password" not in result.output.lower()
     with app.app_context():
         assert find_user(DEFAULT_ADMIN_EMAIL) is None
+
+
+def test_the_server_makes_a_second_admin_who_may_approve_the_firsts_requests(runner, app):
+    """The second factor of trust the team page cannot give the only admin: a command on the
+    server. Its admins have no admin recorded as who added or promoted them."""
+    assert runner.invoke(args=["users", "ensure-admin"]).exit_code == 0
+    made = runner.invoke(args=["users", "create", "second@example.com", "--role", "admin"])
+    assert made.exit_code == 0, made.output
+    runner.invoke(args=["users", "create", "member@example.com", "--role", "ops"])
+    promoted = runner.invoke(args=["users", "make-admin", "member@example.com"])
+    assert promoted.exit_code == 0 and "is now an administrator" in promoted.output
+    again = runner.invoke(args=["users", "make-admin", "member@example.com"])
+    assert again.exit_code != 0 and "not an operations user" in again.output
+    with app.app_context():
+        first = find_user(DEFAULT_ADMIN_EMAIL)
+        request_portfolio_key("PARENT9", "kid-9", None, False, "The partner's key", first.id)
+        for email in ("second@example.com", "member@example.com"):
+            user = find_user(email)
+            assert (user.role, vouchers_of(user)) == ("admin", set())
+            assert waiting_for(user.id) == 1, "they may approve the first admin's request"
+        changes = db.session.scalars(select(AuditEvent.actor_label).where(
+            AuditEvent.action == "user.role_change")).all()
+        assert changes == ["system"]
 
 
 def test_db_upgrade_migrates_the_configured_database(runner):

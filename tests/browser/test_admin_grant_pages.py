@@ -48,7 +48,7 @@ def test_team_promotion_and_approvals_pages(page: Page, app, axe: Axe, console: 
     page.wait_for_url("**/promote")
     axe.check(page)
     screenshot(page, "promote-long-email")
-    page.get_by_role("button", name="Ask another administrator").click()
+    page.get_by_role("button", name="Ask for approval").click()
     expect(page.locator("#reason-errors")).to_be_visible()
     axe.check(page)
     screenshot(page, "promote-error")

@@ -7,7 +7,6 @@ sessions post the same step at once.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from portal.web import scenarios
 from tests.conftest import TEST_PASSWORD, AuthActions
 from tests.outbox.support import sent_to_sandbox
 from tests.support.browser import flatten, form_values
+from tests.support.interleave import post_at_once
 from tests.support.postgres import shared_postgres
 from tests.support.servers import gunicorn_portal, page_of, sign_in
 
@@ -45,25 +45,6 @@ def portal_url(settings: Settings, tmp_path: Path) -> Iterator[str]:
 def step_form(session: requests.Session, url: str) -> dict:
     """The step form's values as the page shows them (hidden version and CSRF token included)."""
     return form_values(page_of(session.get(url, timeout=10)).select_one("form.step-form"))
-
-
-def post_together(sessions: list[requests.Session], url: str,
-                  bodies: list[dict]) -> list[requests.Response]:
-    """Post each body from its session at the same moment; the answers in the same order."""
-    start = threading.Barrier(len(sessions))
-    answers: list[requests.Response | None] = [None] * len(sessions)
-
-    def post(index: int) -> None:
-        start.wait()
-        answers[index] = sessions[index].post(url, data=bodies[index], timeout=30)
-
-    threads = [threading.Thread(target=post, args=(i,)) for i in range(len(sessions))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert all(answer is not None for answer in answers)
-    return [answer for answer in answers if answer is not None]
 
 
 def stored_business(app, merchant_id: int) -> list[StepDraft]:
@@ -94,7 +75,8 @@ def test_concurrent_saves_of_one_step_across_worker_processes(app, client, sandb
                 for i, session in enumerate(sessions)]
 
     # the step's first save: nobody has a draft yet, all send at once
-    answers = post_together(sessions, url, bodies("send"))
+    answers = post_at_once([(session, url, body) for session, body in zip(
+        sessions, bodies("send"), strict=True)], allow_redirects=True)
     assert [a.status_code for a in answers] == [200] * SESSIONS
     winners = [a for a in answers if a.url.endswith("/steps/owners")]
     assert len(winners) == 1
@@ -105,7 +87,8 @@ def test_concurrent_saves_of_one_step_across_worker_processes(app, client, sandb
     assert draft.payload["registeredName"].encode() in body
 
     # later, everyone saves a draft of the same version at once
-    answers = post_together(sessions, url, bodies("draft"))
+    answers = post_at_once([(session, url, body) for session, body in zip(
+        sessions, bodies("draft"), strict=True)], allow_redirects=True)
     assert [a.status_code for a in answers] == [200] * SESSIONS
     assert sum(CONFLICT in a.text for a in answers) == SESSIONS - 1
     [draft] = stored_business(app, merchant_id)

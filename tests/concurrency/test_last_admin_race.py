@@ -5,8 +5,6 @@ reaches its own, so both have read whatever they read before either writes."""
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 import requests
 from sqlalchemy import func, select
@@ -15,7 +13,7 @@ from portal.auth.accounts import find_user
 from portal.core.db import db
 from portal.core.models import User
 from tests.conftest import TEST_PASSWORD, AuthActions, current_code
-from tests.support.interleave import writes_held_together
+from tests.support.interleave import post_at_once, writes_held_together
 from tests.support.servers import serve, sign_in
 
 ADMINS = ("first.admin@example.com", "second.admin@example.com")
@@ -37,25 +35,6 @@ def said(app, answer: requests.Response) -> str:
     return " ".join(message for _category, message in serializer.loads(cookie)["_flashes"])
 
 
-def post_each(posts: list[tuple[requests.Session, str, dict]]) -> list[requests.Response]:
-    """Send each (browser, URL, body) post at the same moment; the answers, in order."""
-    start = threading.Barrier(len(posts))
-    answers: list[requests.Response | None] = [None] * len(posts)
-
-    def post(n: int) -> None:
-        browser, url, body = posts[n]
-        start.wait()
-        answers[n] = browser.post(url, data=body, timeout=60, allow_redirects=False)
-
-    threads = [threading.Thread(target=post, args=(n,)) for n in range(len(posts))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=90)
-    assert all(answer is not None for answer in answers)
-    return [answer for answer in answers if answer is not None]
-
-
 @pytest.mark.parametrize("change", ["role", "deactivate"])
 def test_admins_removing_each_other_at_once_leave_one(app, client, portal_clock, change):
     for email in ADMINS:
@@ -70,7 +49,7 @@ def test_admins_removing_each_other_at_once_leave_one(app, client, portal_clock,
                   else {"confirmed": "yes"})  # the confirmation page's button
                  for n in range(2)]
         with writes_held_together(db.engine(app), len(posts)):
-            answers = post_each(posts)
+            answers = post_at_once(posts)
     flashes = [said(app, answer) for answer in answers]
     assert active_admins(app) == 1
     assert sorted(REFUSED in text for text in flashes) == [False, True], flashes

@@ -1,7 +1,8 @@
-"""Making a race happen every time: each request thread waits, just before its first write to
-the database, until the others have reached theirs. Whatever each request read before writing
-(a count it checks in Python, say) it read before any of them wrote, which is the interleaving
-that breaks a check-then-write; a check made by the write itself holds anyway."""
+"""Making a race happen every time: posts sent from several threads at the same moment, and
+each request thread waiting, just before its first write to the database, until the others have
+reached theirs. Whatever each request read before writing (a count it checks in Python, say) it
+read before any of them wrote, which is the interleaving that breaks a check-then-write; a check
+made by the write itself holds anyway."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
 
+import requests
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
@@ -41,3 +43,24 @@ def writes_held_together(engine: Engine, parties: int, seconds: float = 10) -> I
         yield
     finally:
         event.remove(engine, "before_cursor_execute", before)
+
+
+def post_at_once(posts: list[tuple[requests.Session, str, dict[str, Any]]],
+                 allow_redirects: bool = False) -> list[requests.Response]:
+    """Send each (browser, URL, body) post from its own thread at the same moment; the
+    answers, in the same order."""
+    start = threading.Barrier(len(posts))
+    answers: list[requests.Response | None] = [None] * len(posts)
+
+    def post(n: int) -> None:
+        browser, url, body = posts[n]
+        start.wait()
+        answers[n] = browser.post(url, data=body, timeout=60, allow_redirects=allow_redirects)
+
+    threads = [threading.Thread(target=post, args=(n,)) for n in range(len(posts))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=90)
+    assert all(answer is not None for answer in answers)
+    return [answer for answer in answers if answer is not None]

@@ -25,13 +25,17 @@ from portal.core.models.payment import Payment
 from portal.core.models.payment_link import PaymentLink
 from portal.core.models.user import Role
 from portal.onboarding.steps import STEPS
+from portal.payments.approvals.requests import request_admin_role
 from portal.payments.links import tokens as payment_tokens
-from portal.team import tokens
+from portal.team import admin_confirmation, tokens
 from portal.verification import links
 from tests.verification.conftest import onboard
 
 #: A CSV the bulk import refuses: it leaves an import row with its problems behind.
 REFUSED_CSV = b"not,a,merchant,file\n1,2,3,4\n"
+#: Where the held new administrator's confirmation goes: the settings of a test that wants its
+#: page live (not refused) name it as ADMIN_CONFIRMATION_EMAIL.
+CONFIRMATION_ADDRESS = "security@partner.example"
 #: A real file for each static route.
 STATIC_FILES = {"static": "css/wizard.css"}
 
@@ -48,8 +52,9 @@ def refused_import(client) -> int:
 def seed_rows(app: Flask, admin_client, settings: Settings) -> dict[str, Any]:
     """With ``admin_client`` signed in as an admin: the ids of a merchant at
     PENDING_VERIFICATION, its document, a payment, a refused bulk import, a live merchant link
-    with its token, the admin's password reset and invitation tokens, and an operations user
-    (whom the team page may promote)."""
+    with its token, the admin's password reset and invitation tokens, an operations user
+    (whom the team page may promote), and a new administrator held for an emailed confirmation
+    with its link's token."""
     merchant_id = onboard(app)
     with app.app_context():
         merchant = db.session.get(Merchant, merchant_id)
@@ -69,11 +74,15 @@ def seed_rows(app: Flask, admin_client, settings: Settings) -> dict[str, Any]:
         member = create_user("seeded.ops@example.com", generate_password(), Role.OPS)
         payment_link = _payment_link(merchant_id)
         db.session.commit()
+        held = request_admin_role("held.admin@example.com", None, False, "Night shift",
+                                  admin.id, confirm_to=CONFIRMATION_ADDRESS)
         ids = {"merchant_id": merchant_id, "document_id": document.id,
                "payment_id": payment.id, "link_id": link.id, "token": token,
                "payment_link_id": payment_link.id,
                "payment_link_token": payment_tokens.token_for(settings.secret_key, payment_link),
-               "key": "merchant_link", "password_links": password_links, "user_id": member.id}
+               "key": "merchant_link", "password_links": password_links, "user_id": member.id,
+               "request_id": held.id,
+               "confirmation_token": admin_confirmation.token_for(settings.secret_key, held.id)}
     return {**ids, "import_id": refused_import(admin_client)}
 
 
@@ -107,6 +116,8 @@ def get_urls(app: Flask, ids: dict[str, Any]) -> Iterator[tuple[str, str]]:
                 values["token"] = ids["token"]  # a path part or ?token=, as the route wants
             if rule.endpoint == "payment_links.page":
                 values["token"] = ids["payment_link_token"]
+            if rule.endpoint == admin_confirmation.ENDPOINT:
+                values["token"] = ids["confirmation_token"]
             if rule.endpoint in ids["password_links"]:
                 values["token"] = ids["password_links"][rule.endpoint]
             for step in (STEPS if "step_key" in rule.arguments else [None]):

@@ -95,13 +95,6 @@ def test_making_someone_an_admin_waits_for_another_admin(app, client):
     assert (promoted.role, promoted.promoted_by_id) == ("admin", asker)
 
 
-def test_with_no_other_admin_the_only_one_adds_directly(app, client):
-    AuthActions(app, client).login("admin")
-    shown = client.post("/admin/team", data={"email": NEW_ADMIN, "role": "admin"})
-    assert _page(shown).select_one("#one-time-password")["value"]
-    assert _user(app, NEW_ADMIN).created_by_id == _user(app, "admin@example.com").id
-
-
 def _ask_for_a_key(app, asker_id: int) -> int:
     with app.app_context():
         return request_portfolio_key("PARENT9", "kid-portfolio-9", a_pem(), False,
@@ -123,15 +116,14 @@ def _created(app, role: str, email: str) -> str:
 def test_an_account_the_asker_vouched_for_cannot_approve(app, client):
     """Made admin by the asker, added by the asker, or given a one-time password by the asker:
     each could be the asker signed in, so their approval is refused in words."""
-    AuthActions(app, client).login("admin")
-    asker = _user(app, "admin@example.com").id
+    asker = _two_admins(app, client)
     ops_id = _user(app, _created(app, "ops", "promoted@example.com")).id
-    client.post(f"/admin/team/{ops_id}/role", data={f"user-{ops_id}-role": "admin"})
-    assert _user(app, "promoted@example.com").role == "admin", "the only admin: at once"
+    client.post(f"/admin/team/{ops_id}/promote", data={"reason": "Leads onboarding"})
     client.post("/admin/team", data={"email": "added@example.com", "role": "admin",
                                      "reason": "Second shift"})
-    AuthActions(app, app.test_client()).create("admin", SECOND_ADMIN)
-    decide_all(app)  # a neutral admin approves adding added@ (asked by admin@)
+    decide_all(app)  # a neutral admin approves both (asked by admin@)
+    assert _user(app, "promoted@example.com").promoted_by_id == asker
+    assert _user(app, "added@example.com").created_by_id == asker
     issued_id = _user(app, _created(app, "admin", "issued@example.com")).id
     client.post(f"/admin/team/{issued_id}/one-time-password")
     request_id = _ask_for_a_key(app, asker)

@@ -1,5 +1,6 @@
 """The team page in headless Chromium: add a user, copy their one-time password, deactivate
-and reactivate them; and the merchant link's copy button."""
+and reactivate them; the merchant link's copy button; the emailed confirmation of a second
+administrator."""
 
 from __future__ import annotations
 
@@ -9,10 +10,14 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from portal.auth.accounts import authenticate
+from portal.app.factory import create_app
+from portal.auth.accounts import authenticate, find_user
+from portal.core.config import Settings, current_settings
+from portal.team.admin_confirmation import hold
 from tests.browser.conftest import log_in
 from tests.conftest import AuthActions
 from tests.support.chromium import missing
+from tests.support.mail import link_in
 from tests.support.servers import serve
 from tests.verification.conftest import onboard
 
@@ -121,6 +126,41 @@ def test_the_new_pages_have_no_serious_accessibility_issues(chromium: Browser, c
     finally:
         ctx.close()
     assert [issue for found in pages for issue in found] == []
+
+
+def test_the_emailed_confirmation_confirms_a_second_admin(chromium: Browser, settings: Settings,
+                                                           mail_sink):
+    if not AXE.exists():
+        missing(f"{AXE} is missing: run scripts/vendor-axe.sh (scripts/test.sh does)")
+    app = create_app(settings.with_changes(admin_confirmation_email="security@partner.example"))
+    app.config["SESSION_COOKIE_SECURE"] = False
+    AuthActions(app, None).create("admin")
+    with app.app_context():
+        hold(current_settings(), "new.admin@example.com", None, False, "Covers the night shift",
+             find_user("admin@example.com"))
+    link = link_in(mail_sink.messages()[0])
+    with serve(app) as url:
+        ctx = chromium.new_context(base_url=url, bypass_csp=True)
+        ctx.add_init_script(path=str(AXE))
+        try:
+            page = ctx.new_page()
+            page.set_default_timeout(TIMEOUT_MS)
+            page.goto(link)
+            expect(page.locator(".asker")).to_have_text("admin@example.com")
+            expect(page.locator(".reason")).to_have_text("Covers the night shift")
+            pages = [_axe_blocking(page)]
+            with page.expect_navigation():
+                page.get_by_role("button", name="Confirm").click()
+            expect(page.locator("h1")).to_have_text("Confirmed")
+            pages.append(_axe_blocking(page))
+            page.goto(link)
+            expect(page.locator("h1")).to_have_text("This link cannot be used")
+            pages.append(_axe_blocking(page))
+        finally:
+            ctx.close()
+    assert [issue for found in pages for issue in found] == []
+    with app.app_context():
+        assert find_user("new.admin@example.com").role == "admin"
 
 
 def _axe_blocking(page: Page) -> list[str]:

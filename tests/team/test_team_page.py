@@ -87,12 +87,12 @@ def test_an_admin_adds_a_user_with_a_one_time_password_shown_once(app, client, a
 
 def test_an_invitation_email_carries_a_link_to_choose_a_password(app, client, auth, mail_sink):
     auth.login("admin")
-    response = client.post("/admin/team", data={"email": "new@example.com", "role": "admin",
+    response = client.post("/admin/team", data={"email": "new@example.com", "role": "ops",
                                                 "invite": "y"}, follow_redirects=True)
     assert "invited by email" in response.get_data(as_text=True)
     [message] = mail_sink.messages()
     assert message["To"] == "new@example.com"
-    assert "as an administrator" in body_of(message)
+    assert "as an operations user" in body_of(message)
     link = link_in(message)
     assert link.startswith("/team/welcome?token=")
     auth.logout()
@@ -171,19 +171,18 @@ def test_the_last_active_admin_stays_an_active_admin(app, client, auth):
     # demote the other admin: allowed, two admins are active
     client.post(f"/admin/team/{other_id}/role", data={f"user-{other_id}-role": "ops"})
     assert _user(app, other).role == "ops"
-    client.post(f"/admin/team/{other_id}/role", data={f"user-{other_id}-role": "admin"})
-    assert _user(app, other).role == "admin"
     assert "user.role_change" in _actions(app)
+    assert _user(app, "admin@example.com").active
 
 
 def test_change_role_and_issue_a_one_time_password(app, client, auth):
-    ops = auth.create("ops")
+    ops = auth.create("admin", "soon.ops@example.com")
     auth.login("admin")
     ops_id = _user(app, ops).id
-    response = client.post(f"/admin/team/{ops_id}/role", data={f"user-{ops_id}-role": "admin"},
+    response = client.post(f"/admin/team/{ops_id}/role", data={f"user-{ops_id}-role": "ops"},
                            follow_redirects=True)
-    assert f"{ops} is now administrator." in response.get_data(as_text=True)
-    assert _user(app, ops).role == "admin"
+    assert f"{ops} is now operations." in response.get_data(as_text=True)
+    assert _user(app, ops).role == "ops"
     response = client.post(f"/admin/team/{ops_id}/one-time-password")
     password = _page(response).select_one("#one-time-password")["value"]
     assert not _can_sign_in(app, ops, TEST_PASSWORD)
@@ -194,23 +193,23 @@ def test_change_role_and_issue_a_one_time_password(app, client, auth):
 
 def test_every_team_form_needs_its_csrf_token(csrf_app, csrf_client):
     actions = AuthActions(csrf_app, csrf_client)
-    ops = actions.create("ops")
+    ops = actions.create("admin", "other.admin@example.com")
     actions.login("admin")
     ops_id = _user(csrf_app, ops).id
     csrf_client.post(f"/admin/team/{ops_id}/deactivate", data=CONFIRMED)
-    csrf_client.post(f"/admin/team/{ops_id}/role", data={f"user-{ops_id}-role": "admin"})
+    csrf_client.post(f"/admin/team/{ops_id}/role", data={f"user-{ops_id}-role": "ops"})
     assert csrf_client.post("/admin/team", data={"email": "x@example.com", "role": "ops"}
                             ).status_code == 400
     user = _user(csrf_app, ops)
-    assert (user.active, user.role) == (True, "ops")
+    assert (user.active, user.role) == (True, "admin")
     assert find_user_in(csrf_app, "x@example.com") is None
     team = _page(csrf_client.get("/admin/team"))
     forms = team.select("form[method=post]")
     assert forms and all(form.select_one("input[name$=csrf_token]") for form in forms)
     role_form = team.select_one(f'form[action="/admin/team/{ops_id}/role"]')
     data = {field["name"]: field.get("value", "") for field in role_form.select("input")}
-    csrf_client.post(f"/admin/team/{ops_id}/role", data={**data, f"user-{ops_id}-role": "admin"})
-    assert _user(csrf_app, ops).role == "admin", "with the page's own token the change is made"
+    csrf_client.post(f"/admin/team/{ops_id}/role", data={**data, f"user-{ops_id}-role": "ops"})
+    assert _user(csrf_app, ops).role == "ops", "with the page's own token the change is made"
 
 
 def find_user_in(app, email: str):

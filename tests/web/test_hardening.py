@@ -22,7 +22,7 @@ from portal.core.models.merchant import Merchant
 from portal.web.security_headers import STRICT_TRANSPORT_SECURITY
 from tests.conftest import TEST_PASSWORD, AuthActions, current_code
 from tests.support.production import production_settings
-from tests.support.routes import STATIC_FILES, get_urls, seed_rows
+from tests.support.routes import CONFIRMATION_ADDRESS, STATIC_FILES, get_urls, seed_rows
 from tests.support.servers import csrf_token, gunicorn_portal, page_of, serve, sign_in
 
 #: Referrer policies that never send a portal path to another origin.
@@ -53,6 +53,13 @@ def assert_hardened(response: TestResponse, frames: str = "'none'") -> None:
 
 
 # ---------------------------------------------------------------- every GET route
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    """The suite's settings, naming the address whose link confirms the seeded new admin (so
+    its page is a live one)."""
+    return settings.with_changes(admin_confirmation_email=CONFIRMATION_ADDRESS)
 
 
 @pytest.fixture

@@ -3,8 +3,10 @@ once however many admins press Approve at once), reject, or let it lapse after 2
 
 The requester never approves their own request, nor does an account they vouched for (added,
 made an administrator or gave a one-time password: they could have signed in with it); the
-requester may reject (withdraw) it. Both rules are in the claiming UPDATE itself. Every step is
-audited. Functions take plain arguments and commit their own unit of work.
+requester may reject (withdraw) it. Both rules are in the claiming UPDATE itself. A new
+administrator the only admin asked for is confirmed instead by whoever holds the link emailed
+to ADMIN_CONFIRMATION_EMAIL, through the same claim. Every step is audited. Functions take
+plain arguments and commit their own unit of work.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from portal.auth.vouching import vouched_for
 from portal.core import clock
 from portal.core.config import Settings
 from portal.core.db import db
-from portal.core.models.approval import ApprovalRequest, ApprovalState
+from portal.core.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
 from portal.payments.approvals import runners
 from portal.payments.approvals.queries import STATE_WORDS, VOUCHED, barred
 
@@ -75,8 +77,9 @@ def expire_overdue(actor: Actor, now: datetime | None = None) -> int:
     return expired
 
 
-def _why_not(request: ApprovalRequest, user_id: int, now: datetime) -> str:
-    """Why ``user_id`` could not claim the request: the words for the person at the screen."""
+def _why_not(request: ApprovalRequest, user_id: int | None, now: datetime) -> str:
+    """Why ``user_id`` (None: the holder of an emailed confirmation) could not claim the
+    request: the words for the person at the screen."""
     if request.state == ApprovalState.EXPIRED or request.expires_at <= now:
         return ("This request expired after 24 hours without a second admin, so nothing was "
                 "run; ask again if it is still needed.")
@@ -84,6 +87,8 @@ def _why_not(request: ApprovalRequest, user_id: int, now: datetime) -> str:
         who = request.decided_by.email if request.decided_by else "another admin"
         state = STATE_WORDS[ApprovalState(request.state)].lower()
         return f"This request was already decided ({state}, by {who}); nothing was run again."
+    if user_id is None:
+        return "This request cannot be confirmed now."
     if request.requested_by_id == user_id:
         return "You asked for this yourself: another admin must approve it."
     if barred(request, user_id):
@@ -91,7 +96,7 @@ def _why_not(request: ApprovalRequest, user_id: int, now: datetime) -> str:
     return "This request cannot be approved now."
 
 
-def _claim(request_id: int, state: str, user_id: int, reason: str,
+def _claim(request_id: int, state: str, user_id: int | None, reason: str,
            *conditions: ColumnElement[bool]) -> tuple[bool, ApprovalRequest | None]:
     """Move a pending request to ``state`` for ``user_id`` in one conditional UPDATE (also
     under ``conditions``), commit, and return whether this call moved it, with the request as
@@ -121,6 +126,23 @@ def approve(settings: Settings, request_id: int, user_id: int, note: str = "") -
         ApprovalRequest.expires_at > now,
         or_(ApprovalRequest.requested_by_id.is_(None), ApprovalRequest.requested_by_id != user_id),
         ~vouched_for(user_id, ApprovalRequest.requested_by_id))
+    return _carry_out(settings, request, claimed, user_id, actor, now)
+
+
+def confirm_by_email(settings: Settings, request_id: int, confirmer: Actor) -> Decision:
+    """Claim a new administrator's request for ``confirmer``, the holder of the link emailed to
+    ADMIN_CONFIRMATION_EMAIL, and carry it out, exactly once (the caller checked the link)."""
+    expire_overdue(confirmer)
+    now = clock.utcnow()
+    claimed, request = _claim(
+        request_id, ApprovalState.RUNNING, None, f"Confirmed by {confirmer.label}",
+        ApprovalRequest.expires_at > now, ApprovalRequest.kind == ApprovalKind.ADMIN_ROLE)
+    return _carry_out(settings, request, claimed, None, confirmer, now)
+
+
+def _carry_out(settings: Settings, request: ApprovalRequest | None, claimed: bool,
+               user_id: int | None, actor: Actor, now: datetime) -> Decision:
+    """After a claim: say why it failed, or run the claimed request's action as ``actor``'s."""
     if request is None:
         return Decision(False, "There is no such request.")
     if not claimed:

@@ -3,7 +3,8 @@ the asker hears of a problem at once (the action checks again when it runs).
 
 A refund that would take a payment's refunds sent without approval past FOUR_EYES_REFUND_ABOVE
 (``refund_allowance``), importing a key, replacing a merchant's credentials or the portfolio
-key, and giving someone the admin role while another admin exists wait for another admin.
+key, and giving someone the admin role wait for another admin (or, the asker being the only
+one, for the confirmation emailed to ADMIN_CONFIRMATION_EMAIL).
 Functions take plain arguments and commit.
 """
 
@@ -192,9 +193,11 @@ ADMIN_REASON_MISSING = ("Say why they need to be an administrator, in a sentence
 
 
 def request_admin_role(email: str, user_id: int | None, invite: bool, reason: str | None,
-                       asker_id: int) -> ApprovalRequest:
+                       asker_id: int, confirm_to: str = "") -> ApprovalRequest:
     """Store adding ``email`` as an administrator (``user_id`` None; ``invite``: email them a
-    link to choose a password once approved) or making the operations user ``user_id`` one."""
+    link to choose a password once approved) or making the operations user ``user_id`` one;
+    ``confirm_to``: the address whose emailed link may confirm it (the asker is the only
+    admin), else another admin approves it."""
     summary = (f"Make {email} an administrator" if user_id is not None
                else f"Add {email} as an administrator")
     if _already_asked(summary):
@@ -203,5 +206,5 @@ def request_admin_role(email: str, user_id: int | None, invite: bool, reason: st
     if not (reason or "").strip():
         raise RequestRefused(ADMIN_REASON_MISSING, "reason")
     text = _checked_reason(reason)
-    payload = {"email": email, "user_id": user_id, "invite": invite}
+    payload = {"email": email, "user_id": user_id, "invite": invite, "confirm_to": confirm_to}
     return _store(ApprovalKind.ADMIN_ROLE, summary, payload, text, asker_id)

@@ -13,8 +13,8 @@ from portal.auth.recovery_codes import replace_codes
 from portal.auth.throttle import ADDRESS_LIMIT
 from portal.core.db import db
 from portal.core.models import LoginFailure, LoginThrottle
-from tests.concurrency.test_gunicorn import post_together
 from tests.conftest import TEST_PASSWORD, AuthActions, current_code
+from tests.support.interleave import post_at_once
 from tests.support.servers import serve
 
 GUESSES = 10
@@ -29,7 +29,8 @@ def test_simultaneous_wrong_passwords_lock_the_account(app, client):
     with serve(app) as url:
         sessions = [requests.Session() for _ in range(GUESSES)]
         bodies = [{"email": email, "password": f"wrong guess {n}"} for n in range(GUESSES)]
-        answers = post_together(sessions, url + "/login", bodies)
+        posts = [(s, url + "/login", b) for s, b in zip(sessions, bodies, strict=True)]
+        answers = post_at_once(posts, allow_redirects=True)
         assert [a.status_code for a in answers] == [200] * GUESSES
         with app.app_context():
             user_id = find_user(email).id
@@ -46,7 +47,8 @@ def test_simultaneous_failures_from_one_address_are_all_counted(app, client):
         sessions = [requests.Session() for _ in range(ADDRESS_LIMIT)]
         bodies = [{"email": f"guess{n}@example.com", "password": "guess"}
                   for n in range(ADDRESS_LIMIT)]
-        post_together(sessions, url + "/login", bodies)
+        post_at_once([(s, url + "/login", b) for s, b in zip(sessions, bodies, strict=True)],
+                     allow_redirects=True)
         with app.app_context():
             failures = db.session.scalar(select(LoginThrottle.failures))
         assert failures == ADDRESS_LIMIT
@@ -68,5 +70,6 @@ def test_one_code_sent_twice_at_once_signs_in_once(app, client, portal_clock, ki
         for jar in sessions:
             jar.post(url + "/login", data={"email": email, "password": TEST_PASSWORD},
                      allow_redirects=False, timeout=30)
-        answers = post_together(sessions, url + "/login/code", [{"code": code}] * 2)
+        posts = [(s, url + "/login/code", {"code": code}) for s in sessions]
+        answers = post_at_once(posts, allow_redirects=True)
         assert sorted(a.url.endswith("/merchants") for a in answers) == [False, True]

@@ -6,9 +6,8 @@ so both read the merchant unowned before either writes."""
 from __future__ import annotations
 
 from portal.core.db import db
-from tests.concurrency.test_gunicorn import post_together
 from tests.conftest import TEST_PASSWORD, AuthActions
-from tests.support.interleave import writes_held_together
+from tests.support.interleave import post_at_once, writes_held_together
 from tests.support.rows import stored
 from tests.support.servers import csrf_token, serve, sign_in
 from tests.support.team import audited, make_merchant, user_id
@@ -25,7 +24,10 @@ def test_two_ops_taking_one_merchant_at_once_leave_one_owner(app, client):
         tokens = [{"csrf_token": csrf_token(b.get(f"{url}/merchants/{merchant}", timeout=10))}
                   for b in browsers]
         with writes_held_together(db.engine(app), len(browsers)):
-            answers = post_together(browsers, f"{url}/merchants/{merchant}/owner/take", tokens)
+            take = f"{url}/merchants/{merchant}/owner/take"
+            answers = post_at_once([(b, take, token) for b, token in zip(browsers, tokens,
+                                                                        strict=True)],
+                                   allow_redirects=True)
         pages = [answer.text for answer in answers]
     owner = stored(app, merchant).owner_id
     assert owner in {user_id(app, email) for email in OPS}

@@ -161,7 +161,8 @@ class Answers:
 
 
 def _docs_status_data(payment: Payment, action: Action | None) -> dict[str, Any]:
-    """``data`` of get-transaction-status.mdx: no gid (it is in the envelope), the card masked."""
+    """``data`` of get-transaction-status.mdx with the order's ``gid`` and the authorisation's
+    ``reasonCode`` beside it, as openapi.yaml@a3e292a's examples show them; the card masked."""
     card = (CardData(maskedCardNumber=payment.masked_card, cardScheme=payment.brand,
                      cardType=CARD_TYPE) if payment.masked_card else None)
     data = PaymentStatusData(
@@ -169,5 +170,6 @@ def _docs_status_data(payment: Payment, action: Action | None) -> dict[str, Any]
         merchantTxnId=action.merchant_txn_id if action else payment.request.merchantTxnId,
         merchantUniqueId=payment.request.merchantUniqueId, paymentMethod=payment.method,
         totalAmount=money(action.amount) if action else money(payment.held),
+        reasonCode=action.reason_code if action else payment.reason_code,
         txnCurrency=payment.currency, cardData=card)
     return data.model_dump(exclude_none=True)

@@ -45,6 +45,7 @@ def test_the_status_says_the_calls_outcome_in_the_envelope_and_the_payments_in_d
     assert (body["status"], body["errors"]) == ("SUCCESS", None) and body["gid"] != gid
     assert body["data"] == {
         "gid": gid, "merchantTxnId": "ORDER12345", "merchantUniqueId": "UNIQUE0000000001",
+        "reasonCode": "GL-201-001",
         "status": "AUTHORIZED", "paymentMethod": "CARD", "totalAmount": "100.00",
         "txnCurrency": "USD",
         "cardData": {"maskedCardNumber": "411111XXXXXX1111", "cardScheme": "VISA",

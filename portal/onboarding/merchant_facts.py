@@ -125,9 +125,10 @@ def keep_pendency(merchant: Merchant, event: WebhookEvent, actor: Actor) -> bool
     insert = insert_for_dialect()
     stored = db.session.execute(
         insert(MerchantPendency).values(values)
-        .on_conflict_do_nothing(index_elements=[MerchantPendency.webhook_event_id]),
-        execution_options={"synchronize_session": False})
-    if stored.rowcount != 1:
+        .on_conflict_do_nothing(index_elements=[MerchantPendency.webhook_event_id])
+        .returning(MerchantPendency.id),
+        execution_options={"synchronize_session": False}).scalar()
+    if stored is None:  # kept before (a rowcount would not say so on PostgreSQL)
         return False
     record(PENDENCY_ACTION, actor=actor, merchant_id=merchant.id,
            detail={"category": values["category"], "status": values["status"]})

@@ -105,9 +105,10 @@ def keep_acceptance(merchant: Merchant, event: WebhookEvent, approval: ProductAp
     stored = db.session.execute(
         insert_for_dialect()(MerchantProductAcceptance).values(values).on_conflict_do_nothing(
             index_elements=[MerchantProductAcceptance.merchant_id,
-                            MerchantProductAcceptance.product]),
-        execution_options={"synchronize_session": False})
-    if stored.rowcount != 1:
+                            MerchantProductAcceptance.product])
+        .returning(MerchantProductAcceptance.id),
+        execution_options={"synchronize_session": False}).scalar()
+    if stored is None:  # accepted before (a rowcount would not say so on PostgreSQL)
         return False
     record(ACCEPTED_ACTION, actor=actor, merchant_id=merchant.id,
            detail={"product": approval.product.value})

@@ -126,7 +126,7 @@ def unavailable_reason(merchant: Merchant) -> str | None:
         pendencies = "an open pendency" if one else f"{len(cards.held_up_by)} open pendencies"
         return (f"The gateway reports {pendencies} holding up this merchant's cards approval, "
                 "so it cannot take card holds or payment links until the gateway resolves "
-                f"{'it' if one else 'them'}; its status page shows {'it' if one else 'them'}.")
+                f"{'it' if one else 'them'}.")
     if cards.standing == Standing.WAITING:
         accepted = " and ".join(APPROVAL_WORDS[product] for product in cards.accepted_for)
         so_far = f"has accepted this merchant for {accepted} but not yet for cards" if accepted \

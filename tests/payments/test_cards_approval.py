@@ -24,8 +24,7 @@ MCA_ONLY = ("The gateway has accepted this merchant for the multi-currency accou
             "not yet for cards, so it cannot take card holds or payment links until the gateway "
             "accepts it for cards.")
 HELD_UP = ("The gateway reports an open pendency holding up this merchant's cards approval, so "
-           "it cannot take card holds or payment links until the gateway resolves it; its status "
-           "page shows it.")
+           "it cannot take card holds or payment links until the gateway resolves it.")
 NAMED_NO_PRODUCT = "approved this merchant without saying which products it accepted"
 
 
@@ -77,7 +76,7 @@ def test_accepted_for_mca_only_refuses_holds_and_links_before_any_call(
     for path in ("/payments/new", "/payments"):
         shown = browser.get(f"/merchants/{asked}{path}")
         assert shown.soup.select_one(".unavailable").get_text(" ", strip=True) == (
-            "Payments unavailable. " + MCA_ONLY)
+            f"Payments unavailable. {MCA_ONLY} Where its onboarding stands")
     assert browser.get(f"/merchants/{asked}/payments/new").soup.select(".hold-form") == []
 
     deliver(app, accepted(oid(app, asked), CARDS, "e2"))

@@ -20,6 +20,8 @@ AUDIT_ACTIONS = {
     "merchant.start": "started onboarding",
     "merchant.reconcile": "reconciled the gateway record",
     "merchant.gateway_mid": "kept the MID the gateway gave on approval",
+    "merchant.gateway_ucic_id": "kept the UCIC id the gateway gave",
+    "merchant.product_accepted": "kept a product's acceptance by the gateway",
     "merchant.pendency": "kept a pendency the gateway reported",
     "merchant.delete": "deleted {merchant}",
     "merchant.export": "exported {merchant} as a ZIP",

@@ -31,6 +31,7 @@ from portal.core.config_fields import (
     HourOfDay,
     InitiatePath,
     Lowercase,
+    Networks,
     OptionalEmail,
     PositiveCount,
     StorageUrl,
@@ -80,6 +81,8 @@ class Settings(PaymentSettings):
         "GATEWAY_WEBHOOK_SECRETS", (), "Comma-separated secrets accepted on a webhook's "
         "`x-gl-digest`; empty: not checked (the real gateway documents no webhook signature)",
         secret=True)
+    webhook_sources: Networks = variable("GATEWAY_WEBHOOK_SOURCES", (), "Comma-separated "
+                                         "addresses or networks webhooks come from (others: 403)")
     gateway_public_key_file: str = variable(
         "GATEWAY_PUBLIC_KEY_FILE", "", "PEM file of the gateway's public key; verifies payment "
         "callbacks", required=True, shown="none; `make run` writes the sandbox's")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
+from ipaddress import ip_network
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -43,8 +44,22 @@ def _sqlite_under_root(url: str) -> str:
     return url
 
 
+def _networks(values: tuple[str, ...]) -> tuple[str, ...]:
+    """Each address or network (CIDR) in its normal form (an address is its own network)."""
+    networks = []
+    for value in values:
+        try:
+            networks.append(str(ip_network(value, strict=False)))
+        except ValueError:
+            raise ValueError(f"{value} is not an address or a network such as "
+                             "203.0.113.0/24") from None
+    return tuple(networks)
+
+
 Flag = Annotated[bool, BeforeValidator(_flag)]
 CommaList = Annotated[tuple[str, ...], NoDecode, BeforeValidator(_comma_list)]
+Networks = Annotated[tuple[str, ...], NoDecode, BeforeValidator(_comma_list),
+                     AfterValidator(_networks)]
 Address = Annotated[str, AfterValidator(lambda url: url.rstrip("/"))]
 Folder = Annotated[str, AfterValidator(lambda path: str(ROOT / path))]
 DatabaseUrl = Annotated[str, AfterValidator(_sqlite_under_root)]

@@ -59,6 +59,11 @@ class WebhookEventName(StrEnum):
     VKYC_COMPLETED = "MERCHANT_VKYC_COMPLETED"
     STATUS_ACCEPTED = "MERCHANT_STATUS_ACCEPTED"
     PENDENCY_UPDATED = "MERCHANT_PENDENCY_STATUS_UPDATED"
+    #: One product accepted (``portal.gateway.product_events``); the overall event's keys.
+    CARDS_ACCEPTED = "MERCHANT_CARDS_ACCEPTED"
+    MCA_ACCEPTED = "MERCHANT_MCA_ACCEPTED"
+    #: The multi-currency account opened: ``merchant_id`` and ``ucic_id``, two different ids.
+    VIRTUAL_ACCOUNT_PROVISIONED = "VIRTUAL_ACCOUNT_PROVISIONED"
 
 
 class WebhookKey(StrEnum):
@@ -71,8 +76,11 @@ class WebhookKey(StrEnum):
     EVENT_NAME = "status"
 
 
-#: MERCHANT_STATUS_ACCEPTED's own key: the merchant's MID at the gateway (UCIC).
+#: MERCHANT_STATUS_ACCEPTED's own key (also the per-product events' and
+#: VIRTUAL_ACCOUNT_PROVISIONED's): the merchant's id at the gateway, offered as its MID.
 MERCHANT_ID_KEY = "merchant_id"
+#: VIRTUAL_ACCOUNT_PROVISIONED's other id, the UCIC: kept apart from ``merchant_id``.
+UCIC_ID_KEY = "ucic_id"
 
 
 class PendencyKey(StrEnum):

@@ -27,6 +27,7 @@ from portal.core.models.merchant import Merchant
 from portal.core.models.note import MerchantNote
 from portal.core.models.payment import Payment, PaymentRefund
 from portal.core.models.pendency import MerchantPendency
+from portal.core.models.product_acceptance import MerchantProductAcceptance
 from portal.core.models.status_change import StatusChange
 from portal.core.models.step import StepDraft
 from portal.documents.versions import versions_of
@@ -65,6 +66,8 @@ def merchant_record(merchant: Merchant, documents: list[StoredDocument]) -> dict
         "stepDrafts": rows_of(StepDraft, StepDraft.merchant_id == merchant.id),
         "statusChanges": rows_of(StatusChange, StatusChange.merchant_id == merchant.id),
         "pendencies": rows_of(MerchantPendency, MerchantPendency.merchant_id == merchant.id),
+        "productAcceptances": rows_of(MerchantProductAcceptance,
+                                      MerchantProductAcceptance.merchant_id == merchant.id),
         "documents": [{**row(v.document), "version": v.number, "replaced": v.replaced,
                        "fileInExport": archive_name(v.document, v.number)
                        if v.document.file_kept else None}

@@ -25,6 +25,8 @@ from portal.onboarding.drafts import drafts_of, get_merchant
 from portal.onboarding.stalling import stale_cutoff
 from portal.ownership.pages import panel
 from portal.payments.credentials import credentials_of
+from portal.payments.service import unavailable_reason
+from portal.status.products import product_rows
 from portal.storage.current import current_store
 
 bp = Blueprint("merchants", __name__)
@@ -92,5 +94,7 @@ def render_detail(merchant: Merchant, delete_form: DeleteMerchantForm) -> str:
     return render_template("merchants/detail.html", merchant=merchant, stepper=stepper,
                            versions=versions_of(documents_of(merchant)),
                            credentials=credentials_of(merchant),
+                           products=product_rows(merchant),
+                           payments_reason=unavailable_reason(merchant),
                            ownership=panel(merchant, current_user),
                            delete_form=delete_form if can_delete(merchant) else None)

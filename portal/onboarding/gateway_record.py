@@ -21,7 +21,7 @@ from portal.gateway.onboarding_shapes import (
 )
 from portal.onboarding.drafts import draft_for, find_draft
 from portal.onboarding.locks import verification_complete
-from portal.onboarding.merchant_facts import confirm_mid
+from portal.onboarding.merchant_facts import confirm_ids
 from portal.onboarding.status_history import RANK, change_status, is_final, may_move
 from portal.onboarding.steps import BY_KEY
 
@@ -81,7 +81,7 @@ def apply_status_read(merchant: Merchant, data: MerchantData, source: str, *,
     if (merchant.checklist, merchant.documents_outstanding) != before:
         merchant.touch()
     _mark_late_steps(merchant)
-    confirm_mid(merchant, actor)  # a MERCHANT_STATUS_ACCEPTED heard before the read approved it
+    confirm_ids(merchant, actor)  # ids a verified event named before the read approved it
     return moved
 
 

@@ -1,12 +1,15 @@
-"""What the gateway's webhooks tell about a merchant beyond its status, kept once a status read
-vouches for it (docs/gateway-contract.md, "Webhook facts to keep"; a webhook is a hint):
+"""What the gateway's webhooks tell about a merchant beyond its status, kept only from a
+verified event (its digest or source address checked, ``portal.webhooks.trust``) and once its
+status read succeeded or was not needed (docs/gateway-contract.md, "Webhook facts to keep"):
 
-- MERCHANT_STATUS_ACCEPTED's ``merchant_id``, the merchant's MID at the gateway: stored only
-  while a status read has the merchant APPROVED (the read made for the event, or a later read
-  that approves it: :func:`confirm_mid` runs after every status read), set once;
-- MERCHANT_PENDENCY_STATUS_UPDATED's ``pendency_info_*``: one row per event, stored once the
-  event's status read succeeded (:func:`keep`); the newest event about a category and
-  sub-category says where that pendency stands (:func:`current_pendencies`).
+- the merchant's ids, ``merchant_id`` (offered as the MID) and VIRTUAL_ACCOUNT_PROVISIONED's
+  ``ucic_id``, kept apart: stored only while a status read has the merchant APPROVED (the read
+  made for the event, or a later read that approves it: :func:`confirm_ids` runs after every
+  status read), each set once;
+- MERCHANT_PENDENCY_STATUS_UPDATED's ``pendency_info_*``: one row per event
+  (:func:`keep_pendency`); the newest event about a category and sub-category says where that
+  pendency stands (:func:`current_pendencies`);
+- a product's acceptance: ``portal.onboarding.product_approvals``.
 """
 
 from __future__ import annotations
@@ -26,21 +29,36 @@ from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.notice import Notice, NoticeKind
 from portal.core.models.pendency import MerchantPendency
-from portal.core.models.webhook_event import WebhookEvent
+from portal.core.models.webhook_event import Verification, WebhookEvent
 from portal.gateway.onboarding_events import (
     MERCHANT_ID_KEY,
+    UCIC_ID_KEY,
     PendencyKey,
     WebhookEventName,
     WebhookKey,
 )
 from portal.gateway.onboarding_shapes import OnboardingStatus
 from portal.gateway.payments_reading import issued_at_ms
+from portal.gateway.product_events import NAMING_THE_MERCHANT
 
 #: A MID the payment credentials accept (``portal.payments.credentials.MID_PATTERN``).
 _MID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 MID_ACTION = "merchant.gateway_mid"
+UCIC_ACTION = "merchant.gateway_ucic_id"
 PENDENCY_ACTION = "merchant.pendency"
+#: A pendency the gateway still waits for (``pendency_info_status``).
+OPEN = "OPEN"
 _INSERTS = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
+#: Each id a verified event may name: the merchant's column, the payload key, the events that
+#: carry it, the audit action.
+_IDS = (("gateway_mid", MERCHANT_ID_KEY, NAMING_THE_MERCHANT, MID_ACTION),
+        ("gateway_ucic_id", UCIC_ID_KEY,
+         frozenset({WebhookEventName.VIRTUAL_ACCOUNT_PROVISIONED.value}), UCIC_ACTION))
+
+
+def insert_for_dialect() -> Any:
+    """The database's INSERT that can skip a row already there (``on_conflict_do_nothing``)."""
+    return _INSERTS[db.session.get_bind().dialect.name]
 
 
 def payload_of(event: WebhookEvent) -> dict[str, Any]:
@@ -52,46 +70,38 @@ def payload_of(event: WebhookEvent) -> dict[str, Any]:
     return payload if isinstance(payload, dict) else {}
 
 
-def keep(merchant: Merchant, event: WebhookEvent, actor: Actor) -> str:
-    """Keep what ``event`` tells about ``merchant`` beyond its status, once its status read
-    succeeded (or was not needed); what was kept, in words for the event's outcome ('' when
-    nothing); no commit."""
-    if event.event_name == WebhookEventName.PENDENCY_UPDATED:
-        return "; pendency kept" if keep_pendency(merchant, event, actor) else ""
-    if event.event_name == WebhookEventName.STATUS_ACCEPTED:
-        if confirm_mid(merchant, actor):
-            return "; merchant id kept"
-        if merchant.gateway_mid is None:
-            return "; merchant id kept back until a status read says APPROVED"
-    return ""
+def confirm_ids(merchant: Merchant, actor: Actor) -> list[str]:
+    """Store the ids verified events named (``merchant_id``, ``ucic_id``: the newest event's of
+    each) that the merchant has none of yet, if a status read has it APPROVED; audited; the
+    columns stored; no commit."""
+    if merchant.status != OnboardingStatus.APPROVED or not merchant.onboarding_id:
+        return []
+    stored = []
+    for column, key, names, action in _IDS:
+        if getattr(merchant, column):
+            continue
+        events = db.session.scalars(
+            select(WebhookEvent).where(WebhookEvent.onboarding_id == merchant.onboarding_id,
+                                       WebhookEvent.event_name.in_(names),
+                                       WebhookEvent.verified_by != Verification.NONE)
+            .order_by(WebhookEvent.received_at.desc(), WebhookEvent.id.desc()))
+        found = next((value for value in (_id_of(event, key) for event in events) if value),
+                     None)
+        if found is None:
+            continue
+        taken = db.session.execute(
+            update(Merchant).where(Merchant.id == merchant.id, getattr(Merchant, column).is_(None))
+            .values({column: found}), execution_options={"synchronize_session": False})
+        if taken.rowcount != 1:  # stored meanwhile by another reader
+            continue
+        set_committed_value(merchant, column, found)
+        record(action, actor=actor, merchant_id=merchant.id, detail={key: found})
+        stored.append(column)
+    return stored
 
 
-def confirm_mid(merchant: Merchant, actor: Actor) -> bool:
-    """Store the MID a MERCHANT_STATUS_ACCEPTED event named, if the merchant is APPROVED by a
-    status read and has none yet (the newest such event's); audited; True if stored; no
-    commit."""
-    if (merchant.status != OnboardingStatus.APPROVED or merchant.gateway_mid
-            or not merchant.onboarding_id):
-        return False
-    events = db.session.scalars(
-        select(WebhookEvent).where(WebhookEvent.onboarding_id == merchant.onboarding_id,
-                                   WebhookEvent.event_name == WebhookEventName.STATUS_ACCEPTED)
-        .order_by(WebhookEvent.received_at.desc(), WebhookEvent.id.desc()))
-    mid = next((found for found in map(_mid_of, events) if found), None)
-    if mid is None:
-        return False
-    taken = db.session.execute(
-        update(Merchant).where(Merchant.id == merchant.id, Merchant.gateway_mid.is_(None))
-        .values(gateway_mid=mid), execution_options={"synchronize_session": False})
-    if taken.rowcount != 1:  # stored meanwhile by another reader
-        return False
-    set_committed_value(merchant, "gateway_mid", mid)
-    record(MID_ACTION, actor=actor, merchant_id=merchant.id, detail={"mid": mid})
-    return True
-
-
-def _mid_of(event: WebhookEvent) -> str | None:
-    value = payload_of(event).get(MERCHANT_ID_KEY)
+def _id_of(event: WebhookEvent, key: str) -> str | None:
+    value = payload_of(event).get(key)
     return value.strip() if isinstance(value, str) and _MID.fullmatch(value.strip()) else None
 
 
@@ -106,18 +116,19 @@ def keep_pendency(merchant: Merchant, event: WebhookEvent, actor: Actor) -> bool
         "category": text[PendencyKey.CATEGORY][:64],
         "sub_category": text[PendencyKey.SUB_CATEGORY][:500],
         "reason": text[PendencyKey.REASON][:1000], "status": text[PendencyKey.STATUS][:32],
-        "raised_at": _time(payload.get(PendencyKey.CREATION_TIME)),
-        "reported_at": _time(payload.get(WebhookKey.EVENT_TIMESTAMP)),
+        "raised_at": event_time(payload.get(PendencyKey.CREATION_TIME)),
+        "reported_at": event_time(payload.get(WebhookKey.EVENT_TIMESTAMP)),
         "cards_approval_blocking": _flag(payload.get(PendencyKey.CARDS_APPROVAL_BLOCKING)),
         "mca_approval_blocking": _flag(payload.get(PendencyKey.MCA_APPROVAL_BLOCKING)),
         "received_at": clock.utcnow(),
     }
-    insert = _INSERTS[db.session.get_bind().dialect.name]
+    insert = insert_for_dialect()
     stored = db.session.execute(
         insert(MerchantPendency).values(values)
-        .on_conflict_do_nothing(index_elements=[MerchantPendency.webhook_event_id]),
-        execution_options={"synchronize_session": False})
-    if stored.rowcount != 1:
+        .on_conflict_do_nothing(index_elements=[MerchantPendency.webhook_event_id])
+        .returning(MerchantPendency.id),
+        execution_options={"synchronize_session": False}).scalar()
+    if stored is None:  # kept before (a rowcount would not say so on PostgreSQL)
         return False
     record(PENDENCY_ACTION, actor=actor, merchant_id=merchant.id,
            detail={"category": values["category"], "status": values["status"]})
@@ -158,7 +169,7 @@ def _flag(value: Any) -> bool | None:
     return {"true": True, "false": False}.get(word)
 
 
-def _time(value: Any) -> datetime | None:
+def event_time(value: Any) -> datetime | None:
     """An epoch time of the gateway's (milliseconds, or seconds), None when unreadable."""
     try:
         return datetime.fromtimestamp(issued_at_ms(value) / 1000, UTC)

@@ -29,7 +29,7 @@ from portal.core.encryption import CREDENTIALS_VARIABLE, KeyConfigError, multi_f
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import PaymentCredentials, PortfolioKey
 from portal.gateway.payments_client import PaymentsClient
-from portal.payments.service import unavailable_reason
+from portal.payments.service import not_approved_reason
 
 log = logging.getLogger("portal.payments")
 
@@ -180,7 +180,7 @@ def save_credentials(settings: Settings, merchant: Merchant, mid: str, kid: str 
     """Store new credentials: the merchant's own key pair under ``kid`` (generated, or imported
     from ``imported_pem``), or with ``use_portfolio`` the partner's portfolio key. Replacing
     existing ones takes ``replace``. Audited as ``actor``'s."""
-    reason = unavailable_reason(merchant)
+    reason = not_approved_reason(merchant)  # set up ahead of the cards approval if need be
     if reason:
         raise CredentialsError(reason)
     credentials = credentials_of(merchant)

@@ -87,6 +87,7 @@ def hold_page(merchant: Merchant, form: HoldForm, result: service.Result) -> str
     return render_template("payments/new.html", merchant=merchant, form=form, result=result,
                            refusal=None,
                            reason=service.unavailable_reason(merchant),
+                           note=service.approval_note(merchant),
                            credentials=creds.credentials_of(merchant),
                            link_hours=current_settings().payment_link_hours)
 
@@ -122,7 +123,9 @@ def credentials_page(merchant: Merchant, current: PaymentCredentials | None,
                      form: CredentialsForm) -> str:
     """The credentials page for ``merchant``."""
     return render_template("payments/credentials.html", merchant=merchant, current=current,
-                           form=form, reason=service.unavailable_reason(merchant),
+                           form=form, reason=service.not_approved_reason(merchant),
+                           note=service.unavailable_reason(merchant)
+                           or service.approval_note(merchant),
                            sandbox=current_settings().gateway_is_sandbox,
                            portfolio=creds.portfolio_key())
 

@@ -94,6 +94,7 @@ def index(merchant_id: int | None = None) -> ResponseReturnValue:
                   for row in page.rows}, now=now, link_label=label_of, hold_words=hold_words,
         args=form.query_args(),
         reason=service.unavailable_reason(merchant) if merchant else None,
+        note=service.approval_note(merchant) if merchant else None,
         credentials=creds.credentials_of(merchant) if merchant else None,
         requests=queries.of_merchant(merchant.id) if merchant else [],
         queries=queries), 200 if valid else 400

@@ -15,6 +15,7 @@ from decimal import Decimal
 from sqlalchemy import select
 
 from portal.core.db import db
+from portal.core.labels import label
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import Payment, PaymentRefund, RefundState
 from portal.core.payment_statuses import ROWS
@@ -29,6 +30,7 @@ from portal.gateway.errors import (
 )
 from portal.gateway.jws import refused_for_age
 from portal.gateway.shapes import FieldError
+from portal.onboarding.product_approvals import APPROVAL_WORDS, Standing, card_approval
 
 APPROVED = "APPROVED"
 #: The audit outcome of a call whose answer was lost.
@@ -94,13 +96,50 @@ def unknown_reason(exc: GatewayError) -> str:
     return "The gateway's answer did not say whether it was done"
 
 
-def unavailable_reason(merchant: Merchant) -> str | None:
-    """Why the merchant cannot take payments, or None when it can."""
+def not_approved_reason(merchant: Merchant) -> str | None:
+    """Why the merchant cannot have payment credentials yet (the gateway has not approved it),
+    or None when it can."""
     if merchant.status == APPROVED:
         return None
-    state = merchant.status or "not created at the gateway yet"
-    return (f"Payments are available once the gateway has APPROVED the merchant; this merchant "
+    state = label(merchant.status).lower() if merchant.status else "not created at the gateway yet"
+    return (f"Payments are available once the gateway has approved the merchant; this merchant "
             f"is {state}.")
+
+
+def unavailable_reason(merchant: Merchant) -> str | None:
+    """Why the merchant cannot take card holds or payment links, or None when it can: it needs
+    the gateway's approval, its cards approval (or, before the gateway named any product, the
+    overall one) and no open pendency holding that up. Checked before any gateway call."""
+    refused = not_approved_reason(merchant)
+    if refused:
+        return refused
+    cards = card_approval(merchant)
+    if not cards.asked:
+        return ("This merchant did not ask for a card product on its Products step, so it "
+                "cannot take card holds or payment links.")
+    if cards.held_up_by:
+        one = len(cards.held_up_by) == 1
+        pendencies = "an open pendency" if one else f"{len(cards.held_up_by)} open pendencies"
+        return (f"The gateway reports {pendencies} holding up this merchant's cards approval, "
+                "so it cannot take card holds or payment links until the gateway resolves "
+                f"{'it' if one else 'them'}.")
+    if cards.standing == Standing.WAITING:
+        accepted = " and ".join(APPROVAL_WORDS[product] for product in cards.accepted_for)
+        so_far = f"has accepted this merchant for {accepted} but not yet for cards" if accepted \
+            else "has not accepted this merchant for cards yet"
+        return (f"The gateway {so_far}, so it cannot take card holds or payment links until "
+                "the gateway accepts it for cards.")
+    return None
+
+
+def approval_note(merchant: Merchant) -> str | None:
+    """What the payments pages add when card holds rest on the gateway's overall approval (it
+    named no product), or None."""
+    if merchant.status != APPROVED or card_approval(merchant).standing != Standing.NAMED_NO_PRODUCT:
+        return None
+    return ("The gateway approved this merchant without saying which products it accepted, so "
+            "card holds are allowed on that approval; the gateway may still refuse a hold if it "
+            "has not enabled cards for the merchant.")
 
 
 def _token(prefix: str, length: int) -> str:

@@ -93,6 +93,8 @@ class SandboxConfig(_Config):
     webhookReverseOrder: bool = False
     #: Seconds the compliance review takes after verification completes.
     reviewSeconds: float = 0.0
+    #: Docs dialect: seconds after the MCA acceptance that the cards acceptance follows.
+    cardsAcceptedSeconds: float = Field(default=60.0, ge=0)
     #: Hours an authorised hold lasts before it expires.
     holdExpiryHours: float = 24.0 * 7
     #: Minutes of the sandbox's clock after which the "authorised later" card's conditional

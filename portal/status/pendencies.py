@@ -10,7 +10,8 @@ from datetime import UTC, datetime
 from portal.core.labels import Kind, label
 from portal.core.models.merchant import Merchant
 from portal.core.models.pendency import MerchantPendency
-from portal.onboarding.merchant_facts import current_pendencies
+from portal.core.quoted_text import unlinked
+from portal.onboarding.merchant_facts import OPEN, current_pendencies
 
 #: The pendency categories the sources show, in words; any other is shown humanised.
 CATEGORIES = {"DOCUMENT": "Document", "COMPLIANCE": "Compliance review"}
@@ -21,7 +22,6 @@ STATES = {
     "CLOSED": "Closed",
     "REJECTED": "Rejected",
 }
-OPEN = "OPEN"
 
 
 @dataclass(frozen=True)
@@ -76,11 +76,13 @@ def latest(shown: list[Pendency]) -> Pendency | None:
 
 
 def in_words(row: MerchantPendency) -> Pendency:
-    """One pendency as the gateway reported it, in words."""
+    """One pendency as the gateway reported it, in words; what the gateway wrote has no working
+    link left in it (``portal.core.quoted_text``), on a page or in an email."""
     category = CATEGORIES.get(row.category) or humanise(row.category) or "Pendency"
     what = f"{category}: {subject(row.sub_category)}" if row.sub_category else category
-    return Pendency(what, STATES.get(row.status) or humanise(row.status) or "Not said",
-                    row.status, row.reason, row.raised_at, row.reported_at, holds_up(row))
+    state = STATES.get(row.status) or humanise(row.status) or "Not said"
+    return Pendency(unlinked(what), unlinked(state), row.status, unlinked(row.reason),
+                    row.raised_at, row.reported_at, holds_up(row))
 
 
 def pendencies(merchant: Merchant) -> list[Pendency]:

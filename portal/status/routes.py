@@ -14,7 +14,9 @@ from portal.onboarding import progress
 from portal.onboarding.drafts import drafts_of, get_merchant
 from portal.onboarding.status_history import timeline
 from portal.payments.credentials import credentials_of
+from portal.payments.service import unavailable_reason
 from portal.status.pendencies import latest, pendencies
+from portal.status.products import product_rows
 from portal.status.service import describe, gateway_name, read_status
 
 bp = Blueprint("status", __name__)
@@ -34,4 +36,6 @@ def page(merchant_id: int) -> ResponseReturnValue:
                            describe=describe, gateway_name=gateway_name(merchant),
                            timeline=timeline(merchant), pendencies=shown,
                            pendency=latest(shown), credentials=credentials_of(merchant),
+                           products=product_rows(merchant),
+                           payments_reason=unavailable_reason(merchant),
                            stepper=progress.stepper(merchant, drafts_of(merchant)))

@@ -20,6 +20,8 @@ PENNY_DROP_FAILS = "penny_drop_fails"
 REVIEW_RFI = "review_rfi"
 REVIEW_REJECTED = "review_rejected"
 DIGILOCKER_OUTSIDE = "digilocker_outside"
+EVERY_PRODUCT = "every_product"
+CARDS_BLOCKED = "cards_blocked"
 
 LABELS = {
     HAPPY: "Happy path (approved)",
@@ -28,21 +30,27 @@ LABELS = {
     REVIEW_REJECTED: "Review ends in a rejection",
     DIGILOCKER_OUTSIDE: "Verification page as the gateway's iframe docs show it "
                         "(DigiLocker outside the frame)",
+    EVERY_PRODUCT: "Every product (in the docs dialect MCA is accepted first, cards a step later)",
+    CARDS_BLOCKED: "Approved, but cards held up by a pendency",
 }
 CHOICES = list(LABELS.items())
 
 #: The account and IFSC the sandbox's penny drop verifies; any other pair fails.
 VERIFIED_BANK = ("1234567890", "SBIN0000000")
 FAILING_BANK = ("9876543210", "HDFC0000001")
-#: The sandbox decides the review by words in registeredName (REJECT, RFI), and the verification
-#: page's dialect by REDIRECT.
+#: The sandbox decides the review by words in registeredName (REJECT, RFI, CARDSBLOCKED), and the
+#: verification page's dialect by REDIRECT.
 _NAMES = {
     HAPPY: "Sandbox Traders Private Limited",
     PENNY_DROP_FAILS: "Sandbox Traders Private Limited",
     REVIEW_RFI: "RFI Sandbox Traders Private Limited",
     REVIEW_REJECTED: "REJECT Sandbox Traders Private Limited",
     DIGILOCKER_OUTSIDE: "REDIRECT Sandbox Traders Private Limited",
+    EVERY_PRODUCT: "Sandbox Traders Private Limited",
+    CARDS_BLOCKED: "CARDSBLOCKED Sandbox Traders Private Limited",
 }
+#: The scenarios that ask for the global fund transfer too (the others: the card products).
+_EVERY_PRODUCT = (EVERY_PRODUCT, CARDS_BLOCKED)
 #: Individual PANs (4th letter P) of the two owners; the first is also the signatory.
 OWNERS = (("Director", "Asha Rao", "ABCPR1234K", "60"),
           ("Director", "Vikram Mehta", "BCDPM5678L", "40"))
@@ -87,10 +95,11 @@ def form_data(scenario: str, step: str) -> dict[str, Any]:
                               "contact": {"phone": PHONE_EXAMPLE,
                                           "email": "asha.rao@merchant.example.com"}},
         "products": lambda: {
-            "products": [Product.INTERNATIONAL_CARDS_AND_ALT_PAYS.value,
-                         Product.DOMESTIC_CARDS_UPI_AND_INB.value],
+            "products": [product.value for product in Product
+                         if scenario in _EVERY_PRODUCT or product != Product.GLOBAL_FUND_TRANSFER],
             "productFees": {
-                "GLOBAL_FUND_TRANSFER": {"feeType": "", "fee": ""},
+                "GLOBAL_FUND_TRANSFER": {"feeType": "FIXED", "fee": "25"}
+                if scenario in _EVERY_PRODUCT else {"feeType": "", "fee": ""},
                 "INTERNATIONAL_CARDS_AND_ALT_PAYS": [
                     {"cardNetwork": n.value, "feeType": "PERCENTAGE", "fee": "2.5"}
                     for n in CardNetwork],

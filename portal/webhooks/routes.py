@@ -20,8 +20,8 @@ bp = Blueprint("webhooks", __name__)
 @csrf.exempt
 @reads_raw_body
 def onboarding() -> ResponseReturnValue:
-    """Verify, store once and re-read the status; 200 unless the delivery is refused."""
+    """Check, store once and re-read the status; 200 unless the delivery is refused."""
     settings = current_settings()
     receipt = service.receive(request.get_data(), request.headers.get(DIGEST_HEADER), settings,
-                              service.webhook_client(settings))
+                              service.webhook_client(settings), request.remote_addr)
     return jsonify(outcome=receipt.outcome), receipt.status

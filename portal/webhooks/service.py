@@ -1,11 +1,12 @@
 """Receiving onboarding webhooks (gateway-facts A8).
 
-A webhook is a hint: it is authenticated (when secrets are configured), stored raw and
-deduplicated, and then the status is re-read with the authenticated status call before
-anything changes; what the event adds beyond the status (the MID, a pendency) is kept only
-after that read (``portal.onboarding.merchant_facts``). The answer must come within 10
-seconds, so the re-read uses short timeouts and no retries; when it fails the event stays
-unprocessed for the sync to pick up.
+A webhook is a hint: it is checked (``portal.webhooks.trust``: its digest, its source address),
+stored raw with how it was verified, deduplicated, and then the status is re-read with the
+authenticated status call before anything changes; what the event adds beyond the status (the
+ids, a pendency, a product's acceptance) is kept only from a verified event, after that read
+(``portal.onboarding.merchant_facts``). The answer must come within 10 seconds, so the re-read
+uses short timeouts and no retries; when it fails the event stays unprocessed for the sync to
+pick up.
 """
 
 from __future__ import annotations
@@ -24,17 +25,17 @@ from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.status_change import StatusSource
-from portal.core.models.webhook_event import WebhookEvent
+from portal.core.models.webhook_event import Verification, WebhookEvent
 from portal.core.typed_text import without_control_characters
-from portal.gateway.hmac import matching_secret
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_events import WebhookKey
 from portal.gateway.onboarding_shapes import known_status
 from portal.gateway.retry import NO_RETRY
 from portal.gateway.transport import Timeouts
-from portal.onboarding.merchant_facts import keep
+from portal.onboarding.event_facts import keep
 from portal.onboarding.status_history import is_final
 from portal.status.service import read_status
+from portal.webhooks.trust import judge
 
 #: Connect and read timeouts of the re-read: well inside the gateway's 10 seconds.
 TIMEOUTS = Timeouts(connect=2.0, read=4.0)
@@ -55,14 +56,15 @@ def webhook_client(settings: Settings) -> OnboardingClient:
     return onboarding_client(settings, timeouts=TIMEOUTS, retry=NO_RETRY)
 
 
-def receive(raw: bytes, digest: str | None, settings: Settings,
-            client: OnboardingClient) -> Receipt:
-    """Verify, store once, and re-read the status of one delivery; commits."""
+def receive(raw: bytes, digest: str | None, settings: Settings, client: OnboardingClient,
+            address: str | None = None) -> Receipt:
+    """Check, store once, and re-read the status of one delivery from ``address`` (the client
+    address behind the trusted proxies); commits."""
     if len(raw) > MAX_BODY_BYTES:
         return Receipt(413, "too large")
-    if settings.webhook_secrets and not matching_secret(settings.webhook_secrets, raw,
-                                                        digest or ""):
-        return Receipt(401, "bad digest")
+    judged = judge(settings, raw, digest, address)
+    if judged.refused is not None:
+        return Receipt(judged.refused, judged.outcome)
     try:
         payload = json.loads(raw)
     except ValueError:
@@ -71,7 +73,7 @@ def receive(raw: bytes, digest: str | None, settings: Settings,
         return Receipt(400, "JSON nested too deeply")
     if not isinstance(payload, dict):
         return Receipt(400, "not a JSON object")
-    event = store(raw, payload)
+    event = store(raw, payload, judged.verification)
     if event is None:
         return Receipt(200, "duplicate")
     process(client, event)
@@ -87,14 +89,17 @@ def dedup_key(raw: bytes, payload: dict[str, object]) -> str:
     return "sha256:" + hashlib.sha256(raw).hexdigest()
 
 
-def store(raw: bytes, payload: dict[str, object]) -> WebhookEvent | None:
-    """Store a new event, or return None when it was received before; commits."""
+def store(raw: bytes, payload: dict[str, object],
+          verification: Verification = Verification.NONE) -> WebhookEvent | None:
+    """Store a new event with how it was verified, or return None when it was received
+    before; commits."""
     key = dedup_key(raw, payload)
     if db.session.scalar(select(WebhookEvent.id).where(WebhookEvent.dedup_key == key)):
         return None
     event = WebhookEvent(dedup_key=key, event_name=_text(payload, WebhookKey.EVENT_NAME, 80),
                          onboarding_id=_text(payload, WebhookKey.ONBOARDING_ID, 64),
-                         body=raw.decode("utf-8", "replace"), received_at=clock.utcnow())
+                         body=raw.decode("utf-8", "replace"), received_at=clock.utcnow(),
+                         verified_by=verification)
     db.session.add(event)
     try:
         db.session.commit()

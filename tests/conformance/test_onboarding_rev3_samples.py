@@ -1,8 +1,9 @@
 """The onboarding samples behind contract revision 3 (``shared/spec/samples-rev3``, gateway-facts
 section D), replayed over loopback HTTP: each answer sample is served to the portal, as the
 gateway's documentation shows it, from a stub gateway; each webhook sample is posted to the
-portal's receiver byte for byte, unsigned as the real gateway sends it. Every test names its
-sample's ``_source`` and checks that the sample still cites it."""
+portal's receiver byte for byte, unsigned as the real gateway sends it, from an address the
+portal lists as the gateway's (``GATEWAY_WEBHOOK_SOURCES``). Every test names its sample's
+``_source`` and checks that the sample still cites it."""
 
 from __future__ import annotations
 
@@ -86,8 +87,10 @@ def gateway() -> Iterator[StubGateway]:
 
 @pytest.fixture
 def portal(settings, gateway):
-    """The portal talking to the stub; webhooks unsigned, as the real gateway sends them."""
-    app = create_app(settings.with_changes(onboarding_url=gateway.url, webhook_secrets=()))
+    """The portal talking to the stub; webhooks unsigned, as the real gateway sends them, from
+    a listed source address (the test client's)."""
+    app = create_app(settings.with_changes(onboarding_url=gateway.url, webhook_secrets=(),
+                                           webhook_sources=("127.0.0.1",)))
     app.config["WTF_CSRF_ENABLED"] = False
     return app
 

@@ -153,13 +153,13 @@ def test_a_merchant_not_approved_cannot_take_payments(app, browser, status):
     for path in ("/payments/credentials", "/payments/new", "/payments"):
         page = browser.get(f"/merchants/{merchant_id}{path}")
         assert "Payments unavailable" in page.text()
-        assert "once the gateway has APPROVED the merchant" in page.text()
+        assert "once the gateway has approved the merchant" in page.text()
     assert browser.get(f"/merchants/{merchant_id}/payments/new").soup.select_one(
         "form.hold-form") is None
     response = browser.client.post(f"/merchants/{merchant_id}/payments/credentials",
                                    data={"mid": "SBX1", "kid": "kid-1"})
     assert response.status_code == 400
-    assert b"once the gateway has APPROVED the merchant" in response.data
+    assert b"once the gateway has approved the merchant" in response.data
 
 
 def test_keys_generated_in_one_test_are_distinct_and_full_size():

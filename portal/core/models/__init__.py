@@ -22,6 +22,7 @@ from portal.core.models.outbox import OutboxItem, OutboxState
 from portal.core.models.payment import Payment, PaymentCredentials, PaymentRefund, PortfolioKey
 from portal.core.models.payment_link import LinkState, PaymentLink
 from portal.core.models.pendency import MerchantPendency
+from portal.core.models.product_acceptance import MerchantProductAcceptance
 from portal.core.models.recovery_code import RecoveryCode
 from portal.core.models.status_change import StatusChange, StatusSource
 from portal.core.models.status_count import MerchantStatusCount
@@ -29,14 +30,15 @@ from portal.core.models.step import StepDraft
 from portal.core.models.user import Role, User
 from portal.core.models.user_session import UserSession
 from portal.core.models.verification import GatewayLink, MerchantLink
-from portal.core.models.webhook_event import WebhookEvent
+from portal.core.models.webhook_event import Verification, WebhookEvent
 
 __all__ = [
     "ApprovalKind", "ApprovalRequest", "ApprovalState", "AuditEvent", "Base", "BulkImport",
     "BulkImportRow", "GatewayLink", "HeldForm", "Job", "JobState", "LinkState", "LoginFailure",
     "LoginThrottle", "MailState", "MailTemplate", "Merchant", "MerchantLink", "MerchantNote",
-    "MerchantPendency", "MerchantStatusCount", "Notice", "NoticeKind", "OutboxItem", "OutboxState",
-    "PasswordResetRequest", "Payment", "PaymentCredentials", "PaymentLink", "PaymentRefund",
-    "PendingEnrolment", "PortfolioKey", "RecoveryCode", "Role", "StatusChange", "StatusSource",
-    "StepDraft", "StoredDocument", "User", "UserSession", "VerificationReminder", "WebhookEvent",
+    "MerchantPendency", "MerchantProductAcceptance", "MerchantStatusCount", "Notice", "NoticeKind",
+    "OutboxItem", "OutboxState", "PasswordResetRequest", "Payment", "PaymentCredentials",
+    "PaymentLink", "PaymentRefund", "PendingEnrolment", "PortfolioKey", "RecoveryCode", "Role",
+    "StatusChange", "StatusSource", "StepDraft", "StoredDocument", "User", "UserSession",
+    "Verification", "VerificationReminder", "WebhookEvent",
 ]

@@ -65,9 +65,13 @@ class Merchant(Base):
     documents_outstanding: Mapped[list[str]] = mapped_column(EncryptedJSON, default=list)
     penny_drop_status: Mapped[str | None] = mapped_column(String(16))
     name_at_bank: Mapped[str | None] = mapped_column(String(200))
-    #: The merchant's MID at the gateway (UCIC), from MERCHANT_STATUS_ACCEPTED's
-    #: ``merchant_id``, kept once a status read confirmed the approval.
+    #: The merchant's id at the gateway, the ``merchant_id`` of a verified acceptance event
+    #: (``portal.onboarding.merchant_ids``), kept once a status read confirmed the approval:
+    #: offered as the MID on the payment credentials.
     gateway_mid: Mapped[str | None] = mapped_column(String(64))
+    #: The gateway's other id for the merchant (VIRTUAL_ACCOUNT_PROVISIONED's ``ucic_id``), kept
+    #: as sent beside ``gateway_mid``, never written into it.
+    gateway_ucic_id: Mapped[str | None] = mapped_column(String(64))
     #: The sandbox scenario last chosen to fill this merchant's steps (sandbox only), kept so
     #: every step's page offers it until someone chooses another.
     sandbox_scenario: Mapped[str | None] = mapped_column(String(32))

@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 from datetime import datetime
+from enum import StrEnum
 
 from sqlalchemy import String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from portal.core.db import Base
 from portal.core.models.types import UTCDateTime
+
+
+class Verification(StrEnum):
+    """How a delivery was shown to come from the gateway (``portal.webhooks.trust``)."""
+
+    #: Its ``x-gl-digest`` matched one of the configured secrets.
+    DIGEST = "digest"
+    #: It came from one of the configured source addresses.
+    SOURCE = "source"
+    #: Neither: a hint that the status should be read, nothing more.
+    NONE = "none"
 
 
 class WebhookEvent(Base):
@@ -26,3 +38,11 @@ class WebhookEvent(Base):
     #: None until the status was re-read (or there was nothing to re-read); the sync retries.
     processed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
     outcome: Mapped[str] = mapped_column(String(200), default="")
+    #: How the delivery was shown to be the gateway's (:class:`Verification`): only a verified
+    #: event's facts (a MID, a pendency, a product's acceptance) are kept.
+    verified_by: Mapped[str] = mapped_column(String(16), default=Verification.NONE)
+
+    @property
+    def verified(self) -> bool:
+        """Whether the delivery was shown to come from the gateway."""
+        return self.verified_by != Verification.NONE

@@ -26,7 +26,7 @@ from portal.core.models.merchant import Merchant
 from portal.core.models.payment import ActionState, Payment
 from portal.payments import actions
 from portal.payments import credentials as creds
-from portal.payments.service import new_nonce, refundable, refunds_of, unavailable_reason
+from portal.payments.service import new_nonce, not_approved_reason, refundable, refunds_of
 
 #: How long a request waits for a second admin before it lapses.
 LIFETIME = timedelta(hours=24)
@@ -137,7 +137,7 @@ def request_merchant_key(merchant: Merchant, mid: str, kid: str | None, imported
                          user_id: int | None) -> ApprovalRequest:
     """Store a key import or a credentials replacement for a second admin; the key being
     imported is checked now (``creds.CredentialsError``) and kept encrypted until it runs."""
-    refusal = unavailable_reason(merchant)
+    refusal = not_approved_reason(merchant)
     if refusal:
         raise creds.CredentialsError(refusal)
     if creds.credentials_of(merchant) is not None and not replace:

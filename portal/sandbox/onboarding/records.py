@@ -51,6 +51,10 @@ class OnboardingRecord:
     requested_documents: list[str] = field(default_factory=list)
     #: Whether the review already asked for information once; the next review decides.
     rfi_raised: bool = False
+    #: The ids the approval gave the merchant (its acceptance events' ``merchant_id`` and the
+    #: virtual account's ``ucic_id``): the same in every event.
+    merchant_id: str | None = None
+    ucic_id: str | None = None
 
     @property
     def verification_complete(self) -> bool:

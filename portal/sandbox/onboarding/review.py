@@ -5,15 +5,26 @@ from __future__ import annotations
 
 from portal.gateway.onboarding_events import WebhookEventName
 from portal.gateway.onboarding_shapes import Checklist, ChecklistState, OnboardingStatus
+from portal.gateway.product_events import COVERING, ApprovalProduct
 from portal.gateway.shapes import FieldError
+from portal.sandbox.dialect import speaks_docs
 from portal.sandbox.errors import validation_error
 from portal.sandbox.onboarding.present import checklist
-from portal.sandbox.onboarding.records import VerificationToken
+from portal.sandbox.onboarding.records import OnboardingRecord, VerificationToken
 from portal.sandbox.onboarding.store import OnboardingStore
-from portal.sandbox.webhooks.events import review_event
+from portal.sandbox.webhooks.events import (
+    accepted_keys,
+    cards_blocked_keys,
+    new_merchant_id,
+    new_ucic_id,
+    provisioned_keys,
+    review_event,
+)
 
 #: What the review asks for when it ends in RFI.
 RFI_DOCUMENT = "BANK_STATEMENT"
+#: A business name holding this is approved with its cards held up by a pendency.
+CARDS_BLOCKED = "CARDSBLOCKED"
 
 
 class VerificationSteps(OnboardingStore):
@@ -99,9 +110,37 @@ class VerificationSteps(OnboardingStore):
                 record.requested_documents.append(RFI_DOCUMENT)
             else:
                 record.status = OnboardingStatus.APPROVED
-            self._emit(record, *review_event(record.status, record.requested_documents,
-                                             self._clock.now_ms()))
+            if record.status is OnboardingStatus.APPROVED:
+                self._announce_approval(record, CARDS_BLOCKED in name)
+            else:
+                self._emit(record, *review_event(record.status, record.requested_documents,
+                                                 self._clock.now_ms()))
             return record.status
+
+    def _announce_approval(self, record: OnboardingRecord, cards_blocked: bool) -> None:
+        """The approval's webhooks: the overall one, and in the docs dialect one per product
+        asked for besides (MCA now with its virtual account, then cards ``cardsAcceptedSeconds``
+        later, or at once without MCA); a ``CARDSBLOCKED`` merchant's cards wait on a pendency
+        instead."""
+        record.merchant_id = record.merchant_id or new_merchant_id()
+        self._emit(record, WebhookEventName.STATUS_ACCEPTED, accepted_keys(record.merchant_id))
+        if speaks_docs(self._config.answerDialect):
+            asked = {COVERING[product].product for product in
+                     (record.products.products if record.products else [])}
+            if ApprovalProduct.MCA in asked:
+                self._emit(record, WebhookEventName.MCA_ACCEPTED,
+                           accepted_keys(record.merchant_id))
+                record.ucic_id = record.ucic_id or new_ucic_id()
+                self._emit(record, WebhookEventName.VIRTUAL_ACCOUNT_PROVISIONED,
+                           provisioned_keys(record.merchant_id, record.ucic_id))
+            if ApprovalProduct.CARDS in asked and not cards_blocked:
+                later = ApprovalProduct.MCA in asked
+                self._emit(record, WebhookEventName.CARDS_ACCEPTED,
+                           accepted_keys(record.merchant_id),
+                           delay_seconds=self._config.cardsAcceptedSeconds if later else 0.0)
+        if cards_blocked:
+            self._emit(record, WebhookEventName.PENDENCY_UPDATED,
+                       cards_blocked_keys(self._clock.now_ms()))
 
     def tick(self) -> None:
         """Do what is due on the sandbox clock: reviews first, then webhook deliveries."""

@@ -158,12 +158,13 @@ class OnboardingStore:
         self._reviews_due[record.onboarding_id] = due
 
     def _emit(self, record: OnboardingRecord, event: WebhookEventName,
-              extra: dict[str, str]) -> None:
+              extra: dict[str, str], delay_seconds: float = 0.0) -> None:
         secret = next((key.secret for key in self._keys.values()
                        if key.partner_id == record.partner_id and key.active), None)
+        at_ms = self._clock.now_ms() + int(delay_seconds * 1000)
         self.webhooks.emit(payload(event, record.onboarding_id,
-                                   status_name(record.status, self._config),
-                                   self._clock.now_ms(), extra), secret, record.partner_id)
+                                   status_name(record.status, self._config), at_ms, extra),
+                           secret, record.partner_id, timedelta(seconds=delay_seconds))
 
     def _emit_step(self, record: OnboardingRecord, event: WebhookEventName) -> None:
         self._emit(record, event, STEP_KEYS[event])

@@ -201,8 +201,10 @@ class WebhookDispatcher:
         fallback = [self._config.webhookUrl] if self._config.webhookUrl else []
         return registered or fallback
 
-    def emit(self, payload: dict[str, str], secret: str | None, partner_id: str) -> None:
-        """Queue ``payload`` for each of the partner's webhooks, signed with ``secret``."""
+    def emit(self, payload: dict[str, str], secret: str | None, partner_id: str,
+             delay: timedelta = timedelta(0)) -> None:
+        """Queue ``payload`` for each of the partner's webhooks, signed with ``secret``, due
+        ``delay`` from now on the sandbox clock."""
         body = json.dumps(payload, separators=(",", ":")).encode("utf-8")
         digest = hmac_digest(secret, body) if secret is not None else None
         with self._lock:
@@ -212,7 +214,8 @@ class WebhookDispatcher:
                     self._queue.append(Delivery(
                         event_id=payload["event_id"], event=payload["status"],
                         onboarding_id=payload["onboarding_id"], url=url, body=body,
-                        digest=digest, due_at=self._clock.now(), seq=next(self._seq)))
+                        digest=digest, due_at=self._clock.now() + delay,
+                        seq=next(self._seq)))
 
     def tick(self) -> None:
         """Send every delivery that is due (outside the lock, one after another)."""

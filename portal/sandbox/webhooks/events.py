@@ -4,6 +4,10 @@ Every payload carries ``onboarding_id``, ``onboarding_status``, ``event_timestam
 milliseconds), ``status`` (the event name) and the event's own keys. The sandbox adds
 ``event_id``, unique per event and identical across redeliveries, so a receiver can deduplicate.
 
+An approval is one MERCHANT_STATUS_ACCEPTED in the contract's dialect; the docs' dialect adds
+one MERCHANT_<PRODUCT>_ACCEPTED per product asked for (MCA first, with its
+VIRTUAL_ACCOUNT_PROVISIONED, then cards), all naming the same ``merchant_id``.
+
 The gateway documents no rejection event. The sandbox reports a rejection as
 ``MERCHANT_PENDENCY_STATUS_UPDATED`` with ``pendency_info_status`` ``REJECTED`` and
 ``onboarding_status`` ``REJECTED``; an RFI as the same event with ``pendency_info_status`` ``OPEN``
@@ -14,7 +18,13 @@ from __future__ import annotations
 
 import secrets
 
-from portal.gateway.onboarding_events import WebhookEventName, WebhookKey
+from portal.gateway.onboarding_events import (
+    MERCHANT_ID_KEY,
+    UCIC_ID_KEY,
+    PendencyKey,
+    WebhookEventName,
+    WebhookKey,
+)
 from portal.gateway.onboarding_shapes import OnboardingStatus
 
 #: The fixed extra keys of the verification-step events.
@@ -43,30 +53,53 @@ def payload(event: WebhookEventName, onboarding_id: str, status: str, now_ms: in
     }
 
 
-def accepted_keys() -> dict[str, str]:
-    """MERCHANT_STATUS_ACCEPTED's key: the merchant id (UCIC) the gateway assigns."""
-    return {"merchant_id": f"UCIC{secrets.randbelow(10**10):010d}"}
+def new_merchant_id() -> str:
+    """A merchant id the approval assigns (``merchant_id``)."""
+    return f"UCIC{secrets.randbelow(10**10):010d}"
+
+
+def new_ucic_id() -> str:
+    """The virtual account's other id (``ucic_id``), never the merchant id."""
+    return f"UC{secrets.randbelow(10**8):08d}"
+
+
+def accepted_keys(merchant_id: str) -> dict[str, str]:
+    """An acceptance event's own key: the merchant id the gateway assigned."""
+    return {MERCHANT_ID_KEY: merchant_id}
+
+
+def provisioned_keys(merchant_id: str, ucic_id: str) -> dict[str, str]:
+    """VIRTUAL_ACCOUNT_PROVISIONED's keys: two ids, and the flag."""
+    return {MERCHANT_ID_KEY: merchant_id, UCIC_ID_KEY: ucic_id,
+            "virtual_account_provisioned": "true"}
 
 
 def pendency_keys(status: str, category: str, sub_category: str, reason: str,
-                  now_ms: int) -> dict[str, str]:
-    """MERCHANT_PENDENCY_STATUS_UPDATED's ``pendency_info_*`` keys."""
+                  now_ms: int, blocks: tuple[bool, bool] = (True, True)) -> dict[str, str]:
+    """MERCHANT_PENDENCY_STATUS_UPDATED's ``pendency_info_*`` keys; ``blocks``: whether it
+    holds up the cards approval and the MCA approval."""
+    cards, mca = ("true" if flag else "false" for flag in blocks)
     return {
-        "pendency_info_category": category,
-        "pendency_info_sub_category": sub_category,
-        "pendency_info_reason": reason,
-        "pendency_info_status": status,
-        "pendency_info_creation_time": str(now_ms),
-        "pendency_info_cards_approval_blocking": "true",
-        "pendency_info_mca_approval_blocking": "true",
+        PendencyKey.CATEGORY: category,
+        PendencyKey.SUB_CATEGORY: sub_category,
+        PendencyKey.REASON: reason,
+        PendencyKey.STATUS: status,
+        PendencyKey.CREATION_TIME: str(now_ms),
+        PendencyKey.CARDS_APPROVAL_BLOCKING: cards,
+        PendencyKey.MCA_APPROVAL_BLOCKING: mca,
     }
+
+
+def cards_blocked_keys(now_ms: int) -> dict[str, str]:
+    """The pendency that keeps a ``CARDSBLOCKED`` merchant's cards approval waiting."""
+    return pendency_keys("OPEN", "COMPLIANCE", "WEBSITE_POLICIES",
+                         "The website must show its refund and cancellation policies before "
+                         "cards can be enabled", now_ms, blocks=(True, False))
 
 
 def review_event(outcome: OnboardingStatus, requested_documents: list[str],
                  now_ms: int) -> tuple[WebhookEventName, dict[str, str]]:
-    """The event and extra keys reporting a review's outcome (APPROVED, RFI or REJECTED)."""
-    if outcome is OnboardingStatus.APPROVED:
-        return WebhookEventName.STATUS_ACCEPTED, accepted_keys()
+    """The event and extra keys reporting a review that did not approve (RFI or REJECTED)."""
     if outcome is OnboardingStatus.RFI:
         documents = ",".join(requested_documents)
         return WebhookEventName.PENDENCY_UPDATED, pendency_keys(

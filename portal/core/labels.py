@@ -16,10 +16,11 @@ from portal.core.label_tables import NOT_CREATED, TABLES, Kind
 from portal.core.models.document import DocumentStatus
 from portal.core.models.merchant import CreateState
 from portal.core.models.step import StepState
+from portal.gateway.checklist_words import WORDS as CHECKLIST_WORDS
+from portal.gateway.checklist_words import Badge
 from portal.gateway.onboarding_shapes import (
     AADHAR_DOC_PATTERN,
     STATUS_ALIASES,
-    ChecklistState,
     OnboardingStatus,
     PennyDropStatus,
     known_status,
@@ -27,18 +28,22 @@ from portal.gateway.onboarding_shapes import (
 from portal.gateway.payments_shapes import PaymentStatus
 from portal.gateway.rules import mask
 
-#: Badge colour groups: success, warning, danger; anything else is neutral.
-_GROUPS: dict[str, frozenset[str]] = {
-    "success": frozenset({OnboardingStatus.APPROVED, ChecklistState.COMPLETE,
-                          PaymentStatus.AUTHORIZED, PaymentStatus.SENT_FOR_CAPTURE,
-                          PennyDropStatus.VERIFIED, DocumentStatus.SENT, StepState.SENT}),
-    "warning": frozenset({OnboardingStatus.PENDING_VERIFICATION, OnboardingStatus.RFI,
-                          StepState.NEEDS_ATTENTION, StepState.QUEUED, DocumentStatus.NOT_SENT,
-                          CreateState.OUTCOME_UNKNOWN, CreateState.NEEDS_RECONCILE}),
-    "danger": frozenset({OnboardingStatus.REJECTED, ChecklistState.FAILED,
-                         PaymentStatus.ISSUER_DECLINE, PaymentStatus.AUTHENTICATION_FAILED,
-                         PaymentStatus.SYSTEM_ERROR, DocumentStatus.REFUSED}),
+#: Badge colour groups: success, warning, danger; anything else is neutral. The checklist's
+#: words bring the colours of their own table (portal.gateway.checklist_words).
+_CODE_GROUPS: dict[str, frozenset[str]] = {
+    Badge.SUCCESS: frozenset({OnboardingStatus.APPROVED, PaymentStatus.AUTHORIZED,
+                              PaymentStatus.SENT_FOR_CAPTURE, PennyDropStatus.VERIFIED,
+                              DocumentStatus.SENT, StepState.SENT}),
+    Badge.WARNING: frozenset({OnboardingStatus.PENDING_VERIFICATION, OnboardingStatus.RFI,
+                              StepState.NEEDS_ATTENTION, StepState.QUEUED,
+                              DocumentStatus.NOT_SENT, CreateState.OUTCOME_UNKNOWN,
+                              CreateState.NEEDS_RECONCILE}),
+    Badge.DANGER: frozenset({OnboardingStatus.REJECTED, PennyDropStatus.FAILED,
+                             PaymentStatus.ISSUER_DECLINE, PaymentStatus.AUTHENTICATION_FAILED,
+                             PaymentStatus.SYSTEM_ERROR, DocumentStatus.REFUSED}),
 }
+_GROUPS = {group: codes | {state for state, row in CHECKLIST_WORDS.items() if row.badge == group}
+           for group, codes in _CODE_GROUPS.items()}
 
 
 def document_label(doc_type: str) -> str:

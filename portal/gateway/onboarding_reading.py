@@ -28,13 +28,13 @@ from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
+from portal.gateway.checklist_words import checklist_state
 from portal.gateway.errors import UnexpectedAnswer
 from portal.gateway.onboarding_shapes import (
     BankVerificationData,
     DocumentStatusData,
     MerchantData,
     PennyDropStatus,
-    checklist_state,
 )
 from portal.gateway.shapes import ResponseModel
 from portal.gateway.transport import Reply

@@ -12,13 +12,9 @@ from portal.audit.service import Actor, record
 from portal.core.models.merchant import Merchant
 from portal.core.models.status_change import StatusSource
 from portal.core.models.step import StepState
+from portal.gateway.checklist_words import checklist_done
 from portal.gateway.onboarding_reading import RecordAnswer
-from portal.gateway.onboarding_shapes import (
-    MerchantData,
-    OnboardingStatus,
-    PennyDropStatus,
-    checklist_done,
-)
+from portal.gateway.onboarding_shapes import MerchantData, OnboardingStatus, PennyDropStatus
 from portal.onboarding.drafts import draft_for, find_draft
 from portal.onboarding.locks import verification_complete
 from portal.onboarding.merchant_facts import confirm_mid

@@ -3,8 +3,9 @@ sandbox clock makes due (reviews, then webhook deliveries)."""
 
 from __future__ import annotations
 
+from portal.gateway.checklist_words import ChecklistState
 from portal.gateway.onboarding_events import WebhookEventName
-from portal.gateway.onboarding_shapes import Checklist, ChecklistState, OnboardingStatus
+from portal.gateway.onboarding_shapes import Checklist, OnboardingStatus
 from portal.gateway.shapes import FieldError
 from portal.sandbox.errors import validation_error
 from portal.sandbox.onboarding.present import checklist

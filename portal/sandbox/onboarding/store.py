@@ -12,8 +12,9 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from portal.core.clock import Clock
+from portal.gateway.checklist_words import ChecklistState
 from portal.gateway.onboarding_events import WebhookEventName
-from portal.gateway.onboarding_shapes import ChecklistState, OnboardingStatus
+from portal.gateway.onboarding_shapes import OnboardingStatus
 from portal.gateway.shapes import FieldError
 from portal.sandbox import snapshots
 from portal.sandbox.config import SandboxConfig
@@ -140,8 +141,9 @@ class OnboardingStore:
     def _data(self, record: OnboardingRecord) -> dict:
         # the dialect is asked only where it changes the answer (the tests count who asks)
         differing = docs_words_differ(record)
-        words = differing if differing and speaks_docs(self._config.answerDialect) else None
-        return with_status_names(merchant_data(record, words), self._config)
+        docs = differing is not None and speaks_docs(self._config.answerDialect)
+        return with_status_names(merchant_data(record, differing if docs else None),
+                                 self._config)
 
     def _acknowledge(self, record: OnboardingRecord) -> None:
         if not record.tnc_acknowledged:

@@ -144,6 +144,8 @@ _DOCUMENT = {
     "BANK_STATEMENT": "Bank statement",
     "PAN_CARD": "PAN card",
     "CERTIFICATE_OF_INCORPORATION": "Certificate of incorporation",
+    # Asked for by the review beyond the upload types (rfi-handling's example).
+    "GST_CERTIFICATE": "GST registration certificate",
     # Outstanding-document keys that any of several types satisfies (documents.service).
     "SOLE_PROP_DOC_1_UPLOAD": "First business proof of the proprietor",
     "SOLE_PROP_DOC_2_UPLOAD": "Second business proof of the proprietor",

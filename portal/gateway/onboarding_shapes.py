@@ -171,10 +171,20 @@ SOLE_PROP_DOCS = [
 MAX_DOCUMENT_BYTES = 10 * 1024 * 1024
 
 
+#: The form of any document type: the gateway asks for types beyond its list (GST_CERTIFICATE
+#: in rfi-handling), and the upload takes any type it asked for.
+DOCUMENT_TYPE_FORM = re.compile(r"[A-Z][A-Z0-9_]{1,63}")
+
+
+def known_document_type(value: str) -> bool:
+    """Whether ``value`` is a type of the gateway's list or an owner's Aadhaar."""
+    return value in DOCUMENT_TYPES or bool(AADHAR_DOC_PATTERN.fullmatch(value))
+
+
 def _check_doc_type(value: str) -> str:
-    if value in DOCUMENT_TYPES or AADHAR_DOC_PATTERN.fullmatch(value):
+    if known_document_type(value) or DOCUMENT_TYPE_FORM.fullmatch(value):
         return value
-    raise ValueError("Unknown document type")
+    raise ValueError("Not a document type")
 
 
 def _check_base64(value: str) -> str:

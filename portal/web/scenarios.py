@@ -21,6 +21,7 @@ REVIEW_RFI = "review_rfi"
 REVIEW_REJECTED = "review_rejected"
 DIGILOCKER_OUTSIDE = "digilocker_outside"
 INDIVIDUAL = "individual"
+REVIEW_RFI_GST = "review_rfi_gst"
 
 LABELS = {
     HAPPY: "Happy path (approved)",
@@ -30,14 +31,15 @@ LABELS = {
     DIGILOCKER_OUTSIDE: "Verification page as the gateway's iframe docs show it "
                         "(DigiLocker outside the frame)",
     INDIVIDUAL: "An individual (no beneficial owners)",
+    REVIEW_RFI_GST: "Review asks for a GST certificate (a type outside the spec's list)",
 }
 CHOICES = list(LABELS.items())
 
 #: The account and IFSC the sandbox's penny drop verifies; any other pair fails.
 VERIFIED_BANK = ("1234567890", "SBIN0000000")
 FAILING_BANK = ("9876543210", "HDFC0000001")
-#: The sandbox decides the review by words in registeredName (REJECT, RFI), and the verification
-#: page's dialect by REDIRECT.
+#: The sandbox decides the review by words in registeredName (REJECT, RFI, with GST the
+#: document it asks for), and the verification page's dialect by REDIRECT.
 _NAMES = {
     HAPPY: "Sandbox Traders Private Limited",
     PENNY_DROP_FAILS: "Sandbox Traders Private Limited",
@@ -45,6 +47,7 @@ _NAMES = {
     REVIEW_REJECTED: "REJECT Sandbox Traders Private Limited",
     DIGILOCKER_OUTSIDE: "REDIRECT Sandbox Traders Private Limited",
     INDIVIDUAL: "Asha Rao",
+    REVIEW_RFI_GST: "RFI GST Sandbox Traders Private Limited",
 }
 #: Individual PANs (4th letter P) of the two owners; the first is also the signatory.
 OWNERS = (("Director", "Asha Rao", "ABCPR1234K", "60"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from portal.gateway.errors import ValidationFailed
 from tests.sandbox.payloads import document
 from tests.sandbox.verification_pages import ready_link, status_of, walk
 
@@ -47,3 +48,21 @@ def test_rfi_document_returns_to_review_and_the_next_review_decides(sandbox_serv
     assert data.merchantInfo.onboardingStatus == "PENDING_REVIEW"
     sandbox_server.backend.tick()
     assert status_of(partner, onboarding_id) == "APPROVED"
+
+
+def test_an_rfi_for_a_gst_certificate_asks_a_type_beyond_the_list_and_takes_it(
+        sandbox_server, partner, onboarding_id):
+    walk(sandbox_server.url, ready_link(partner, onboarding_id, registeredName="Acme RFI GST Ltd"))
+    sandbox_server.backend.tick()
+    status = partner.get_status(onboarding_id)
+    assert status.merchantOnboardingCheckListStatus.documentsToBeUploaded == ["GST_CERTIFICATE"]
+    data = partner.upload_document(onboarding_id, document("GST_CERTIFICATE")).record
+    assert data.merchantInfo.onboardingStatus == "PENDING_REVIEW"
+
+
+def test_a_type_beyond_the_list_nobody_asked_for_is_refused(partner, onboarding_id):
+    with pytest.raises(ValidationFailed) as refused:
+        partner.upload_document(onboarding_id, document("SELFIE"))
+    assert [(e.field, e.message) for e in refused.value.field_errors] == [
+        ("merchantDocType", "Unknown document type")]
+

@@ -597,6 +597,9 @@ class MerchantData(ResponseModel):
 
     merchantInfo: MerchantInfo
     merchantOnboardingCheckListStatus: Checklist = Field(default_factory=Checklist)
+    #: What the review asks for, as the gateway sent it (reference/faq; no source shows its
+    #: shape). Read only: a contract answer carries none.
+    rfiDetails: Any = Field(default=None, exclude=True)
 
 
 class BankVerificationData(ResponseModel):

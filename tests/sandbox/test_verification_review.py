@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 
 from portal.gateway.errors import ValidationFailed
+from portal.gateway.onboarding_reading import RFI_DETAILS
 from tests.sandbox.payloads import document
+from tests.sandbox.raw_calls import raw
 from tests.sandbox.verification_pages import ready_link, status_of, walk
+from tests.support.sandbox import speak
 
 
 @pytest.mark.parametrize(("registered_name", "outcome"), [
@@ -66,3 +69,16 @@ def test_a_type_beyond_the_list_nobody_asked_for_is_refused(partner, onboarding_
     assert [(e.field, e.message) for e in refused.value.field_errors] == [
         ("merchantDocType", "Unknown document type")]
 
+
+def test_the_docs_dialect_adds_rfi_details_while_the_review_asks_more(
+        sandbox_server, partner, onboarding_id):
+    walk(sandbox_server.url, ready_link(partner, onboarding_id, registeredName="Acme RFI Ltd"))
+    assert RFI_DETAILS not in raw(partner, "get_status", onboardingId=onboarding_id).json()["data"]
+    sandbox_server.backend.tick()
+    assert RFI_DETAILS not in raw(partner, "get_status", onboardingId=onboarding_id).json()["data"]
+    speak(sandbox_server, "docs")
+    details = raw(partner, "get_status", onboardingId=onboarding_id).json()["data"][RFI_DETAILS]
+    assert details["documentsRequested"] == ["BANK_STATEMENT"]
+    assert "https://" in details["remarks"]
+    partner.upload_document(onboarding_id, document("BANK_STATEMENT"))
+    assert RFI_DETAILS not in raw(partner, "get_status", onboardingId=onboarding_id).json()["data"]

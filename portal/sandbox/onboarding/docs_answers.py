@@ -11,6 +11,9 @@
   words (samples-rev3/checklist-variants.openapi.json): DigiLocker ``SUCCESS``, video KYC
   ``PENDING_REVIEW`` while the review is open and ``SUCCESS`` once it is decided, the T&C
   acknowledgement ``SUCCESS``; a failed video KYC stays ``FAILED``.
+- While the review asks for more information (RFI), ``data.rfiDetails`` beside the record:
+  reference/faq names the field and no source shows its shape, so this one is the sandbox's
+  (:func:`rfi_details`).
 
 Every other answer keeps the contract's envelope.
 """
@@ -69,6 +72,15 @@ def docs_checklist(record: OnboardingRecord) -> Checklist:
     words.digiLocker = _finished(record.digilocker)
     words.vkyc = _finished(record.vkyc, record.status in _REVIEW_OPEN)
     return words
+
+
+def rfi_details(record: OnboardingRecord) -> dict[str, Any]:
+    """``rfiDetails`` of a record the review asked more of: why, what, and a remark with a
+    link (a page must show it as text)."""
+    return {"reason": "The compliance review needs more information before it can decide.",
+            "documentsRequested": list(record.requested_documents),
+            "remarks": "Upload each requested document as a PDF; the guidelines are at "
+                       "https://gateway.example.com/help/rfi"}
 
 
 def docs_words_differ(record: OnboardingRecord) -> Checklist | None:

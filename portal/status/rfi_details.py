@@ -3,8 +3,9 @@ own text, quoted and never reworded, in words where it is a list or a mapping of
 
 No source shows the field's shape (reference/faq only names it), so the page reads it
 tolerantly: a string, a list of strings, or a mapping whose values are strings or lists of
-strings are shown as quotations (a document type the portal knows by its label, PANs masked);
-anything else is shown as its JSON text. Nothing in it becomes a link.
+strings are shown as quotations, verbatim but for PANs and long numbers masked (a document type
+the portal knows gets its label beside the quote, in the portal's words); anything else is
+shown as its JSON text. Nothing in it becomes a link.
 """
 
 from __future__ import annotations
@@ -22,11 +23,20 @@ _WORD_START = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 @dataclass(frozen=True)
+class Quote:
+    """One string of the gateway's, quoted, and what the portal knows it to mean ('' when
+    nothing: a document type's label)."""
+
+    text: str
+    meaning: str = ""
+
+
+@dataclass(frozen=True)
 class Entry:
     """One part of the details: the gateway's key in words ('' for none) and its texts."""
 
     name: str
-    texts: list[str]
+    texts: list[Quote]
 
 
 @dataclass(frozen=True)
@@ -44,13 +54,14 @@ def key_words(key: str) -> str:
     return _WORD_START.sub(" ", key).replace("_", " ").strip().lower().capitalize()
 
 
-def quoted(text: str) -> str:
-    """One string of the gateway's as the page quotes it: a document type by its label where
-    the portal knows it, PANs and long numbers masked."""
-    return redact_text(label(text, Kind.DOCUMENT))
+def quoted(text: str) -> Quote:
+    """One string of the gateway's as the page quotes it: PANs and long numbers masked, and
+    beside it the label of the document type it names, where the portal knows one."""
+    named = label(text, Kind.DOCUMENT)
+    return Quote(redact_text(text), named if named != text else "")
 
 
-def _texts(value: Any) -> list[str] | None:
+def _texts(value: Any) -> list[Quote] | None:
     """A string or a list of strings as quotations; None for anything else."""
     if isinstance(value, str):
         return [quoted(value)]

@@ -55,7 +55,9 @@ def test_an_individual_reaches_verification_without_owners(page: Page, servers: 
     owners.get_by_role("link").click()
     page.wait_for_load_state()
     notice = page.locator(".not-needed")
-    expect(notice).to_contain_text("marks beneficial owners as not needed for this merchant")
+    expect(notice).to_contain_text("marks this step as not applicable to this merchant")
+    expect(page.locator("form.step-form")).to_be_hidden()  # behind "all the same"
+    expect(page.get_by_text("Send beneficial owners all the same")).to_be_visible()
     checked_at_both_widths(page, axe, "individual-owners-not-needed")
     notice.get_by_role("link", name="step 4, bank details").click()
     page.wait_for_load_state()

@@ -52,7 +52,7 @@ def test_the_stepper_and_the_owners_step_say_they_are_not_needed(app, client, au
         assert owners["data-state"] == "not_needed"
         assert owners.select_one(".stepper__state").get_text() == "Not needed for this merchant"
         notice = soup.select_one(".not-needed")
-        assert "marks beneficial owners as not needed" in notice.get_text()
+        assert "marks this step as not applicable" in notice.get_text()
         assert notice.find("a")["href"] == f"/merchants/{merchant_id}/steps/bank"
         listing = page(client, "/merchants")
         done = listing.select_one(f"tr[data-merchant='{merchant_id}'] .steps-done")

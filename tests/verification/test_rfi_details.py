@@ -50,22 +50,23 @@ def test_the_reviews_details_are_kept_and_quoted_and_never_links(app, client, au
     assert merchant.rfi_details["documentsRequested"] == ["BANK_STATEMENT"]
     details = soup.select_one(".rfi-details")
     quoted = {entry.select_one(".rfi-details__name").get_text():
-              entry.select_one(".rfi-details__quote").get_text()
+              entry.select_one(".rfi-details__list li").get_text(" ", strip=True)
               for entry in details.select(".rfi-details__entry")}
-    assert quoted == {
+    assert quoted == {  # the gateway's words, verbatim; a known type's name beside, in brackets
         "Reason": "The compliance review needs more information before it can decide.",
-        "Documents requested": "Bank statement",  # a document type the portal knows, in words
+        "Documents requested": "BANK_STATEMENT (Bank statement)",
         "Remarks": "Upload each requested document as a PDF; the guidelines are at "
                    "https://gateway.example.com/help/rfi"}
+    assert "BANK_STATEMENT" in [q.get_text() for q in details.select("q.rfi-details__quote")]
     assert details.find("a") is None  # the gateway's link is text, never clickable
 
 
 @pytest.mark.parametrize(("details", "names", "quotes", "text"), [
-    ("Upload a GST certificate", [""], ["Upload a GST certificate"], ""),
-    (["GST_CERTIFICATE", "MSME_PROOF"], [""], ["GST registration certificate", "MSME_PROOF"],
-     ""),
+    ("Upload a GST certificate", [""], [("Upload a GST certificate", "")], ""),
+    (["GST_CERTIFICATE", "MSME_PROOF"], [""],
+     [("GST_CERTIFICATE", "GST registration certificate"), ("MSME_PROOF", "")], ""),
     ({"pan_issue": "PAN ABCPR1234K does not match"}, ["Pan issue"],
-     ["PAN ******234K does not match"], ""),
+     [("PAN ******234K does not match", "")], ""),
     ({"count": 2}, [], [], '{\n  "count": 2\n}'),
 ])
 def test_details_in_words_where_they_are_strings_else_their_json(
@@ -79,7 +80,7 @@ def test_details_in_words_where_they_are_strings_else_their_json(
     with app.app_context():
         shown = rfi_details(db.session.get(Merchant, merchant_id))
     assert [e.name for e in shown.entries] == names
-    assert [t for e in shown.entries for t in e.texts] == quotes
+    assert [(q.text, q.meaning) for e in shown.entries for q in e.texts] == quotes
     assert shown.text == text and not shown.cut
 
 

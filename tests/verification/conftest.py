@@ -74,6 +74,13 @@ def merchant_link(app, merchant_id: int) -> str:
     return f"/verify/{merchant_id}?token={token}"
 
 
+def page_soup(client, path: str) -> BeautifulSoup:
+    """The page at ``path``, which must answer 200, parsed."""
+    response = client.get(path)
+    assert response.status_code == 200
+    return BeautifulSoup(response.data, "html.parser")
+
+
 def backend_of(sandbox) -> OnboardingBackend:
     """The sandbox's onboarding backend."""
     return sandbox.state.backends[BACKEND_NAME]

@@ -18,7 +18,13 @@ from portal.status.rfi_details import rfi_details
 from portal.web import scenarios
 from tests.support.browser import Browser
 from tests.support.rows import stored
-from tests.verification.conftest import backend_of, complete_on_sandbox_page, frame_src, onboard
+from tests.verification.conftest import (
+    backend_of,
+    complete_on_sandbox_page,
+    frame_src,
+    onboard,
+    page_soup,
+)
 from tests.wizard.conftest import upload
 
 
@@ -32,9 +38,8 @@ def reviewed(app, client, sandbox, scenario: str) -> int:
 
 
 def status_page(client, merchant_id: int) -> BeautifulSoup:
-    response = client.get(f"/merchants/{merchant_id}/status")
-    assert response.status_code == 200
-    return BeautifulSoup(response.data, "html.parser")
+    """The merchant's status page (which reads the status first), parsed."""
+    return page_soup(client, f"/merchants/{merchant_id}/status")
 
 
 def test_the_reviews_details_are_kept_and_quoted_and_never_links(app, client, auth, sandbox,
@@ -134,7 +139,6 @@ def test_a_type_the_portal_has_no_words_for_is_shown_as_the_gateway_names_it(
     with app.app_context():
         db.session.get(Merchant, merchant_id).documents_outstanding = ["MSME_PROOF"]
         db.session.commit()
-    soup = BeautifulSoup(client.get(f"/merchants/{merchant_id}/steps/documents").data,
-                         "html.parser")
+    soup = page_soup(client, f"/merchants/{merchant_id}/steps/documents")
     heading = soup.select_one("form.upload[data-slot='MSME_PROOF'] h3").get_text(" ", strip=True)
     assert heading == "MSME_PROOF (as the gateway names it)"

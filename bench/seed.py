@@ -109,7 +109,7 @@ def _merchant(n: int) -> dict[str, Any]:
             "display_name": business_name(n), "legal_name": "", "status": SEEDED_STATUS,
             "create_state": CreateState.CREATED, "created_at": START,
             "last_activity_at": START + timedelta(seconds=n), "checklist": {},
-            "documents_outstanding": []}
+            "documents_outstanding": [], "rfi_details": None, "rfi_details_cut": False}
 
 
 def _draft(n: int, step: str, owners: int) -> dict[str, Any]:

@@ -38,13 +38,14 @@ from portal.core.models.step import DONE_STATES, StepDraft
 from portal.core.redaction import redact_text
 from portal.documents import service as documents
 from portal.gateway.onboarding_client import OnboardingClient
-from portal.gateway.onboarding_shapes import AADHAR_DOC_PATTERN, OnboardingStatus, checklist_done
+from portal.gateway.onboarding_shapes import AADHAR_DOC_PATTERN, OnboardingStatus
 from portal.onboarding.create import outcome_unknown_message, reconcile_message, start_merchant
 from portal.onboarding.drafts import drafts_of
+from portal.onboarding.progress import steps_to_do
 from portal.onboarding.reconcile import AWAITING
 from portal.onboarding.result import StepResult
 from portal.onboarding.service import send_saved, send_step
-from portal.onboarding.steps import BY_KEY, STEPS
+from portal.onboarding.steps import BY_KEY
 from portal.ownership.imports import give_to
 from portal.storage.base import DocumentStore
 
@@ -240,8 +241,7 @@ def _finish(outcome: RowOutcome, merchant: Merchant, failure: str) -> RowOutcome
         outcome.reason = "Documents to upload in the wizard: " + ", ".join(
             label(key, Kind.DOCUMENT) for key in merchant.documents_outstanding)
     else:
-        pending = [s.title for s in STEPS if s.checklist_key
-                   and not checklist_done(merchant.checklist.get(s.checklist_key))]
+        pending = [s.title for s in steps_to_do(merchant)]
         outcome.reason = "The gateway still lists as incomplete: " + ", ".join(pending)
     outcome.reason = redact_text(outcome.reason)  # a PAN the gateway or a key repeats
     return outcome

@@ -15,10 +15,10 @@ from portal.core.models.payment import RefundState
 from portal.core.models.status_change import StatusSource
 from portal.core.models.step import StepState
 from portal.core.payment_statuses import LABELS as PAYMENT_STATUS_LABELS
+from portal.gateway.checklist_words import WORDS as CHECKLIST_WORDS
 from portal.gateway.onboarding_shapes import (
     AccountType,
     CardNetwork,
-    ChecklistState,
     EntityType,
     FeeType,
     OnboardingStatus,
@@ -81,12 +81,8 @@ _CHECKLIST_ITEM = {
     "documentsToBeUploaded": "Documents to be uploaded",
 }
 
-_CHECKLIST_STATE = {
-    ChecklistState.PENDING: "Pending",
-    ChecklistState.COMPLETE: "Complete",
-    ChecklistState.FAILED: "Failed",
-    ChecklistState.PENDING_REVIEW: "Done, under review by the gateway",
-}
+#: The checklist's words carry their labels in their own table (portal.gateway.checklist_words).
+_CHECKLIST_STATE = {state: row.label for state, row in CHECKLIST_WORDS.items()}
 
 _PRODUCT = {
     Product.GLOBAL_FUND_TRANSFER: "Global fund transfer",
@@ -148,6 +144,8 @@ _DOCUMENT = {
     "BANK_STATEMENT": "Bank statement",
     "PAN_CARD": "PAN card",
     "CERTIFICATE_OF_INCORPORATION": "Certificate of incorporation",
+    # Asked for by the review beyond the upload types (rfi-handling's example).
+    "GST_CERTIFICATE": "GST registration certificate",
     # Outstanding-document keys that any of several types satisfies (documents.service).
     "SOLE_PROP_DOC_1_UPLOAD": "First business proof of the proprietor",
     "SOLE_PROP_DOC_2_UPLOAD": "Second business proof of the proprietor",
@@ -185,6 +183,7 @@ _STEP_STATE = {
     StepState.NEEDS_ATTENTION: "Needs attention",
     StepState.LOCKED: "Locked",
     StepState.QUEUED: "Queued",
+    StepState.NOT_NEEDED: "Not needed for this merchant",
 }
 
 _STATUS_SOURCE = {

@@ -10,20 +10,10 @@ here (its word in ``portal.gateway.payments_words``, and the sandbox if it shoul
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 
 from portal.core.models.payment import PENDING
+from portal.gateway.checklist_words import Badge
 from portal.gateway.payments_words import FINAL_FAILURES, PaymentStatus
-
-
-class Badge(StrEnum):
-    """A status badge's colour."""
-
-    SUCCESS = "success"
-    WARNING = "warning"
-    DANGER = "danger"
-    NEUTRAL = "neutral"
-
 
 #: Places on the forward path of a payment that goes well.
 WAITING_FOR_GATEWAY, CREATED, IN_PROGRESS, HELD, CAPTURING, CAPTURED, REFUNDING = range(7)

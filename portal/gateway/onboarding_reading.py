@@ -28,13 +28,13 @@ from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
+from portal.gateway.checklist_words import checklist_state
 from portal.gateway.errors import UnexpectedAnswer
 from portal.gateway.onboarding_shapes import (
     BankVerificationData,
     DocumentStatusData,
     MerchantData,
     PennyDropStatus,
-    checklist_state,
 )
 from portal.gateway.shapes import ResponseModel
 from portal.gateway.transport import Reply
@@ -46,6 +46,8 @@ Shape = TypeVar("Shape", bound=ResponseModel)
 INFO = "merchantInfo"
 CHECKLIST = "merchantOnboardingCheckListStatus"
 OUTSTANDING = "documentsToBeUploaded"
+#: What the review asks for (reference/faq): beside the record, or inside merchantInfo.
+RFI_DETAILS = "rfiDetails"
 #: merchantInfo's lists, which a gateway may send as null.
 _LISTS = ("directorDetails", "beneficialOwnerDetails")
 
@@ -111,14 +113,15 @@ def _merchant_info(raw: dict[str, Any]) -> dict[str, Any]:
 
 
 def merchant_data(data: dict[str, Any], gid: str = "") -> MerchantData:
-    """The contract's record from ``data`` (of the answer ``gid``), its variants read;
-    ValueError when it is not one."""
+    """The contract's record from ``data`` (of the answer ``gid``), its variants read (the
+    ``rfiDetails`` beside the record or in merchantInfo); ValueError when it is not one."""
     info = data.get(INFO)
     if not isinstance(info, dict):
         raise ValueError(f"no {INFO}")
     try:
         return MerchantData.from_answer(
-            {**data, INFO: _merchant_info(info), CHECKLIST: _checklist(data.get(CHECKLIST))}, gid)
+            {**data, INFO: _merchant_info(info), CHECKLIST: _checklist(data.get(CHECKLIST)),
+             RFI_DETAILS: data.get(RFI_DETAILS, info.get(RFI_DETAILS))}, gid)
     except ValidationError:
         raise ValueError("the record does not read") from None
 

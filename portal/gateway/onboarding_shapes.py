@@ -19,6 +19,7 @@ from urllib.parse import quote
 from pydantic import AfterValidator, Field, HttpUrl, PlainSerializer, RootModel, field_validator
 
 from portal.gateway import rules
+from portal.gateway.checklist_words import ChecklistState
 from portal.gateway.shapes import (
     Email,
     FieldError,
@@ -113,44 +114,6 @@ class CardNetwork(StrEnum):
     OTHER_CREDIT_CARDS = "OTHER_CREDIT_CARDS"
 
 
-class ChecklistState(StrEnum):
-    """State of one checklist item, as the portal keeps it (revision 3 reads the openapi's
-    words and booleans onto these: :func:`checklist_state`)."""
-
-    PENDING = "PENDING"
-    COMPLETE = "COMPLETE"
-    FAILED = "FAILED"
-    #: Done by the merchant, awaiting the gateway's review (openapi ChecklistStatus).
-    PENDING_REVIEW = "PENDING_REVIEW"
-
-
-#: The openapi's word for a checklist item done (ChecklistStatus: PENDING, SUCCESS,
-#: PENDING_REVIEW, FAILED); the portal keeps it as COMPLETE.
-CHECKLIST_SUCCESS = "SUCCESS"
-#: Checklist states that count as done: the merchant's part is over.
-CHECKLIST_DONE = frozenset({ChecklistState.COMPLETE, ChecklistState.PENDING_REVIEW})
-
-
-def checklist_state(value: Any) -> str:
-    """A checklist value as the portal keeps it (docs/gateway-contract.md, "Checklist values"):
-    COMPLETE or SUCCESS (or ``true``) is COMPLETE, ``false`` or nothing is PENDING,
-    PENDING_REVIEW and FAILED stay; a word no source shows is kept as the gateway wrote it
-    (shown, never counted done)."""
-    if isinstance(value, bool):
-        return ChecklistState.COMPLETE if value else ChecklistState.PENDING
-    word = str(value).strip().upper() if value is not None else ""
-    if not word:
-        return ChecklistState.PENDING
-    if word == CHECKLIST_SUCCESS:
-        return ChecklistState.COMPLETE
-    return ChecklistState(word) if word in ChecklistState.__members__ else str(value).strip()
-
-
-def checklist_done(value: Any) -> bool:
-    """Whether a checklist value (as kept, or as the gateway wrote it) says the item is done."""
-    return checklist_state(value) in CHECKLIST_DONE
-
-
 class PennyDropStatus(StrEnum):
     """Outcome of the automatic penny-drop check on bank details."""
 
@@ -208,10 +171,20 @@ SOLE_PROP_DOCS = [
 MAX_DOCUMENT_BYTES = 10 * 1024 * 1024
 
 
+#: The form of any document type: the gateway asks for types beyond its list (GST_CERTIFICATE
+#: in rfi-handling), and the upload takes any type it asked for.
+DOCUMENT_TYPE_FORM = re.compile(r"[A-Z][A-Z0-9_]{1,63}")
+
+
+def known_document_type(value: str) -> bool:
+    """Whether ``value`` is a type of the gateway's list or an owner's Aadhaar."""
+    return value in DOCUMENT_TYPES or bool(AADHAR_DOC_PATTERN.fullmatch(value))
+
+
 def _check_doc_type(value: str) -> str:
-    if value in DOCUMENT_TYPES or AADHAR_DOC_PATTERN.fullmatch(value):
+    if known_document_type(value) or DOCUMENT_TYPE_FORM.fullmatch(value):
         return value
-    raise ValueError("Unknown document type")
+    raise ValueError("Not a document type")
 
 
 def _check_base64(value: str) -> str:
@@ -624,6 +597,9 @@ class MerchantData(ResponseModel):
 
     merchantInfo: MerchantInfo
     merchantOnboardingCheckListStatus: Checklist = Field(default_factory=Checklist)
+    #: What the review asks for, as the gateway sent it (reference/faq; no source shows its
+    #: shape). Read only: a contract answer carries none.
+    rfiDetails: Any = Field(default=None, exclude=True)
 
 
 class BankVerificationData(ResponseModel):

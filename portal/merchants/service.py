@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, Select, func, or_, select
+from sqlalchemy import ColumnElement, Select, and_, func, or_, select
 
 from portal.core.db import db
 from portal.core.encryption import current_cipher
@@ -14,6 +14,8 @@ from portal.core.models.merchant import Merchant
 from portal.core.models.merchant_search import names_contain
 from portal.core.models.step import DONE_STATES, StepDraft
 from portal.core.pagination import Page, clamped
+from portal.gateway.checklist_words import ChecklistState
+from portal.onboarding.progress import not_needed
 from portal.onboarding.stalling import stalling
 from portal.onboarding.steps import STEPS
 
@@ -98,12 +100,17 @@ def search_merchants(query: str = "", status: str = "", page: int = 1,
     paged = (_ordered_ids(filters, few=bool(query) and not capped)
              .limit(min(per_page, total - (page - 1) * per_page))  # not past the cap
              .offset((page - 1) * per_page).subquery())
-    # steps done counted for the page's merchants only, one indexed look-up each
+    # steps done counted for the page's merchants only, one indexed look-up each; a step the
+    # gateway's checklist says is not needed counts done, whatever its draft (added below)
     done = (select(func.count(StepDraft.id))
             .where(StepDraft.merchant_id == Merchant.id,
-                   StepDraft.state.in_([str(s) for s in DONE_STATES]))
+                   StepDraft.state.in_([str(s) for s in DONE_STATES]),
+                   ~or_(*(and_(StepDraft.step == step.key, func.coalesce(
+                       Merchant.checklist[step.checklist_key].as_string(), "")
+                               == ChecklistState.NOT_APPLICABLE)
+                          for step in STEPS if step.checklist_key)))
             .correlate(Merchant).scalar_subquery())
     rows = db.session.execute(
         select(Merchant, done).join(paged, paged.c.id == Merchant.id).order_by(*order))
-    return MerchantPage([MerchantRow(m, int(n)) for m, n in rows], total, page, per_page,
-                        capped)
+    return MerchantPage([MerchantRow(m, int(n) + sum(not_needed(m, s) for s in STEPS))
+                         for m, n in rows], total, page, per_page, capped)

@@ -8,22 +8,24 @@ create once reconciled. Nothing else writes the gateway's record onto the mercha
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from portal.audit.service import Actor, record
 from portal.core.models.merchant import Merchant
 from portal.core.models.status_change import StatusSource
 from portal.core.models.step import StepState
+from portal.gateway.checklist_words import checklist_done
 from portal.gateway.onboarding_reading import RecordAnswer
-from portal.gateway.onboarding_shapes import (
-    MerchantData,
-    OnboardingStatus,
-    PennyDropStatus,
-    checklist_done,
-)
+from portal.gateway.onboarding_shapes import MerchantData, OnboardingStatus, PennyDropStatus
 from portal.onboarding.drafts import draft_for, find_draft
 from portal.onboarding.locks import verification_complete
 from portal.onboarding.merchant_facts import confirm_ids
 from portal.onboarding.status_history import RANK, change_status, is_final, may_move
 from portal.onboarding.steps import BY_KEY
+
+#: The most of the review's ``rfiDetails`` kept: characters of its compact JSON.
+RFI_DETAILS_LIMIT = 8 * 1024
 
 
 def apply_answer(merchant: Merchant, answer: RecordAnswer, *,
@@ -57,7 +59,8 @@ def apply_status_read(merchant: Merchant, data: MerchantData, source: str, *,
     """Apply a read unless it is behind what the portal knows; True if the status moved; no
     commit.
 
-    A read at the same status still refreshes the checklist (T&C, DigiLocker, documents).
+    A read at the same status still refreshes the checklist (T&C, DigiLocker, documents) and
+    what the review asks for (``rfiDetails``).
     Status names of the gateway's other pages (UNDER_REVIEW, ACCEPTED, ...) count as the
     contract's status they stand for; a name the portal does not know is stored and shown,
     and the status stays where it was.
@@ -77,6 +80,7 @@ def apply_status_read(merchant: Merchant, data: MerchantData, source: str, *,
         return False
     before = (merchant.checklist, merchant.documents_outstanding)
     store_record(merchant, data)
+    keep_rfi_details(merchant, data.rfiDetails)
     moved = change_status(merchant, new, source, gid, actor=actor) if new is not None else False
     if (merchant.checklist, merchant.documents_outstanding) != before:
         merchant.touch()
@@ -98,6 +102,16 @@ def store_record(merchant: Merchant, data: MerchantData) -> None:
     if info.businessDetails is not None and info.businessDetails.registeredName:
         merchant.legal_name = info.businessDetails.registeredName
     _sync_documents_step(merchant)
+
+
+def keep_rfi_details(merchant: Merchant, details: Any) -> None:
+    """Keep what a status read says the review asks for (``rfiDetails``) as sent, replacing
+    what an earlier read said (none: nothing asked any more); when its JSON is longer than
+    RFI_DETAILS_LIMIT, its text's beginning, marked cut. No commit."""
+    text = json.dumps(details, ensure_ascii=False, separators=(",", ":"))
+    cut = details is not None and len(text) > RFI_DETAILS_LIMIT
+    merchant.rfi_details = text[:RFI_DETAILS_LIMIT] if cut else details
+    merchant.rfi_details_cut = cut
 
 
 def _keep_penny_drop(merchant: Merchant, outcome: PennyDropStatus,

@@ -6,7 +6,8 @@ import re
 
 from portal.core.labels import label
 from portal.core.models.merchant import CreateState, Merchant
-from portal.gateway.onboarding_shapes import FINAL_STATUSES, OnboardingStatus, checklist_done
+from portal.gateway.checklist_words import checklist_done
+from portal.gateway.onboarding_shapes import FINAL_STATUSES, OnboardingStatus
 from portal.onboarding.steps import Lock, Step
 
 #: Statuses reached only once the merchant finished the verification page.

@@ -1,5 +1,6 @@
-"""Where a merchant's onboarding stands: the stepper's state of each step, and the penny
-drop's verdict on the bank account in words."""
+"""Where a merchant's onboarding stands: the stepper's state of each step, the steps the
+gateway's checklist still counts to do, and the penny drop's verdict on the bank account in
+words."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from dataclasses import dataclass
 
 from portal.core.models.merchant import CreateState, Merchant
 from portal.core.models.step import StepDraft, StepState
+from portal.gateway.checklist_words import checklist_done, not_applicable
 from portal.gateway.onboarding_shapes import OnboardingStatus, PennyDropStatus
 from portal.onboarding.locks import lock_reason
 from portal.onboarding.steps import STEPS, Step
@@ -42,6 +44,8 @@ def stepper(merchant: Merchant, drafts: dict[str, StepDraft]) -> list[StepStatus
             reason = reason or (draft.lock_reason if draft else None)
         else:
             state = draft.state if draft is not None else StepState.NOT_STARTED
+        if state != StepState.SENT and not_needed(merchant, step):
+            state = StepState.NOT_NEEDED  # a lock's reason stays: the page is read-only then
         if step.checks_account and state == StepState.SENT and cheque_needed(merchant):
             state = StepState.NEEDS_ATTENTION
         if step.key == "status" and merchant.status == OnboardingStatus.REJECTED:
@@ -50,6 +54,21 @@ def stepper(merchant: Merchant, drafts: dict[str, StepDraft]) -> list[StepStatus
             state, reason = StepState.NEEDS_ATTENTION, None  # the review asks for an upload
         entries.append(StepStatus(step, state, reason))
     return entries
+
+
+def not_needed(merchant: Merchant, step: Step) -> bool:
+    """The gateway's checklist says ``step`` does not apply to the merchant (an individual's
+    beneficial owners)."""
+    return step.checklist_key is not None and not_applicable(
+        merchant.checklist.get(step.checklist_key))
+
+
+def steps_to_do(merchant: Merchant) -> list[Step]:
+    """The steps whose checklist item the gateway does not count done yet. The verification
+    page's own items (T&C, DigiLocker, video KYC) are no step's: they are done in that page,
+    so they never hold its link back."""
+    return [step for step in STEPS if step.checklist_key
+            and not checklist_done(merchant.checklist.get(step.checklist_key))]
 
 
 def asks_for_documents(merchant: Merchant) -> bool:

@@ -17,6 +17,7 @@ from portal.payments.credentials import credentials_of
 from portal.payments.service import unavailable_reason
 from portal.status.pendencies import latest, pendencies
 from portal.status.products import product_rows
+from portal.status.rfi_details import rfi_details
 from portal.status.service import describe, gateway_name, read_status
 
 bp = Blueprint("status", __name__)
@@ -25,8 +26,8 @@ bp = Blueprint("status", __name__)
 @bp.get("/merchants/<int:merchant_id>/status")
 @roles_required(*STAFF)
 def page(merchant_id: int) -> ResponseReturnValue:
-    """Read the status now; show it with the checklist, outstanding documents, the gateway's
-    pendencies and the timeline."""
+    """Read the status now; show it with the checklist, outstanding documents, what the
+    review asks for, the gateway's pendencies and the timeline."""
     merchant = get_merchant(merchant_id) or abort(404)
     read = read_status(current_onboarding_client(), merchant, StatusSource.POLL,
                        current_actor())
@@ -38,4 +39,5 @@ def page(merchant_id: int) -> ResponseReturnValue:
                            pendency=latest(shown), credentials=credentials_of(merchant),
                            products=product_rows(merchant),
                            payments_reason=unavailable_reason(merchant),
+                           rfi=rfi_details(merchant),
                            stepper=progress.stepper(merchant, drafts_of(merchant)))

@@ -16,18 +16,20 @@ from sqlalchemy import select
 from portal.audit.service import Actor, record
 from portal.core import clock
 from portal.core.db import db
+from portal.core.labels import Kind, label
 from portal.core.models.merchant import Merchant
 from portal.core.models.status_change import StatusSource
 from portal.core.models.step import StepState
 from portal.core.models.verification import GatewayLink
+from portal.gateway.checklist_words import VERIFICATION_PAGE_ITEMS, word
 from portal.gateway.errors import GatewayError, GatewayUnavailable, ValidationFailed
 from portal.gateway.onboarding_client import OnboardingClient
 from portal.gateway.onboarding_events import StepName
-from portal.gateway.onboarding_shapes import checklist_done
 from portal.onboarding.drafts import draft_for
 from portal.onboarding.gateway_words import refusal_words
 from portal.onboarding.locks import verification_complete
-from portal.onboarding.steps import BY_KEY, STEPS
+from portal.onboarding.progress import steps_to_do
+from portal.onboarding.steps import BY_KEY
 from portal.status.service import read_status
 from portal.verification.words import PageWords
 
@@ -37,11 +39,11 @@ GATEWAY_LINK_LIFETIME = timedelta(hours=24)
 OPS = "ops"
 MERCHANT_LINK = "merchant link"
 #: The verification page's steps: the postMessage step name, its checklist key, its label.
-VERIFICATION_STEPS = (
-    (StepName.TNC, "tncAcknowledged", "Terms and conditions"),
-    (StepName.DIGILOCKER, "digiLocker", "DigiLocker"),
-    (StepName.VKYC, "vkyc", "Video KYC"),
-)
+VERIFICATION_STEPS = tuple(
+    (name, key, label(key, Kind.CHECKLIST_ITEM)) for name, key in zip(
+        (StepName.TNC, StepName.DIGILOCKER, StepName.VKYC), VERIFICATION_PAGE_ITEMS, strict=True))
+
+
 @dataclass(frozen=True)
 class Gate:
     """Whether a verification link may be asked for, and if not, everything still missing."""
@@ -62,14 +64,19 @@ class Progress:
     step: str
     label: str
     done: bool
+    #: Done, and the gateway's checklist says it still reviews it (PENDING_REVIEW).
+    under_review: bool = False
 
 
 def progress(merchant: Merchant) -> list[Progress]:
     """The verification steps' states from the stored checklist (all done once verified)."""
     verified = verification_complete(merchant)
-    return [Progress(str(step), label,
-                     verified or checklist_done(merchant.checklist.get(key)))
-            for step, key, label in VERIFICATION_STEPS]
+    entries = []
+    for step, key, title in VERIFICATION_STEPS:
+        said = word(merchant.checklist.get(key))
+        done = verified or (said is not None and said.done)
+        entries.append(Progress(str(step), title, done, said is not None and said.awaiting_review))
+    return entries
 
 
 @dataclass(frozen=True)
@@ -83,14 +90,13 @@ class Minted:
 
 
 def gate(merchant: Merchant) -> Gate:
-    """The link gate, from the stored checklist: every section complete, nothing outstanding."""
+    """The link gate, from the stored checklist: every item but the verification page's own
+    done (a section that does not apply counts done), nothing outstanding."""
     if verification_complete(merchant):
         return Gate([], done=True)
     if not merchant.onboarding_id:
         return Gate([f"{BY_KEY['create'].title} (step 1): not sent to the gateway yet"])
-    missing = [f"{step.title} (step {step.number})" for step in STEPS
-               if step.checklist_key
-               and not checklist_done(merchant.checklist.get(step.checklist_key))]
+    missing = [f"{step.title} (step {step.number})" for step in steps_to_do(merchant)]
     missing += [f"Document {doc}" for doc in merchant.documents_outstanding]
     return Gate(missing)
 

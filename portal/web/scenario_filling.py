@@ -32,7 +32,8 @@ def chosen(merchant: Merchant | None) -> str:
 
 def fill_every_step(merchant: Merchant, scenario: str, actor: Actor) -> list[Step]:
     """Keep ``scenario`` for ``merchant`` and store its test data as the draft of every step
-    that can still change and does not hold that data already (a step sent with other data
+    that can still change, is needed (the gateway's checklist) and does not hold that data
+    already (a step sent with other data
     becomes a draft to send again), credited to ``actor``; the steps filled. One transaction,
     committed: a step saved by someone else meanwhile raises DraftConflict and nothing is
     kept."""
@@ -41,7 +42,7 @@ def fill_every_step(merchant: Merchant, scenario: str, actor: Actor) -> list[Ste
     filled = []
     for entry in stepper(merchant, drafts):
         step = entry.step
-        if step.request is None or entry.state == StepState.LOCKED or (
+        if step.request is None or entry.state in (StepState.LOCKED, StepState.NOT_NEEDED) or (
                 step.creates_record and merchant.create_state != CreateState.DRAFT):
             continue
         data = scenarios.form_data(scenario, step.key)

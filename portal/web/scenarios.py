@@ -22,6 +22,8 @@ REVIEW_REJECTED = "review_rejected"
 DIGILOCKER_OUTSIDE = "digilocker_outside"
 EVERY_PRODUCT = "every_product"
 CARDS_BLOCKED = "cards_blocked"
+INDIVIDUAL = "individual"
+REVIEW_RFI_GST = "review_rfi_gst"
 
 LABELS = {
     HAPPY: "Happy path (approved)",
@@ -32,14 +34,16 @@ LABELS = {
                         "(DigiLocker outside the frame)",
     EVERY_PRODUCT: "Every product (in the docs dialect MCA is accepted first, cards a step later)",
     CARDS_BLOCKED: "Approved, but cards held up by a pendency",
+    INDIVIDUAL: "An individual (no beneficial owners)",
+    REVIEW_RFI_GST: "Review asks for a GST certificate (a type outside the spec's list)",
 }
 CHOICES = list(LABELS.items())
 
 #: The account and IFSC the sandbox's penny drop verifies; any other pair fails.
 VERIFIED_BANK = ("1234567890", "SBIN0000000")
 FAILING_BANK = ("9876543210", "HDFC0000001")
-#: The sandbox decides the review by words in registeredName (REJECT, RFI, CARDSBLOCKED), and the
-#: verification page's dialect by REDIRECT.
+#: The sandbox decides the review by words in registeredName (REJECT, RFI, with GST the
+#: document it asks for, CARDSBLOCKED), and the verification page's dialect by REDIRECT.
 _NAMES = {
     HAPPY: "Sandbox Traders Private Limited",
     PENNY_DROP_FAILS: "Sandbox Traders Private Limited",
@@ -48,22 +52,27 @@ _NAMES = {
     DIGILOCKER_OUTSIDE: "REDIRECT Sandbox Traders Private Limited",
     EVERY_PRODUCT: "Sandbox Traders Private Limited",
     CARDS_BLOCKED: "CARDSBLOCKED Sandbox Traders Private Limited",
+    INDIVIDUAL: "Asha Rao",
+    REVIEW_RFI_GST: "RFI GST Sandbox Traders Private Limited",
 }
 #: The scenarios that ask for the global fund transfer too (the others: the card products).
 _EVERY_PRODUCT = (EVERY_PRODUCT, CARDS_BLOCKED)
 #: Individual PANs (4th letter P) of the two owners; the first is also the signatory.
 OWNERS = (("Director", "Asha Rao", "ABCPR1234K", "60"),
           ("Director", "Vikram Mehta", "BCDPM5678L", "40"))
+#: An individual owns its business whole: itself, the signatory.
+INDIVIDUAL_OWNER = (("Owner", OWNERS[0][1], OWNERS[0][2], "100"),)
 _ADDRESS = {"streetAddress1": "12 Marine Drive", "streetAddress2": "Nariman Point",
             "zipcode": "400021", "city": "Mumbai", "state": "Maharashtra", "stateCode": "MH"}
 
 
-def company_pan() -> str:
-    """A fresh, well-formed company PAN (4th letter C): its serial number is 0001 to 9998
-    (0000 is no PAN's, and the sandbox's registry has no PAN numbered 9999)."""
+def company_pan(holder: str = "C") -> str:
+    """A fresh, well-formed PAN of a company (4th letter C; ``holder`` "P": an individual's):
+    its serial number is 0001 to 9998 (0000 is no PAN's, and the sandbox's registry has no PAN
+    numbered 9999)."""
     letters = "".join(secrets.choice(string.ascii_uppercase) for _ in range(3))
     digits = f"{1 + secrets.randbelow(9998):04d}"
-    return f"{letters}C{secrets.choice(string.ascii_uppercase)}{digits}" \
+    return f"{letters}{holder}{secrets.choice(string.ascii_uppercase)}{digits}" \
            f"{secrets.choice(string.ascii_uppercase)}"
 
 
@@ -71,12 +80,14 @@ def form_data(scenario: str, step: str) -> dict[str, Any]:
     """The form data of ``step`` for ``scenario``."""
     name = _NAMES[scenario]
     account, ifsc = FAILING_BANK if scenario == PENNY_DROP_FAILS else VERIFIED_BANK
+    individual = scenario == INDIVIDUAL
     builders = {
         "create": lambda: {"displayName": f"{name} ({LABELS[scenario]})",
                            "externalOnboardingId": new_external_id(),
-                           "panNumber": company_pan()},
+                           "panNumber": company_pan("P" if individual else "C")},
         "business": lambda: {
-            "entityType": "PVT_LTD_COMPANY", "natureOfBusiness": "BUS.IT_SERVICES",
+            "entityType": "INDIVIDUAL" if individual else "PVT_LTD_COMPANY",
+            "natureOfBusiness": "BUS.IT_SERVICES",
             "registeredName": name, "tradeName": "Sandbox Traders",
             "gstNumber": GSTIN_EXAMPLE, "iec": "", "websiteUrl": "https://merchant.example.com",
             "purposeCode": "P0802",
@@ -85,9 +96,9 @@ def form_data(scenario: str, step: str) -> dict[str, Any]:
                         "businessRegisteredAddress": dict(_ADDRESS),
                         "businessOperatingAddress": {}},
             "noPartnershipRegistrationCheck": False},
-        "owners": lambda: {"owners": [
+        "owners": lambda: {"owners": [  # the gateway needs none of an individual (not sent)
             {"designation": d, "name": n, "pan": p, "percentageOwnership": pct}
-            for d, n, p, pct in OWNERS]},
+            for d, n, p, pct in (INDIVIDUAL_OWNER if individual else OWNERS)]},
         "bank": lambda: {"bankAccountNumber": account, "bankIfscCode": ifsc,
                          "accountHolderName": name, "accountType": "CURRENT"},
         "signatory": lambda: {"authSignatoryName": OWNERS[0][1],

@@ -193,4 +193,5 @@ def render_step(merchant: Merchant, step: Step, form: StepForm,
     return render_template("wizard/step.html", merchant=merchant, step=step, form=form,
                            stepper=stepper, draft=draft, lock_reason=status.lock_reason,
                            readonly=bool(status.lock_reason or identity_fixed),
-                           queued=queued, changes=changes)
+                           queued=queued, changes=changes,
+                           not_needed=status.state == StepState.NOT_NEEDED)

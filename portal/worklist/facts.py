@@ -26,7 +26,8 @@ from portal.core.models.outbox import LIVE_STATES, OutboxItem
 from portal.core.models.payment import Payment
 from portal.core.models.step import StepDraft, StepState
 from portal.core.models.verification import MerchantLink
-from portal.gateway.onboarding_shapes import CHECKLIST_DONE, OnboardingStatus
+from portal.gateway.checklist_words import DONE_WORDS
+from portal.gateway.onboarding_shapes import OnboardingStatus
 from portal.gateway.payments_words import PaymentStatus
 from portal.onboarding.steps import STEPS
 from portal.payments.expiry import authorised_by, warned_after
@@ -41,7 +42,7 @@ LINK_UNOPENED = timedelta(hours=4)
 UNDER_WAY = (OnboardingStatus.IN_PROGRESS, OnboardingStatus.PENDING_VERIFICATION)
 #: The steps the gateway refuses (a send's 400); the later ones follow the status.
 SENT_STEPS = tuple(step.key for step in STEPS if step.request is not None)
-_DONE = [str(state) for state in CHECKLIST_DONE]
+_DONE = sorted(DONE_WORDS)
 #: Sends queued before this are failing for long; holds authorised before this are near their
 #: expiry (values from :func:`moments`).
 QUEUED_BEFORE = bindparam("queued_before")

@@ -16,7 +16,9 @@ from tests.browser.test_failed_send_then_fix import fill, send
 from tests.browser.test_payment_pages import act, hold_and_pay
 from tests.bulk.conftest import EXAMPLE
 from tests.payments.conftest import APPROVING_CARD, add_merchant
+from tests.support.chromium import click_through_verification
 from tests.support.finished import finished_merchant
+from tests.support.sandbox import speak
 from tests.support.workers import run_worker
 from tests.verification.conftest import merchant_link, onboard
 from tests.wizard.test_readonly_steps import FORM_STEPS
@@ -90,3 +92,22 @@ def bulk_results(page: Page, app, folder: Path) -> None:
     page.wait_for_url("**/admin/bulk/*")
     run_worker(app)
     import_ended(page)
+
+
+def test_the_pages_of_checklist_words_and_requests_for_information(
+        page: Page, servers: Servers, auth, csrf_app) -> None:
+    """Docs dialect: an individual whose owners are not needed (summary, step 3, status), and a
+    review asking for a GST certificate with its rfiDetails (status, step 6)."""
+    speak(servers.sandbox, "docs")
+    individual = onboard(csrf_app, scenarios.INDIVIDUAL)
+    asked = onboard(csrf_app, scenarios.REVIEW_RFI_GST)
+    log_in(page, auth.create("ops"))
+    shoot(page, f"/merchants/{individual}", "15-individual-summary")
+    shoot(page, f"/merchants/{individual}/steps/owners", "15-individual-owners")
+    shoot(page, f"/merchants/{individual}/status", "15-individual-status")
+    page.goto(f"/merchants/{asked}/verification/session")
+    click_through_verification(page.frame_locator("#verification-frame"))
+    expect(page.locator(".verification-result")).to_have_attribute("data-state", "confirmed")
+    servers.onboarding.tick()
+    shoot(page, f"/merchants/{asked}/status", "16-rfi-details-status")
+    shoot(page, f"/merchants/{asked}/steps/documents", "16-rfi-gst-documents")

@@ -15,13 +15,13 @@ from portal.core.models.document import DocumentStatus
 from portal.core.models.merchant import CreateState
 from portal.core.models.status_change import StatusSource
 from portal.core.models.step import StepState
+from portal.gateway.checklist_words import ChecklistState
 from portal.gateway.onboarding_shapes import (
     DOCUMENT_TYPES,
     STATUS_ALIASES,
     AccountType,
     CardNetwork,
     Checklist,
-    ChecklistState,
     EntityType,
     FeeType,
     OnboardingStatus,

@@ -57,16 +57,28 @@ def test_a_tests_two_dialect_runs_share_one_proof(tmp_path):
     assert proof(AnswerDialect.CONTRACT) != proof(AnswerDialect.CONTRACT, "owners")
 
 
-def test_an_answer_no_dialect_changes_is_the_same_in_both_and_asks_none(
-        sandbox_server, partner, onboarding_id):
+def test_an_answer_no_dialect_changes_is_the_same_in_both_and_asks_none(sandbox_server, partner):
     seen = {}
-    for dialect in AnswerDialect:  # a new record: its checklist reads alike in both
+    for dialect in AnswerDialect:  # the business categories read alike in both
         speak(sandbox_server, dialect)
         READS.restart()
-        answer = raw(partner, "get_status", onboardingId=onboarding_id)
+        answer = raw(partner, "get_business_categories")
         seen[dialect] = (answer.json()["data"], READS.count)
     assert seen[AnswerDialect.CONTRACT] == seen[AnswerDialect.DOCS]
     assert seen[AnswerDialect.CONTRACT][1] == 0
+
+
+def test_every_checklist_reads_otherwise_in_the_docs_and_asks_the_dialect(
+        sandbox_server, partner, onboarding_id):
+    seen = {}
+    for dialect in AnswerDialect:  # a new record: PENDING in the contract's words, INCOMPLETE
+        speak(sandbox_server, dialect)
+        READS.restart()
+        answer = raw(partner, "get_status", onboardingId=onboarding_id)
+        seen[dialect] = (answer.json()["data"]["merchantOnboardingCheckListStatus"], READS.count)
+    assert seen[AnswerDialect.CONTRACT][0]["businessDetails"] == "PENDING"
+    assert seen[AnswerDialect.DOCS][0]["businessDetails"] == "INCOMPLETE"
+    assert seen[AnswerDialect.CONTRACT][1] > 0
 
 
 def test_an_answer_the_docs_shape_their_own_way_asks_the_dialect(

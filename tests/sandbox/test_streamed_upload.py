@@ -140,7 +140,7 @@ def test_a_document_over_the_limit_is_refused(sandbox_server, onboarding_id):
 
 def test_other_fields_are_checked_by_the_shape_beside_long_content(sandbox_server,
                                                                    onboarding_id):
-    body = upload_text("A" * LONG, merchantDocType="NOT_A_TYPE", note="x")
+    body = upload_text("A" * LONG, merchantDocType="not a type", note="x")
     response = put_upload(sandbox_server, onboarding_id, body)
     assert response.status_code == 400
     assert set(field_errors(response)) == {"merchantDocType", "note"}

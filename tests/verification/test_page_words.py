@@ -54,7 +54,7 @@ def test_the_status_page_reads_in_words_with_a_coloured_badge(client, auth, in_v
     checklist = {dt.get_text(): dd.get_text() for dt, dd in zip(
         soup.select(".checklist dt"), soup.select(".checklist dd"), strict=True)}
     assert checklist["Business details"] == "Complete"
-    assert checklist["Terms and conditions"] == "Pending"
+    assert checklist["Terms and conditions"] == "To do"
     tile = soup.select_one(".stepper__step[data-step='status'] .stepper__state")
     assert tile.get_text() == "Pending verification"
 
@@ -86,7 +86,7 @@ def test_the_checklist_export_adds_columns_in_words(client, auth, in_verificatio
     [row] = [r for r in rows if r["merchant_id"] == str(in_verification)]
     assert row["status"] == "PENDING_VERIFICATION"
     assert row["status_label"] == "Pending verification"
-    assert "Terms and conditions: Pending" in row["checklist"]
+    assert "Terms and conditions: To do" in row["checklist"]
     assert RAW_CODES.findall(row["status_label"] + row["checklist"]) == []
 
 

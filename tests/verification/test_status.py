@@ -31,7 +31,7 @@ def test_the_page_reads_the_status_and_stores_the_checklist(app, client, auth, s
     assert [li.get_text() for li in soup.select("ul.outstanding li")] == [
         "Aadhaar of Vikram Mehta (PAN ******678L)"]
     assert soup.select_one("[data-item='businessDetails']").get_text() == "Complete"
-    assert soup.select_one("[data-item='products']").get_text() == "Pending"
+    assert soup.select_one("[data-item='products']").get_text() == "To do"
     assert stored(app, merchant_id).documents_outstanding == ["BCDPM5678L_VIKRAM_MEHTA_AADHAR"]
     assert [td["data-status"] for td in soup.select(".timeline td.to")] == ["INITIATED",
                                                                             "IN_PROGRESS"]

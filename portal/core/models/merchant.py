@@ -6,7 +6,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, Index, Integer, String, text
+from sqlalchemy import JSON, Boolean, Index, Integer, String, false, text
 from sqlalchemy.orm import Mapped, mapped_column, validates
 
 from portal.core import clock
@@ -81,6 +81,12 @@ class Merchant(Base):
     owner_id: Mapped[int | None] = mapped_column(Integer)
     #: When the owner noted that the merchant was told of its rejection (``portal.worklist``).
     rejection_told_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: What the review asks for (the status answer's ``rfiDetails``), as the gateway sent it;
+    #: encrypted, as it may name owners and their PANs. When it was too large to keep whole,
+    #: its JSON text's beginning, and ``rfi_details_cut`` is set.
+    rfi_details: Mapped[Any] = mapped_column(EncryptedJSON, nullable=True)
+    rfi_details_cut: Mapped[bool] = mapped_column(Boolean, default=False,
+                                                  server_default=false())
 
     @validates("pan")
     def _index_pan(self, _key: str, pan: str) -> str:

@@ -24,10 +24,12 @@ class StepState(StrEnum):
     LOCKED = "locked"
     #: Saved while the gateway was unavailable; the sync sends it (portal.outbox).
     QUEUED = "queued"
+    #: The gateway's checklist says the step does not apply to the merchant (shown, not stored).
+    NOT_NEEDED = "not_needed"
 
 
 #: States that count as done in the merchants list.
-DONE_STATES = (StepState.SENT, StepState.LOCKED)
+DONE_STATES = (StepState.SENT, StepState.LOCKED, StepState.NOT_NEEDED)
 
 
 class StepDraft(Base):

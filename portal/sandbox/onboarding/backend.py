@@ -36,10 +36,12 @@ from portal.gateway.onboarding_shapes import (
     VerificationRedirectRequest,
     WebhookList,
     WebhookRegistrationRequest,
+    known_document_type,
 )
 from portal.gateway.shapes import FieldError
 from portal.sandbox.errors import ApiError, validation_error
 from portal.sandbox.onboarding.categories import SUBCATEGORY_CODES
+from portal.sandbox.onboarding.documents import pending_documents
 from portal.sandbox.onboarding.records import OnboardingRecord, StoredDocument, VerificationToken
 from portal.sandbox.onboarding.review import VerificationSteps
 from portal.sandbox.onboarding.rules import callback_url_errors, pan_errors, penny_drop
@@ -160,10 +162,13 @@ class OnboardingBackend(VerificationSteps):
 
     def upload_document(self, partner_id: str, onboarding_id: str,
                         request: DocumentUploadRequest) -> dict:
-        """Store one document; after verification only documents the review asked for."""
+        """Store one document of a known type or one asked for; after verification only
+        documents the review asked for."""
 
         def apply(record: OnboardingRecord) -> None:
             doc_type = request.merchantDocType
+            if not known_document_type(doc_type) and doc_type not in pending_documents(record):
+                raise validation_error([FieldError("merchantDocType", "Unknown document type")])
             if record.verification_complete and doc_type not in record.requested_documents:
                 raise _locked("documents", _AFTER_VERIFICATION)
             record.documents.append(StoredDocument(doc_type, request.fileName, self._clock.now()))

@@ -4,10 +4,16 @@
   (update-bank-details.mdx), the penny drop's outcome without the record.
 - A document upload: ``{status: SUCCESS, message, data{onboardingId, merchantDocType,
   documentStatus}}`` (upload-documents.mdx).
-- The checklist of every answer that carries one in the openapi's words
-  (samples-rev3/checklist-variants.openapi.json): a finished DigiLocker ``SUCCESS``, a finished
-  video KYC ``PENDING_REVIEW`` while the review is open and ``SUCCESS`` once it is decided, the
-  T&C acknowledgement ``SUCCESS``; the sections keep ``COMPLETE``.
+- The checklist of every answer that carries one in the docs' words: what is to do
+  ``INCOMPLETE``, a section done ``COMPLETE`` and a section that does not apply to the entity
+  ``NOT_APPLICABLE`` (reference/response-structure, samples-rev4/checklist-not-applicable.docs.json:
+  an individual's beneficial owners); the verification page's items once done in the openapi's
+  words (samples-rev3/checklist-variants.openapi.json): DigiLocker ``SUCCESS``, video KYC
+  ``PENDING_REVIEW`` while the review is open and ``SUCCESS`` once it is decided, the T&C
+  acknowledgement ``SUCCESS``; a failed video KYC stays ``FAILED``.
+- While the review asks for more information (RFI), ``data.rfiDetails`` beside the record:
+  reference/faq names the field and no source shows its shape, so this one is the sandbox's
+  (:func:`rfi_details`).
 
 Every other answer keeps the contract's envelope.
 """
@@ -16,10 +22,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from portal.gateway.checklist_words import ChecklistState
 from portal.gateway.onboarding_shapes import (
     BankVerificationData,
     Checklist,
-    ChecklistState,
     DocumentStatusData,
     DocumentUploadRequest,
     MerchantData,
@@ -31,7 +37,11 @@ from portal.sandbox.onboarding.present import checklist
 from portal.sandbox.onboarding.records import OnboardingRecord
 
 #: The openapi's word for a verification step done and waiting for the gateway's review.
-IN_REVIEW = "PENDING_REVIEW"
+IN_REVIEW = ChecklistState.PENDING_REVIEW
+#: response-structure's words for an item to do, a section done, one that does not apply.
+TO_DO = ChecklistState.INCOMPLETE
+DONE = ChecklistState.COMPLETE
+NOT_APPLICABLE = ChecklistState.NOT_APPLICABLE
 #: The docs' ``documentStatus`` of a document received.
 UPLOADED = "UPLOADED"
 #: Statuses in which the compliance review is still open.
@@ -43,19 +53,34 @@ DOCS_SHAPED = frozenset({BANK_DETAILS, DOCUMENT_UPLOAD})
 
 
 def _finished(state: ChecklistState, in_review: bool = False) -> str:
-    """A verification step's state in the openapi's words."""
+    """A verification step's state: to do INCOMPLETE, done in the openapi's words."""
+    if state is ChecklistState.PENDING:
+        return TO_DO
     if state is not ChecklistState.COMPLETE:
         return str(state)
     return IN_REVIEW if in_review else SUCCESS
 
 
 def docs_checklist(record: OnboardingRecord) -> Checklist:
-    """The record's checklist in the openapi's words."""
+    """The record's checklist in the docs' words."""
     words = checklist(record)
-    words.tncAcknowledged = SUCCESS if record.tnc_acknowledged else str(ChecklistState.PENDING)
+    inapplicable = record.inapplicable()
+    for key, done in record.sections().items():
+        setattr(words, key, NOT_APPLICABLE if key in inapplicable else DONE if done else TO_DO)
+    words.documents = DONE if words.documents == ChecklistState.COMPLETE else TO_DO
+    words.tncAcknowledged = SUCCESS if record.tnc_acknowledged else TO_DO
     words.digiLocker = _finished(record.digilocker)
     words.vkyc = _finished(record.vkyc, record.status in _REVIEW_OPEN)
     return words
+
+
+def rfi_details(record: OnboardingRecord) -> dict[str, Any]:
+    """``rfiDetails`` of a record the review asked more of: why, what, and a remark with a
+    link (a page must show it as text)."""
+    return {"reason": "The compliance review needs more information before it can decide.",
+            "documentsRequested": list(record.requested_documents),
+            "remarks": "Upload each requested document as a PDF; the guidelines are at "
+                       "https://gateway.example.com/help/rfi"}
 
 
 def docs_words_differ(record: OnboardingRecord) -> Checklist | None:

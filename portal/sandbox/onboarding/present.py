@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from portal.gateway.checklist_words import ChecklistState
 from portal.gateway.onboarding_shapes import (
     AddressInfo,
     BusinessDetailsInfo,
     Checklist,
-    ChecklistState,
     ContactInfo,
     MerchantData,
     MerchantInfo,
@@ -33,7 +33,8 @@ def _state(done: bool) -> ChecklistState:
 
 
 def checklist(record: OnboardingRecord) -> Checklist:
-    """``merchantOnboardingCheckListStatus`` of a record."""
+    """``merchantOnboardingCheckListStatus`` of a record, in the contract's words: a section
+    that does not apply to the entity is COMPLETE (the docs' dialect says NOT_APPLICABLE)."""
     sections = record.sections()
     pending = pending_documents(record)
     documents_done = not pending and all(sections[s] for s in _DOCUMENT_SECTIONS)

@@ -5,16 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from portal.gateway.checklist_words import ChecklistState
 from portal.gateway.onboarding_shapes import (
     AuthSignatoryRequest,
     BankDetailsRequest,
     BeneficialOwner,
     BusinessDetailsRequest,
-    ChecklistState,
     ConfigureProductsRequest,
+    EntityType,
     OnboardingStatus,
     PennyDropStatus,
 )
+
+#: The checklist key of the section an individual does not have.
+BENEFICIAL_OWNERS = "beneficialOwners"
 
 
 @dataclass(frozen=True)
@@ -61,15 +65,25 @@ class OnboardingRecord:
         """Whether the merchant finished the verification page (T&C, DigiLocker and VKYC)."""
         return self.vkyc is ChecklistState.COMPLETE and self.digilocker is ChecklistState.COMPLETE
 
+    def inapplicable(self) -> frozenset[str]:
+        """The sections that do not apply to the entity: an individual has no beneficial
+        owners (gateway-facts A4, "By entity type"; the contract's choice of section)."""
+        individual = self.business is not None and \
+            self.business.entityType is EntityType.INDIVIDUAL
+        return frozenset({BENEFICIAL_OWNERS}) if individual else frozenset()
+
     def sections(self) -> dict[str, bool]:
-        """Each detail section's checklist key and whether it was submitted."""
-        return {
+        """Each detail section's checklist key and whether it is done: submitted, or not
+        applicable to the entity."""
+        submitted = {
             "businessDetails": self.business is not None,
-            "beneficialOwners": self.owners is not None,
+            BENEFICIAL_OWNERS: self.owners is not None,
             "bankDetails": self.bank is not None,
             "authorisedSignatory": self.signatory is not None,
             "products": self.products is not None,
         }
+        inapplicable = self.inapplicable()
+        return {key: done or key in inapplicable for key, done in submitted.items()}
 
     def uploaded_types(self) -> set[str]:
         """The document types received so far."""

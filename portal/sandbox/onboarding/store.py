@@ -12,15 +12,17 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from portal.core.clock import Clock
+from portal.gateway.checklist_words import ChecklistState
 from portal.gateway.onboarding_events import WebhookEventName
-from portal.gateway.onboarding_shapes import ChecklistState, OnboardingStatus
+from portal.gateway.onboarding_reading import RFI_DETAILS
+from portal.gateway.onboarding_shapes import OnboardingStatus
 from portal.gateway.shapes import FieldError
 from portal.sandbox import snapshots
 from portal.sandbox.config import SandboxConfig
 from portal.sandbox.dialect import speaks_docs
 from portal.sandbox.errors import forbidden, not_found, validation_error
 from portal.sandbox.hmac_auth import PartnerKeyState
-from portal.sandbox.onboarding.docs_answers import docs_words_differ
+from portal.sandbox.onboarding.docs_answers import docs_words_differ, rfi_details
 from portal.sandbox.onboarding.present import checklist, merchant_data
 from portal.sandbox.onboarding.records import OnboardingRecord, ReceivedRequest, VerificationToken
 from portal.sandbox.onboarding.status_names import status_name, with_status_names
@@ -140,8 +142,11 @@ class OnboardingStore:
     def _data(self, record: OnboardingRecord) -> dict:
         # the dialect is asked only where it changes the answer (the tests count who asks)
         differing = docs_words_differ(record)
-        words = differing if differing and speaks_docs(self._config.answerDialect) else None
-        return with_status_names(merchant_data(record, words), self._config)
+        docs = differing is not None and speaks_docs(self._config.answerDialect)
+        data = merchant_data(record, differing if docs else None)
+        if docs and record.status is OnboardingStatus.RFI:
+            data[RFI_DETAILS] = rfi_details(record)
+        return with_status_names(data, self._config)
 
     def _acknowledge(self, record: OnboardingRecord) -> None:
         if not record.tnc_acknowledged:

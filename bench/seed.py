@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import Flask
-from sqlalchemy import Column, MetaData, Table, Text, func, insert, select
+from sqlalchemy import Column, MetaData, Table, Text, func, insert, select, text
 from sqlalchemy.engine import Dialect
 
 from bench.business_names import business_name
@@ -51,6 +51,10 @@ def seed_merchants(app: Flask, count: int, *, owners: int = 1,
         if documents:
             conn.execute(insert(StoredDocument), [
                 _document(n, d) for n in ids for d in range(documents)])
+        if conn.dialect.name == "postgresql" and ids:
+            # the ids were given, not drawn: the next merchant the portal adds draws after them
+            conn.execute(text("SELECT setval(pg_get_serial_sequence('merchants', 'id'), :last)"),
+                         {"last": ids[-1]})
     return ids
 
 

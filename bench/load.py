@@ -11,7 +11,9 @@ beside it, as ``make run`` has them:
   processes") on a throwaway PostgreSQL (the tests' cluster: fsync off).
 
 Each first runs one person alone, clicking without pauses (every page's p50 on an otherwise
-idle portal: the baseline), then the crowd, each person pausing 1 to 5 s between pages.
+idle portal: the baseline), then the crowd, each person pausing 1 to 5 s between pages, then
+one person alone again: how far its p50s moved says how much the machine's other work changed
+meanwhile (the machine is shared; its load average and CPU time are rows too).
 
 ``LOAD_PEOPLE`` (default 50), ``LOAD_SECONDS`` (the crowd's time, default 30) and
 ``LOAD_ALONE_SECONDS`` (the person alone, default 15) size the run: ``make bench`` runs the
@@ -33,7 +35,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.load_check import check
-from bench.load_report import Phase, latency_rows, outcome_rows, server_errors
+from bench.load_report import (
+    Machine,
+    Phase,
+    drift_row,
+    latency_rows,
+    outcome_rows,
+    server_errors,
+)
 from bench.load_setup import payments_env, prepare
 from bench.measure import Row, info_row
 from bench.stack import Bench, free_port, postgres
@@ -79,7 +88,8 @@ def run(bench: Bench) -> list[Row]:
 
 
 def measure(bench: Bench, deployment: Deployment, env: dict[str, str]) -> list[Row]:
-    """Seed, serve, run one person then the crowd, check the database; the rows."""
+    """Seed, serve, run one person, the crowd and one person again, check the database; the
+    rows."""
     folder = bench.workdir / f"load-{len(deployment.gunicorn)}"
     folder.mkdir()
     mail_port = free_port()
@@ -89,32 +99,50 @@ def measure(bench: Bench, deployment: Deployment, env: dict[str, str]) -> list[R
     app = prepare(env, PEOPLE, plan)
     environment = portal_environment(settings_from_env(env))
     logs = [folder / "gunicorn.log", folder / "worker.log"]
-    loads = [os.getloadavg()[0]]
+    started, load_at_start = cpu_seconds(), os.getloadavg()[0]
     with (background([sys.executable, "-m", "portal.mail.sink", "--port", str(mail_port),
                       "--folder", str(folder / "mail")], environment, folder / "mail.log"),
           gunicorn_portal(settings_from_env(env), logs[0], *deployment.gunicorn) as url,
           background([sys.executable, "-m", "flask", "--app", "app", "worker"], environment,
                      logs[1])):
-        alone = swarm(url, plan, "single", 1, ALONE_SECONDS, folder)
-        crowd = swarm(url, plan, "load", PEOPLE, SECONDS, folder)
-        loads.append(os.getloadavg()[0])
-    ledger = check(app, [alone.notes, crowd.notes])
+        runs = [swarm(url, plan, "single", 1, ALONE_SECONDS, folder),
+                swarm(url, plan, "load", PEOPLE, SECONDS, folder),
+                swarm(url, plan, "after", 1, ALONE_SECONDS, folder)]
+        load_at_end = os.getloadavg()[0]
+    ended = cpu_seconds()
+    ledger = check(app, [run.notes for run in runs])
     db.engine(app).dispose()
     for problem in (ledger.drafts.wrong + ledger.creates.wrong + ledger.holds.wrong)[:20]:
         print(f"load ({deployment.name}): {problem}", file=sys.stderr)
     title = f"Load ({deployment.name}; {PEOPLE} people, {SECONDS} s)"
     errors = sum((server_errors(log) for log in logs), Counter())
-    return [*latency_rows(title, alone.phase, crowd.phase),
-            *outcome_rows(title, alone.phase, crowd.phase, errors, ledger,
-                          (loads[0], loads[1]))]
+    busy, ours, wall = (end - start for end, start in zip(ended, started, strict=True))
+    machine = Machine((load_at_start, load_at_end), busy=busy, ours=ours,
+                      locust=sum(run.cpu for run in runs), wall=wall, cpus=os.cpu_count() or 1)
+    alone, crowd, after = (run.phase for run in runs)
+    return [*latency_rows(title, alone, crowd), drift_row(title, alone, after),
+            *outcome_rows(title, [alone, crowd, after], crowd, errors, ledger, machine)]
+
+
+def cpu_seconds() -> tuple[float, float, float]:
+    """Now: the whole machine's busy CPU seconds since boot (/proc/stat, idle and waiting
+    aside), the CPU seconds of this process's ended children (gunicorn's include its
+    workers', reaped by it), and the wall clock."""
+    fields = [int(n) for n in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]
+    times = os.times()
+    return ((sum(fields) - idle) / os.sysconf("SC_CLK_TCK"),
+            times.children_user + times.children_system, time.monotonic())
 
 
 @dataclass(frozen=True)
 class Run:
-    """What one Locust run left: its timings, and its people's notes for the check."""
+    """What one Locust run left: its timings, its people's notes for the check, and the CPU
+    seconds Locust used."""
 
     phase: Phase
     notes: dict
+    cpu: float
 
 
 def swarm(url: str, plan: Path, phase: str, people: int, seconds: int, folder: Path) -> Run:
@@ -126,11 +154,12 @@ def swarm(url: str, plan: Path, phase: str, people: int, seconds: int, folder: P
                "--exit-code-on-error", "0", "--loglevel", "WARNING"]
     environment = {**os.environ, "LOAD_PLAN": str(plan), "LOAD_PHASE": phase,
                    "LOAD_RESULTS": str(results)}
+    before = cpu_seconds()[1]
     with (folder / f"locust-{phase}.log").open("wb") as log:
         subprocess.run(command, cwd=ROOT, env=environment, stdout=log,  # noqa: S603
                        stderr=subprocess.STDOUT, check=True, timeout=seconds + PATIENCE + 120)
     notes = json.loads(results.read_text(encoding="utf-8"))
-    return Run(Phase(notes.pop("samples"), seconds), notes)
+    return Run(Phase(notes.pop("samples"), seconds), notes, cpu_seconds()[1] - before)
 
 
 @contextmanager

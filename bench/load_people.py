@@ -9,7 +9,8 @@ outcome, and every draft saved, merchant created and hold placed is noted with w
 that makes it recognisable, so the bench can look each one up in the database afterwards.
 
 Read from the environment: ``LOAD_PLAN`` (the plan ``bench/load_setup.py`` wrote), ``LOAD_PHASE``
-(``single``: one person without pauses; ``load``: the crowd) and ``LOAD_RESULTS`` (where the
+(``single`` and ``after``: one person without pauses, before and after the crowd; ``load``: the
+crowd) and ``LOAD_RESULTS`` (where the
 timings and notes are written when Locust quits). Imports nothing of the portal.
 """
 
@@ -69,6 +70,14 @@ def refusal(page: str) -> str:
     return f"refused: {text[:90] or 'no message'}"
 
 
+def failure(answer: Any) -> str:
+    """What went wrong with an answer: its status, or the error when there was none."""
+    if answer.status_code:
+        return f"HTTP {answer.status_code}"
+    error = getattr(answer, "error", None) or answer.request_meta.get("exception")
+    return f"no answer: {type(error).__name__} {error}"
+
+
 def _step(account: dict[str, str]) -> int:
     return pyotp.TOTP(account["secret"]).timecode(time.time())
 
@@ -97,9 +106,12 @@ def _write(**_: Any) -> None:
 class Person(FastHttpUser):
     """One member of the partner's ops team at work."""
 
-    wait_time = constant(0) if PHASE == "single" else between(1, 5)
+    wait_time = between(1, 5) if PHASE == "load" else constant(0)
     network_timeout = 120.0
     connection_timeout = 60.0
+    #: A GET whose kept-alive connection the server closed meanwhile is sent again, as a
+    #: browser does; a POST is not (it might be carried out twice).
+    max_retries = 1
 
     def on_start(self) -> None:
         """Sign in and start a merchant of one's own."""
@@ -116,7 +128,7 @@ class Person(FastHttpUser):
         with self.client.get(path, name=name, allow_redirects=False,
                              catch_response=True) as answer:
             if answer.status_code != 200:
-                answer.failure(f"HTTP {answer.status_code}")
+                answer.failure(failure(answer))
                 return ""
             page = answer.text or ""
         self.fields = hidden_fields(page)
@@ -133,7 +145,7 @@ class Person(FastHttpUser):
             if answer.status_code == 200:
                 answer.failure(refusal(answer.text or ""))
                 return REFUSED, ""
-            answer.failure(f"HTTP {answer.status_code}")
+            answer.failure(failure(answer))
             return FAILED, ""
 
     def sign_in(self) -> None:

@@ -1,6 +1,7 @@
 """The load bench's rows: each page's p50, p95 and p99 under the crowd against the same page's
-p50 for one person alone in the same run (the p95 held to at most 3x), the requests that
-failed and how, what the portal's log says went wrong, and the database's check afterwards."""
+p50 for one person alone in the same run (the p95 held to at most 3x), how far that baseline
+moved by the end, the requests that failed and how, what the portal's log says went wrong,
+the database's check afterwards, and what else the machine was doing."""
 
 from __future__ import annotations
 
@@ -73,16 +74,44 @@ def latency_rows(title: str, alone: Phase, crowd: Phase) -> list[Row]:
     return rows
 
 
-def outcome_rows(title: str, alone: Phase, crowd: Phase, logs: Counter[str],
-                 ledger: Ledger, loads: tuple[float, float]) -> list[Row]:
-    """Throughput, failed requests (and how), the log's exceptions, the database check and
-    the machine's load average."""
-    total = len(alone.samples) + len(crowd.samples)
-    failures = alone.failures() + crowd.failures()
+@dataclass(frozen=True)
+class Machine:
+    """What else the machine did meanwhile: its 1-minute load average at the start and the
+    end, and CPU seconds over the run: the whole machine's busy time, the bench's own
+    processes' (the servers and Locust; PostgreSQL's server aside), Locust's alone, and the
+    run's wall-clock seconds with the CPUs there are."""
+
+    loads: tuple[float, float]
+    busy: float
+    ours: float
+    locust: float
+    wall: float
+    cpus: int
+
+
+def drift_row(title: str, before: Phase, after: Phase) -> Row:
+    """One person alone after the crowd against before it: the median over the pages of
+    their p50s' ratio. Far from 1, the machine's other work changed during the run, and the
+    crowd's ratios are against a baseline that moved."""
+    early, late = before.pages(), after.pages()
+    ratios = sorted(percentile(late[p], 50) / percentile(early[p], 50)
+                    for p in early if p in late)
+    median = ratios[len(ratios) // 2] if ratios else 0.0
+    return info_row(f"{title}: one person alone after the crowd vs before, median of the "
+                    f"pages' p50 ratios ({len(ratios)} pages)", median, 1.0, "x")
+
+
+def outcome_rows(title: str, phases: list[Phase], crowd: Phase, logs: Counter[str],
+                 ledger: Ledger, machine: Machine) -> list[Row]:
+    """Throughput, failed requests of every phase (and how), the log's exceptions, the
+    database check and what the machine did."""
+    total = sum(len(phase.samples) for phase in phases)
+    failures = sum((phase.failures() for phase in phases), Counter())
+    alone = phases[0]
     rows = [info_row(f"{title}: requests per second, the crowd vs one person",
                      len(crowd.samples) / crowd.seconds, len(alone.samples) / alone.seconds,
                      "req/s"),
-            Row(f"{title}: failed requests, of all requests of both phases",
+            Row(f"{title}: failed requests, of all requests of every phase",
                 sum(failures.values()), total, "reqs", "0", not failures)]
     rows += [info_row(f"{title}: failed: {kind}", count, total, "reqs")
              for kind, count in failures.most_common(KINDS_SHOWN)]
@@ -94,10 +123,21 @@ def outcome_rows(title: str, alone: Phase, crowd: Phase, logs: Counter[str],
              _ledger_row(f"{title}: merchants created, stored once", ledger.creates,
                          "merchants"),
              _ledger_row(f"{title}: holds placed, in the ledger once with their gid",
-                         ledger.holds, "holds"),
-             info_row(f"{title}: load average (1 min), at the end vs at the start", loads[1],
-                      loads[0], "")]
-    return rows
+                         ledger.holds, "holds")]
+    return rows + machine_rows(title, machine)
+
+
+def machine_rows(title: str, machine: Machine) -> list[Row]:
+    """The load average, and whose the CPU time was."""
+    capacity = machine.wall * machine.cpus
+    return [info_row(f"{title}: load average (1 min), at the end vs at the start",
+                     machine.loads[1], machine.loads[0], ""),
+            info_row(f"{title}: CPU busy, the whole machine vs its {machine.cpus} CPUs' "
+                     f"{machine.wall:.0f} s", machine.busy, capacity, "s"),
+            info_row(f"{title}: CPU, the bench's processes (portal, worker, Locust) vs the "
+                     f"whole machine's busy time", machine.ours, machine.busy, "s"),
+            info_row(f"{title}: CPU, Locust's own vs the whole machine's busy time",
+                     machine.locust, machine.busy, "s")]
 
 
 def _ledger_row(name: str, tally: Tally, unit: str) -> Row:

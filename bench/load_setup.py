@@ -35,10 +35,15 @@ from tests.support.browser import flatten
 
 SEEDED_MERCHANTS = 1_000
 SEEDED_PAYMENTS = 2_000
+#: The seeded merchants are approved: the sandbox knows none of them, so the worker's sync
+#: (every open merchant's status, each minute) would read a thousand refusals a minute; it
+#: reads the merchants the people create.
+SEEDED_STATUS = "APPROVED"
 #: Approved merchants with credentials, the holds are spread over.
 APPROVED = 5
-#: Accounts of the one-user phase: it signs in again often, each sign-in with an account whose
-#: last code is older than the current 30-second step (a code is never accepted twice).
+#: Accounts of the person alone (before the crowd and after it): they sign in again often,
+#: each sign-in with an account whose last code is older than the current 30-second step (a
+#: code is never accepted twice).
 SINGLE_ACCOUNTS = 30
 #: Accounts per person of the crowd: one in use, one resting until its next code.
 ACCOUNTS_PER_PERSON = 2
@@ -69,15 +74,17 @@ def prepare(env: dict[str, str], people: int, plan_file: Path) -> Flask:
     app built on it is returned, to read the database afterwards."""
     app = create_app(settings_from_env(env))
     approved = _approved_merchants(app)
-    seed_merchants(app, SEEDED_MERCHANTS)
+    seed_merchants(app, SEEDED_MERCHANTS, status=SEEDED_STATUS)
     seed_payments(app, SEEDED_PAYMENTS, approved)
-    plan = {"accounts": {"single": _accounts(app, "single", SINGLE_ACCOUNTS),
+    alone = _accounts(app, "single", SINGLE_ACCOUNTS)
+    plan = {"accounts": {"single": alone, "after": alone,
                          "load": _accounts(app, "crowd", people * ACCOUNTS_PER_PERSON)},
             "password": PASSWORD, "approved": approved,
             "merchant_searches": [business_name(n).split()[0] for n in range(1, 40)],
             "payment_searches": [email(n) for n in range(0, SEEDED_PAYMENTS, 97)],
-            "creates": {"single": [_form("create") for _ in range(SINGLE_CREATES)],
-                        "load": [_form("create") for _ in range(people * CREATES_PER_PERSON)]},
+            "creates": {"single": _forms("create", SINGLE_CREATES),
+                        "after": _forms("create", SINGLE_CREATES),
+                        "load": _forms("create", people * CREATES_PER_PERSON)},
             "business": _form("business"), "hold": _fields(HOLD)}
     plan_file.write_text(json.dumps(plan), encoding="utf-8")
     return app
@@ -85,6 +92,11 @@ def prepare(env: dict[str, str], people: int, plan_file: Path) -> Flask:
 
 def _form(step: str) -> dict[str, Any]:
     return _fields(scenarios.form_data(scenarios.HAPPY, step))
+
+
+def _forms(step: str, count: int) -> list[dict[str, Any]]:
+    """``count`` forms of ``step``, each its own (a create's external id and PAN)."""
+    return [_form(step) for _ in range(count)]
 
 
 def _fields(data: dict[str, Any]) -> dict[str, Any]:

@@ -22,6 +22,7 @@ person alone 60 s)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -33,6 +34,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+import psutil
 
 from bench.load_check import check
 from bench.load_report import (
@@ -99,7 +102,8 @@ def measure(bench: Bench, deployment: Deployment, env: dict[str, str]) -> list[R
     app = prepare(env, PEOPLE, plan)
     environment = portal_environment(settings_from_env(env))
     logs = [folder / "gunicorn.log", folder / "worker.log"]
-    started, load_at_start = cpu_seconds(), os.getloadavg()[0]
+    running = {child.pid for child in psutil.Process().children(recursive=True)}  # the sandbox
+    busy_at_start, started, load_at_start = busy_seconds(), time.monotonic(), os.getloadavg()[0]
     with (background([sys.executable, "-m", "portal.mail.sink", "--port", str(mail_port),
                       "--folder", str(folder / "mail")], environment, folder / "mail.log"),
           gunicorn_portal(settings_from_env(env), logs[0], *deployment.gunicorn) as url,
@@ -108,31 +112,44 @@ def measure(bench: Bench, deployment: Deployment, env: dict[str, str]) -> list[R
         runs = [swarm(url, plan, "single", 1, ALONE_SECONDS, folder),
                 swarm(url, plan, "load", PEOPLE, SECONDS, folder),
                 swarm(url, plan, "after", 1, ALONE_SECONDS, folder)]
-        load_at_end = os.getloadavg()[0]
-    ended = cpu_seconds()
+        load_at_end, servers = os.getloadavg()[0], cpu_of_children(running)
+    busy, wall = busy_seconds() - busy_at_start, time.monotonic() - started
     ledger = check(app, [run.notes for run in runs])
     db.engine(app).dispose()
     for problem in (ledger.drafts.wrong + ledger.creates.wrong + ledger.holds.wrong)[:20]:
         print(f"load ({deployment.name}): {problem}", file=sys.stderr)
     title = f"Load ({deployment.name}; {PEOPLE} people, {SECONDS} s)"
     errors = sum((server_errors(log) for log in logs), Counter())
-    busy, ours, wall = (end - start for end, start in zip(ended, started, strict=True))
-    machine = Machine((load_at_start, load_at_end), busy=busy, ours=ours,
-                      locust=sum(run.cpu for run in runs), wall=wall, cpus=os.cpu_count() or 1)
+    locust = sum(run.cpu for run in runs)
+    machine = Machine((load_at_start, load_at_end), busy=busy, ours=servers + locust,
+                      locust=locust, wall=wall, cpus=os.cpu_count() or 1)
     alone, crowd, after = (run.phase for run in runs)
     return [*latency_rows(title, alone, crowd), drift_row(title, alone, after),
             *outcome_rows(title, [alone, crowd, after], crowd, errors, ledger, machine)]
 
 
-def cpu_seconds() -> tuple[float, float, float]:
-    """Now: the whole machine's busy CPU seconds since boot (/proc/stat, idle and waiting
-    aside), the CPU seconds of this process's ended children (gunicorn's include its
-    workers', reaped by it), and the wall clock."""
+def busy_seconds() -> float:
+    """The whole machine's busy CPU seconds since boot (/proc/stat; idle and waiting aside)."""
     fields = [int(n) for n in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    idle = fields[3] + fields[4]
+    return (sum(fields) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_of_children(known: set[int]) -> float:
+    """CPU seconds of this process's descendants but ``known`` (the portal's processes: the
+    mail sink, gunicorn and its workers, the worker), read while they still run."""
+    total = 0.0
+    for child in psutil.Process().children(recursive=True):
+        if child.pid not in known:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                times = child.cpu_times()
+                total += times.user + times.system + times.children_user + times.children_system
+    return total
+
+
+def _reaped_cpu() -> float:
+    """CPU seconds of this process's children that ended and were waited for."""
     times = os.times()
-    return ((sum(fields) - idle) / os.sysconf("SC_CLK_TCK"),
-            times.children_user + times.children_system, time.monotonic())
+    return times.children_user + times.children_system
 
 
 @dataclass(frozen=True)
@@ -154,12 +171,12 @@ def swarm(url: str, plan: Path, phase: str, people: int, seconds: int, folder: P
                "--exit-code-on-error", "0", "--loglevel", "WARNING"]
     environment = {**os.environ, "LOAD_PLAN": str(plan), "LOAD_PHASE": phase,
                    "LOAD_RESULTS": str(results)}
-    before = cpu_seconds()[1]
+    before = _reaped_cpu()
     with (folder / f"locust-{phase}.log").open("wb") as log:
         subprocess.run(command, cwd=ROOT, env=environment, stdout=log,  # noqa: S603
                        stderr=subprocess.STDOUT, check=True, timeout=seconds + PATIENCE + 120)
     notes = json.loads(results.read_text(encoding="utf-8"))
-    return Run(Phase(notes.pop("samples"), seconds), notes, cpu_seconds()[1] - before)
+    return Run(Phase(notes.pop("samples"), seconds), notes, _reaped_cpu() - before)
 
 
 @contextmanager

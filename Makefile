@@ -13,7 +13,7 @@ SANDBOX_PORT ?= 8100
 MAIL_SINK_PORT ?= $(shell echo $$(( $(PORTAL_PORT) + 3025 )))
 export PORTAL_ENV_FILE ?= instance/portal.env
 
-.PHONY: run test test-fast lint bench screenshots install clean
+.PHONY: run test test-fast lint bench bench-load screenshots install clean
 
 # The venv, and uv (astral-sh/uv) in it as the installer: pip, which every venv has, installs uv
 # (1.4 s), and uv installs the project's 90 packages in about 7 s, bytecode included, where pip
@@ -56,6 +56,11 @@ lint: install
 
 bench: install
 	$(BIN)/python -m bench
+
+# The load bench in full (bench/load.py): 50 people for 5 minutes against each deployment, after
+# one person alone for a minute; `make bench` runs it for 30 s as part of the table.
+bench-load: install
+	LOAD_PEOPLE=50 LOAD_SECONDS=300 LOAD_ALONE_SECONDS=60 $(BIN)/python -m bench --only load
 
 # The main pages in headless Chromium at 1280 and 375 px, as PNGs in $(SCREENSHOTS_DIR)/ (for
 # people to look at; nothing is compared): tests/browser/test_screenshots.py, deselected unless

@@ -13,6 +13,7 @@ from pathlib import Path
 from bench import (
     bulk_import,
     bulk_workers,
+    load,
     merchant_list,
     payment_list,
     save_and_send,
@@ -22,7 +23,8 @@ from bench import (
 from bench.measure import render
 from bench.stack import Bench, sandbox
 
-SUITES = (signing, save_and_send, merchant_list, payment_list, bulk_import, bulk_workers, upload)
+SUITES = (signing, save_and_send, merchant_list, payment_list, bulk_import, bulk_workers, upload,
+          load)
 
 
 def machine() -> str:

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import Flask
-from sqlalchemy import Column, MetaData, Table, Text, func, insert, select
+from sqlalchemy import Column, MetaData, Table, Text, func, insert, select, text
 from sqlalchemy.engine import Dialect
 
 from bench.business_names import business_name
@@ -27,11 +27,12 @@ SENT_STEPS = ("create", "business", "owners")
 SEEDED_STATUS = "IN_PROGRESS"
 
 
-def seed_merchants(app: Flask, count: int, *, owners: int = 1,
-                   documents: int = 0) -> list[int]:
+def seed_merchants(app: Flask, count: int, *, owners: int = 1, documents: int = 0,
+                   status: str = SEEDED_STATUS) -> list[int]:
     """Insert ``count`` merchants of ``app`` with real-looking names, three steps sent,
     ``owners`` owners and ``documents`` stored documents each (encrypted with the app's keys),
-    counted per status by the database's triggers as every merchant is; return their ids."""
+    at ``status``, counted per status by the database's triggers as every merchant is; return
+    their ids."""
     with app.app_context(), db.engine(app).begin() as conn:
         first = (conn.scalar(select(func.max(Merchant.id))) or 0) + 1
         ids = list(range(first, first + count))
@@ -45,12 +46,16 @@ def seed_merchants(app: Flask, count: int, *, owners: int = 1,
             # 1,000 a statement): PostgreSQL's counting trigger runs once per statement, and
             # a plain executemany (a statement per row) moved one count row 100,000 times
             conn.execute(insert(merchants).returning(merchants.c.id),
-                         [seal(Merchant, _merchant(n)) for n in batch])
+                         [seal(Merchant, _merchant(n, status)) for n in batch])
             conn.execute(insert(_plain(StepDraft)), [
                 {**draft, "merchant_id": n} for n in batch for draft in drafts])
         if documents:
             conn.execute(insert(StoredDocument), [
                 _document(n, d) for n in ids for d in range(documents)])
+        if conn.dialect.name == "postgresql" and ids:
+            # the ids were given, not drawn: the next merchant the portal adds draws after them
+            conn.execute(text("SELECT setval(pg_get_serial_sequence('merchants', 'id'), :last)"),
+                         {"last": ids[-1]})
     return ids
 
 
@@ -101,12 +106,12 @@ def seeded_pan(n: int) -> str:
     return f"AAAC{chr(ord('A') + n // 10000 % 26)}{n % 10000:04d}C"
 
 
-def _merchant(n: int) -> dict[str, Any]:
+def _merchant(n: int, status: str) -> dict[str, Any]:
     pan = seeded_pan(n)
     return {"id": n, "external_onboarding_id": f"seed-{n:06d}",
             "onboarding_id": f"pg_onboard_seed{n:06d}", "pan": pan,
             "pan_index": pan,  # the sealer turns it into the blind index
-            "display_name": business_name(n), "legal_name": "", "status": SEEDED_STATUS,
+            "display_name": business_name(n), "legal_name": "", "status": status,
             "create_state": CreateState.CREATED, "created_at": START,
             "last_activity_at": START + timedelta(seconds=n), "checklist": {},
             "documents_outstanding": [], "rfi_details": None, "rfi_details_cut": False}

@@ -23,7 +23,7 @@ from portal.core.startup import checked_settings, refusal  # noqa: E402
 
 #: Every line gunicorn writes (access log included) goes through the portal's log redaction,
 #: and is JSON when LOG_FORMAT=json.
-logger_class = "portal.monitoring.gunicorn_logging.RedactingLogger"
+logger_class = "portal.features.monitoring.gunicorn_logging.RedactingLogger"
 accesslog = "-"
 #: The combined format plus the request id (the X-Request-ID the portal answered with).
 access_log_format = ('%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" '

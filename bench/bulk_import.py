@@ -18,12 +18,12 @@ from pathlib import Path
 
 from bench.measure import Row, floor_row, info_row, ratio_row
 from bench.stack import Bench, postgres
-from portal.bulk.parsing import BulkRow, parse_csv
 from portal.core.config import settings_from_env
 from portal.core.config_fields import ROOT
 from portal.core.migrate import upgrade
-from portal.gateway.onboarding_client import OnboardingClient
-from portal.onboarding.steps import BY_KEY
+from portal.domain.onboarding.steps import BY_KEY
+from portal.features.bulk.parsing import BulkRow, parse_csv
+from portal.gateway.onboarding.client import OnboardingClient
 
 EXAMPLE = ROOT / "tests" / "bulk" / "data" / "example.csv"
 #: Merchants per round, and rounds per database (raw and job alternate, so load hits both);

@@ -17,12 +17,12 @@ from bench.bulk_import import ROUND, ROUNDS, write_csv
 from bench.measure import Row, floor_row, info_row
 from bench.stack import Bench, postgres
 from portal.app.factory import create_app
-from portal.audit.service import Actor
-from portal.bulk import service
 from portal.core.config import settings_from_env
 from portal.core.config_fields import ROOT
 from portal.core.db import db
 from portal.core.migrate import upgrade
+from portal.domain.audit.service import Actor
+from portal.features.bulk import service
 
 #: Chunks per import: enough for two workers to share.
 CHUNKS = 4

@@ -104,7 +104,7 @@ def measure(bench: Bench, deployment: Deployment, env: dict[str, str]) -> list[R
     logs = [folder / "gunicorn.log", folder / "worker.log"]
     running = {child.pid for child in psutil.Process().children(recursive=True)}  # the sandbox
     busy_at_start, started, load_at_start = busy_seconds(), time.monotonic(), os.getloadavg()[0]
-    with (background([sys.executable, "-m", "portal.mail.sink", "--port", str(mail_port),
+    with (background([sys.executable, "-m", "portal.core.mail.sink", "--port", str(mail_port),
                       "--folder", str(folder / "mail")], environment, folder / "mail.log"),
           gunicorn_portal(settings_from_env(env), logs[0], *deployment.gunicorn) as url,
           background([sys.executable, "-m", "flask", "--app", "app", "worker"], environment,

@@ -19,18 +19,18 @@ from bench.payment_seed import email, seed_payments
 from bench.seed import seed_merchants
 from bench.stack import PASSWORD
 from portal.app.factory import create_app
-from portal.audit.service import SYSTEM
-from portal.auth.accounts import create_user
-from portal.auth.totp import new_secret
 from portal.core import clock
 from portal.core.config import current_settings, settings_from_env
 from portal.core.db import db
 from portal.core.models.merchant import CreateState, Merchant
 from portal.core.models.user import Role
-from portal.gateway.payments_auth import KID_HEADER
-from portal.payments.credentials import prefill, save_credentials
+from portal.domain.audit.service import SYSTEM
+from portal.domain.onboarding import scenarios
+from portal.domain.payments.credentials import prefill, save_credentials
+from portal.domain.users.accounts import create_user
+from portal.domain.users.totp import new_secret
+from portal.gateway.payments.auth import KID_HEADER
 from portal.sandbox.payments.routes import GATEWAY_KEY_PATH
-from portal.web import scenarios
 from tests.support.browser import flatten
 
 SEEDED_MERCHANTS = 1_000

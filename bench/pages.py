@@ -20,12 +20,12 @@ from sqlalchemy import text
 
 from bench.measure import Row, info_row, ratio_row, statements
 from bench.stack import OPS, PASSWORD, Bench, app_for, postgres
-from portal.auth.accounts import create_user
-from portal.auth.totp import new_secret
 from portal.core import clock
 from portal.core.db import db
 from portal.core.migrate import upgrade
 from portal.core.models.user import Role
+from portal.domain.users.accounts import create_user
+from portal.domain.users.totp import new_secret
 
 SAMPLES = 9
 #: The most statements a list page may run (sign-in checks included), at any size.

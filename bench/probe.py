@@ -18,17 +18,17 @@ from sqlalchemy import event, select
 
 from bench.measure import statements
 from portal.app.factory import create_app
-from portal.audit.service import Actor
-from portal.bulk import service
-from portal.bulk.runner import run_rows
-from portal.bulk.validation import check_file
+from portal.app.worker.loop import WorkerOptions, run_next
 from portal.core.clients import onboarding_client
 from portal.core.config import current_settings, settings_from_env
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
-from portal.documents import service as documents
-from portal.web import scenarios
-from portal.worker.loop import WorkerOptions, run_next
+from portal.domain.audit.service import Actor
+from portal.domain.documents import service as documents
+from portal.domain.onboarding import scenarios
+from portal.features.bulk import service
+from portal.features.bulk.runner import run_rows
+from portal.features.bulk.validation import check_file
 
 #: ru_maxrss is in kilobytes on Linux.
 KB = 1024

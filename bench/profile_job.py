@@ -26,11 +26,11 @@ from bench.bulk_import import write_csv
 from bench.measure import statements
 from bench.stack import Bench, postgres, sandbox
 from portal.app.factory import create_app
-from portal.bulk import service
+from portal.app.worker.loop import WorkerOptions, run_next
 from portal.core.config import settings_from_env
 from portal.core.db import db
 from portal.core.migrate import upgrade
-from portal.worker.loop import WorkerOptions, run_next
+from portal.features.bulk import service
 from tests.jobs.support import ADMIN
 
 

@@ -16,8 +16,8 @@ from bench.measure import Row, info_row, paired, percentile, ratio_row
 from bench.stack import Bench, app_for, csrf_token, gunicorn, signed_in
 from portal.core.db import db, make_engine
 from portal.core.models.merchant import CreateState, Merchant
-from portal.onboarding.steps import BY_KEY
-from portal.web import scenarios
+from portal.domain.onboarding import scenarios
+from portal.domain.onboarding.steps import BY_KEY
 from tests.support.browser import flatten
 
 SAMPLES = 80

@@ -13,8 +13,8 @@ from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 from bench.measure import Row, per_call, ratio_row
 from bench.stack import Bench
-from portal.gateway.hmac import hmac_digest
-from portal.gateway.jws import load_private_key, sign_digest_token
+from portal.gateway.onboarding.hmac import hmac_digest
+from portal.gateway.payments.jws import load_private_key, sign_digest_token
 
 
 def _raw_hmac(secret: bytes, data: bytes) -> str:

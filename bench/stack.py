@@ -20,13 +20,13 @@ from bs4 import BeautifulSoup
 from cryptography.fernet import Fernet
 
 from portal.app.factory import create_app
-from portal.auth.accounts import create_user
 from portal.core.config import settings_from_env
 from portal.core.config_fields import ROOT
 from portal.core.db import db
 from portal.core.migrate import upgrade
 from portal.core.models.user import Role
-from portal.gateway.onboarding_client import OnboardingClient
+from portal.domain.users.accounts import create_user
+from portal.gateway.onboarding.client import OnboardingClient
 from tests.support.postgres import Cluster, find_bindir
 
 API_KEY = "bench-api-key"

@@ -22,7 +22,7 @@ trap cleanup EXIT INT TERM
   --config instance/sandbox.json --state instance/sandbox-state.json > instance/sandbox.log 2>&1 &
 pids+=($!)
 # A local SMTP server: every email the portal sends lands in instance/mail/ as a .eml file.
-"$BIN/python" -m portal.mail.sink --port "$MAIL_SINK_PORT" --folder instance/mail \
+"$BIN/python" -m portal.core.mail.sink --port "$MAIL_SINK_PORT" --folder instance/mail \
   > instance/mail.log 2>&1 &
 pids+=($!)
 # gunicorn.conf.py: 2 workers, the access log on stdout, every log line redacted; the workers'

@@ -17,14 +17,14 @@ from hypothesis import settings as hypothesis_settings
 from pyotp import TOTP
 
 from portal.app.factory import create_app
-from portal.auth.accounts import create_user, find_user
 from portal.core import clock
 from portal.core.clock import Clock
 from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.migrate import upgrade
 from portal.core.models import Role
-from portal.gateway.payments_auth import KID_HEADER
+from portal.domain.users.accounts import create_user, find_user
+from portal.gateway.payments.auth import KID_HEADER
 from portal.sandbox.payments.routes import GATEWAY_KEY_PATH
 from tests.support.compiled import reuse_compiled_code
 from tests.support.sandbox import RunningSandbox, serve_sandbox, suite_dialect
@@ -181,7 +181,7 @@ TEST_PASSWORD = "correct horse battery staple"
 @pytest.fixture(autouse=True)
 def cheap_password_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
     """Argon2 at its cheapest: tests sign in often and do not measure the hash's strength."""
-    monkeypatch.setattr("portal.auth.passwords.hasher",
+    monkeypatch.setattr("portal.domain.users.passwords.hasher",
                         PasswordHasher.from_parameters(profiles.CHEAPEST))
 
 

@@ -14,40 +14,48 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.import_graph import PORTAL, cycles, graph, grouped, imports, modules, package_of
+from tests.support.import_graph import (
+    PORTAL,
+    cycles,
+    graph,
+    grouped,
+    imports,
+    layer_folder_of,
+    modules,
+    package_of,
+)
 
 
 @dataclass(frozen=True)
 class Layer:
-    """One layer: its name, what it holds, and its folders (under ``portal/``)."""
+    """One layer: its folder under ``portal/`` (the layer is read from a module's path) and what
+    it holds."""
 
     name: str
     holds: str
-    folders: tuple[str, ...]
 
 
 #: The layers, lowest first; a module may import its own layer and the ones below it.
 LAYERS = (
     Layer("gateway", "The gateway's client: the wire's shapes and rules (spelled once), HMAC and "
-          "JWS signing, the transport, the two clients, reading their answers. No Flask, "
-          "nothing of the portal", ("gateway",)),
+          "JWS signing, the transport, the two clients, reading their answers; one package per "
+          "API (`onboarding/`, `payments/`), the shared pieces beside them. No Flask, nothing "
+          "of the portal"),
     Layer("core", "Models and the database, the clock, the configuration, encryption, the "
-          "words for codes, the gateway clients built from the settings, small utilities; "
-          "the document store (the upload folder or object storage); no pages",
-          ("core", "storage")),
-    Layer("domain", "Rules without pages, taking plain arguments: onboarding (steps, drafts, "
-          "sends and what the gateway's answers change), the outbox's queue, the job queue, "
-          "the audit trail", ("audit", "jobs", "onboarding", "outbox")),
-    Layer("web", "What every page passes through or shares: sign-in and access checks, each "
-          "request's id and counters, error pages, CSRF, request helpers, the forms' bases, the "
-          "step pages' stepper and the sandbox's scenarios", ("auth", "web")),
-    Layer("features", "One folder per feature: its pages (routes, forms, commands) and the "
-          "services behind them", ("admin", "bulk", "documents", "mail", "main",
-                                   "merchant_mail", "merchants", "monitoring", "notifications",
-                                   "ownership", "payments", "status", "team", "verification",
-                                   "webhooks", "wizard", "worklist")),
+          "words for codes and the status tables, the gateway clients built from the settings, "
+          "small utilities; the document store (`storage/`) and the mail sender (`mail/`); no "
+          "pages"),
+    Layer("domain", "Rules without pages, taking plain arguments, one package per subject: "
+          "onboarding (steps, drafts, sends, its outbox, the status reads and what the gateway's "
+          "answers change), payments, four eyes, documents, ownership, the worklist, merchants' "
+          "mail, the job queue, the audit trail"),
+    Layer("web", "What every page passes through or shares: sign-in and access checks "
+          "(`auth/`), each request's id and counters, error pages, CSRF, request helpers, the "
+          "forms' bases, the step pages' stepper and the sandbox's scenarios"),
+    Layer("features", "One package per feature: its pages (routes, forms, page helpers, "
+          "commands) and what only they use"),
     Layer("app", "The portal put together: the app factory, blueprints, extensions and "
-          "commands; the background worker and the jobs it runs", ("app", "worker")),
+          "commands; the background worker and the jobs it runs (`worker/`)"),
 )
 SANDBOX = "portal.sandbox"
 #: What the sandbox may import of the portal: the wire's vocabulary, and the core's clock and
@@ -55,8 +63,12 @@ SANDBOX = "portal.sandbox"
 SANDBOX_MAY_IMPORT = ("portal.gateway", "portal.core")
 #: The sandbox emulates one API per subpackage, as moto has a folder per service.
 SANDBOX_APIS = {"onboarding", "payments", "verification", "webhooks"}
-LAYER_OF = {f"portal.{folder}": index for index, layer in enumerate(LAYERS)
-            for folder in layer.folders}
+LAYER_OF = {f"portal.{layer.name}": index for index, layer in enumerate(LAYERS)}
+#: The only imports from one feature into another, each with why.
+FEATURE_TO_FEATURE = {
+    ("portal.features.merchants", "portal.features.ownership"):
+        "the merchant's summary shows the owner-and-notes panel, a page piece of ownership's",
+}
 FLASK_PACKAGES = ("flask", "flask_login", "flask_wtf", "werkzeug", "wtforms")
 #: What reads or answers a request: no module below the web layer imports it (the app's own
 #: objects, ``current_app`` and ``g``, are not a request's).
@@ -69,32 +81,33 @@ WEB = next(index for index, layer in enumerate(LAYERS) if layer.name == "web")
 
 
 def layer(module: str) -> int:
-    """The layer of ``module``: its folder's (the package ``portal`` itself is the top's)."""
+    """The layer of ``module``, read from its path (the package ``portal`` itself is the
+    top's)."""
     if module == "portal":
         return len(LAYERS) - 1
-    return LAYER_OF[package_of(module)]
+    return LAYER_OF[layer_folder_of(module)]
 
 
 def folders() -> set[str]:
-    """The folders of ``portal/`` (each a package), the sandbox aside."""
+    """The folders of ``portal/`` (each a layer), the sandbox aside."""
     return {path.parent.name for path in PORTAL.glob("*/__init__.py")} - {"sandbox"}
 
 
 def layer_table() -> str:
     """README.md's table of the layers, top first."""
-    rows = [f"| {layer.name} | {', '.join(f'`{f}/`' for f in layer.folders)} | {layer.holds} |"
+    rows = [f"| {layer.name} | `portal/{layer.name}/` | {layer.holds} |"
             for layer in reversed(LAYERS)]
-    return "\n".join(["| Layer | Folders of `portal/` | What it holds |", "|---|---|---|", *rows])
+    return "\n".join(["| Layer | Folder | What it holds |", "|---|---|---|", *rows])
 
 
 def test_the_graph_is_read() -> None:
-    assert "portal.onboarding.service" in graph()
-    assert "portal.onboarding.steps" in graph()["portal.onboarding.service"]
-    assert "portal.onboarding" in grouped(package_of)["portal.wizard"]
+    assert "portal.domain.onboarding.service" in graph()
+    assert "portal.domain.onboarding.steps" in graph()["portal.domain.onboarding.service"]
+    assert "portal.domain.onboarding" in grouped(package_of)["portal.features.wizard"]
 
 
 def test_every_folder_of_the_portal_is_in_one_layer_and_no_module_is_loose() -> None:
-    listed = [folder for layer in LAYERS for folder in layer.folders]
+    listed = [layer.name for layer in LAYERS]
     assert sorted(listed) == sorted(folders())
     assert [path.name for path in PORTAL.glob("*.py")] == ["__init__.py"]
 
@@ -121,15 +134,15 @@ def test_no_import_hides_in_a_function() -> None:
 
 def test_the_portal_never_imports_the_sandbox() -> None:
     found = [f"{name} -> {target}" for name, targets in graph().items()
-             if package_of(name) != SANDBOX
-             for target in sorted(targets) if package_of(target) == SANDBOX]
+             if layer_folder_of(name) != SANDBOX
+             for target in sorted(targets) if layer_folder_of(target) == SANDBOX]
     assert not found, "\n".join(found)
 
 
 def test_the_sandbox_imports_the_gateway_layer_and_the_core_alone() -> None:
     found = [f"{name} -> {target}" for name, targets in graph().items()
-             if package_of(name) == SANDBOX for target in sorted(targets)
-             if package_of(target) not in (SANDBOX, *SANDBOX_MAY_IMPORT)]
+             if layer_folder_of(name) == SANDBOX for target in sorted(targets)
+             if layer_folder_of(target) not in (SANDBOX, *SANDBOX_MAY_IMPORT)]
     assert not found, "\n".join(found)
 
 
@@ -142,7 +155,7 @@ def sandbox_part(module: str) -> str:
     """The sandbox's subpackage ``module`` is in, or the module itself when it sits at the top
     (the rest of the portal is one part)."""
     parts = module.split(".")
-    if package_of(module) != SANDBOX:
+    if layer_folder_of(module) != SANDBOX:
         return "portal"
     return ".".join(parts[:3]) if len(parts) > 3 and parts[2] in SANDBOX_APIS else module
 
@@ -153,25 +166,37 @@ def test_no_cycle_between_the_sandboxs_parts() -> None:
 
 def test_the_gateway_layer_imports_no_flask_and_nothing_above_it() -> None:
     found = [f"{name} -> {target}"
-             for name, (top, hidden) in imports().items() if package_of(name) == "portal.gateway"
+             for name, (top, hidden) in imports().items()
+             if layer_folder_of(name) == "portal.gateway"
              for target in sorted(top | hidden)
              if target.split(".")[0] in FLASK_PACKAGES
-             or (target.startswith("portal") and package_of(target) != "portal.gateway")]
+             or (target.startswith("portal") and layer_folder_of(target) != "portal.gateway")]
     assert not found, "\n".join(found)
 
 
 @pytest.mark.parametrize(("module", "expected"), [
-    ("portal.onboarding.sending", "domain"), ("portal.core.models.merchant", "core"),
-    ("portal.gateway.transport", "gateway"), ("portal.wizard.routes", "features"),
-    ("portal.app.factory", "app"), ("portal.gateway.onboarding_shapes", "gateway"),
-    ("portal.web.step_pages", "web"), ("portal.outbox.queue", "domain")])
+    ("portal.domain.onboarding.sending", "domain"), ("portal.core.models.merchant", "core"),
+    ("portal.gateway.transport", "gateway"), ("portal.features.wizard.routes", "features"),
+    ("portal.app.factory", "app"), ("portal.gateway.onboarding.shapes", "gateway"),
+    ("portal.web.step_pages", "web"), ("portal.domain.onboarding.outbox.queue", "domain")])
 def test_layers_are_assigned_as_documented(module: str, expected: str) -> None:
     assert LAYERS[layer(module)].name == expected
 
 
+def test_features_import_other_features_only_where_named() -> None:
+    found = {(package_of(name), package_of(target))
+             for name, targets in graph().items() if layer_folder_of(name) == "portal.features"
+             for target in targets if layer_folder_of(target) == "portal.features"
+             and package_of(target) != package_of(name)}
+    unnamed = sorted(found - set(FEATURE_TO_FEATURE))
+    assert not unnamed, "features importing features, not in FEATURE_TO_FEATURE:\n" + "\n".join(
+        f"{a} -> {b}" for a, b in unnamed)
+    assert set(FEATURE_TO_FEATURE) <= found, "a named feature edge no longer exists"
+
+
 def test_no_layer_imports_one_above_it() -> None:
     found = [f"{name} ({LAYERS[layer(name)].name}) -> {target} ({LAYERS[layer(target)].name})"
-             for name, targets in sorted(graph().items()) if package_of(name) != SANDBOX
+             for name, targets in sorted(graph().items()) if layer_folder_of(name) != SANDBOX
              for target in sorted(targets) if layer(target) > layer(name)]
     assert not found, "imports from a lower layer up:\n" + "\n".join(found)
 
@@ -192,7 +217,7 @@ def _reads_a_request(path: Path) -> list[str]:
 
 def test_nothing_below_the_web_layer_reads_a_request() -> None:
     found = [f"{name} imports {what}" for name, path in sorted(modules().items())
-             if package_of(name) != SANDBOX and layer(name) < WEB
+             if layer_folder_of(name) != SANDBOX and layer(name) < WEB
              for what in _reads_a_request(path)]
     assert not found, "\n".join(found)
 

@@ -20,12 +20,12 @@ import requests
 from flask import Flask
 
 from portal.app.factory import create_app
-from portal.audit.service import Actor
 from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
-from portal.verification import links
-from portal.web import scenarios
+from portal.domain.audit.service import Actor
+from portal.domain.onboarding import merchant_links as links
+from portal.domain.onboarding import scenarios
 from tests.conftest import TEST_PASSWORD, AuthActions, with_payments
 from tests.payments.conftest import APPROVING_CARD, act, pay, payment_row, post_hold, submit
 from tests.support.browser import Browser

@@ -49,8 +49,13 @@ def layout_rows() -> dict[str, str]:
 
 
 def portal_folders() -> set[str]:
-    """Every folder of ``portal/`` that is a package, as ``portal/<name>/``."""
-    return {f"portal/{path.parent.name}/" for path in (ROOT / "portal").glob("*/__init__.py")}
+    """Every package of ``portal/``: its layer folders and the packages inside them (the
+    sandbox's own parts aside), as ``portal/<layer>/`` and ``portal/<layer>/<name>/``."""
+    portal = ROOT / "portal"
+    found = {path.parent for path in (*portal.glob("*/__init__.py"),
+                                      *portal.glob("*/*/__init__.py"))
+             if "sandbox" not in path.relative_to(portal).parts[:-2]}
+    return {f"{path.relative_to(ROOT).as_posix()}/" for path in found}
 
 
 #: Paths the README shows as examples of what a user writes, not files of the project.
@@ -74,7 +79,7 @@ def test_the_layout_has_a_row_for_every_folder_of_the_portal() -> None:
 
 def test_a_layout_row_that_lists_modules_lists_them_all() -> None:
     rows = {path: text for path, text in layout_rows().items() if "Modules:" in text}
-    assert "portal/onboarding/" in rows
+    assert "portal/domain/onboarding/" in rows
     for path, text in rows.items():
         named = set(re.findall(r"`(\w+)`", text.split("Modules:", 1)[1]))
         modules = {file.stem for file in (ROOT / path).glob("*.py") if file.stem != "__init__"}

@@ -20,7 +20,7 @@ down_revision: str | None = "0020"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-#: Statuses a payment can still leave without an action of ours (portal.payments.polling).
+#: Statuses a payment can still leave without an action of ours (portal.domain.payments.polling).
 NOT_FINAL = "('PENDING', 'CREATED', 'INPROGRESS', 'AUTHORIZED')"
 
 

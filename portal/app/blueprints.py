@@ -11,29 +11,29 @@ from __future__ import annotations
 
 from flask import Flask
 
-from portal.admin.routes import bp as admin_bp
-from portal.auth import enrolment_routes  # noqa: F401  (adds the authenticator page to auth's bp)
-from portal.auth.routes import bp as auth_bp
-from portal.bulk.routes import bp as bulk_bp
-from portal.documents.routes import bp as documents_bp
-from portal.mail.routes import bp as mail_bp
-from portal.main.routes import bp as main_bp
-from portal.merchant_mail.routes import bp as merchant_mail_bp
-from portal.merchants.routes import bp as merchants_bp
-from portal.monitoring.routes import bp as monitoring_bp
-from portal.notifications.routes import bp as notifications_bp
-from portal.ownership.routes import bp as ownership_bp
-from portal.payments.approvals.routes import bp as approvals_bp
-from portal.payments.links.routes import bp as payment_links_bp
-from portal.payments.routes import bp as payments_bp
-from portal.status.routes import bp as status_bp
-from portal.team import confirmation_routes  # noqa: F401  (adds its page to the team's bp)
-from portal.team.routes import bp as team_bp
-from portal.verification.routes import bp as verification_bp
+from portal.features.admin.routes import bp as admin_bp
+from portal.features.approvals.routes import bp as approvals_bp
+from portal.features.bulk.routes import bp as bulk_bp
+from portal.features.documents.routes import bp as documents_bp
+from portal.features.mail.routes import bp as mail_bp
+from portal.features.main.routes import bp as main_bp
+from portal.features.merchant_mail.routes import bp as merchant_mail_bp
+from portal.features.merchants.routes import bp as merchants_bp
+from portal.features.monitoring.routes import bp as monitoring_bp
+from portal.features.notifications.routes import bp as notifications_bp
+from portal.features.ownership.routes import bp as ownership_bp
+from portal.features.payments.links.routes import bp as payment_links_bp
+from portal.features.payments.routes import bp as payments_bp
+from portal.features.status.routes import bp as status_bp
+from portal.features.team import confirmation_routes  # noqa: F401  (adds its page to the team's bp)
+from portal.features.team.routes import bp as team_bp
+from portal.features.verification.routes import bp as verification_bp
+from portal.features.webhooks.routes import bp as webhooks_bp
+from portal.features.wizard.routes import bp as wizard_bp
+from portal.features.worklist.routes import bp as worklist_bp
+from portal.web.auth import enrolment_routes  # noqa: F401  (adds the authenticator page to auth's bp)
+from portal.web.auth.routes import bp as auth_bp
 from portal.web.errors import bp as errors_bp
-from portal.webhooks.routes import bp as webhooks_bp
-from portal.wizard.routes import bp as wizard_bp
-from portal.worklist.routes import bp as worklist_bp
 
 #: Every feature's blueprint, in registration order.
 BLUEPRINTS = (monitoring_bp, errors_bp, main_bp, auth_bp, merchants_bp, wizard_bp, documents_bp,

@@ -7,19 +7,19 @@ import click
 from flask import Flask
 from flask.cli import AppGroup
 
-from portal.auth.cli import users_cli
-from portal.bulk.cli import merchants_cli
+from portal.app.worker.cli import worker_command
+from portal.app.worker.sync import sync_command
 from portal.core.config import current_settings
 from portal.core.db import db
 from portal.core.encryption import CREDENTIALS_VARIABLE, current_cipher, multi_fernet
 from portal.core.key_rotation import rotate
 from portal.core.migrate import upgrade
-from portal.documents.cli import documents_cli
-from portal.merchant_mail.cli import reminders_cli
-from portal.payments.cli import payments_cli
-from portal.webhooks.cli import gateway_cli
-from portal.worker.cli import worker_command
-from portal.worker.sync import sync_command
+from portal.features.bulk.cli import merchants_cli
+from portal.features.documents.cli import documents_cli
+from portal.features.merchant_mail.cli import reminders_cli
+from portal.features.payments.cli import payments_cli
+from portal.features.webhooks.cli import gateway_cli
+from portal.web.auth.cli import users_cli
 
 db_cli = AppGroup("db", help="Manage the database schema.")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from portal.auth.sessions import init_sessions
+from portal.web.auth.sessions import init_sessions
 from portal.web.csrf import csrf
 
 

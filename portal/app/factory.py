@@ -15,7 +15,7 @@ from portal.core.config import SETTINGS_EXTENSION, Settings
 from portal.core.config_fields import INSTANCE, ROOT
 from portal.core.db import db
 from portal.core.startup import checked_settings
-from portal.monitoring.logs import configure_logging
+from portal.features.monitoring.logs import configure_logging
 from portal.web import body_forms, request_ids, request_metrics, step_pages
 from portal.web.http import RowIdConverter, refuse_json_for_forms
 from portal.web.security_headers import add_security_headers
@@ -38,8 +38,8 @@ def create_app(settings: Settings | None = None) -> Flask:
         SESSION_COOKIE_SECURE=not settings.is_development,
         REMEMBER_COOKIE_HTTPONLY=True,
         REMEMBER_COOKIE_SAMESITE="Lax",
-        # the cookie outlives the idle timeout, which the server enforces (portal.auth.sessions),
-        # so a session that went idle is still known to be its user's
+        # the cookie outlives the idle timeout, which the server enforces
+        # (portal.web.auth.sessions), so a session that went idle is still known to be its user's
         PERMANENT_SESSION_LIFETIME=timedelta(hours=settings.session_max_hours),
         SESSION_REFRESH_EACH_REQUEST=True,
         TESTING=settings.env == "testing",

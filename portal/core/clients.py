@@ -1,7 +1,7 @@
 """The one place that builds gateway clients from the settings.
 
 Every feature gets its onboarding client here, and every payments client is built here from a
-merchant's signing key (``portal.payments.credentials`` chooses the key and decrypts it).
+merchant's signing key (``portal.domain.payments.credentials`` chooses the key and decrypts it).
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from flask import current_app
 
 from portal.core.clock import pause
 from portal.core.config import Settings, current_settings
-from portal.gateway.onboarding_client import OnboardingClient
-from portal.gateway.payments_client import PaymentsClient
+from portal.gateway.onboarding.client import OnboardingClient
+from portal.gateway.payments.client import PaymentsClient
 from portal.gateway.retry import NO_RETRY, RATE_LIMITED, RetryPolicy
 from portal.gateway.transport import Timeouts
 

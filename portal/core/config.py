@@ -40,8 +40,8 @@ from portal.core.config_fields import (
     variable,
 )
 from portal.core.config_payments import PaymentSettings
-from portal.gateway.onboarding_events import origin_of
-from portal.gateway.payments_shapes import INITIATE_PATH
+from portal.gateway.onboarding.events import origin_of
+from portal.gateway.payments.shapes import INITIATE_PATH
 
 DEV_ENVS = ("development", "testing")
 SETTINGS_EXTENSION = "portal_settings"

@@ -15,8 +15,8 @@ from portal.core.models.payment import RefundState
 from portal.core.models.status_change import StatusSource
 from portal.core.models.step import StepState
 from portal.core.payment_statuses import LABELS as PAYMENT_STATUS_LABELS
-from portal.gateway.checklist_words import WORDS as CHECKLIST_WORDS
-from portal.gateway.onboarding_shapes import (
+from portal.gateway.onboarding.checklist_words import WORDS as CHECKLIST_WORDS
+from portal.gateway.onboarding.shapes import (
     AccountType,
     CardNetwork,
     EntityType,
@@ -81,7 +81,8 @@ _CHECKLIST_ITEM = {
     "documentsToBeUploaded": "Documents to be uploaded",
 }
 
-#: The checklist's words carry their labels in their own table (portal.gateway.checklist_words).
+#: The checklist's words carry their labels in their own table
+#: (portal.gateway.onboarding.checklist_words).
 _CHECKLIST_STATE = {state: row.label for state, row in CHECKLIST_WORDS.items()}
 
 _PRODUCT = {

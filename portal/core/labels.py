@@ -17,9 +17,9 @@ from portal.core.models.document import DocumentStatus
 from portal.core.models.merchant import CreateState
 from portal.core.models.step import StepState
 from portal.core.payment_statuses import codes_where
-from portal.gateway.checklist_words import WORDS as CHECKLIST_WORDS
-from portal.gateway.checklist_words import Badge
-from portal.gateway.onboarding_shapes import (
+from portal.gateway.onboarding.checklist_words import WORDS as CHECKLIST_WORDS
+from portal.gateway.onboarding.checklist_words import Badge
+from portal.gateway.onboarding.shapes import (
     AADHAR_DOC_PATTERN,
     STATUS_ALIASES,
     OnboardingStatus,
@@ -30,7 +30,7 @@ from portal.gateway.rules import mask
 
 #: Badge colour groups: success, warning, danger; anything else is neutral. The checklist's
 #: words and the payment statuses bring the colours of their own tables
-#: (portal.gateway.checklist_words, portal.core.payment_statuses).
+#: (portal.gateway.onboarding.checklist_words, portal.core.payment_statuses).
 _CODE_GROUPS: dict[str, frozenset[str]] = {
     Badge.SUCCESS: frozenset({OnboardingStatus.APPROVED, PennyDropStatus.VERIFIED,
                               DocumentStatus.SENT, StepState.SENT,

@@ -1,9 +1,9 @@
 """The table of payment statuses: one row per status, and everything the portal does with a
 payment in that status read from its row.
 
-The forward-only moves (``portal.payments.status_moves``), the poll, refunds, the customer's
+The forward-only moves (``portal.domain.payments.status_moves``), the poll, refunds, the customer's
 result page, the badges and the labels all derive from :data:`ROWS`. Adding a status is a row
-here (its word in ``portal.gateway.payments_words``, and the sandbox if it should produce it);
+here (its word in ``portal.gateway.payments.words``, and the sandbox if it should produce it);
 ``tests/core/test_payment_statuses.py`` fails on a word without a row.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from portal.core.models.payment import PENDING
-from portal.gateway.checklist_words import Badge
-from portal.gateway.payments_words import FINAL_FAILURES, PaymentStatus
+from portal.gateway.onboarding.checklist_words import Badge
+from portal.gateway.payments.words import FINAL_FAILURES, PaymentStatus
 
 #: Places on the forward path of a payment that goes well.
 WAITING_FOR_GATEWAY, CREATED, IN_PROGRESS, HELD, CAPTURING, CAPTURED, REFUNDING = range(7)

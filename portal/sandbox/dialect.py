@@ -13,7 +13,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from portal.gateway.payments_reading import SUCCESS_CODE, SUCCESS_WORD
+from portal.gateway.payments.reading import SUCCESS_CODE, SUCCESS_WORD
 from portal.gateway.shapes import Envelope, ErrorMessages
 from portal.sandbox.envelopes import REQUEST_ERROR
 

@@ -15,7 +15,12 @@ from urllib.parse import quote, urlsplit
 
 from flask import Request
 
-from portal.gateway.hmac import AUTH_HEADER, DIGEST_HEADER, digests_match, matching_secret
+from portal.gateway.onboarding.hmac import (
+    AUTH_HEADER,
+    DIGEST_HEADER,
+    digests_match,
+    matching_secret,
+)
 from portal.sandbox.errors import unauthorized
 from portal.sandbox.streamed_json import SpooledBody, spool
 

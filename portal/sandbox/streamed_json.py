@@ -18,7 +18,7 @@ from typing import IO, Any
 
 from flask import Request
 
-from portal.gateway.hmac import SignedBody
+from portal.gateway.onboarding.hmac import SignedBody
 from portal.gateway.shapes import FieldError
 from portal.sandbox.errors import validation_error
 from portal.sandbox.json_body import BODY_FIELD, parsed_json, require_json

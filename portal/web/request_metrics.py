@@ -1,6 +1,6 @@
 """Every request counted: by route, method and status, with its time (the counters live beside
-what they count, as the gateway's and the sign-ins' do). ``portal.monitoring.metrics`` serves
-them with the rest at /metrics.
+what they count, as the gateway's and the sign-ins' do). ``portal.features.monitoring.metrics``
+serves them with the rest at /metrics.
 """
 
 from __future__ import annotations

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from portal.audit.service import Actor
 from portal.core.db import db
 from portal.core.models.merchant import CreateState, Merchant
 from portal.core.models.step import StepState
-from portal.onboarding.create import EXTERNAL_ID_FIELD, stage_create_draft
-from portal.onboarding.drafts import drafts_of, stage_draft
-from portal.onboarding.progress import stepper
-from portal.onboarding.steps import Step
-from portal.web import scenarios
+from portal.domain.audit.service import Actor
+from portal.domain.onboarding import scenarios
+from portal.domain.onboarding.create import EXTERNAL_ID_FIELD, stage_create_draft
+from portal.domain.onboarding.drafts import drafts_of, stage_draft
+from portal.domain.onboarding.progress import stepper
+from portal.domain.onboarding.steps import Step
 
 #: Step 1's fields that are the record's identity: an identity already typed is kept.
 IDENTITY_FIELDS = (EXTERNAL_ID_FIELD, "panNumber")

@@ -12,8 +12,8 @@ from flask import Flask, abort, request, url_for
 from portal.core.config import current_settings
 from portal.core.label_tables import TABLES, Kind
 from portal.core.models.merchant import Merchant
-from portal.onboarding.steps import STEPS, Step, next_step
-from portal.web import scenarios
+from portal.domain.onboarding import scenarios
+from portal.domain.onboarding.steps import STEPS, Step, next_step
 from portal.web.scenario_filling import chosen
 
 #: Steps whose page is not the wizard's form page.

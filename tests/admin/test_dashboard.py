@@ -13,12 +13,12 @@ from bs4 import BeautifulSoup
 from sqlalchemy import event
 
 from bench.seed import seed_merchants
-from portal.admin.dashboard import STALE_COUNT_CAP
 from portal.core import clock
 from portal.core.db import db
 from portal.core.models.audit import AuditEvent
 from portal.core.models.merchant import Merchant
 from portal.core.models.step import StepDraft
+from portal.features.admin.dashboard import STALE_COUNT_CAP
 
 PAGES = ["/admin/", "/admin/audit", "/admin/checklist.csv"]
 COMPLETE_SECTIONS = {"businessDetails": "COMPLETE", "beneficialOwners": "COMPLETE",

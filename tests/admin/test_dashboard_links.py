@@ -13,7 +13,7 @@ from portal.core import clock
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import Payment
-from portal.payments import expiry
+from portal.domain.payments import expiry
 from tests.admin.test_dashboard import _add_merchants
 from tests.payments.conftest import add_merchant
 from tests.payments.search.conftest import add_payment

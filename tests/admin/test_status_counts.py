@@ -7,16 +7,16 @@ from __future__ import annotations
 from flask import Flask
 from sqlalchemy import func, select, text
 
-from portal.audit.service import SYSTEM
 from portal.core.config import current_settings
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.status_change import StatusSource
 from portal.core.models.status_count import NO_STATUS, MerchantStatusCount
-from portal.merchants.removal import delete_abandoned
-from portal.onboarding.create import start_merchant
-from portal.onboarding.status_history import change_status
-from portal.web import scenarios
+from portal.domain.audit.service import SYSTEM
+from portal.domain.onboarding import scenarios
+from portal.domain.onboarding.create import start_merchant
+from portal.domain.onboarding.status_history import change_status
+from portal.features.merchants.removal import delete_abandoned
 from tests.bulk.conftest import EXAMPLE
 from tests.outbox.support import (
     app,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from portal.core.models import ApprovalKind, ApprovalState
-from portal.payments.approvals.queries import KIND_WORDS, STATE_WORDS
+from portal.domain.four_eyes.queries import KIND_WORDS, STATE_WORDS
 from tests.conftest import AuthActions
 
 ROUTES = [("get", "/approvals/"), ("post", "/approvals/1")]

@@ -11,12 +11,12 @@ from flask_login import login_user
 from sqlalchemy import select
 
 from portal.app.factory import create_app
-from portal.audit.service import SYSTEM, Actor, record
-from portal.auth.accounts import find_user
 from portal.core.db import db
 from portal.core.logging_filters import RedactingFilter, install_redaction
 from portal.core.models import AuditEvent
 from portal.core.redaction import mask_mapping, redact_text
+from portal.domain.audit.service import SYSTEM, Actor, record
+from portal.domain.users.accounts import find_user
 
 PAN = "ABCPE1234F"
 ACCOUNT = "123456789012"

@@ -12,12 +12,12 @@ from flask import Blueprint, Flask, jsonify
 from sqlalchemy import select
 
 from portal.app.factory import create_app
-from portal.auth.access import is_public, roles_required
-from portal.auth.accounts import find_user, set_active
-from portal.auth.passwords import needs_rehash
-from portal.auth.throttle import ACCOUNT_LIMIT, ADDRESS_LIMIT, ADDRESS_WINDOW, LOCK_DURATION
 from portal.core.db import db
 from portal.core.models import AuditEvent
+from portal.domain.users.accounts import find_user, set_active
+from portal.domain.users.passwords import needs_rehash
+from portal.domain.users.throttle import ACCOUNT_LIMIT, ADDRESS_LIMIT, ADDRESS_WINDOW, LOCK_DURATION
+from portal.web.auth.access import is_public, roles_required
 from tests.conftest import TEST_PASSWORD, settings_for
 
 SAMPLE_VALUES = {"int": "1", "float": "1.0", "uuid": "00000000-0000-4000-8000-000000000000"}

@@ -10,10 +10,10 @@ import pytest
 import requests
 from pyotp import TOTP
 
-from portal.auth.accounts import find_user
 from portal.core import clock
 from portal.core.db import db
 from portal.core.models import PendingEnrolment
+from portal.domain.users.accounts import find_user
 from tests.conftest import TEST_PASSWORD, current_code
 from tests.support.servers import page_of, serve
 

@@ -12,10 +12,10 @@ from flask import session
 from flask_login import login_user
 from sqlalchemy import func, select
 
-from portal.auth import held_forms
-from portal.auth.accounts import find_user
 from portal.core.db import db
 from portal.core.models import HeldForm, User
+from portal.domain.users.accounts import find_user
+from portal.web.auth import held_forms
 from tests.conftest import TEST_PASSWORD
 from tests.support.servers import page_of, serve
 

@@ -4,7 +4,7 @@ the account for everyone."""
 
 from __future__ import annotations
 
-from portal.auth.throttle import ACCOUNT_LIMIT, LOCK_DURATION, LOCKED_ADDRESSES
+from portal.domain.users.throttle import ACCOUNT_LIMIT, LOCK_DURATION, LOCKED_ADDRESSES
 from tests.conftest import TEST_PASSWORD
 
 STRANGER = "203.0.113.9"

@@ -10,14 +10,14 @@ from pyotp import TOTP
 from sqlalchemy import select
 
 from portal.app.factory import create_app
-from portal.auth.accounts import find_user
-from portal.auth.mfa import remove_authenticator
-from portal.auth.recovery_codes import COUNT
-from portal.auth.sessions import SECOND_FACTOR_WINDOW
-from portal.auth.throttle import ACCOUNT_LIMIT
 from portal.core import clock
 from portal.core.db import db
 from portal.core.models import AuditEvent
+from portal.domain.users.accounts import find_user
+from portal.domain.users.mfa import remove_authenticator
+from portal.domain.users.recovery_codes import COUNT
+from portal.domain.users.throttle import ACCOUNT_LIMIT
+from portal.web.auth.sessions import SECOND_FACTOR_WINDOW
 from tests.conftest import TEST_PASSWORD, TEST_TOTP_SECRET, current_code, wrong_code
 
 STEP_SECONDS = 30

@@ -8,9 +8,9 @@ from datetime import timedelta
 
 from bs4 import BeautifulSoup
 
-from portal.auth.accounts import find_user
-from portal.auth.throttle import ACCOUNT_LIMIT
 from portal.core.db import db
+from portal.domain.users.accounts import find_user
+from portal.domain.users.throttle import ACCOUNT_LIMIT
 from tests.conftest import TEST_PASSWORD
 
 NEW_PASSWORD = "a much longer passphrase of mine"

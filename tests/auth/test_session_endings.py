@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from bs4 import BeautifulSoup
 
-from portal.auth import session_end
-from portal.auth.accounts import find_user
-from portal.auth.session_end import Ending, ending_of
-from portal.auth.session_records import close_all_sessions
 from portal.core.db import db
+from portal.domain.users.accounts import find_user
+from portal.domain.users.session_records import close_all_sessions
+from portal.web.auth import session_end
+from portal.web.auth.session_end import Ending, ending_of
 
 #: A page that keeps what was typed when the session is gone (a held post).
 PATH = "/merchants/new"

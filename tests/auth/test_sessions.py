@@ -9,8 +9,8 @@ from datetime import timedelta
 import pytest
 import requests
 
-from portal.auth.accounts import set_active
 from portal.core.db import db
+from portal.domain.users.accounts import set_active
 from tests.conftest import TEST_PASSWORD
 from tests.support.servers import serve
 

@@ -11,14 +11,14 @@ from pathlib import Path
 from sqlalchemy import select
 
 from portal.app.devsetup import write_dev_config
-from portal.auth.accounts import DEFAULT_ADMIN_EMAIL, authenticate, find_user
-from portal.auth.vouching import vouchers_of
 from portal.core.config_fields import ROOT
 from portal.core.config_table import VARIABLES
 from portal.core.db import db
 from portal.core.models import AuditEvent
-from portal.payments.approvals.queries import waiting_for
-from portal.payments.approvals.requests import request_portfolio_key
+from portal.domain.four_eyes.queries import waiting_for
+from portal.domain.four_eyes.requests import request_portfolio_key
+from portal.domain.users.accounts import DEFAULT_ADMIN_EMAIL, authenticate, find_user
+from portal.domain.users.vouching import vouchers_of
 from tests.conftest import TEST_PASSWORD
 
 PRINTED_PASSWORD = re.compile(r"One-time password \(shown once\): (\S+)")

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from portal.auth.accounts import find_user, set_password
 from portal.core.db import db
-from portal.payments.approvals.requests import request_portfolio_key
+from portal.domain.four_eyes.requests import request_portfolio_key
+from portal.domain.users.accounts import find_user, set_password
 from tests.approvals.test_keys import a_pem
 from tests.browser.conftest import Axe, Console, log_in, screenshot
 from tests.conftest import TEST_PASSWORD, AuthActions, enrol_authenticator

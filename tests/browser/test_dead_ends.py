@@ -10,12 +10,12 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from portal.audit.service import SYSTEM
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
-from portal.onboarding.service import save_step_draft
-from portal.onboarding.steps import BY_KEY
-from portal.web import scenarios
+from portal.domain.audit.service import SYSTEM
+from portal.domain.onboarding import scenarios
+from portal.domain.onboarding.service import save_step_draft
+from portal.domain.onboarding.steps import BY_KEY
 from tests.browser.conftest import Axe, Servers, log_in, screenshot
 from tests.browser.test_payment_pages import act, merchant_id
 from tests.browser.test_payments_journey import fill_hold_form, pay_on_checkout_page

@@ -15,10 +15,10 @@ from portal.core.clients import CLIENT_EXTENSION
 from portal.core.config import SETTINGS_EXTENSION
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
-from portal.gateway.hmac import hmac_digest
-from portal.gateway.onboarding_client import OnboardingClient
+from portal.domain.onboarding import scenarios
+from portal.gateway.onboarding.client import OnboardingClient
+from portal.gateway.onboarding.hmac import hmac_digest
 from portal.gateway.retry import NO_RETRY
-from portal.web import scenarios
 from tests.browser.conftest import Axe, Servers, log_in, screenshot
 from tests.browser.test_failed_send_then_fix import fill, send
 from tests.conftest import API_KEY, API_SECRET

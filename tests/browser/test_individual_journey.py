@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from portal.web import scenarios
+from portal.domain.onboarding import scenarios
 from tests.browser.conftest import Axe, Console, Servers, log_in, screenshot
 from tests.browser.test_onboarding_journey import merchant_id_of
 from tests.support.chromium import click_through_verification

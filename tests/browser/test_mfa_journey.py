@@ -10,8 +10,8 @@ import pytest
 from playwright.sync_api import Page, expect
 from pyotp import TOTP
 
-from portal.auth.accounts import DEFAULT_ADMIN_EMAIL
 from portal.core import clock
+from portal.domain.users.accounts import DEFAULT_ADMIN_EMAIL
 from tests.browser.conftest import Axe, Console, Servers
 from tests.conftest import wrong_code
 

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from portal.core.labels import Kind, label
-from portal.web import scenarios
+from portal.domain.onboarding import scenarios
 from tests.browser.conftest import Axe, Console, Servers, log_in
 from tests.support.chromium import click_through_verification
 

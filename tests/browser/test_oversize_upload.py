@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from portal.web import scenarios
+from portal.domain.onboarding import scenarios
 from tests.browser.conftest import TIMEOUT_MS, Axe, Servers, log_in, screenshot
 
 pytestmark = pytest.mark.browser

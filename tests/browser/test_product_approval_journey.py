@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
-from portal.web import scenarios
+from portal.domain.onboarding import scenarios
 from tests.browser.conftest import Axe, Servers, log_in, screenshot
 from tests.browser.test_payments_journey import fill_hold_form, pay_on_checkout_page
 from tests.payments.conftest import APPROVING_CARD

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from portal.web import scenarios
+from portal.domain.onboarding import scenarios
 from tests.browser.conftest import Servers, import_ended, log_in, screenshot
 from tests.browser.test_bulk_and_team_pages import zip_of_example_documents
 from tests.browser.test_failed_send_then_fix import fill, send

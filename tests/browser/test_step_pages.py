@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from portal.web import scenarios
+from portal.domain.onboarding import scenarios
 from tests.browser.conftest import Axe, Servers, log_in, screenshot
 from tests.browser.test_failed_send_then_fix import fill, send
 

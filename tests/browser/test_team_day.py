@@ -17,7 +17,7 @@ from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.models.notice import Notice, NoticeKind
 from portal.core.models.user import User
-from portal.notifications.inbox import PER_PAGE
+from portal.features.notifications.inbox import PER_PAGE
 from tests.browser.conftest import Axe, Servers, log_in, screenshot
 from tests.browser.test_narrow_pages import PHONE, Widths
 from tests.support.mail import body_of, mail_sink, mailing

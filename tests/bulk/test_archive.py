@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from portal.bulk import archive as archive_module
-from portal.bulk import staging
-from portal.bulk.archive import ArchiveError, ZipDocuments
-from portal.bulk.parsing import BulkRow, DocumentCell
-from portal.storage.folder import FolderStore
+from portal.core.storage.folder import FolderStore
+from portal.features.bulk import archive as archive_module
+from portal.features.bulk import staging
+from portal.features.bulk.archive import ArchiveError, ZipDocuments
+from portal.features.bulk.parsing import BulkRow, DocumentCell
 
 PDF = b"%PDF-1.4\n1 0 obj\n<<>>\nendobj\n%%EOF\n"
 LIMIT = 1024

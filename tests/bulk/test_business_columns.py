@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from portal.bulk.columns import column_for
+from portal.features.bulk.columns import column_for
 from portal.gateway import rules
 from tests.bulk.conftest import example_rows, received
 

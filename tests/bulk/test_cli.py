@@ -100,7 +100,7 @@ def test_dry_run_checks_and_sends_nothing(runner, sandbox):
 
 def test_a_rerun_resumes_without_creating_anyone_twice(runner, app, sandbox, monkeypatch):
     # every bank send fails after its retries, taken at once (the backoff is tested below)
-    monkeypatch.setattr("portal.bulk.runner.BULK_RETRY",
+    monkeypatch.setattr("portal.features.bulk.runner.BULK_RETRY",
                         RetryPolicy(attempts=5, base_delay=0, max_delay=0))
     sandbox.state.faults.set(Fault(FaultKind.ERROR, operation="update_bank_details"))
     first = import_file(runner, EXAMPLE, "--concurrency", "3")

@@ -9,10 +9,10 @@ import pytest
 from bs4 import BeautifulSoup
 from sqlalchemy import func, select
 
-from portal.bulk.parsing import MAX_CELL, TOO_LONG, parse_csv
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.typed_text import CONTROL_CHARACTER, LINE_BREAK_HELD
+from portal.features.bulk.parsing import MAX_CELL, TOO_LONG, parse_csv
 from tests.bulk.conftest import csv_text, example_rows, received
 from tests.bulk.test_page import finished, upload
 from tests.outbox.support import (

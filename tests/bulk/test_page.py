@@ -9,11 +9,11 @@ import pytest
 from bs4 import BeautifulSoup
 from sqlalchemy.exc import IntegrityError
 
-from portal.bulk import runner
-from portal.bulk.runner import CHANGED_MEANWHILE, FAILED_HERE
 from portal.core.db import db
 from portal.core.models.bulk import BulkImport
 from portal.core.models.merchant import Merchant
+from portal.features.bulk import runner
+from portal.features.bulk.runner import CHANGED_MEANWHILE, FAILED_HERE
 from tests.bulk.conftest import EXAMPLE, creates, csv_text, example_rows, received
 from tests.support.workers import run_worker
 

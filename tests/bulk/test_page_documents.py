@@ -12,11 +12,11 @@ import pytest
 from bs4 import BeautifulSoup
 from sqlalchemy import select
 
-from portal.auth.accounts import find_user
-from portal.bulk.columns import BY_NAME
 from portal.core.db import db
 from portal.core.models import AuditEvent
 from portal.core.models.merchant import Merchant
+from portal.domain.users.accounts import find_user
+from portal.features.bulk.columns import BY_NAME
 from tests.bulk.conftest import DATA, EXAMPLE, csv_text, example_rows, received
 from tests.support.workers import run_worker
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 from bs4 import BeautifulSoup
 from sqlalchemy import select
 
-from portal.bulk.settle import settle_linked_rows
 from portal.core.db import db
 from portal.core.models.audit import AuditEvent
 from portal.core.models.bulk import BulkImport, ImportState
 from portal.core.models.merchant import CreateState, Merchant
+from portal.features.bulk.settle import settle_linked_rows
 from portal.sandbox.faults import Fault, FaultKind
 from tests.bulk.conftest import EXAMPLE, creates
 from tests.bulk.test_page import finished, upload

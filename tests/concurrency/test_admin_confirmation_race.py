@@ -10,11 +10,11 @@ import pytest
 import requests
 from sqlalchemy import func, select
 
-from portal.auth.accounts import find_user
 from portal.core.config import Settings, current_settings
 from portal.core.db import db
 from portal.core.models import ApprovalRequest, AuditEvent, User
-from portal.team.admin_confirmation import hold
+from portal.domain.users.accounts import find_user
+from portal.features.team.admin_confirmation import hold
 from tests.conftest import AuthActions
 from tests.support.interleave import post_at_once, writes_held_together
 from tests.support.mail import link_in, mail_sink, mailing

@@ -11,11 +11,11 @@ import pytest
 from flask import Flask
 
 from portal.app.factory import create_app
-from portal.auth.accounts import create_user, find_user
 from portal.core.config import Settings, current_settings
 from portal.core.db import db
 from portal.core.models import ApprovalRequest, AuditEvent, Payment, Role
-from portal.payments.approvals import decisions, requests
+from portal.domain.four_eyes import decisions, requests
+from portal.domain.users.accounts import create_user, find_user
 from tests.conftest import TEST_PASSWORD, with_payments
 from tests.payments.conftest import (
     act,

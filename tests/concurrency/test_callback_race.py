@@ -18,7 +18,7 @@ from portal.core.db import db
 from portal.core.models.audit import AuditEvent
 from portal.core.models.notice import Notice
 from portal.core.models.payment import Payment
-from portal.payments.status_apply import LATE_ACTION
+from portal.domain.payments.status_apply import LATE_ACTION
 from tests.conftest import with_payments
 from tests.payments.conftest import authorised_payment, backend, browser, credentials, merchant_id
 from tests.payments.test_late_outcomes import LATER_CARD, own_merchant

@@ -10,19 +10,19 @@ import pytest
 from flask import Flask
 
 from portal.app.factory import create_app
-from portal.audit.service import SYSTEM
 from portal.core.clients import onboarding_client
 from portal.core.config import Settings, current_settings
 from portal.core.db import db
 from portal.core.models.outbox import OutboxState
+from portal.domain.audit.service import SYSTEM
+from portal.domain.onboarding import scenarios
+from portal.domain.onboarding.create import start_merchant
+from portal.domain.onboarding.outbox.drain import drain
+from portal.domain.onboarding.outbox.queue import claim
+from portal.domain.onboarding.service import send_step
+from portal.domain.onboarding.steps import BY_KEY
 from portal.gateway.retry import NO_RETRY
-from portal.onboarding.create import start_merchant
-from portal.onboarding.drain import drain
-from portal.onboarding.service import send_step
-from portal.onboarding.steps import BY_KEY
-from portal.outbox.queue import claim
 from portal.sandbox.faults import Fault, FaultKind
-from portal.web import scenarios
 from tests.outbox.support import items, run_drain
 
 QUEUED = 8

@@ -17,7 +17,7 @@ from sqlalchemy import select
 from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.models.step import StepDraft
-from portal.web import scenarios
+from portal.domain.onboarding import scenarios
 from tests.conftest import TEST_PASSWORD, AuthActions
 from tests.outbox.support import sent_to_sandbox
 from tests.support.browser import flatten, form_values

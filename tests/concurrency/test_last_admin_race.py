@@ -9,9 +9,9 @@ import pytest
 import requests
 from sqlalchemy import func, select
 
-from portal.auth.accounts import find_user
 from portal.core.db import db
 from portal.core.models import User
+from portal.domain.users.accounts import find_user
 from tests.conftest import TEST_PASSWORD, AuthActions, current_code
 from tests.support.interleave import post_at_once, writes_held_together
 from tests.support.servers import serve, sign_in

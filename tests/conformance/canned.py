@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flask import Flask, jsonify
 
-from portal.gateway.payments_client import PaymentsClient
+from portal.gateway.payments.client import PaymentsClient
 from portal.gateway.retry import RetryPolicy
 from portal.gateway.transport import Timeouts
 from tests.sandbox.payments.conftest import KID, MID

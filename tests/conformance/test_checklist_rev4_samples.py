@@ -12,17 +12,17 @@ import pytest
 from flask import Flask, Response
 
 from portal.app.factory import create_app
-from portal.audit.service import SYSTEM
 from portal.core.clients import onboarding_client
 from portal.core.config import current_settings
 from portal.core.db import db
 from portal.core.labels import Kind, label
 from portal.core.models.merchant import CreateState, Merchant
 from portal.core.models.step import StepState
-from portal.gateway.onboarding_shapes import PREFIX
-from portal.onboarding.progress import stepper
-from portal.status.service import read_status
-from portal.verification.service import gate, progress
+from portal.domain.audit.service import SYSTEM
+from portal.domain.onboarding.progress import stepper
+from portal.domain.onboarding.status_reads import read_status
+from portal.features.verification.service import gate, progress
+from portal.gateway.onboarding.shapes import PREFIX
 from tests.conformance.rev4_samples import sample
 from tests.support.servers import serve
 

@@ -17,7 +17,6 @@ from flask import Flask, Response
 from sqlalchemy import select
 
 from portal.app.factory import create_app
-from portal.audit.service import SYSTEM
 from portal.core.clients import onboarding_client
 from portal.core.config import current_settings
 from portal.core.db import db
@@ -25,15 +24,15 @@ from portal.core.models.merchant import CreateState, Merchant
 from portal.core.models.pendency import MerchantPendency
 from portal.core.models.step import StepState
 from portal.core.models.webhook_event import WebhookEvent
-from portal.documents import service as documents
-from portal.gateway.onboarding_shapes import PREFIX, PennyDropStatus
-from portal.onboarding import locks
-from portal.onboarding.drafts import draft_for
-from portal.onboarding.service import send_step
-from portal.onboarding.steps import BY_KEY
-from portal.status.pendencies import pendencies
-from portal.status.service import read_status
-from portal.web import scenarios
+from portal.domain.audit.service import SYSTEM
+from portal.domain.documents import service as documents
+from portal.domain.onboarding import locks, scenarios
+from portal.domain.onboarding.drafts import draft_for
+from portal.domain.onboarding.pendencies import pendencies
+from portal.domain.onboarding.service import send_step
+from portal.domain.onboarding.status_reads import read_status
+from portal.domain.onboarding.steps import BY_KEY
+from portal.gateway.onboarding.shapes import PREFIX, PennyDropStatus
 from tests.conformance.rev3_samples import Sample, sample
 from tests.support.servers import serve
 

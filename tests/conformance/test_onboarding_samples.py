@@ -18,9 +18,9 @@ import pytest
 import requests
 from flask import Flask, Response
 
-from portal.gateway.hmac import hmac_digest
-from portal.gateway.onboarding_client import OnboardingClient
-from portal.gateway.onboarding_shapes import (
+from portal.gateway.onboarding.client import OnboardingClient
+from portal.gateway.onboarding.hmac import hmac_digest
+from portal.gateway.onboarding.shapes import (
     BankDetailsRequest,
     BusinessDetailsRequest,
     known_status,

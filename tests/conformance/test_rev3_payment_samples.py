@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from portal.domain.payments.service import failure_message
 from portal.gateway.errors import Declined, GatewayUnavailable, NotFound
 from portal.gateway.telemetry import CALLS
-from portal.payments.service import failure_message
 from tests.conformance.canned import CannedGateway, canned  # noqa: F401  # a fixture
 from tests.conformance.samples import sample
 

@@ -13,12 +13,12 @@ import pytest
 
 from portal.core.models.payment import Payment
 from portal.core.payment_statuses import POLLED
+from portal.domain.payments import polling
+from portal.domain.payments.status_apply import names_this_payment
 from portal.gateway.errors import GatewayUnavailable, MayAlreadyExist
-from portal.gateway.jws import load_private_key, sign_claims
-from portal.gateway.payments_client import verify_callback_token
-from portal.gateway.payments_words import is_partial_approval
-from portal.payments import polling
-from portal.payments.status_apply import names_this_payment
+from portal.gateway.payments.client import verify_callback_token
+from portal.gateway.payments.jws import load_private_key, sign_claims
+from portal.gateway.payments.words import is_partial_approval
 from tests.conformance.canned import CannedGateway, canned  # noqa: F401  # a fixture
 from tests.conformance.conftest import gateway_keys  # noqa: F401  # a fixture
 from tests.conformance.rev4_samples import sample

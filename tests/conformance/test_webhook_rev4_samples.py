@@ -16,7 +16,7 @@ from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.product_acceptance import MerchantProductAcceptance
 from portal.core.models.webhook_event import WebhookEvent
-from portal.onboarding.product_approvals import Standing, product_states
+from portal.domain.onboarding.product_approvals import Standing, product_states
 from tests.conformance.rev4_samples import Sample, sample
 from tests.support.product_events import ask_for
 from tests.support.rows import stored

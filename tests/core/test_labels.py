@@ -8,15 +8,19 @@ from pathlib import Path
 
 import pytest
 
-from portal.admin.sentences import audit_sentence
 from portal.core import label_tables, labels
 from portal.core.labels import Kind, badge, label, status_group
 from portal.core.models.document import DocumentStatus
 from portal.core.models.merchant import CreateState
 from portal.core.models.status_change import StatusSource
 from portal.core.models.step import StepState
-from portal.gateway.checklist_words import ChecklistState
-from portal.gateway.onboarding_shapes import (
+from portal.domain.onboarding import reconcile
+from portal.domain.onboarding.steps import STEPS
+from portal.domain.payments.service import CAPTURE, REFUND, REVERSE
+from portal.features.admin.sentences import audit_sentence
+from portal.features.merchants import removal
+from portal.gateway.onboarding.checklist_words import ChecklistState
+from portal.gateway.onboarding.shapes import (
     DOCUMENT_TYPES,
     STATUS_ALIASES,
     AccountType,
@@ -28,11 +32,7 @@ from portal.gateway.onboarding_shapes import (
     PennyDropStatus,
     Product,
 )
-from portal.gateway.payments_words import PaymentStatus
-from portal.merchants import removal
-from portal.onboarding import reconcile
-from portal.onboarding.steps import STEPS
-from portal.payments.service import CAPTURE, REFUND, REVERSE
+from portal.gateway.payments.words import PaymentStatus
 
 ENUMS: list[tuple[type[StrEnum], Kind]] = [
     (OnboardingStatus, Kind.STATUS), (ChecklistState, Kind.CHECKLIST_STATE),

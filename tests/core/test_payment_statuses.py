@@ -18,8 +18,8 @@ from portal.core.payment_statuses import (
     Badge,
     StatusRow,
 )
-from portal.gateway.payments_words import FINAL_FAILURES, PaymentStatus
-from portal.payments.status_moves import may_move
+from portal.domain.payments.status_moves import may_move
+from portal.gateway.payments.words import FINAL_FAILURES, PaymentStatus
 
 
 def test_every_status_word_and_ours_have_a_row():

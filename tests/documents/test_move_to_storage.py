@@ -20,9 +20,9 @@ from portal.app.factory import create_app
 from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.models.document import StoredDocument
-from portal.storage.current import current_store
-from portal.storage.folder import FolderStore
-from portal.web import scenarios
+from portal.core.storage.current import current_store
+from portal.core.storage.folder import FolderStore
+from portal.domain.onboarding import scenarios
 from tests.support.object_store import S3Front, S3Server, keys, objects, on_bucket
 from tests.support.rows import MERCHANT_SQL
 from tests.support.servers import ROOT, portal_environment, serve

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from portal.core.config import Settings
-from portal.documents.service import CHUNK, read_upload, save_upload
-from portal.web.scenarios import sample_pdf
+from portal.domain.documents.service import CHUNK, read_upload, save_upload
+from portal.domain.onboarding.scenarios import sample_pdf
 
 LIMIT = 5 * CHUNK + 7
 

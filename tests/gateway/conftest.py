@@ -16,7 +16,7 @@ import requests
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from portal.gateway.onboarding_client import OnboardingClient
+from portal.gateway.onboarding.client import OnboardingClient
 from portal.gateway.retry import RetryPolicy
 from portal.gateway.transport import Timeouts
 from tests.support.sleeps import SleepRecorder

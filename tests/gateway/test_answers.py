@@ -5,10 +5,10 @@ from __future__ import annotations
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from portal.gateway.onboarding_client import OnboardingClient
-from portal.gateway.onboarding_shapes import MerchantData
+from portal.domain.onboarding.steps import BY_KEY
+from portal.gateway.onboarding.client import OnboardingClient
+from portal.gateway.onboarding.shapes import MerchantData
 from portal.gateway.transport import Transport
-from portal.onboarding.steps import BY_KEY
 
 
 def envelope(gid: str, status: str = "IN_PROGRESS") -> dict:

@@ -7,7 +7,7 @@ from dataclasses import fields
 
 import pytest
 
-from portal.gateway.checklist_words import (
+from portal.gateway.onboarding.checklist_words import (
     DONE_WORDS,
     WORDS,
     Badge,

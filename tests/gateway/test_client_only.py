@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from portal.gateway.onboarding_events import MessageName
-from tests.support.import_graph import PORTAL, definitions, modules, package_of
+from portal.gateway.onboarding.events import MessageName
+from tests.support.import_graph import PORTAL, definitions, layer_folder_of, modules
 
 SANDBOX = "portal.sandbox"
 
@@ -20,12 +20,12 @@ def test_the_gateway_layer_holds_only_what_a_client_needs() -> None:
     script = (PORTAL.parent / "static" / "js" / "verification.js").read_text(encoding="utf-8")
     defined: dict[str, set[str]] = {}  # a name defined twice (OPERATIONS) mentions both's
     for module, path in modules().items():
-        if package_of(module) == "portal.gateway":
+        if layer_folder_of(module) == "portal.gateway":
             for name, mentions in definitions(path).items():
                 defined.setdefault(name, set()).update(mentions)
     # Every word of the portal's other modules (a name is used where it stands as a whole word).
     users = {word for module, path in modules().items()
-             if package_of(module) not in ("portal.gateway", SANDBOX)
+             if layer_folder_of(module) not in ("portal.gateway", SANDBOX)
              for word in re.findall(r"\w+", path.read_text(encoding="utf-8"))}
     needed = {name for name in defined if name in users}
     if all(f'"{message.value}"' in script for message in MessageName):

@@ -12,7 +12,7 @@ import base64
 import pytest
 import requests
 
-from portal.gateway.hmac import HmacAuth, hmac_digest, matching_secret, signing_input
+from portal.gateway.onboarding.hmac import HmacAuth, hmac_digest, matching_secret, signing_input
 from tests.gateway.support import HEX_OF_A1, STATUS_PATH, STATUS_PATH_DIGEST
 
 SECRET = "s3cr3t-Ω-key"  # UTF-8 bytes 73 33 63 72 33 74 2d ce a9 2d 6b 65 79

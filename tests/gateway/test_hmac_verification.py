@@ -6,8 +6,8 @@ import hmac
 
 import pytest
 
-from portal.gateway import hmac as signing
-from portal.gateway.hmac import digests_match, hmac_digest, matching_secret
+from portal.gateway.onboarding import hmac as signing
+from portal.gateway.onboarding.hmac import digests_match, hmac_digest, matching_secret
 from tests.gateway.support import HEX_OF_A1
 
 # ---------------------------------------------------------------- several secrets, comparison

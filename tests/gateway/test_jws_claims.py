@@ -7,7 +7,7 @@ import hashlib
 
 import pytest
 
-from portal.gateway.jws import CLOCK_SKEW_MS, TOKEN_LIFETIME_MS, TokenError
+from portal.gateway.payments.jws import CLOCK_SKEW_MS, TOKEN_LIFETIME_MS, TokenError
 from portal.sandbox.payments.tokens import check_digest_claims
 from tests.gateway.support import NOW_MS
 

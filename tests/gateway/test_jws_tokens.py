@@ -15,8 +15,8 @@ import pytest
 from jwcrypto import jwk as jc_jwk
 from jwcrypto import jws as jc_jws
 
-from portal.gateway import jws as signing
-from portal.gateway.jws import (
+from portal.gateway.payments import jws as signing
+from portal.gateway.payments.jws import (
     TOKEN_LIFETIME_MS,
     TokenError,
     load_private_key,

@@ -9,9 +9,13 @@ from typing import Any
 
 import pytest
 
-from portal.gateway.checklist_words import ChecklistState, checklist_done, checklist_state
 from portal.gateway.errors import GatewayError, UnexpectedAnswer
-from portal.gateway.onboarding_shapes import PennyDropStatus
+from portal.gateway.onboarding.checklist_words import (
+    ChecklistState,
+    checklist_done,
+    checklist_state,
+)
+from portal.gateway.onboarding.shapes import PennyDropStatus
 from tests.gateway.support import BANK, CREATE, merchant
 from tests.gateway.test_telemetry import calls
 

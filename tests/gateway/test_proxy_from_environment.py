@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from portal.gateway.onboarding_client import OnboardingClient
+from portal.gateway.onboarding.client import OnboardingClient
 from portal.gateway.transport import Timeouts
 from tests.gateway.support import merchant
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from portal.gateway import rules
-from portal.gateway.onboarding_shapes import (
+from portal.gateway.onboarding.shapes import (
     MAX_DOCUMENT_BYTES,
     AuthSignatoryRequest,
     BankDetailsRequest,

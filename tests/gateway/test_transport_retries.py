@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from portal.gateway.errors import GatewayUnavailable
-from portal.gateway.onboarding_shapes import MerchantData, OnboardingStatus
+from portal.gateway.onboarding.shapes import MerchantData, OnboardingStatus
 from tests.gateway.support import BANK, error_body, independent_hmac, merchant
 
 

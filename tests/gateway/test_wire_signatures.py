@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import requests
 
-from portal.gateway.hmac import HmacAuth
-from portal.gateway.onboarding_shapes import PREFIX
+from portal.gateway.onboarding.hmac import HmacAuth
+from portal.gateway.onboarding.shapes import PREFIX
 from tests.gateway.support import (
     SIGNATORY,
     STATUS_PATH,

@@ -10,12 +10,12 @@ from collections.abc import Callable
 from flask import Flask
 from sqlalchemy import select
 
-from portal.audit.service import Actor
-from portal.bulk import service
+from portal.app.worker.tasks import Intervals
 from portal.core.db import db
 from portal.core.models.bulk import BulkImport, BulkImportRow
 from portal.core.models.job import Job
-from portal.worker.tasks import Intervals
+from portal.domain.audit.service import Actor
+from portal.features.bulk import service
 from tests.bulk.conftest import EXAMPLE
 
 #: Who uploads the imports of the job tests.

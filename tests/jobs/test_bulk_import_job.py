@@ -8,14 +8,14 @@ from contextlib import contextmanager
 
 import pytest
 
-from portal.bulk import import_job as jobs
-from portal.bulk.import_job import KIND
-from portal.bulk.service import cancel
+from portal.app.worker.loop import WorkerOptions, run_next
 from portal.core.config import SETTINGS_EXTENSION
 from portal.core.models.job import JobState
 from portal.core.row_claims import LEASE
-from portal.jobs.queue import claim
-from portal.worker.loop import WorkerOptions, run_next
+from portal.domain.jobs.queue import claim
+from portal.features.bulk import import_job as jobs
+from portal.features.bulk.import_job import KIND
+from portal.features.bulk.service import cancel
 from tests.bulk.conftest import creates
 from tests.jobs.support import (
     ADMIN,
@@ -45,7 +45,7 @@ def stop_after(monkeypatch, rows: int, then) -> None:
             then()
         return state
 
-    monkeypatch.setattr("portal.bulk.import_job._record_rows", record_and_maybe_stop)
+    monkeypatch.setattr("portal.features.bulk.import_job._record_rows", record_and_maybe_stop)
 
 
 @contextmanager
@@ -178,8 +178,8 @@ def test_an_unexpected_error_ends_the_import_as_crashed(portal_clock, app, sandb
     def broken(*_args) -> None:
         raise RuntimeError("the disk is full")
 
-    stop_after(monkeypatch, 1, lambda: monkeypatch.setattr("portal.bulk.import_job._record_rows",
-                                                           broken))
+    target = "portal.features.bulk.import_job._record_rows"
+    stop_after(monkeypatch, 1, lambda: monkeypatch.setattr(target, broken))
     run_worker(app)
     assert stored_import(app, import_id).state == "crashed"
     [job] = stored_jobs(app, KIND)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from portal.worker.loop import WorkerOptions, work
+from portal.app.worker.loop import WorkerOptions, work
 from tests.jobs.support import SCHEDULES, queue_import, stored_import
 
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, select
 
-from portal.bulk.import_job import KIND, Chunk, chunks
-from portal.bulk.service import cancel
 from portal.core.config import SETTINGS_EXTENSION
 from portal.core.db import MAX_ROW_ID, db
 from portal.core.models.audit import AuditEvent
 from portal.core.models.job import JobState
+from portal.features.bulk.import_job import KIND, Chunk, chunks
+from portal.features.bulk.service import cancel
 from tests.bulk.conftest import creates
 from tests.jobs.support import ADMIN, queue_import, stored_import, stored_jobs, stored_rows
 from tests.jobs.test_bulk_import_job import stop_after

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from portal.app.worker.tasks import PAYMENT_POLL, REMINDERS, RETENTION, SYNC
 from portal.core.db import db
 from portal.core.models.job import Job, JobState
 from portal.core.row_claims import LEASE
-from portal.jobs.queue import MAX_ATTEMPTS, JobEnd, claim, end, enqueue, renew, schedule
-from portal.worker.tasks import PAYMENT_POLL, REMINDERS, RETENTION, SYNC
+from portal.domain.jobs.queue import MAX_ATTEMPTS, JobEnd, claim, end, enqueue, renew, schedule
 from tests.jobs.support import SCHEDULES, stored_jobs
 from tests.support.workers import run_worker
 

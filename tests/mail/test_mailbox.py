@@ -6,7 +6,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from portal.core.config import SETTINGS_EXTENSION
-from portal.mail.sender import compose, send
+from portal.core.mail.sender import compose, send
 from tests.support.mail import mailing
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from portal.core.config import Settings
-from portal.mail.sender import MailError, UncomposableMail, compose, send
+from portal.core.mail.sender import MailError, UncomposableMail, compose, send
 from tests.support.mail import body_of, mailing
 from tests.wizard.conftest import closed_port
 

@@ -7,7 +7,7 @@ from sqlalchemy import select
 from portal.core.config import SETTINGS_EXTENSION, current_settings
 from portal.core.db import db
 from portal.core.models import AuditEvent
-from portal.merchant_mail.reminders import send_reminders
+from portal.domain.merchant_mail.reminders import send_reminders
 from tests.support.mail import body_of, link_in
 from tests.support.workers import run_worker
 

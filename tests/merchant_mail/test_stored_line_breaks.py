@@ -12,7 +12,7 @@ from portal.core import clock
 from portal.core.config import current_settings
 from portal.core.db import db
 from portal.core.models import MailTemplate, Merchant, MerchantLink, StepDraft
-from portal.merchant_mail.reminders import send_reminders
+from portal.domain.merchant_mail.reminders import send_reminders
 from tests.support.team import audited
 
 DAY = 24 * 3600

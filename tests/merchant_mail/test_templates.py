@@ -10,7 +10,7 @@ from portal.core.config import current_settings
 from portal.core.db import db
 from portal.core.models import AuditEvent, MailTemplate
 from portal.core.typed_text import LINE_BREAK_HELD
-from portal.merchant_mail.reminders import send_reminders
+from portal.domain.merchant_mail.reminders import send_reminders
 from tests.support.mail import body_of
 
 EDIT = "/admin/emails/verification_reminder"

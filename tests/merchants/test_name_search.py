@@ -18,7 +18,7 @@ from portal.core.models.merchant_search import (
     covering_trigrams,
     ids_containing,
 )
-from portal.merchants.service import search_merchants
+from portal.features.merchants.service import search_merchants
 
 pytestmark = pytest.mark.skipif(not SQLITE_HAS_TRIGRAM, reason="SQLite older than 3.34")
 

@@ -9,7 +9,7 @@ import pytest
 
 from portal.app.factory import create_app
 from portal.core.migrate import upgrade
-from portal.monitoring.readiness import migration_heads
+from portal.features.monitoring.readiness import migration_heads
 from tests.conftest import settings_for
 from tests.support.servers import free_port, silent_address
 

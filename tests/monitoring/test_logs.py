@@ -9,10 +9,10 @@ import logging
 import pytest
 from flask import g
 
-from portal.auth.accounts import find_user
 from portal.core.config import ConfigError, settings_from_env
 from portal.core.db import db
-from portal.monitoring.logs import install_log_format
+from portal.domain.users.accounts import find_user
+from portal.features.monitoring.logs import install_log_format
 from tests.support.production import production_environment
 
 

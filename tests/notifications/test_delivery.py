@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import json
 
-from portal.audit.service import SYSTEM
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.notice import MailState, Notice
 from portal.core.models.status_change import StatusSource
-from portal.gateway.hmac import hmac_digest
-from portal.onboarding.status_history import change_status
+from portal.domain.audit.service import SYSTEM
+from portal.domain.onboarding import scenarios
+from portal.domain.onboarding.status_history import change_status
+from portal.gateway.onboarding.hmac import hmac_digest
 from portal.sandbox.state import BACKEND_NAME
-from portal.web import scenarios
 from tests.conftest import API_SECRET
 from tests.support.mail import PORTAL_URL, body_of
 from tests.support.team import audited, make_merchant, notices_of, user_id

@@ -4,12 +4,12 @@ its subject on one line."""
 
 from __future__ import annotations
 
-from portal.audit.service import SYSTEM
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.notice import MailState
 from portal.core.models.status_change import StatusSource
-from portal.onboarding.status_history import change_status
+from portal.domain.audit.service import SYSTEM
+from portal.domain.onboarding.status_history import change_status
 from tests.support.mail import body_of
 from tests.support.team import audited, make_merchant, notices_of
 from tests.support.workers import run_worker

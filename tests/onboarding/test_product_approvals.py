@@ -13,13 +13,13 @@ from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.pendency import MerchantPendency
 from portal.core.models.product_acceptance import MerchantProductAcceptance
-from portal.gateway.product_events import APPROVALS
-from portal.onboarding.product_approvals import (
+from portal.domain.onboarding.product_approvals import (
     BLOCKING_COLUMNS,
     Standing,
     card_approval,
     product_states,
 )
+from portal.gateway.onboarding.product_events import APPROVALS
 from tests.support.product_events import (
     CARDS,
     MCA,

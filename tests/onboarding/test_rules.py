@@ -5,14 +5,13 @@ from __future__ import annotations
 import pytest
 
 from portal.core.models.merchant import CreateState, Merchant
-from portal.gateway.onboarding_shapes import Category, Subcategory
+from portal.domain.onboarding import locks, scenarios
+from portal.domain.onboarding.categories import CategoryCache, grouped_choices
+from portal.domain.onboarding.steps import BY_KEY, STEPS, clean, next_step
+from portal.features.wizard.forms import OwnersForm, SignatoryForm
+from portal.gateway.onboarding.shapes import Category, Subcategory
 from portal.gateway.shapes import FieldError, validate_payload
-from portal.onboarding import locks
-from portal.onboarding.categories import CategoryCache, grouped_choices
-from portal.onboarding.steps import BY_KEY, STEPS, clean, next_step
-from portal.web import scenarios
 from portal.web.body_forms import form_path
-from portal.wizard.forms import OwnersForm, SignatoryForm
 
 
 @pytest.mark.parametrize(("path", "root", "parts"), [

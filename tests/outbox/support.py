@@ -17,7 +17,7 @@ from portal.core.config import current_settings
 from portal.core.db import db
 from portal.core.migrate import upgrade
 from portal.core.models.outbox import OutboxItem
-from portal.onboarding.drain import DrainReport, drain
+from portal.domain.onboarding.outbox.drain import DrainReport, drain
 from tests.support.postgres import Cluster
 
 

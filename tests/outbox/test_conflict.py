@@ -7,7 +7,7 @@ from sqlalchemy import select
 
 from portal.core.db import db
 from portal.core.models.step import StepDraft
-from portal.web import scenarios
+from portal.domain.onboarding import scenarios
 from tests.conftest import AuthActions
 from tests.outbox.support import sent_to_sandbox
 from tests.support.browser import Browser

@@ -6,13 +6,13 @@ from datetime import timedelta
 
 import pytest
 
+from portal.app.worker.sync import sync_once
 from portal.core.clients import onboarding_client
 from portal.core.config import current_settings
 from portal.core.models.outbox import OutboxState
-from portal.outbox.queue import FIRST_DELAY, MAX_DELAY, backoff
+from portal.domain.onboarding import scenarios
+from portal.domain.onboarding.outbox.queue import FIRST_DELAY, MAX_DELAY, backoff
 from portal.sandbox.faults import Fault, FaultKind
-from portal.web import scenarios
-from portal.worker.sync import sync_once
 from tests.outbox.support import items, run_drain, sent_to_sandbox
 from tests.support.browser import Browser, Page
 from tests.support.rows import stored

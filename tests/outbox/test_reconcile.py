@@ -6,6 +6,7 @@ import pytest
 from bs4 import BeautifulSoup
 from sqlalchemy import select
 
+from portal.app.worker.sync import sync_once
 from portal.core import clock
 from portal.core.clients import onboarding_client
 from portal.core.config import current_settings
@@ -13,10 +14,9 @@ from portal.core.db import db
 from portal.core.models.audit import AuditEvent
 from portal.core.models.merchant import CreateState
 from portal.core.models.webhook_event import WebhookEvent
-from portal.gateway.onboarding_client import OnboardingClient
+from portal.domain.onboarding import scenarios
+from portal.gateway.onboarding.client import OnboardingClient
 from portal.sandbox.faults import Fault, FaultKind
-from portal.web import scenarios
-from portal.worker.sync import sync_once
 from tests.conftest import API_KEY, API_SECRET
 from tests.support.browser import Browser, Page
 from tests.support.rows import stored

@@ -4,8 +4,8 @@ the new owner told."""
 
 from __future__ import annotations
 
-from portal.auth.accounts import find_user
 from portal.core.db import db
+from portal.domain.users.accounts import find_user
 from tests.support.rows import stored
 from tests.support.team import (
     audited,

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from portal.gateway.payments_words import PaymentStatus
+from portal.gateway.payments.words import PaymentStatus
 from portal.sandbox.payments.auth import GatewayKey
 from tests.payments.conftest import (
     APPROVING_CARD,

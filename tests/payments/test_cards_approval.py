@@ -11,7 +11,7 @@ import pytest
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import Payment
-from portal.payments.service import unavailable_reason
+from portal.domain.payments.service import unavailable_reason
 from tests.payments.conftest import hold_values, submit
 from tests.payments.links.conftest import counting_initiates
 from tests.support.mail import mail_sink, mailing

@@ -10,7 +10,7 @@ from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from portal.core.config import SETTINGS_EXTENSION
 from portal.core.db import db
 from portal.core.models import AuditEvent, PaymentCredentials
-from portal.payments import credentials as key_making
+from portal.domain.payments import credentials as key_making
 from tests.payments.conftest import add_merchant, credentials_row, submit
 from tests.support.approvals import decide_all
 

@@ -15,8 +15,8 @@ from portal.core.models.merchant import Merchant
 from portal.core.models.notice import Notice, NoticeKind
 from portal.core.models.payment import Payment
 from portal.core.models.user import User
-from portal.payments import polling
-from portal.payments.status_poll import poll_once
+from portal.domain.payments import polling
+from portal.domain.payments.status_poll import poll_once
 from tests.payments.conftest import act, authorised_payment, flashes, payment_row
 
 LATER_CARD = "4000000000000283"

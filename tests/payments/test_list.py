@@ -9,8 +9,8 @@ from sqlalchemy import event
 
 from portal.core.db import db
 from portal.core.models.payment import Payment
-from portal.payments.in_flight import claim
-from portal.payments.service import new_nonce
+from portal.domain.payments.in_flight import claim
+from portal.domain.payments.service import new_nonce
 from tests.payments.conftest import add_merchant
 
 

@@ -3,8 +3,8 @@ refused for its age is worded as what it is, not as keys to check."""
 
 from __future__ import annotations
 
+from portal.domain.payments.service import failure_message
 from portal.gateway.errors import Unauthorized
-from portal.payments.service import failure_message
 from tests.payments.conftest import post_hold
 
 

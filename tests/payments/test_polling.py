@@ -13,8 +13,8 @@ from portal.core import clock
 from portal.core.db import db
 from portal.core.models.audit import AuditEvent
 from portal.core.models.payment import Payment, PaymentCredentials
-from portal.payments import polling
-from portal.payments.status_poll import POLL_ACTOR, poll_once
+from portal.domain.payments import polling
+from portal.domain.payments.status_poll import POLL_ACTOR, poll_once
 from portal.sandbox.faults import Fault, FaultKind
 from tests.payments.conftest import act, backend, pay, payment_row, post_hold
 from tests.support.rows import fresh

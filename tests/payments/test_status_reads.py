@@ -9,14 +9,14 @@ import threading
 import time
 from datetime import timedelta
 
-from portal.audit.service import Actor
 from portal.core import clock
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import Payment
-from portal.gateway.payments_client import PaymentsClient
-from portal.payments import credentials as creds
-from portal.payments.status_read import refresh
+from portal.domain.audit.service import Actor
+from portal.domain.payments import credentials as creds
+from portal.domain.payments.status_read import refresh
+from portal.gateway.payments.client import PaymentsClient
 from tests.payments.conftest import act, backend, pay, payment_row, post_hold
 
 DASHBOARD = "/admin/"

@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 
 from portal.core.models.payment import Payment, PaymentRefund, RefundState
-from portal.payments.wording import money, status_words
+from portal.domain.payments.wording import money, status_words
 from tests.payments.conftest import act, authorised_payment, flashes, payment_row
 
 

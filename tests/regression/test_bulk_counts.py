@@ -10,9 +10,9 @@ from sqlalchemy import event
 
 from bench.measure import commits, statements
 from portal.app.factory import create_app
-from portal.bulk import service
+from portal.app.worker.loop import WorkerOptions, run_next
 from portal.core.db import db
-from portal.worker.loop import WorkerOptions, run_next
+from portal.features.bulk import service
 from tests.jobs.support import ADMIN, many_merchants, queue_import, stored_import
 
 #: What the wizard's step service runs for one merchant of the example (steps 1-5 and 7),

@@ -8,11 +8,11 @@ from __future__ import annotations
 from sqlalchemy import event, text
 
 from bench.seed import seed_merchants
-from portal.auth.accounts import find_user
 from portal.core import clock
 from portal.core.config import current_settings
 from portal.core.db import db
-from portal.worklist.service import nav_counts
+from portal.domain.users.accounts import find_user
+from portal.domain.worklist.service import nav_counts
 from tests.support.team import make_merchant
 from tests.worklist.test_worklist import add, hold
 

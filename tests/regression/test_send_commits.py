@@ -7,8 +7,8 @@ import pytest
 
 from bench.measure import commits, statements
 from portal.core.models.step import StepDraft, StepState
-from portal.gateway.onboarding_client import OnboardingClient
-from portal.web import scenarios
+from portal.domain.onboarding import scenarios
+from portal.gateway.onboarding.client import OnboardingClient
 from tests.support.browser import flatten
 from tests.support.rows import fresh
 

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 from flask import Flask, request
 
-from portal.gateway.onboarding_client import OnboardingClient
+from portal.gateway.onboarding.client import OnboardingClient
 from portal.gateway.retry import NO_RETRY
 from tests.sandbox.payloads import create_body, fill_every_step
 from tests.sandbox.webhook_deliveries import Received, Receiver

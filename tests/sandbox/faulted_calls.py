@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from portal.gateway.errors import ValidationFailed
-from portal.gateway.onboarding_client import OnboardingClient
-from portal.gateway.onboarding_shapes import OPERATIONS
+from portal.gateway.onboarding.client import OnboardingClient
+from portal.gateway.onboarding.shapes import OPERATIONS
 
 CATEGORIES = OPERATIONS["get_business_categories"].path
 

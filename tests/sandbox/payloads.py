@@ -6,8 +6,8 @@ import base64
 import itertools
 from typing import Any
 
-from portal.gateway.onboarding_client import OnboardingClient
-from portal.gateway.onboarding_shapes import CardNetwork
+from portal.gateway.onboarding.client import OnboardingClient
+from portal.gateway.onboarding.shapes import CardNetwork
 
 OWNER_PAN = "ABCPE1234F"
 SECOND_OWNER_PAN = "BCDPK5678L"

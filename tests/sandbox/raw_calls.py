@@ -7,7 +7,7 @@ from typing import Any
 
 import requests
 
-from portal.gateway.onboarding_client import OnboardingClient
+from portal.gateway.onboarding.client import OnboardingClient
 
 
 def raw(partner: OnboardingClient, name: str, request: Any = None,

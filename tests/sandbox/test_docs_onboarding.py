@@ -6,7 +6,7 @@ answer as sent)."""
 
 from __future__ import annotations
 
-from portal.gateway.onboarding_client import OnboardingClient
+from portal.gateway.onboarding.client import OnboardingClient
 from tests.conformance.rev4_samples import sample as rev4_sample
 from tests.sandbox.payloads import CALLBACK, bank, business, document, owners, products, signatory
 from tests.sandbox.raw_calls import raw

@@ -12,7 +12,7 @@ import requests
 from flask import Flask
 
 from portal.gateway.errors import GatewayUnavailable
-from portal.gateway.onboarding_client import OnboardingClient
+from portal.gateway.onboarding.client import OnboardingClient
 from portal.gateway.retry import NO_RETRY
 from portal.sandbox.app import create_sandbox_app, state_of
 from portal.sandbox.config import load_config

@@ -8,7 +8,7 @@ import pytest
 import requests
 
 from portal.gateway.errors import GatewayUnavailable, ValidationFailed
-from portal.gateway.onboarding_client import OnboardingClient
+from portal.gateway.onboarding.client import OnboardingClient
 from portal.gateway.transport import Timeouts
 from portal.sandbox.faults import Fault, FaultKind
 from tests.sandbox.conftest import KEY, SECRET

@@ -9,7 +9,7 @@ import pytest
 import requests
 
 from portal.gateway.errors import GatewayUnavailable
-from portal.gateway.onboarding_client import OnboardingClient
+from portal.gateway.onboarding.client import OnboardingClient
 from portal.sandbox.faults import Fault, FaultKind
 from tests.sandbox.faulted_calls import CATEGORIES
 

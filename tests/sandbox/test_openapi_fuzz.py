@@ -20,7 +20,7 @@ from schemathesis.checks import (
 )
 from schemathesis.core.parameters import ParameterLocation
 
-from portal.gateway.hmac import HmacAuth
+from portal.gateway.onboarding.hmac import HmacAuth
 from portal.sandbox.onboarding.openapi import onboarding_openapi
 from tests.sandbox.conftest import KEY, SECRET
 

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from portal.gateway.onboarding_client import OnboardingClient
-from portal.gateway.payments_client import PaymentsClient
+from portal.gateway.onboarding.client import OnboardingClient
+from portal.gateway.payments.client import PaymentsClient
 from portal.gateway.retry import NO_RETRY, RetryPolicy
 from portal.gateway.transport import Timeouts
 from portal.sandbox.app import create_sandbox_app, state_of

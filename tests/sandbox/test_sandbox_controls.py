@@ -9,8 +9,8 @@ import requests
 import schemathesis
 
 from portal.gateway.errors import NotFound
-from portal.gateway.hmac import HmacAuth
-from portal.gateway.onboarding_shapes import OPERATIONS
+from portal.gateway.onboarding.hmac import HmacAuth
+from portal.gateway.onboarding.shapes import OPERATIONS
 from tests.sandbox.conftest import KEY, SECRET, START
 
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 import requests
 
-from portal.gateway.hmac import AUTH_HEADER, DIGEST_HEADER, HmacAuth, hmac_digest
-from portal.gateway.onboarding_client import ENCODE_CHUNK, DocumentFile, OnboardingClient
-from portal.gateway.onboarding_shapes import DocumentUploadRequest, body_json
+from portal.gateway.onboarding.client import ENCODE_CHUNK, DocumentFile, OnboardingClient
+from portal.gateway.onboarding.hmac import AUTH_HEADER, DIGEST_HEADER, HmacAuth, hmac_digest
+from portal.gateway.onboarding.shapes import DocumentUploadRequest, body_json
 from portal.gateway.transport import json_bytes
 from portal.sandbox import streamed_json
 from portal.sandbox.faults import Fault, FaultKind

@@ -6,7 +6,7 @@ import pytest
 import requests
 from bs4 import Tag
 
-from portal.gateway.onboarding_events import origin_of
+from portal.gateway.onboarding.events import origin_of
 from tests.sandbox.verification_pages import PARTNER_ORIGIN, open_link, ready_link
 
 

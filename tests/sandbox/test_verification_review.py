@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from portal.gateway.errors import ValidationFailed
-from portal.gateway.onboarding_reading import RFI_DETAILS
+from portal.gateway.onboarding.reading import RFI_DETAILS
 from tests.sandbox.payloads import document
 from tests.sandbox.raw_calls import raw
 from tests.sandbox.verification_pages import ready_link, status_of, walk

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import requests
 
-from portal.gateway.hmac import hmac_digest
+from portal.gateway.onboarding.hmac import hmac_digest
 from tests.sandbox.conftest import KEY, SECOND_SECRET, SECRET, START
 from tests.sandbox.payloads import business, document, fill_every_step
 from tests.sandbox.webhook_deliveries import (

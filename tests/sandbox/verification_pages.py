@@ -9,7 +9,7 @@ from typing import Any
 import requests
 from bs4 import BeautifulSoup, Tag
 
-from portal.gateway.onboarding_client import OnboardingClient
+from portal.gateway.onboarding.client import OnboardingClient
 from tests.sandbox.payloads import CALLBACK, business, fill_every_step
 
 PARTNER_ORIGIN = "https://partner.example.com"

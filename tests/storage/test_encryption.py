@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from portal.storage.current import build_store
-from portal.storage.encryption import ASKED, NO_DEFAULT, from_bucket, refused
+from portal.core.storage.current import build_store
+from portal.core.storage.encryption import ASKED, NO_DEFAULT, from_bucket, refused
 from tests.conftest import settings_for
 from tests.support.object_store import (
     ACCESS_KEY_ID,

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from portal.storage.base import DocumentStore, StoredFile
-from portal.storage.current import build_store
-from portal.storage.fallback import WithFolderBehind
-from portal.storage.folder import FolderStore
-from portal.storage.s3 import PART_BYTES
+from portal.core.storage.base import DocumentStore, StoredFile
+from portal.core.storage.current import build_store
+from portal.core.storage.fallback import WithFolderBehind
+from portal.core.storage.folder import FolderStore
+from portal.core.storage.s3 import PART_BYTES
 from tests.conftest import settings_for
 from tests.support.object_store import S3Server, objects, on_bucket
 

@@ -20,16 +20,16 @@ from sqlalchemy import select
 
 from bench.bulk_import import write_csv
 from portal.app.factory import create_app
-from portal.audit.service import Actor
-from portal.bulk.runner import run_rows
-from portal.bulk.validation import check_file
 from portal.core import clock
 from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.models.document import StoredDocument
 from portal.core.models.merchant import Merchant
 from portal.core.models.status_change import StatusChange
-from portal.web import scenarios
+from portal.domain.audit.service import Actor
+from portal.domain.onboarding import scenarios
+from portal.features.bulk.runner import run_rows
+from portal.features.bulk.validation import check_file
 from tests.conftest import TEST_PASSWORD, AuthActions, current_code
 from tests.jobs.support import wait_for
 from tests.support.browser import form_values

@@ -7,13 +7,13 @@ from typing import Any
 
 from sqlalchemy import update
 
-from portal.audit.service import SYSTEM
 from portal.core.db import db
 from portal.core.models.merchant import CreateState, Merchant
-from portal.onboarding.create import start_merchant
-from portal.onboarding.service import save_step_draft
-from portal.onboarding.steps import BY_KEY
-from portal.web import scenarios
+from portal.domain.audit.service import SYSTEM
+from portal.domain.onboarding import scenarios
+from portal.domain.onboarding.create import start_merchant
+from portal.domain.onboarding.service import save_step_draft
+from portal.domain.onboarding.steps import BY_KEY
 
 LONG_NAME = "Sree Lakshmi Venkateswara Handloom Textiles Exports and Imports Private Limited"
 LONG_STREET = ("Plot 12/4B, Survey No. 221/3A-1, Near Sri Venkateswara Swamy Temple Arch, "

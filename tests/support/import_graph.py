@@ -85,9 +85,24 @@ def graph() -> dict[str, frozenset[str]]:
             for name, (top, _hidden) in imports().items()}
 
 
-def package_of(module: str) -> str:
-    """``portal.<name>``: the folder (or the package's own ``__init__``) ``module`` is in."""
+#: Layers whose folders hold packages of their own (``portal.domain.payments``); the others are
+#: one package each, subpackages included (``portal.core``), but the gateway's two APIs.
+PACKAGED_LAYERS = frozenset({"domain", "features", "app"})
+
+
+def layer_folder_of(module: str) -> str:
+    """``portal.<layer>``: the layer folder ``module`` is in (the sandbox is one too)."""
     return ".".join(module.split(".")[:2])
+
+
+def package_of(module: str) -> str:
+    """The package ``module`` belongs to: ``portal.<layer>.<package>`` in the domain, features
+    and app layers and for the gateway's two APIs, else its layer folder."""
+    parts = module.split(".")
+    if len(parts) > 2 and (parts[1] in PACKAGED_LAYERS
+                           or (parts[1] == "gateway" and len(parts) > 3)):
+        return ".".join(parts[:3])
+    return layer_folder_of(module)
 
 
 def grouped(key: Callable[[str], str]) -> dict[str, frozenset[str]]:

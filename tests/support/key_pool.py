@@ -39,4 +39,4 @@ def pooled_generated_keys(monkeypatch: pytest.MonkeyPatch) -> None:
     """The portal's generated RSA keys come from ``GENERATED_KEYS`` (distinct within a test;
     a fixture of every test, as ``tests/conftest.py`` loads this module as a plugin)."""
     GENERATED_KEYS.restart()
-    monkeypatch.setattr("portal.payments.credentials.generate_key", GENERATED_KEYS)
+    monkeypatch.setattr("portal.domain.payments.credentials.generate_key", GENERATED_KEYS)

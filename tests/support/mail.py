@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from portal.core.config import Settings
-from portal.mail.sink import MailSink
+from portal.core.mail.sink import MailSink
 
 #: The portal address tests put in emailed links: the test client answers for it.
 PORTAL_URL = "http://portal.test"

@@ -9,7 +9,7 @@ from flask import Flask
 
 from portal.core.db import db
 from portal.core.models.step import StepDraft, StepState
-from portal.gateway.hmac import hmac_digest
+from portal.gateway.onboarding.hmac import hmac_digest
 from tests.conftest import API_SECRET
 
 CARDS = "MERCHANT_CARDS_ACCEPTED"

@@ -13,9 +13,6 @@ from flask import Flask, url_for
 from sqlalchemy import select
 from werkzeug.routing import Rule
 
-from portal.audit.service import Actor
-from portal.auth.accounts import create_user, find_user
-from portal.auth.passwords import generate_password
 from portal.core import clock
 from portal.core.config import Settings
 from portal.core.db import db
@@ -24,11 +21,14 @@ from portal.core.models.merchant import Merchant
 from portal.core.models.payment import Payment
 from portal.core.models.payment_link import PaymentLink
 from portal.core.models.user import Role
-from portal.onboarding.steps import STEPS
-from portal.payments.approvals.requests import request_admin_role
-from portal.payments.links import tokens as payment_tokens
-from portal.team import admin_confirmation, tokens
-from portal.verification import links
+from portal.domain.audit.service import Actor
+from portal.domain.four_eyes.requests import request_admin_role
+from portal.domain.onboarding import merchant_links as links
+from portal.domain.onboarding.steps import STEPS
+from portal.domain.payments.links import tokens as payment_tokens
+from portal.domain.users.accounts import create_user, find_user
+from portal.domain.users.passwords import generate_password
+from portal.features.team import admin_confirmation, tokens
 from tests.verification.conftest import onboard
 
 #: A CSV the bulk import refuses: it leaves an import row with its problems behind.

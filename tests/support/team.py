@@ -8,11 +8,11 @@ from bs4 import BeautifulSoup
 from flask import Flask
 from sqlalchemy import select
 
-from portal.auth.accounts import find_user
 from portal.core import clock
 from portal.core.db import db
 from portal.core.models import AuditEvent, Notice
 from portal.core.models.merchant import CreateState, Merchant
+from portal.domain.users.accounts import find_user
 
 
 def user_id(app: Flask, email: str) -> int:

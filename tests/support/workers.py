@@ -12,8 +12,8 @@ from pathlib import Path
 
 from flask import Flask
 
+from portal.app.worker.loop import WorkerOptions, run_due
 from portal.core.config import Settings
-from portal.worker.loop import WorkerOptions, run_due
 from tests.support.servers import ROOT, portal_environment
 
 #: The worker name of in-process runs.

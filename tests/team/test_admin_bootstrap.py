@@ -10,10 +10,10 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import func, select
 
-from portal.auth.accounts import find_user
 from portal.core.db import db
 from portal.core.models import ApprovalRequest, Role
-from portal.team import service
+from portal.domain.users.accounts import find_user
+from portal.features.team import service
 from tests.conftest import AuthActions
 from tests.support.team import audited, errors_beside, page, user_id, words
 

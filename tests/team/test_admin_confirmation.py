@@ -8,11 +8,11 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from portal.app.factory import create_app
-from portal.auth.accounts import find_user
 from portal.core.config import current_settings
 from portal.core.db import db
 from portal.core.models import ApprovalRequest
-from portal.team.admin_confirmation import EXPIRED, NOT_VALID, USED, hold
+from portal.domain.users.accounts import find_user
+from portal.features.team.admin_confirmation import EXPIRED, NOT_VALID, USED, hold
 from tests.conftest import AuthActions
 from tests.support.mail import body_of, link_in
 from tests.support.servers import free_port

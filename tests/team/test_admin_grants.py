@@ -7,11 +7,11 @@ from __future__ import annotations
 from bs4 import BeautifulSoup
 from sqlalchemy import select
 
-from portal.auth.accounts import find_user, set_password
 from portal.core.db import db
 from portal.core.models import ApprovalRequest, User
-from portal.payments.approvals.queries import VOUCHED, waiting_for
-from portal.payments.approvals.requests import request_portfolio_key
+from portal.domain.four_eyes.queries import VOUCHED, waiting_for
+from portal.domain.four_eyes.requests import request_portfolio_key
+from portal.domain.users.accounts import find_user, set_password
 from tests.approvals.test_keys import a_pem
 from tests.conftest import TEST_PASSWORD, AuthActions, enrol_authenticator
 from tests.support.approvals import SECOND_ADMIN, decide_all, second_admin

@@ -11,9 +11,9 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from portal.app.factory import create_app
-from portal.auth.accounts import authenticate, find_user
 from portal.core.config import Settings, current_settings
-from portal.team.admin_confirmation import hold
+from portal.domain.users.accounts import authenticate, find_user
+from portal.features.team.admin_confirmation import hold
 from tests.browser.conftest import log_in
 from tests.conftest import AuthActions
 from tests.support.chromium import missing

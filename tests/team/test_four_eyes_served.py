@@ -12,12 +12,12 @@ import pytest
 import requests
 from pyotp import TOTP
 
-from portal.auth.accounts import find_user
 from portal.core import clock
 from portal.core.db import db
 from portal.core.models import ApprovalRequest, PortfolioKey
-from portal.payments.approvals.queries import VOUCHED
-from portal.payments.approvals.requests import request_portfolio_key
+from portal.domain.four_eyes.queries import VOUCHED
+from portal.domain.four_eyes.requests import request_portfolio_key
+from portal.domain.users.accounts import find_user
 from tests.approvals.test_keys import a_pem
 from tests.conftest import TEST_PASSWORD, AuthActions, current_code
 from tests.support.mail import link_in

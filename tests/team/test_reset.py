@@ -7,13 +7,13 @@ from datetime import timedelta
 from bs4 import BeautifulSoup
 from sqlalchemy import event, select
 
-from portal.auth.accounts import authenticate
 from portal.core import clock
 from portal.core.db import db
 from portal.core.models import AuditEvent, Job
-from portal.jobs import account_mail
-from portal.jobs.queue import claim
-from portal.team import reset
+from portal.domain.jobs import account_mail
+from portal.domain.jobs.queue import claim
+from portal.domain.users.accounts import authenticate
+from portal.features.team import reset
 from tests.conftest import TEST_PASSWORD
 from tests.support.mail import PORTAL_URL, body_of, link_in
 from tests.support.workers import run_worker
@@ -177,7 +177,7 @@ def test_a_known_and_an_unknown_email_cost_the_request_the_same_work(app, client
     hashed and nothing sent while the request runs; the worker sends the one email after."""
     auth.create("ops")
     hashed: list[str] = []
-    monkeypatch.setattr("portal.auth.passwords.verify_password",
+    monkeypatch.setattr("portal.domain.users.passwords.verify_password",
                         lambda *args: hashed.append("verify") or False)
     known = _work_of(app, client, "ops@example.com")
     unknown = _work_of(app, client, "nobody@example.com")

@@ -6,9 +6,9 @@ from __future__ import annotations
 from bs4 import BeautifulSoup
 from sqlalchemy import select
 
-from portal.auth.accounts import find_user
 from portal.core.db import db
 from portal.core.models import AuditEvent, RecoveryCode
+from portal.domain.users.accounts import find_user
 from tests.conftest import TEST_PASSWORD, AuthActions, enrol_authenticator
 from tests.support.mail import link_in
 from tests.team.test_team_page import CONFIRMED

@@ -6,9 +6,9 @@ import pytest
 from bs4 import BeautifulSoup
 from sqlalchemy import select
 
-from portal.auth.accounts import authenticate, find_user
 from portal.core.db import db
 from portal.core.models import AuditEvent
+from portal.domain.users.accounts import authenticate, find_user
 from tests.conftest import TEST_PASSWORD, AuthActions
 from tests.support.mail import body_of, link_in
 

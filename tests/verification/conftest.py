@@ -11,20 +11,19 @@ import pytest
 import requests
 from bs4 import BeautifulSoup
 
-from portal.audit.service import SYSTEM, Actor
 from portal.core.clients import onboarding_client
 from portal.core.config import current_settings
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
-from portal.documents import service as documents
-from portal.onboarding import progress
-from portal.onboarding.create import start_merchant
-from portal.onboarding.service import send_step
-from portal.onboarding.steps import BY_KEY
+from portal.domain.audit.service import SYSTEM, Actor
+from portal.domain.documents import service as documents
+from portal.domain.onboarding import merchant_links as links
+from portal.domain.onboarding import progress, scenarios
+from portal.domain.onboarding.create import start_merchant
+from portal.domain.onboarding.service import send_step
+from portal.domain.onboarding.steps import BY_KEY
 from portal.sandbox.onboarding.backend import OnboardingBackend
 from portal.sandbox.state import BACKEND_NAME
-from portal.verification import links
-from portal.web import scenarios
 from tests.support.dialects import every_dialect_fixture
 from tests.support.servers import serve
 from tests.wizard.conftest import closed_port

@@ -13,13 +13,13 @@ from flask import Flask
 from playwright.sync_api import Frame, Page, Request
 from sqlalchemy import select
 
-from portal.audit.service import Actor
 from portal.core.config import current_settings
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.status_change import StatusChange
-from portal.verification import links
-from portal.web import scenarios
+from portal.domain.audit.service import Actor
+from portal.domain.onboarding import merchant_links as links
+from portal.domain.onboarding import scenarios
 from tests.support.chromium import accept_terms, click_through_verification
 from tests.support.rows import stored
 from tests.support.servers import serve

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bs4 import BeautifulSoup
 
-from portal.web import scenarios
+from portal.domain.onboarding import scenarios
 from tests.support.rows import stored
 from tests.verification.conftest import backend_of, complete_on_sandbox_page, frame_src, onboard
 

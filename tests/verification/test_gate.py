@@ -9,7 +9,7 @@ from sqlalchemy import select
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.verification import GatewayLink
-from portal.onboarding.steps import STEPS
+from portal.domain.onboarding.steps import STEPS
 from portal.sandbox.faults import Fault, FaultKind
 from tests.verification.conftest import backend_of, frame_src, onboard, token_of
 

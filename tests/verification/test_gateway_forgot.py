@@ -10,7 +10,7 @@ import re
 import pytest
 from bs4 import BeautifulSoup
 
-from portal.web import scenarios
+from portal.domain.onboarding import scenarios
 from tests.support.browser import Browser
 from tests.support.rows import stored
 from tests.verification.conftest import onboard

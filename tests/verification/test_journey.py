@@ -6,14 +6,14 @@ from __future__ import annotations
 from bs4 import BeautifulSoup
 from sqlalchemy import select
 
+from portal.app.worker.sync import sync_once
 from portal.core.clients import onboarding_client
 from portal.core.config import current_settings
 from portal.core.db import db
 from portal.core.models.status_change import StatusChange
-from portal.gateway.onboarding_shapes import OnboardingStatus
-from portal.verification.words import OPS_NEXT
-from portal.web import scenarios
-from portal.worker.sync import sync_once
+from portal.domain.onboarding import scenarios
+from portal.features.verification.words import OPS_NEXT
+from portal.gateway.onboarding.shapes import OnboardingStatus
 from tests.support.browser import Browser
 from tests.support.rows import stored
 from tests.verification.conftest import backend_of, complete_on_sandbox_page, frame_src, onboard

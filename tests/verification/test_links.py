@@ -8,13 +8,13 @@ import pytest
 from bs4 import BeautifulSoup
 from sqlalchemy import select
 
-from portal.audit.service import Actor
 from portal.core.config import current_settings
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.verification import GatewayLink, MerchantLink
 from portal.core.redaction import redact_text
-from portal.verification import links
+from portal.domain.audit.service import Actor
+from portal.domain.onboarding import merchant_links as links
 from tests.verification.conftest import backend_of, frame_src, onboard, token_of
 
 DAY = 24 * 3600

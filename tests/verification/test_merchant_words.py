@@ -10,7 +10,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from portal.core.config import Settings
-from portal.verification.words import for_merchant
+from portal.features.verification.words import for_merchant
 from tests.verification.conftest import merchant_link, onboard
 
 PARTNER = "Acme Payments"

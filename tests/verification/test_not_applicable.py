@@ -4,7 +4,7 @@ verification link without owners ever sent, in both answer dialects."""
 
 from __future__ import annotations
 
-from portal.web import scenarios
+from portal.domain.onboarding import scenarios
 from tests.support.rows import stored
 from tests.verification.conftest import backend_of, onboard, page_soup
 

@@ -7,15 +7,15 @@ from __future__ import annotations
 import pytest
 from bs4 import BeautifulSoup
 
-from portal.audit.service import SYSTEM
 from portal.core.clients import onboarding_client
 from portal.core.config import current_settings
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
-from portal.documents import service as documents
-from portal.onboarding.gateway_record import RFI_DETAILS_LIMIT, keep_rfi_details
-from portal.status.rfi_details import rfi_details
-from portal.web import scenarios
+from portal.domain.audit.service import SYSTEM
+from portal.domain.documents import service as documents
+from portal.domain.onboarding import scenarios
+from portal.domain.onboarding.gateway_record import RFI_DETAILS_LIMIT, keep_rfi_details
+from portal.features.status.rfi_details import rfi_details
 from tests.support.browser import Browser
 from tests.support.rows import stored
 from tests.verification.conftest import (

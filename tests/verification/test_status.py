@@ -7,8 +7,8 @@ import base64
 from bs4 import BeautifulSoup
 
 from portal.core.config import SETTINGS_EXTENSION
-from portal.gateway.onboarding_shapes import DocumentUploadRequest
-from portal.web.scenarios import sample_pdf
+from portal.domain.onboarding.scenarios import sample_pdf
+from portal.gateway.onboarding.shapes import DocumentUploadRequest
 from tests.support.rows import stored
 from tests.verification.conftest import backend_of, onboard
 

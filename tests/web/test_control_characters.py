@@ -15,7 +15,7 @@ from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.webhook_event import WebhookEvent
 from portal.core.typed_text import CONTROL_CHARACTER, control_character_problem
-from portal.web import scenarios
+from portal.domain.onboarding import scenarios
 from tests.outbox.support import (
     app,
     database_url,

@@ -14,11 +14,11 @@ from sqlalchemy import select
 from werkzeug.test import TestResponse
 
 from portal.app.factory import create_app
-from portal.auth.access import public
 from portal.core.config import Settings, origin_of
 from portal.core.db import db
 from portal.core.models.audit import AuditEvent
 from portal.core.models.merchant import Merchant
+from portal.web.auth.access import public
 from portal.web.security_headers import STRICT_TRANSPORT_SECURITY
 from tests.conftest import TEST_PASSWORD, AuthActions, current_code
 from tests.support.production import production_settings

@@ -28,8 +28,8 @@ from werkzeug.routing import Rule
 from portal.app.factory import create_app
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
-from portal.gateway.hmac import DIGEST_HEADER, hmac_digest
-from portal.onboarding.steps import STEPS
+from portal.domain.onboarding.steps import STEPS
+from portal.gateway.onboarding.hmac import DIGEST_HEADER, hmac_digest
 from tests.conftest import (
     SANDBOX_CONFIG,
     AuthActions,
@@ -134,7 +134,7 @@ def world(migrated_template: Path, tmp_path_factory: pytest.TempPathFactory) -> 
     folder = tmp_path_factory.mktemp("fuzz")
     shutil.copy(migrated_template, folder / "portal.db")
     with serve_sandbox(SANDBOX_CONFIG) as sandbox, pytest.MonkeyPatch.context() as patch:
-        patch.setattr("portal.auth.passwords.hasher",
+        patch.setattr("portal.domain.users.passwords.hasher",
                       PasswordHasher.from_parameters(profiles.CHEAPEST))
         configured = with_payments(settings_for(
             f"sqlite:///{folder / 'portal.db'}", sandbox.url, folder), sandbox, folder)

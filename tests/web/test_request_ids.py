@@ -10,7 +10,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from portal.app.factory import create_app
-from portal.gateway.hmac import hmac_digest
+from portal.gateway.onboarding.hmac import hmac_digest
 from tests.conftest import API_SECRET
 from tests.support.rows import stored
 from tests.verification.conftest import backend_of, onboard

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from portal.domain.onboarding import scenarios
 from portal.gateway import rules
 from portal.sandbox.onboarding.rules import MISSING_PAN_DIGITS, pan_errors
-from portal.web import scenarios
 
 
 @pytest.mark.parametrize("draw", ["lowest", "highest"])

@@ -17,7 +17,7 @@ from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.models.pendency import MerchantPendency
 from portal.core.models.webhook_event import WebhookEvent
-from portal.gateway.hmac import hmac_digest
+from portal.gateway.onboarding.hmac import hmac_digest
 from tests.conftest import API_SECRET, AuthActions
 from tests.support.mail import mail_sink, mailing
 from tests.support.rows import stored

@@ -12,13 +12,13 @@ import pytest
 from bs4 import BeautifulSoup
 from sqlalchemy import select
 
+from portal.app.worker.sync import sync_once
 from portal.core.clients import onboarding_client
 from portal.core.config import SETTINGS_EXTENSION, current_settings
 from portal.core.db import db
 from portal.core.models.audit import AuditEvent
 from portal.core.models.pendency import MerchantPendency
 from portal.core.models.webhook_event import WebhookEvent
-from portal.worker.sync import sync_once
 from tests.conftest import AuthActions
 from tests.support.rows import stored
 from tests.verification.conftest import backend_of, onboard

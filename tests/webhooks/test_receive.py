@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import select, text
 
 from portal.app.factory import create_app
-from portal.audit.service import SYSTEM
+from portal.app.worker.sync import sync_once
 from portal.core.clients import onboarding_client
 from portal.core.config import SETTINGS_EXTENSION, current_settings
 from portal.core.db import db
@@ -17,12 +17,12 @@ from portal.core.models.audit import AuditEvent
 from portal.core.models.merchant import Merchant
 from portal.core.models.status_change import StatusChange, StatusSource
 from portal.core.models.webhook_event import WebhookEvent
-from portal.gateway.hmac import hmac_digest
-from portal.gateway.onboarding_shapes import MerchantData
+from portal.domain.audit.service import SYSTEM
+from portal.domain.onboarding.status_history import change_status, may_move
+from portal.features.webhooks import service
+from portal.gateway.onboarding.hmac import hmac_digest
+from portal.gateway.onboarding.shapes import MerchantData
 from portal.gateway.transport import Timeouts
-from portal.onboarding.status_history import change_status, may_move
-from portal.webhooks import service
-from portal.worker.sync import sync_once
 from tests.conftest import API_SECRET
 from tests.support.rows import stored
 from tests.support.servers import silent_address

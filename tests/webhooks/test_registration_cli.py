@@ -16,7 +16,7 @@ from portal.core.config import settings_from_env
 from portal.core.config_fields import ROOT
 from portal.core.db import db
 from portal.core.models.webhook_event import WebhookEvent
-from portal.gateway.onboarding_client import OnboardingClient
+from portal.gateway.onboarding.client import OnboardingClient
 from portal.sandbox.app import create_sandbox_app, state_of
 from portal.sandbox.config import load_config
 from portal.sandbox.state import BACKEND_NAME

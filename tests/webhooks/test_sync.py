@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from portal.audit.service import SYSTEM
+from portal.app.worker.sync import sync_once
 from portal.core.clients import onboarding_client
 from portal.core.config import current_settings
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
-from portal.onboarding.status_history import change_status
-from portal.worker.sync import sync_once
+from portal.domain.audit.service import SYSTEM
+from portal.domain.onboarding.status_history import change_status
 from tests.support.rows import stored
 from tests.verification.conftest import backend_of, onboard
 

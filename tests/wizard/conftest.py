@@ -10,7 +10,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from portal.core.config import SETTINGS_EXTENSION
-from portal.web import scenarios
+from portal.domain.onboarding import scenarios
 from tests.support.browser import Browser, Page, flatten, form_values
 from tests.support.dialects import every_dialect_fixture
 from tests.support.rows import stored

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from portal.web import scenarios
+from portal.domain.onboarding import scenarios
 from tests.conftest import TEST_PASSWORD, AuthActions
 from tests.support.browser import Browser
 from tests.wizard.conftest import typed

@@ -16,7 +16,7 @@ from portal.core.db import db
 from portal.core.models.audit import AuditEvent
 from portal.core.models.document import StoredDocument
 from portal.core.models.merchant import CreateState
-from portal.web import scenarios
+from portal.domain.onboarding import scenarios
 from tests.support.gateway_front import GatewayFront, gateway_front
 from tests.support.rows import stored
 from tests.wizard.conftest import onboard, point_gateway_at, send_through_pages, typed, upload

@@ -7,7 +7,7 @@ import logging
 
 from portal.core.db import db
 from portal.core.models.audit import AuditEvent
-from portal.web import scenarios
+from portal.domain.onboarding import scenarios
 from tests.support.browser import Browser
 from tests.support.rows import stored
 from tests.wizard.conftest import onboard, typed

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from flask import Flask, jsonify
 
 from portal.core.migrate import upgrade
-from portal.web import scenarios
+from portal.domain.onboarding import scenarios
 from tests.support.rows import stored
 from tests.support.servers import serve
 from tests.wizard.conftest import point_gateway_at, typed

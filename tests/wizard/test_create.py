@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from portal.core.models.merchant import CreateState
-from portal.web import scenarios
+from portal.domain.onboarding import scenarios
 from tests.support.browser import Browser
 from tests.support.rows import stored
 from tests.wizard.conftest import merchant_id_from, point_gateway_at, typed

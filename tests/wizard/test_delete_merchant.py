@@ -7,20 +7,20 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from portal.audit.service import SYSTEM
 from portal.core.config import current_settings
 from portal.core.db import db
 from portal.core.models.audit import AuditEvent
 from portal.core.models.document import StoredDocument
 from portal.core.models.merchant import CreateState, Merchant
 from portal.core.models.step import StepDraft
-from portal.documents.service import store
+from portal.domain.audit.service import SYSTEM
+from portal.domain.documents.service import store
+from portal.domain.onboarding import scenarios
+from portal.domain.onboarding.create import start_merchant
+from portal.domain.onboarding.service import send_step
+from portal.domain.onboarding.steps import BY_KEY
+from portal.features.merchants.removal import can_delete
 from portal.gateway.errors import ValidationFailed
-from portal.merchants.removal import can_delete
-from portal.onboarding.create import start_merchant
-from portal.onboarding.service import send_step
-from portal.onboarding.steps import BY_KEY
-from portal.web import scenarios
 from tests.conftest import AuthActions
 from tests.support.browser import Browser, Page
 from tests.wizard.conftest import merchant_id_from, point_gateway_at, typed

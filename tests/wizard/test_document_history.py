@@ -17,10 +17,10 @@ from portal.core.models import AuditEvent
 from portal.core.models.document import DocumentStatus, StoredDocument
 from portal.core.models.merchant import Merchant
 from portal.core.models.status_change import StatusChange
-from portal.documents.retention import delete_expired_files
-from portal.documents.versions import versions_of
-from portal.storage.current import current_store
-from portal.web import scenarios
+from portal.core.storage.current import current_store
+from portal.domain.documents.retention import delete_expired_files
+from portal.domain.documents.versions import versions_of
+from portal.domain.onboarding import scenarios
 from tests.support.browser import Browser, Page
 from tests.wizard.conftest import typed, upload
 

@@ -13,7 +13,7 @@ from portal.core.config import SETTINGS_EXTENSION
 from portal.core.db import db
 from portal.core.labels import Kind, label
 from portal.core.models.document import StoredDocument
-from portal.web import scenarios
+from portal.domain.onboarding import scenarios
 from tests.conftest import TEST_PASSWORD
 from tests.support.browser import Browser, Page
 from tests.support.rows import stored

@@ -8,7 +8,7 @@ from contextlib import closing
 
 from sqlalchemy import make_url
 
-from portal.web import scenarios
+from portal.domain.onboarding import scenarios
 from tests.support.browser import Browser
 from tests.wizard.conftest import merchant_id_from, point_gateway_at, typed, upload
 

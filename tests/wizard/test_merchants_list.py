@@ -80,7 +80,7 @@ def test_pagination_keeps_the_search(browser, app):
 
 def test_beyond_the_cap_the_most_recent_are_paged_and_the_rest_found_by_search(
         browser, app, monkeypatch):
-    monkeypatch.setattr("portal.merchants.service.COUNT_CAP", 25)
+    monkeypatch.setattr("portal.features.merchants.service.COUNT_CAP", 25)
     add_merchants(app, 45)
     first = browser.get("/merchants")
     assert "More than 25 merchants" in first.text()

@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.typed_text import LINE_BREAK_HELD
-from portal.web.scenarios import HAPPY
+from portal.domain.onboarding.scenarios import HAPPY
 from tests.wizard.conftest import typed
 
 BROKEN = "Chai\r\nPoint"

@@ -6,7 +6,7 @@ import stat
 from pathlib import Path
 
 from portal.core.labels import Kind, label
-from portal.web import scenarios
+from portal.domain.onboarding import scenarios
 from tests.wizard.conftest import typed, upload
 
 

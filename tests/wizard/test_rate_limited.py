@@ -10,19 +10,19 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from portal.audit.service import Actor
-from portal.bulk.onboard import RowState, onboard_row
-from portal.bulk.validation import check_file
 from portal.core.clients import CLIENT_EXTENSION
 from portal.core.config import current_settings
 from portal.core.db import db
 from portal.core.models.audit import AuditEvent
 from portal.core.models.merchant import CreateState
 from portal.core.models.outbox import OutboxState
-from portal.gateway.onboarding_client import OnboardingClient
+from portal.domain.audit.service import Actor
+from portal.domain.onboarding import scenarios
+from portal.domain.onboarding.outbox.drain import drain
+from portal.features.bulk.onboard import RowState, onboard_row
+from portal.features.bulk.validation import check_file
+from portal.gateway.onboarding.client import OnboardingClient
 from portal.gateway.retry import NO_RETRY, RetryPolicy
-from portal.onboarding.drain import drain
-from portal.web import scenarios
 from tests.bulk.conftest import EXAMPLE
 from tests.conftest import API_KEY, API_SECRET
 from tests.outbox.support import items

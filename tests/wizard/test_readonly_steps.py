@@ -8,7 +8,7 @@ from bs4 import Tag
 
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
-from portal.onboarding import locks
+from portal.domain.onboarding import locks
 from tests.support.browser import Page
 from tests.support.finished import LONG_NAME, LONG_STREET, finished_merchant
 from tests.wizard.test_steps import step_url

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from bs4 import Tag
 
-from portal.web import scenarios
+from portal.domain.onboarding import scenarios
 from tests.support.browser import Browser, Page
 from tests.wizard.conftest import typed
 

@@ -7,7 +7,7 @@ import json
 
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
-from portal.web import scenarios
+from portal.domain.onboarding import scenarios
 from tests.support.browser import Browser, Page
 from tests.support.rows import stored
 from tests.wizard.conftest import merchant_id_from

@@ -7,8 +7,7 @@ import pytest
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.step import StepDraft
-from portal.onboarding import locks
-from portal.web import scenarios
+from portal.domain.onboarding import locks, scenarios
 from tests.support.rows import stored
 from tests.wizard.conftest import onboard, point_gateway_at, typed
 

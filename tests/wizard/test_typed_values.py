@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from portal.bulk.parsing import read_row
-from portal.bulk.validation import step_errors
-from portal.web import scenarios
+from portal.domain.onboarding import scenarios
+from portal.features.bulk.parsing import read_row
+from portal.features.bulk.validation import step_errors
 from portal.web.body_forms import typed_value
 from tests.bulk.conftest import example_rows
 from tests.wizard.conftest import typed

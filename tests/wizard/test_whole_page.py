@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from portal.onboarding.steps import BY_KEY
-from portal.onboarding.whole_page import check_all
-from portal.web import scenarios
+from portal.domain.onboarding import scenarios
+from portal.domain.onboarding.steps import BY_KEY
+from portal.domain.onboarding.whole_page import check_all
 from tests.support.browser import Page
 from tests.wizard.conftest import typed
 from tests.wizard.test_steps import sends, step_url

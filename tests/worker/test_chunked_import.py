@@ -11,11 +11,11 @@ from contextlib import ExitStack
 import pytest
 from sqlalchemy import select
 
-from portal.bulk.import_job import KIND, Chunk
 from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.models.job import JobState
 from portal.core.models.merchant import Merchant
+from portal.features.bulk.import_job import KIND, Chunk
 from portal.sandbox.faults import Fault, FaultKind
 from tests.jobs.support import (
     queue_import,

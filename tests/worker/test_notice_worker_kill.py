@@ -29,9 +29,9 @@ from sqlalchemy.engine import Connection
 
 from portal.core.config import Settings
 from portal.core.db import db, make_engine
+from portal.core.mail.sink import FolderHandler, read_folder
 from portal.core.models.notice import MailState, Notice, NoticeKind
-from portal.mail.sink import FolderHandler, read_folder
-from portal.notifications.delivery import BATCH
+from portal.features.notifications.delivery import BATCH
 from tests.conftest import AuthActions
 from tests.jobs.support import wait_for
 from tests.support.mail import PORTAL_URL

@@ -10,15 +10,15 @@ from contextlib import ExitStack
 import pytest
 from sqlalchemy import select
 
-from portal.bulk.import_job import KIND
+from portal.app.worker.sync import sync_once
 from portal.core import clock
 from portal.core.clients import onboarding_client
 from portal.core.config import Settings, current_settings
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.webhook_event import WebhookEvent
+from portal.features.bulk.import_job import KIND
 from portal.sandbox.faults import Fault, FaultKind
-from portal.worker.sync import sync_once
 from tests.jobs.support import (
     queue_import,
     stored_import,

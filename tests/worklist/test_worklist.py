@@ -167,7 +167,7 @@ def test_ops_cannot_open_everyones_tab(auth, client):
 
 def test_everyones_tab_reads_a_bounded_number_of_merchants(app, auth, client, monkeypatch,
                                                            portal_clock):
-    monkeypatch.setattr("portal.worklist.service.EVERYONE_CAP", 2)
+    monkeypatch.setattr("portal.domain.worklist.service.EVERYONE_CAP", 2)
     for n in range(3):
         make_merchant(app, f"Asked {n}", status="RFI")
         portal_clock.advance(60)

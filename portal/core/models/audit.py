@@ -14,7 +14,7 @@ from portal.core.models.types import UTCDateTime
 
 
 class AuditEvent(Base):
-    """One recorded action; ``detail`` is masked before it gets here (see portal.audit)."""
+    """One recorded action; ``detail`` is masked before it gets here (see portal.domain.audit)."""
 
     __tablename__ = "audit_events"
 

@@ -27,7 +27,8 @@ class ImportState(StrEnum):
     CRASHED = "crashed"
 
 
-#: A row's state until a worker has run it; then its ``RowState`` (``portal.bulk.onboard``).
+#: A row's state until a worker has run it; then its ``RowState``
+#: (``portal.features.bulk.onboard``).
 ROW_PENDING = "pending"
 
 

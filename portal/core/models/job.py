@@ -1,8 +1,8 @@
 """Background work queued in the database: a bulk import, the periodic sync, the reminders.
 
 The database is the queue on purpose: a job is added in the same transaction as the data it
-concerns. Workers claim jobs (``portal.jobs.queue``) under a lease that another worker takes over
-when it runs out (the worker that held it died).
+concerns. Workers claim jobs (``portal.domain.jobs.queue``) under a lease that another worker takes
+over when it runs out (the worker that held it died).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ class Job(Base):
     __table_args__ = (Index("ix_jobs_state_run_at", "state", "run_at"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    #: The handler that runs it (``portal.worker.tasks``).
+    #: The handler that runs it (``portal.app.worker.tasks``).
     kind: Mapped[str] = mapped_column(String(32))
     #: A periodic job's name: one row per schedule, put back to pending after each run.
     schedule: Mapped[str | None] = mapped_column(String(32), unique=True)

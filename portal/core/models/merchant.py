@@ -66,7 +66,7 @@ class Merchant(Base):
     penny_drop_status: Mapped[str | None] = mapped_column(String(16))
     name_at_bank: Mapped[str | None] = mapped_column(String(200))
     #: The merchant's id at the gateway, the ``merchant_id`` of a verified acceptance event
-    #: (``portal.onboarding.merchant_ids``), kept once a status read confirmed the approval:
+    #: (``portal.domain.onboarding.merchant_ids``), kept once a status read confirmed the approval:
     #: offered as the MID on the payment credentials.
     gateway_mid: Mapped[str | None] = mapped_column(String(64))
     #: The gateway's other id for the merchant (VIRTUAL_ACCOUNT_PROVISIONED's ``ucic_id``), kept
@@ -75,11 +75,12 @@ class Merchant(Base):
     #: The sandbox scenario last chosen to fill this merchant's steps (sandbox only), kept so
     #: every step's page offers it until someone chooses another.
     sandbox_scenario: Mapped[str | None] = mapped_column(String(32))
-    #: The user who looks after this merchant (``portal.ownership``); None: nobody yet. A
+    #: The user who looks after this merchant (``portal.features.ownership``); None: nobody yet. A
     #: user id without a foreign key (users are deactivated, never deleted), so the column is
     #: added without rebuilding ``merchants`` on SQLite (whose triggers 0019 and 0020 made).
     owner_id: Mapped[int | None] = mapped_column(Integer)
-    #: When the owner noted that the merchant was told of its rejection (``portal.worklist``).
+    #: When the owner noted that the merchant was told of its rejection
+    #: (``portal.features.worklist``).
     rejection_told_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     #: What the review asks for (the status answer's ``rfiDetails``), as the gateway sent it;
     #: encrypted, as it may name owners and their PANs. When it was too large to keep whole,

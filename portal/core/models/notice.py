@@ -1,5 +1,5 @@
 """What a staff member is told about the merchants they own: an in-app notice, emailed by a
-worker at once or in a daily digest (``portal.notifications``).
+worker at once or in a daily digest (``portal.features.notifications``).
 
 A notice is added in the same transaction as the event it tells of (a status move, a pendency
 kept, a hand-over), so an event that did not happen tells nobody and one that did is told once.
@@ -17,7 +17,7 @@ from portal.core import clock
 from portal.core.db import Base
 from portal.core.models.merchant import Merchant
 from portal.core.models.types import UTCDateTime
-from portal.gateway.onboarding_shapes import OnboardingStatus
+from portal.gateway.onboarding.shapes import OnboardingStatus
 
 
 class NoticeKind(StrEnum):

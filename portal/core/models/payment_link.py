@@ -15,7 +15,7 @@ from portal.core.models.types import UTCDateTime
 
 
 class LinkState(StrEnum):
-    """Where a payment link stands (``portal.payments.links.standing`` words it)."""
+    """Where a payment link stands (``portal.domain.payments.links.standing`` words it)."""
 
     #: Emailed (or about to be), not opened yet: the customer may open it until it expires.
     WAITING = "waiting"

@@ -17,7 +17,7 @@ from portal.core.models.types import UTCDateTime
 
 
 class MerchantProductAcceptance(Base):
-    """The gateway's acceptance of one product (``portal.gateway.product_events``)."""
+    """The gateway's acceptance of one product (``portal.gateway.onboarding.product_events``)."""
 
     __tablename__ = "merchant_product_acceptances"
     __table_args__ = (UniqueConstraint("merchant_id", "product"),)

@@ -22,7 +22,7 @@ class StepState(StrEnum):
     SENT = "sent"
     NEEDS_ATTENTION = "needs_attention"
     LOCKED = "locked"
-    #: Saved while the gateway was unavailable; the sync sends it (portal.outbox).
+    #: Saved while the gateway was unavailable; the sync sends it (portal.domain.onboarding.outbox).
     QUEUED = "queued"
     #: The gateway's checklist says the step does not apply to the merchant (shown, not stored).
     NOT_NEEDED = "not_needed"

@@ -35,7 +35,7 @@ class User(UserMixin, Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow)
     last_login_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     #: Set when sign-in failures from many addresses lock the account for everyone
-    #: (``portal.auth.throttle``; one address's failures lock only that address out).
+    #: (``portal.domain.users.throttle``; one address's failures lock only that address out).
     locked_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
     #: Set for a generated one-time password: the user must choose their own at next sign-in.
     must_change_password: Mapped[bool] = mapped_column(default=False, server_default=false())
@@ -49,7 +49,7 @@ class User(UserMixin, Base):
     totp_last_step: Mapped[int | None] = mapped_column()
     #: Who could have held this account's credentials besides its owner: the admin who added
     #: it, who made it an administrator, who last gave it a one-time password. None of them
-    #: may approve with it what they asked for themselves (``portal.auth.vouching``).
+    #: may approve with it what they asked for themselves (``portal.domain.users.vouching``).
     created_by_id: Mapped[int | None] = mapped_column(
         ForeignKey("users.id", ondelete="SET NULL"))
     promoted_by_id: Mapped[int | None] = mapped_column(
@@ -57,7 +57,7 @@ class User(UserMixin, Base):
     password_issued_by_id: Mapped[int | None] = mapped_column(
         ForeignKey("users.id", ondelete="SET NULL"))
     #: How the user is emailed their notices: each at once, or a daily digest
-    #: (``portal.notifications``).
+    #: (``portal.features.notifications``).
     notice_mode: Mapped[str] = mapped_column(String(16), default="immediate",
                                              server_default="immediate")
 

@@ -13,7 +13,7 @@ from portal.core.models.types import UTCDateTime
 
 
 class Verification(StrEnum):
-    """How a delivery was shown to come from the gateway (``portal.webhooks.trust``)."""
+    """How a delivery was shown to come from the gateway (``portal.features.webhooks.trust``)."""
 
     #: Its ``x-gl-digest`` matched one of the configured secrets.
     DIGEST = "digest"

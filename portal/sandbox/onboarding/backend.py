@@ -24,7 +24,7 @@ import secrets
 from datetime import timedelta
 from urllib.parse import urlencode
 
-from portal.gateway.onboarding_shapes import (
+from portal.gateway.onboarding.shapes import (
     AuthSignatoryRequest,
     BankDetailsRequest,
     BeneficialOwnersRequest,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from portal.gateway.onboarding_shapes import CategoriesData, Category, Subcategory
+from portal.gateway.onboarding.shapes import CategoriesData, Category, Subcategory
 
 GOODS = "GOODS"
 SERVICES = "SERVICES"

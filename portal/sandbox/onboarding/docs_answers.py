@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from portal.gateway.checklist_words import ChecklistState
-from portal.gateway.onboarding_shapes import (
+from portal.gateway.onboarding.checklist_words import ChecklistState
+from portal.gateway.onboarding.shapes import (
     BankVerificationData,
     Checklist,
     DocumentStatusData,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from portal.gateway.checklist_words import ChecklistState
-from portal.gateway.onboarding_shapes import (
+from portal.gateway.onboarding.checklist_words import ChecklistState
+from portal.gateway.onboarding.shapes import (
     AuthSignatoryRequest,
     BankDetailsRequest,
     BeneficialOwner,

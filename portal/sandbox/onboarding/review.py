@@ -3,10 +3,10 @@ sandbox clock makes due (reviews, then webhook deliveries)."""
 
 from __future__ import annotations
 
-from portal.gateway.checklist_words import ChecklistState
-from portal.gateway.onboarding_events import WebhookEventName
-from portal.gateway.onboarding_shapes import Checklist, OnboardingStatus
-from portal.gateway.product_events import COVERING, ApprovalProduct
+from portal.gateway.onboarding.checklist_words import ChecklistState
+from portal.gateway.onboarding.events import WebhookEventName
+from portal.gateway.onboarding.product_events import COVERING, ApprovalProduct
+from portal.gateway.onboarding.shapes import Checklist, OnboardingStatus
 from portal.gateway.shapes import FieldError
 from portal.sandbox.dialect import speaks_docs
 from portal.sandbox.errors import validation_error

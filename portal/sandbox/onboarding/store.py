@@ -12,10 +12,10 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from portal.core.clock import Clock
-from portal.gateway.checklist_words import ChecklistState
-from portal.gateway.onboarding_events import WebhookEventName
-from portal.gateway.onboarding_reading import RFI_DETAILS
-from portal.gateway.onboarding_shapes import OnboardingStatus
+from portal.gateway.onboarding.checklist_words import ChecklistState
+from portal.gateway.onboarding.events import WebhookEventName
+from portal.gateway.onboarding.reading import RFI_DETAILS
+from portal.gateway.onboarding.shapes import OnboardingStatus
 from portal.gateway.shapes import FieldError
 from portal.sandbox import snapshots
 from portal.sandbox.config import SandboxConfig

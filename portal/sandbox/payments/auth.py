@@ -12,7 +12,7 @@ from typing import Any
 from joserfc.jwk import RSAKey
 
 from portal.core.clock import Clock, system_now
-from portal.gateway.jws import (
+from portal.gateway.payments.jws import (
     ISSUER_CLAIM,
     KEY_MID_CLAIM,
     MERCHANT_CLAIM,
@@ -23,7 +23,7 @@ from portal.gateway.jws import (
     sign_claims,
     verify_claims,
 )
-from portal.gateway.payments_shapes import CallbackClaims
+from portal.gateway.payments.shapes import CallbackClaims
 from portal.gateway.shapes import FieldError
 from portal.sandbox.config import SandboxConfig
 from portal.sandbox.dialect import speaks_docs

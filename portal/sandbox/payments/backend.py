@@ -14,14 +14,14 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from portal.core.clock import Clock
-from portal.gateway.payments_shapes import (
+from portal.gateway.payments.shapes import (
     AmountScope,
     AuthReversalRequest,
     CaptureRequest,
     InitiateRequest,
     RefundRequest,
 )
-from portal.gateway.payments_words import PaymentStatus
+from portal.gateway.payments.words import PaymentStatus
 from portal.gateway.shapes import FieldError
 from portal.sandbox import snapshots
 from portal.sandbox.config import SandboxConfig

@@ -16,7 +16,7 @@ from datetime import date
 
 from flask import Blueprint, render_template, request, url_for
 
-from portal.gateway.payments_words import PaymentStatus
+from portal.gateway.payments.words import PaymentStatus
 from portal.gateway.rules import mask
 from portal.sandbox.errors import ApiError
 from portal.sandbox.payments.auth import CHECKOUT_SCOPE, STATUS_SCOPE, TOKEN_PARAM

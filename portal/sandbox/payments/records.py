@@ -9,8 +9,8 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
-from portal.gateway.payments_shapes import InitiateRequest, PaymentStatusData, RefundData
-from portal.gateway.payments_words import PaymentStatus
+from portal.gateway.payments.shapes import InitiateRequest, PaymentStatusData, RefundData
+from portal.gateway.payments.words import PaymentStatus
 from portal.sandbox.envelopes import TIMESTAMP_FORMAT
 from portal.sandbox.payments.scenarios import Scenario
 

@@ -10,13 +10,13 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, jsonify, request, url_for
 
-from portal.gateway.payments_auth import (
+from portal.gateway.payments.auth import (
     KEY_MID_HEADER,
     KID_HEADER,
     MERCHANT_HEADER,
     TOKEN_HEADER,
 )
-from portal.gateway.payments_shapes import INITIATE_PATH, OPERATIONS, PREFIX
+from portal.gateway.payments.shapes import INITIATE_PATH, OPERATIONS, PREFIX
 from portal.gateway.shapes import validate_payload
 from portal.sandbox.dialect import speaks_docs
 from portal.sandbox.errors import ApiError, unauthorized, validation_error

@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from portal.gateway.payments_words import PaymentStatus
+from portal.gateway.payments.words import PaymentStatus
 
 
 class Scenario(StrEnum):

@@ -1,5 +1,6 @@
 """What the sandbox checks of a merchant's signed call beyond the signature, and how it opens a
-JWE body: the gateway's side of :mod:`portal.gateway.jws` and :mod:`portal.gateway.jwe`."""
+JWE body: the gateway's side of :mod:`portal.gateway.payments.jws` and
+:mod:`portal.gateway.payments.jwe`."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ from joserfc import jwe
 from joserfc.errors import JoseError
 from joserfc.jwk import RSAKey
 
-from portal.gateway.hmac import digests_match
-from portal.gateway.jwe import CONTENT_ALGORITHM, KEY_ALGORITHM
-from portal.gateway.jws import TOKEN_LIFETIME_MS, TokenError, check_age, sha256_b64
+from portal.gateway.onboarding.hmac import digests_match
+from portal.gateway.payments.jwe import CONTENT_ALGORITHM, KEY_ALGORITHM
+from portal.gateway.payments.jws import TOKEN_LIFETIME_MS, TokenError, check_age, sha256_b64
 
 #: ``issued-by`` in the protected header of the tokens the gateway signs.
 GATEWAY_ISSUER = "Glocal"

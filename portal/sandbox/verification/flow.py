@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from portal.gateway.checklist_words import ChecklistState
-from portal.gateway.onboarding_events import MessageName, StepName
+from portal.gateway.onboarding.checklist_words import ChecklistState
+from portal.gateway.onboarding.events import MessageName, StepName
 from portal.sandbox.errors import ApiError
 from portal.sandbox.onboarding.backend import OnboardingBackend
 from portal.sandbox.verification.messages import verification_message as message

@@ -1,11 +1,11 @@
 """The messages the verification page posts to its parent window (their names are the
-contract's, :mod:`portal.gateway.onboarding_events`; the portal's page script reads them)."""
+contract's, :mod:`portal.gateway.onboarding.events`; the portal's page script reads them)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from portal.gateway.onboarding_events import MessageName, StepName
+from portal.gateway.onboarding.events import MessageName, StepName
 
 
 def verification_message(name: MessageName, onboarding_id: str,

@@ -22,7 +22,7 @@ from typing import Any
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 
-from portal.gateway.onboarding_events import MessageName, origin_of
+from portal.gateway.onboarding.events import MessageName, origin_of
 from portal.sandbox.onboarding.backend import OnboardingBackend
 from portal.sandbox.verification.flow import (
     CONFIRMATIONS,

@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from portal.core.clock import Clock
-from portal.gateway.onboarding_events import origin_of
+from portal.gateway.onboarding.events import origin_of
 from portal.sandbox import snapshots
 from portal.sandbox.onboarding.backend import OnboardingBackend
 

@@ -35,8 +35,8 @@ import requests
 from pydantic import TypeAdapter
 
 from portal.core.clock import Clock
-from portal.gateway.hmac import DIGEST_HEADER, hmac_digest
-from portal.gateway.onboarding_shapes import Webhook
+from portal.gateway.onboarding.hmac import DIGEST_HEADER, hmac_digest
+from portal.gateway.onboarding.shapes import Webhook
 from portal.gateway.shapes import FieldError
 from portal.sandbox import snapshots
 from portal.sandbox.config import SandboxConfig

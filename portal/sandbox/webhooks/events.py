@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import secrets
 
-from portal.gateway.onboarding_events import (
+from portal.gateway.onboarding.events import (
     MERCHANT_ID_KEY,
     UCIC_ID_KEY,
     PendencyKey,
     WebhookEventName,
     WebhookKey,
 )
-from portal.gateway.onboarding_shapes import OnboardingStatus
+from portal.gateway.onboarding.shapes import OnboardingStatus
 
 #: The fixed extra keys of the verification-step events.
 STEP_KEYS: dict[WebhookEventName, dict[str, str]] = {

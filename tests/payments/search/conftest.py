@@ -10,7 +10,7 @@ import pytest
 
 from portal.core.db import db
 from portal.core.models.payment import Payment
-from portal.payments.service import new_nonce
+from portal.domain.payments.service import new_nonce
 
 
 @pytest.fixture(autouse=True)

@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from portal.core.db import db
 from portal.core.models import AuditEvent
-from portal.payments.search.finding import PaymentFilters, every_payment
+from portal.domain.payments.search.finding import PaymentFilters, every_payment
 from tests.payments.conftest import add_merchant
 from tests.payments.search.conftest import add_payment
 

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import event
 
 from portal.core.db import db
-from portal.payments.search import finding
+from portal.domain.payments.search import finding
 from tests.payments.conftest import add_merchant
 from tests.payments.search.conftest import add_payment, references
 

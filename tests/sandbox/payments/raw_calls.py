@@ -7,7 +7,7 @@ from typing import Any
 
 import requests
 
-from portal.gateway.payments_client import PaymentsClient
+from portal.gateway.payments.client import PaymentsClient
 from tests.sandbox.payments.conftest import initiate_body, pay_by_card, returned
 
 #: A card that authorises with no scenario.

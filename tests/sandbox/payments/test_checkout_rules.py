@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from portal.gateway.payments_words import PaymentStatus
+from portal.gateway.payments.words import PaymentStatus
 from portal.sandbox.payments.checkout import (
     Card,
     apple_pay_outcome,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from portal.gateway.payments_words import PaymentStatus
+from portal.gateway.payments.words import PaymentStatus
 from portal.sandbox.payments.checkout import TEST_CARDS
 from tests.sandbox.payments.conftest import initiate_body, open_page
 

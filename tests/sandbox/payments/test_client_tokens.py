@@ -12,8 +12,8 @@ from jwcrypto import jwe as jc_jwe
 from jwcrypto import jwk as jc_jwk
 from jwcrypto import jws as jc_jws
 
-from portal.gateway.jws import TokenError, load_private_key, sign_claims
-from portal.gateway.payments_client import PaymentsClient, verify_callback_token
+from portal.gateway.payments.client import PaymentsClient, verify_callback_token
+from portal.gateway.payments.jws import TokenError, load_private_key, sign_claims
 from tests.sandbox.payments.conftest import KID, MID, initiate_body
 
 NOW_MS = 1_760_000_000_000

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from portal.gateway.payments_client import verify_callback_token
-from portal.gateway.payments_reading import Verdict, judge
+from portal.gateway.payments.client import verify_callback_token
+from portal.gateway.payments.reading import Verdict, judge
 from tests.sandbox.payments.conftest import initiate_body, pay_by_card, returned
 from tests.sandbox.payments.raw_calls import capture_body, paid, raw, refund_body
 from tests.support.sandbox import speak

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from portal.gateway.errors import Conflict, GatewayUnavailable, NotFound, ValidationFailed
-from portal.gateway.payments_words import PaymentStatus
+from portal.gateway.payments.words import PaymentStatus
 from tests.sandbox.payments.conftest import (
     CALLBACK_URL,
     HOLD_HOURS,

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from portal.gateway.errors import Unauthorized
-from portal.gateway.jws import TOKEN_LIFETIME_MS
-from portal.gateway.payments_client import epoch_ms
+from portal.gateway.payments.client import epoch_ms
+from portal.gateway.payments.jws import TOKEN_LIFETIME_MS
 from tests.sandbox.payments.conftest import initiate_body
 
 

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from portal.gateway.jws import TOKEN_LIFETIME_MS, sha256_b64
+from portal.gateway.payments.jws import TOKEN_LIFETIME_MS, sha256_b64
 from portal.gateway.transport import json_bytes
 from tests.sandbox.payments.conftest import KID, MID, OTHER_KID, OTHER_MID, initiate_body
 

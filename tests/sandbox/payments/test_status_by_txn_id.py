@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from portal.gateway.errors import NotFound, Unauthorized
-from portal.gateway.payments_words import PaymentStatus
+from portal.gateway.payments.words import PaymentStatus
 from portal.sandbox.errors import NOT_FOUND
 from tests.sandbox.payments.conftest import (
     OTHER_KID,

@@ -1,0 +1,50 @@
+"""Email a merchant's signatory a fresh verification link, with one of the editable templates."""
+
+from __future__ import annotations
+
+from portal.core.config import Settings
+from portal.core.db import db
+from portal.core.mail.sender import MailError, compose, send
+from portal.core.mail.urls import absolute_url
+from portal.core.models.merchant import Merchant
+from portal.core.redaction import masked_email
+from portal.domain.audit.service import Actor, record
+from portal.domain.merchant_mail import templates
+from portal.domain.onboarding import merchant_links as links
+from portal.domain.onboarding.signatory import signatory_of
+
+
+class DeliveryError(RuntimeError):
+    """The email could not be sent; the message says why in words for ops."""
+
+
+def email_link(settings: Settings, merchant: Merchant, template_key: str, actor: Actor) -> str:
+    """Issue a 24-hour link, email it to the signatory and audit it; the masked address.
+
+    Commits. When the mail server refuses, the undelivered link is withdrawn and DeliveryError
+    says so.
+    """
+    refused = links.refusal(merchant)
+    if refused:
+        raise DeliveryError(refused)
+    signatory = signatory_of(merchant)
+    if signatory is None:
+        raise DeliveryError("This merchant has no signatory email yet: fill in step 5 first.")
+    link, token = links.issue(settings.secret_key, merchant, actor)
+    url = absolute_url("verification.merchant_page", merchant_id=merchant.id, token=token)
+    subject, body = templates.render(template_key, {
+        "business_name": merchant.public_name, "signatory_name": signatory.name or "Sir or Madam",
+        "link": url, "expires_at": f"{link.expires_at:%Y-%m-%d %H:%M} UTC"})
+    shown = masked_email(signatory.email)
+    detail = {"link": link.id, "template": template_key, "to": shown}
+    try:
+        send(settings, compose(settings, signatory.email, subject, body))
+    except MailError as exc:
+        links.revoke(merchant, link.id, actor)
+        record("merchant_link.email", actor=actor, outcome="failed", merchant_id=merchant.id,
+               detail=detail)
+        db.session.commit()
+        raise DeliveryError(str(exc)) from exc
+    record("merchant_link.email", actor=actor, merchant_id=merchant.id, detail=detail)
+    db.session.commit()
+    return shown

@@ -1,0 +1,167 @@
+"""The portal's emails' subject and body: built-in defaults that admins may replace. Most go to
+a merchant's signatory; the notices (``portal.features.notifications``) go to the team.
+
+Placeholders use ``string.Template``'s ``$name`` syntax: the standard library's substitution,
+which reads no attributes and runs no code, so an admin's text cannot reach the portal's data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from string import Template
+
+from sqlalchemy import select
+
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models import MailTemplate
+from portal.domain.audit.service import Actor, record
+
+#: What each placeholder of a merchant email stands for, as the editing page explains it.
+PLACEHOLDERS = {
+    "business_name": "The merchant's business name",
+    "signatory_name": "The authorised signatory's name",
+    "link": "The merchant's verification link (valid 24 hours)",
+    "expires_at": "When the link stops working (UTC)",
+}
+#: Who an email goes to.
+MERCHANTS, TEAM = "merchants", "team"
+#: Why a body without $link is refused, by who reads it.
+WITHOUT_LINK = {
+    MERCHANTS: "The body must contain $link, or the merchant cannot open the verification page.",
+    TEAM: "The body must contain $link, or the reader cannot open the page it is about.",
+}
+
+
+@dataclass(frozen=True)
+class EmailText:
+    """One email's subject and body, placeholders not yet filled in."""
+
+    key: str
+    title: str
+    subject: str
+    body: str
+    customised: bool = False
+    audience: str = MERCHANTS
+    #: The placeholders it may use, and what each stands for.
+    placeholders: Mapping[str, str] = field(default_factory=lambda: PLACEHOLDERS)
+
+
+#: The notices' placeholders (``portal.features.notifications``), and the digest's.
+NOTICE_PLACEHOLDERS = {
+    "business_name": "The merchant's name in the portal",
+    "headline": "What happened, in a few words (\u201capproved\u201d)",
+    "details": "What happened, in a sentence or two, and what to do",
+    "link": "The merchant's page in the portal",
+}
+DIGEST_PLACEHOLDERS = {
+    "count": "How many notices the digest holds, in words (\u201c2 notices\u201d)",
+    "notices": "Each notice on its own lines, with its merchant's page",
+    "link": "The reader's notices in the portal",
+}
+_TEAM_END = ("You can choose to be emailed each notice at once or a daily digest on your "
+             "account page in the portal.\n")
+TEAM_TEXTS = {
+    "owner_notice": EmailText(
+        "owner_notice", "A notice about a merchant the reader owns",
+        "$business_name: $headline",
+        "Hello,\n\n$details\n\nOpen $business_name in the portal:\n\n$link\n\n" + _TEAM_END,
+        audience=TEAM, placeholders=NOTICE_PLACEHOLDERS),
+    "owner_digest": EmailText(
+        "owner_digest", "The daily digest of notices",
+        "$count about the merchants you own",
+        "Hello,\n\nWhat happened to the merchants you own since your last digest:\n\n"
+        "$notices\n\nRead them in the portal:\n\n$link\n\n" + _TEAM_END,
+        audience=TEAM, placeholders=DIGEST_PLACEHOLDERS),
+}
+
+_BODY_END = ("The link opens your verification page and nothing else; it works until "
+             "$expires_at.\n\nIf you did not expect this email, you can ignore it.\n")
+
+DEFAULTS = {
+    "merchant_link": EmailText(
+        "merchant_link", "Verification link sent on request",
+        "Complete the verification of $business_name",
+        "Dear $signatory_name,\n\nTo finish onboarding $business_name, please accept the "
+        "terms, share your documents through DigiLocker and complete a short video call:\n\n"
+        "$link\n\n" + _BODY_END),
+    "verification_reminder": EmailText(
+        "verification_reminder", "Daily reminder while verification waits",
+        "Reminder: $business_name still needs your verification",
+        "Dear $signatory_name,\n\nThe onboarding of $business_name is waiting for your "
+        "verification. It takes a few minutes:\n\n$link\n\n" + _BODY_END),
+    **TEAM_TEXTS,
+}
+
+
+class TemplateRefused(ValueError):
+    """A template an admin typed cannot be used, naming the field at fault."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def current(key: str) -> EmailText:
+    """The text in force for ``key``: the admin's version, else the default."""
+    default = DEFAULTS[key]
+    stored = db.session.get(MailTemplate, key)
+    if stored is None:
+        return default
+    return replace(default, subject=stored.subject, body=stored.body, customised=True)
+
+
+def all_current() -> list[EmailText]:
+    """Every email's text in force."""
+    stored = {t.key: t for t in db.session.scalars(select(MailTemplate))}
+    return [replace(d, subject=stored[key].subject, body=stored[key].body, customised=True)
+            if key in stored else d for key, d in DEFAULTS.items()]
+
+
+def check(field: str, text: str, placeholders: Mapping[str, str] = PLACEHOLDERS) -> str:
+    """``text`` if its placeholders are all among ``placeholders`` and well written, else
+    TemplateRefused."""
+    template = Template(text)
+    if not template.is_valid():
+        raise TemplateRefused(field, "A $ sign must start a placeholder such as $business_name; "
+                                     "write $$ for a dollar sign.")
+    unknown = sorted(set(template.get_identifiers()) - set(placeholders))
+    if unknown:
+        raise TemplateRefused(field, f"Unknown placeholder ${unknown[0]}. Use one of: "
+                                     + ", ".join("$" + name for name in placeholders) + ".")
+    return text
+
+
+def save(key: str, subject: str, body: str, actor: Actor) -> None:
+    """Store an admin's subject and body for ``key`` after checking them; audited (caller commits).
+
+    The body must contain $link: an email without its link is no use.
+    """
+    default = DEFAULTS[key]
+    check("subject", subject, default.placeholders)
+    check("body", body, default.placeholders)
+    if "link" not in Template(body).get_identifiers():
+        raise TemplateRefused("body", WITHOUT_LINK[default.audience])
+    stored = db.session.get(MailTemplate, key) or MailTemplate(key=key)
+    stored.subject, stored.body = subject, body
+    stored.updated_at, stored.updated_by = clock.utcnow(), actor.label
+    db.session.add(stored)
+    record("mail_template.update", actor=actor, detail={"template": key})
+
+
+def restore_default(key: str, actor: Actor) -> None:
+    """Drop the admin's version of ``key`` so the default applies again (caller commits)."""
+    stored = db.session.get(MailTemplate, key)
+    if stored is not None:
+        db.session.delete(stored)
+    record("mail_template.restore", actor=actor, detail={"template": key})
+
+
+def render(key: str, values: dict[str, str]) -> tuple[str, str]:
+    """The subject and body for ``key`` with ``values`` filled in (the mail composer puts the
+    subject on one line, whatever the values hold)."""
+    text = current(key)
+    return (Template(text.subject).safe_substitute(values),
+            Template(text.body).safe_substitute(values))
+

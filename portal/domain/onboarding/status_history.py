@@ -1,0 +1,85 @@
+"""Status moves: which ones are allowed, and recording each one with its source.
+
+A read can be older than what the portal already knows (a slow call, a replayed webhook), so
+the status only moves forward: INITIATED < IN_PROGRESS < PENDING_VERIFICATION < PENDING_REVIEW
+< RFI, APPROVED, REJECTED. RFI -> PENDING_REVIEW is the one move back (the requested documents
+arrived); APPROVED and REJECTED never change.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import select, update
+from sqlalchemy.orm.attributes import set_committed_value
+
+from portal.core import clock
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.notice import TOLD_STATUSES, Notice, NoticeKind
+from portal.core.models.status_change import StatusChange
+from portal.domain.audit.service import Actor, record
+from portal.gateway.onboarding.shapes import FINAL_STATUSES, OnboardingStatus
+
+RANK: dict[str, int] = {
+    OnboardingStatus.INITIATED: 0,
+    OnboardingStatus.IN_PROGRESS: 1,
+    OnboardingStatus.PENDING_VERIFICATION: 2,
+    OnboardingStatus.PENDING_REVIEW: 3,
+    OnboardingStatus.RFI: 4,
+    OnboardingStatus.APPROVED: 4,
+    OnboardingStatus.REJECTED: 4,
+}
+
+
+def is_final(status: str | None) -> bool:
+    """Whether nothing changes any more after ``status``."""
+    return status in FINAL_STATUSES
+
+
+def may_move(current: str | None, new: str) -> bool:
+    """Whether a read saying ``new`` may replace ``current`` (forward only, see module doc)."""
+    if new not in RANK or is_final(current) or new == current:
+        return False
+    if current is None or current not in RANK:
+        return True
+    if current == OnboardingStatus.RFI:
+        return new in (OnboardingStatus.PENDING_REVIEW, *FINAL_STATUSES)
+    return RANK[new] > RANK[current]
+
+
+def change_status(merchant: Merchant, new: str | None, source: str, gid: str = "", *,
+                  actor: Actor) -> bool:
+    """Set the status if it differs, as a compare-and-set, and record the change; no commit.
+
+    The update only lands if the row still holds the status this session read, so two readers
+    racing each other cannot both move it (nor move it back). A move to RFI, REJECTED or
+    APPROVED adds a notice for the merchant's owner in the same transaction.
+    """
+    current = merchant.status
+    if not new or new == current:
+        return False
+    expected = Merchant.status.is_(None) if current is None else Merchant.status == current
+    with db.session.no_autoflush:  # what is pending goes in the caller's one flush
+        result = db.session.execute(
+            update(Merchant).where(Merchant.id == merchant.id, expected).values(status=new),
+            execution_options={"synchronize_session": False},
+        )
+    if result.rowcount != 1:
+        db.session.flush()  # keep what is pending: the refresh reads the row back
+        db.session.refresh(merchant)
+        return False
+    set_committed_value(merchant, "status", new)
+    db.session.add(StatusChange(merchant_id=merchant.id, from_status=current, to_status=new,
+                                source=source, at=clock.utcnow(), gid=gid))
+    record("status.change", merchant_id=merchant.id, gid=gid,
+           detail={"from": current or "", "to": new, "source": source}, actor=actor)
+    if new in TOLD_STATUSES:  # its owner is told, by a worker (portal.features.notifications)
+        db.session.add_all(Notice.for_owner_of(merchant, NoticeKind.STATUS, status=new))
+    merchant.touch()
+    return True
+
+
+def timeline(merchant: Merchant) -> list[StatusChange]:
+    """The merchant's status changes, oldest first."""
+    return list(db.session.scalars(
+        select(StatusChange).where(StatusChange.merchant_id == merchant.id)
+        .order_by(StatusChange.at, StatusChange.id)))

@@ -1,0 +1,39 @@
+"""The merchants list's search form (a GET form: no CSRF token) and the delete confirmation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wtforms import BooleanField, SearchField, SelectChoice, SelectField
+from wtforms.validators import DataRequired
+
+from portal.core.label_tables import NOT_CREATED
+from portal.core.labels import label
+from portal.gateway.onboarding.shapes import OnboardingStatus
+from portal.web.form_base import PortalForm
+
+
+class SearchForm(PortalForm):
+    """Search by name, PAN, external id or onboarding id; filter by onboarding status."""
+
+    class Meta:
+        csrf = False
+
+    q = SearchField("Search", description="Name, full PAN, external id or onboarding id.")
+    status = SelectField("Onboarding status", validate_choice=False, choices=[
+        SelectChoice("", "Any status"), SelectChoice(NOT_CREATED, label(NOT_CREATED)),
+        *(SelectChoice(s.value, label(s)) for s in OnboardingStatus)])
+    stale = BooleanField("Only merchants without progress lately")
+
+    def __init__(self, *args: Any, stale_after_days: int = 7, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.stale.label.text = (f"Only those without progress for more than "
+                                 f"{stale_after_days} days")
+
+
+class DeleteMerchantForm(PortalForm):
+    """Delete an abandoned merchant: the box confirms that its drafts and documents go too."""
+
+    confirm = BooleanField(
+        "I understand that this merchant, its drafts and its uploaded documents are deleted "
+        "for good.", validators=[DataRequired(message="Tick the box to confirm the deletion.")])

@@ -1,0 +1,100 @@
+"""The merchants list, one merchant's summary, and deleting an abandoned merchant."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
+from flask.typing import ResponseReturnValue
+from flask_login import current_user
+
+from portal.core import clock
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models import Role
+from portal.core.models.merchant import Merchant
+from portal.core.storage.current import current_store
+from portal.domain.audit.service import record
+from portal.domain.documents.service import documents_of
+from portal.domain.documents.versions import versions_of
+from portal.domain.onboarding import progress
+from portal.domain.onboarding.drafts import drafts_of, get_merchant
+from portal.domain.onboarding.product_rows import product_rows
+from portal.domain.onboarding.stalling import stale_cutoff
+from portal.domain.payments.credentials import credentials_of
+from portal.domain.payments.service import unavailable_reason
+from portal.features.merchants.export import export_zip
+from portal.features.merchants.forms import DeleteMerchantForm, SearchForm
+from portal.features.merchants.removal import can_delete, delete_abandoned
+from portal.features.merchants.service import TOTAL_STEPS, search_merchants
+from portal.features.ownership.pages import panel
+from portal.web.auth.access import current_actor, roles_required
+from portal.web.auth.roles import STAFF
+
+bp = Blueprint("merchants", __name__)
+
+
+@bp.get("/merchants")
+@roles_required(*STAFF)
+def index() -> ResponseReturnValue:
+    """Every merchant with status, steps done and last activity; searchable and paged. A search
+    that cannot be read (a control character typed) is a 400 with its message beside the box,
+    and lists every merchant."""
+    days = current_settings().stale_after_days
+    form = SearchForm(request.args, stale_after_days=days)
+    valid = form.validate()
+    page = search_merchants(form.q.data or "" if valid else "",
+                            form.status.data or "" if valid else "",
+                            request.args.get("page", 1, type=int),
+                            stale_before=stale_cutoff(days, clock.utcnow())
+                            if valid and form.stale.data else None)
+    return render_template("merchants/index.html", form=form, page=page,
+                           total_steps=TOTAL_STEPS), 200 if valid else 400
+
+
+@bp.get("/merchants/<int:merchant_id>")
+@roles_required(*STAFF)
+def detail(merchant_id: int) -> ResponseReturnValue:
+    """One merchant: identifiers, status, checklist, outstanding documents, the stepper."""
+    merchant = get_merchant(merchant_id) or abort(404)
+    return render_detail(merchant, DeleteMerchantForm())
+
+
+@bp.post("/merchants/<int:merchant_id>/delete")
+@roles_required(*STAFF)
+def delete(merchant_id: int) -> ResponseReturnValue:
+    """Delete a merchant whose create never reached the gateway, once the box is ticked."""
+    merchant = get_merchant(merchant_id) or abort(404)
+    form = DeleteMerchantForm()
+    if not form.validate_on_submit():
+        return render_detail(merchant, form), 400
+    name = merchant.name
+    if not delete_abandoned(current_settings(), merchant, current_actor()):
+        flash("This merchant may exist at the gateway, so it cannot be deleted: reconcile it "
+              "instead.", "error")
+        return redirect(url_for(".detail", merchant_id=merchant_id))
+    flash(f"Deleted {name}, with its drafts and documents.", "success")
+    return redirect(url_for(".index"))
+
+
+@bp.post("/merchants/<int:merchant_id>/export")
+@roles_required(Role.ADMIN)
+def export(merchant_id: int) -> ResponseReturnValue:
+    """Everything the portal holds about the merchant as a ZIP (a data-access request)."""
+    merchant = get_merchant(merchant_id) or abort(404)
+    archive = export_zip(merchant, documents_of(merchant), current_store())
+    record("merchant.export", actor=current_actor(), merchant_id=merchant.id)
+    db.session.commit()
+    return send_file(archive, as_attachment=True, mimetype="application/zip",
+                     download_name=f"merchant-{merchant.external_onboarding_id}.zip")
+
+
+def render_detail(merchant: Merchant, delete_form: DeleteMerchantForm) -> str:
+    """The summary page (its owner and newest notes too), with the delete form when the
+    merchant can be deleted."""
+    stepper = progress.stepper(merchant, drafts_of(merchant))
+    return render_template("merchants/detail.html", merchant=merchant, stepper=stepper,
+                           versions=versions_of(documents_of(merchant)),
+                           credentials=credentials_of(merchant),
+                           products=product_rows(merchant),
+                           payments_reason=unavailable_reason(merchant),
+                           ownership=panel(merchant, current_user),
+                           delete_form=delete_form if can_delete(merchant) else None)

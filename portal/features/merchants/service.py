@@ -1,0 +1,116 @@
+"""Finding merchants: two SQL statements per page, however many merchants there are."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import ColumnElement, Select, and_, func, or_, select
+
+from portal.core.db import db
+from portal.core.encryption import current_cipher
+from portal.core.label_tables import NOT_CREATED
+from portal.core.models.merchant import Merchant
+from portal.core.models.merchant_search import names_contain
+from portal.core.models.step import DONE_STATES, StepDraft
+from portal.core.pagination import Page, clamped
+from portal.domain.onboarding.progress import not_needed
+from portal.domain.onboarding.stalling import stalling
+from portal.domain.onboarding.steps import STEPS
+from portal.gateway.onboarding.checklist_words import ChecklistState
+
+PAGE_SIZE = 20
+#: The most matches counted and paged through (the 50 pages of the most recently active): a
+#: count and an offset that stay bounded however many merchants there are; search or filter
+#: to reach the others.
+COUNT_CAP = 1000
+TOTAL_STEPS = len(STEPS)
+
+
+@dataclass(frozen=True)
+class MerchantRow:
+    """One list row: the merchant and how many of the nine steps are done."""
+
+    merchant: Merchant
+    steps_done: int
+
+
+MerchantPage = Page[MerchantRow]
+
+
+def _exact(query: str) -> ColumnElement[bool]:
+    """Merchants whose external id, onboarding id or full PAN is ``query``: unique or indexed
+    columns, so found without reading the table."""
+    return or_(Merchant.external_onboarding_id == query, Merchant.onboarding_id == query,
+               Merchant.pan_index == current_cipher().pan_index(query))
+
+
+def _contains(query: str) -> ColumnElement[bool]:
+    """Merchants with ``query`` anywhere in a name or an id, or as their full PAN."""
+    return or_(names_contain(query), Merchant.pan_index == current_cipher().pan_index(query))
+
+
+def _status(status: str) -> list[ColumnElement[bool]]:
+    if status == NOT_CREATED:
+        return [Merchant.status.is_(None)]
+    return [Merchant.status == status] if status else []
+
+
+def _count(filters: list[ColumnElement[bool]]) -> int:
+    """How many merchants match, counting no further than one past ``COUNT_CAP``."""
+    matches = select(Merchant.id).where(*filters).limit(COUNT_CAP + 1).subquery()
+    return db.session.scalar(select(func.count()).select_from(matches)) or 0
+
+
+def _ordered_ids(filters: list[ColumnElement[bool]], few: bool) -> Select[tuple[int]]:
+    """The matching merchants' ids, most recent activity first. When the matches are ``few``
+    (a search under the cap) they are found through the search's indexes first and then
+    sorted: left to itself the planner walks the last-activity index hoping to fill a page
+    early, and reads every merchant to find a handful."""
+    if not few:
+        return (select(Merchant.id).where(*filters)
+                .order_by(Merchant.last_activity_at.desc(), Merchant.id.desc()))
+    matches = (select(Merchant.id, Merchant.last_activity_at).where(*filters)
+               .cte("matches").prefix_with("MATERIALIZED"))
+    return select(matches.c.id).order_by(matches.c.last_activity_at.desc(), matches.c.id.desc())
+
+
+def search_merchants(query: str = "", status: str = "", page: int = 1,
+                     per_page: int = PAGE_SIZE,
+                     stale_before: datetime | None = None) -> MerchantPage:
+    """Merchants matching a name, full PAN, external or onboarding id, and a status; with
+    ``stale_before``, only those stalling since then (the dashboard's stale merchants).
+
+    A query that is some merchant's exact external id, onboarding id or full PAN finds those
+    merchants only, through their indexes; any other query matches anywhere in the names and
+    ids. Two statements per page, three for a query that is no exact identifier; beyond
+    ``COUNT_CAP`` matches the page says there are more and pages through those first ones."""
+    query = query.strip()
+    filters = _status(status) + ([] if stale_before is None else [stalling(stale_before)])
+    if query:
+        total = _count([*filters, _exact(query)])
+        filters = [*filters, _exact(query) if total else _contains(query)]
+        total = total or _count(filters)
+    else:
+        total = _count(filters)
+    capped = total > COUNT_CAP
+    total = min(total, COUNT_CAP)
+    page = clamped(page, total, per_page)
+    order = (Merchant.last_activity_at.desc(), Merchant.id.desc())
+    paged = (_ordered_ids(filters, few=bool(query) and not capped)
+             .limit(min(per_page, total - (page - 1) * per_page))  # not past the cap
+             .offset((page - 1) * per_page).subquery())
+    # steps done counted for the page's merchants only, one indexed look-up each; a step the
+    # gateway's checklist says is not needed counts done, whatever its draft (added below)
+    done = (select(func.count(StepDraft.id))
+            .where(StepDraft.merchant_id == Merchant.id,
+                   StepDraft.state.in_([str(s) for s in DONE_STATES]),
+                   ~or_(*(and_(StepDraft.step == step.key, func.coalesce(
+                       Merchant.checklist[step.checklist_key].as_string(), "")
+                               == ChecklistState.NOT_APPLICABLE)
+                          for step in STEPS if step.checklist_key)))
+            .correlate(Merchant).scalar_subquery())
+    rows = db.session.execute(
+        select(Merchant, done).join(paged, paged.c.id == Merchant.id).order_by(*order))
+    return MerchantPage([MerchantRow(m, int(n) + sum(not_needed(m, s) for s in STEPS))
+                         for m, n in rows], total, page, per_page, capped)

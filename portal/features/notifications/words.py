@@ -1,0 +1,143 @@
+"""What a notice says, in words: a headline, a sentence or two, and the page to open; for a
+list of notices in a fixed number of statements (their merchants, the people who handed them
+over, the notes left, the pendencies reported), however many there are."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+
+from portal.core.db import db
+from portal.core.label_tables import Kind
+from portal.core.labels import label
+from portal.core.models.merchant import Merchant
+from portal.core.models.note import MerchantNote
+from portal.core.models.notice import MailState, Notice, NoticeKind
+from portal.core.models.payment import Payment
+from portal.core.models.pendency import MerchantPendency
+from portal.core.models.user import User
+from portal.domain.onboarding.pendencies import in_words
+from portal.domain.payments.wording import money
+from portal.gateway.onboarding.shapes import OnboardingStatus
+
+#: Where each email state leaves the reader, in words.
+MAIL_WORDS = {
+    MailState.PENDING: "Not emailed yet",
+    MailState.SENDING: "Being emailed",
+    MailState.SENT: "Emailed",
+    MailState.FAILED: "The email could not be sent",
+    MailState.INTERRUPTED: "The email may not have gone (the sending was interrupted)",
+    MailState.SKIPPED: "Not emailed",
+}
+
+
+@dataclass(frozen=True)
+class NoticeWords:
+    """One notice as the pages and emails say it."""
+
+    notice: Notice
+    merchant_name: str
+    headline: str
+    details: str
+    #: The page it is about: an endpoint and its values (a page or an email builds the URL).
+    endpoint: str
+    values: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def created_at(self) -> datetime:
+        """When it happened."""
+        return self.notice.created_at
+
+    @property
+    def mail(self) -> str:
+        """Where its email stands, in words."""
+        return MAIL_WORDS.get(MailState(self.notice.mail_state), "")
+
+
+@dataclass(frozen=True)
+class _Facts:
+    """What a list of notices refers to, read in one statement each."""
+
+    merchants: dict[int, Merchant]
+    people: dict[int, User]
+    notes: dict[int, MerchantNote]
+    pendencies: dict[int, MerchantPendency]
+    payments: dict[int, Payment]
+
+
+def _by_id(model: Any, column: Any, ids: Iterable[int | None]) -> dict[int, Any]:
+    wanted = {i for i in ids if i is not None}
+    if not wanted:
+        return {}
+    return {getattr(row, column.key): row
+            for row in db.session.scalars(select(model).where(column.in_(wanted)))}
+
+
+def words_for(notices: list[Notice]) -> list[NoticeWords]:
+    """Each notice in words, in the order given (four statements at most)."""
+    facts = _Facts(_by_id(Merchant, Merchant.id, (n.merchant_id for n in notices)),
+                   _by_id(User, User.id, (n.by_user_id for n in notices)),
+                   _by_id(MerchantNote, MerchantNote.id, (n.note_id for n in notices)),
+                   _by_id(MerchantPendency, MerchantPendency.webhook_event_id,
+                          (n.webhook_event_id for n in notices)),
+                   _by_id(Payment, Payment.id, (n.payment_id for n in notices)))
+    return [_words(notice, facts) for notice in notices]
+
+
+def _words(notice: Notice, facts: _Facts) -> NoticeWords:
+    merchant = facts.merchants.get(notice.merchant_id)
+    name = merchant.name if merchant else "A merchant"
+    status_page = ("status.page", {"merchant_id": notice.merchant_id})
+    if notice.kind == NoticeKind.HANDOVER:
+        by = facts.people.get(notice.by_user_id or 0)
+        note = facts.notes.get(notice.note_id or 0)
+        details = f"{by.email if by else 'An admin'} handed {name} to you: you own it now."
+        if note is not None:
+            details += f" Their note: \u201c{note.text}\u201d"
+        return NoticeWords(notice, name, "handed to you", details, "merchants.detail",
+                           {"merchant_id": notice.merchant_id, "_anchor": "owner"})
+    if notice.kind == NoticeKind.LATE_HOLD:
+        payment = facts.payments.get(notice.payment_id or 0)
+        what = (f"A payment of {money(payment.amount, payment.currency)} (order reference "
+                f"{payment.merchant_txn_id})" if payment else "A payment")
+        return NoticeWords(notice, name, "a late authorisation",
+                           f"{what} for {name} was declined for now, then authorised after "
+                           "all: the amount is held. Capture it or release it.",
+                           "payments.detail", {"payment_id": notice.payment_id or 0})
+    if notice.kind == NoticeKind.PENDENCY:
+        row = facts.pendencies.get(notice.webhook_event_id or 0)
+        return NoticeWords(notice, name, "a pendency reported", _pendency(name, row),
+                           *status_page)
+    return NoticeWords(notice, name, label(notice.status).lower(),
+                       _status(name, notice.status, merchant), *status_page)
+
+
+def _pendency(name: str, row: MerchantPendency | None) -> str:
+    if row is None:
+        return f"The gateway reported a pendency on {name}; its status page says what it is."
+    pendency = in_words(row)
+    text = f"The gateway reported a pendency on {name}: {pendency.what} ({pendency.state})."
+    if pendency.reason:
+        text += f" The gateway's words: \u201c{pendency.reason}\u201d"
+    return f"{text} {pendency.holds_up}".rstrip()
+
+
+def _status(name: str, status: str | None, merchant: Merchant | None) -> str:
+    if status == OnboardingStatus.RFI:
+        asked = [label(key, Kind.DOCUMENT) for key in
+                 (merchant.documents_outstanding if merchant else [])]
+        if asked:
+            return (f"The gateway asks for more information about {name}: "
+                    f"{', '.join(asked)}. Upload {'it' if len(asked) == 1 else 'them'} on its "
+                    "documents step.")
+        return (f"The gateway asks for more information about {name}; its status page says "
+                "what it asks for.")
+    if status == OnboardingStatus.REJECTED:
+        return (f"The gateway rejected {name}. Tell the merchant: its status page gives the "
+                "reason the gateway reported.")
+    return (f"The gateway approved {name}: it can take payments once an admin has set up its "
+            "payment credentials.")

@@ -1,0 +1,105 @@
+"""Payment link pages: the staff's resend and cancel on a hold, and the customer's public page
+the emailed link opens (``/pay/<link>?token=...``), headed with PARTNER_NAME.
+
+The token travels in the query, which the log redaction masks; the page shows the order and
+the amount, never the customer's details.
+"""
+
+from __future__ import annotations
+
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
+
+from portal.core import clock
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.payment import Payment
+from portal.core.models.payment_link import PaymentLink
+from portal.domain.payments import wording
+from portal.domain.payments.links import opening, sending, standing, tokens
+from portal.features.payments.links.forms import CancelForm, ContinueForm, ResendForm
+from portal.features.payments.pages import flash_errors, load_payment, merchant_of
+from portal.web.auth.access import current_actor, public, roles_required
+from portal.web.auth.roles import STAFF
+
+bp = Blueprint("payment_links", __name__)
+
+
+@bp.post("/payments/<int:payment_id>/link/resend")
+@roles_required(*STAFF)
+def resend(payment_id: int) -> ResponseReturnValue:
+    """Email the customer a new link with a new lifetime (the older one stops working)."""
+    payment = load_payment(payment_id)
+    if ResendForm().validate_on_submit():
+        sent = sending.resend(current_settings(), payment, merchant_of(payment), current_actor())
+        flash(sent.message, "success" if sent.ok else "error")
+    return redirect(url_for("payments.detail", payment_id=payment.id))
+
+
+@bp.post("/payments/<int:payment_id>/link/cancel")
+@roles_required(*STAFF)
+def cancel(payment_id: int) -> ResponseReturnValue:
+    """Withdraw the link, after its confirmation box was ticked."""
+    payment, form = load_payment(payment_id), CancelForm()
+    if form.validate_on_submit():
+        sent = sending.cancel(payment, current_actor())
+        flash(sent.message, "success" if sent.ok else "error")
+    else:
+        flash_errors(form)
+    return redirect(url_for("payments.detail", payment_id=payment.id))
+
+
+@bp.get("/pay/<int:payment_link_id>")
+@public
+def page(payment_link_id: int) -> ResponseReturnValue:
+    """What the customer sees on opening the link: the order and a button to pay, or where the
+    link stands (being opened, used, paid)."""
+    link, payment = _opened(payment_link_id)
+    opening.settle(link, payment, clock.utcnow())
+    return _page(link, payment)
+
+
+@bp.post("/pay/<int:payment_link_id>")
+@public
+def pay(payment_link_id: int) -> ResponseReturnValue:
+    """Mint the gateway's checkout (once) and send the customer there."""
+    link, payment = _opened(payment_link_id)
+    if not ContinueForm().validate_on_submit():
+        return _page(link, payment), 400
+    opened = opening.open_link(current_settings(), link, clock.utcnow())
+    if opened.redirect_url:
+        return redirect(opened.redirect_url, 303)
+    return _page(link, db.session.get(Payment, link.payment_id, populate_existing=True) or payment,
+                 opened.message)
+
+
+def _opened(link_id: int) -> tuple[PaymentLink, Payment]:
+    """The live link the query's token opens and its hold, or the refusal page (403/410)."""
+    settings = current_settings()
+    checked = tokens.check(settings.secret_key, link_id, request.args.get("token", ""),
+                           sending.lifetime(settings), clock.utcnow())
+    payment = db.session.get(Payment, checked.link.payment_id) if checked.link else None
+    if checked.link is None or payment is None:
+        abort(make_response(render_template(
+            "verification/refused.html", status=checked.status,
+            reason=checked.reason or tokens.NOT_VALID, partner=settings.partner_name),
+            checked.status))
+    return checked.link, payment
+
+
+def _page(link: PaymentLink, payment: Payment, message: str = "") -> str:
+    merchant = db.session.get(Merchant, payment.merchant_id)
+    return render_template(
+        "payments/link.html", link=link, payment=payment, merchant=merchant, message=message,
+        standing=standing.standing(link, payment, clock.utcnow()), Standing=standing.Standing,
+        form=ContinueForm(), partner=current_settings().partner_name, words=wording)

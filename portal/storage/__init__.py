@@ -1,3 +1,0 @@
-"""Where document files are kept: one small interface (``portal.storage.base``) with two
-backends, the local upload folder (the default) and S3-compatible object storage, chosen by
-DOCUMENT_STORAGE (``portal.storage.current``)."""

@@ -165,8 +165,9 @@ def test_checklist_variants_sample(portal, gateway):
     """Source: openapi.yaml ChecklistStatus example (vkyc PENDING_REVIEW, digiLocker SUCCESS),
     per docs/gateway-facts.md D. SUCCESS is done; PENDING_REVIEW is done, awaiting the gateway's
     review: verification is complete and its steps lock."""
+    # The sample's own _source, as the shared folder spells it.
     found = cited("checklist-variants.openapi.json", "openapi.yaml ChecklistStatus example "
-                  "(vkyc PENDING_REVIEW, digiLocker SUCCESS), per docs/gateway-facts.md D")
+                  "(vkyc PENDING_REVIEW, digiLocker SUCCESS), per gateway-facts D")
     gateway.checklist = found.body
     merchant_id = merchant_at(portal, "PENDING_VERIFICATION")
     with portal.app_context():

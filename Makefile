@@ -13,7 +13,7 @@ SANDBOX_PORT ?= 8100
 MAIL_SINK_PORT ?= $(shell echo $$(( $(PORTAL_PORT) + 3025 )))
 export PORTAL_ENV_FILE ?= instance/portal.env
 
-.PHONY: run test test-fast lint bench bench-load screenshots install clean
+.PHONY: run test test-fast lint bench bench-load docs screenshots install clean
 
 # The venv, and uv (astral-sh/uv) in it as the installer: pip, which every venv has, installs uv
 # (1.4 s), and uv installs the project's 90 packages in about 7 s, bytecode included, where pip
@@ -62,6 +62,12 @@ bench: install
 bench-load: install
 	LOAD_PEOPLE=50 LOAD_SECONDS=300 LOAD_ALONE_SECONDS=60 $(BIN)/python -m bench --only load
 
+# The documentation site of mkdocs.yml, rebuilt on every edit; `make test` builds it --strict.
+# Material's banner about MkDocs 2 is silenced: it says nothing about this site.
+DOCS_PORT ?= 8000
+docs: install
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --dev-addr 127.0.0.1:$(DOCS_PORT)
+
 # The main pages in headless Chromium at 1280 and 375 px, as PNGs in $(SCREENSHOTS_DIR)/ (for
 # people to look at; nothing is compared): tests/browser/test_screenshots.py, deselected unless
 # PORTAL_SCREENSHOTS names the folder.
@@ -72,4 +78,4 @@ screenshots: install
 	@echo "Screenshots in $(SCREENSHOTS_DIR)/"
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache site

@@ -30,13 +30,14 @@ access_log_format = ('%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s
                      '%({x-request-id}o)s')
 workers = 2
 #: gunicorn believes no forwarded header, not even from 127.0.0.1: the portal decides, with
-#: TRUSTED_PROXIES (see README, "Behind a TLS-terminating proxy").
+#: TRUSTED_PROXIES (see docs/operator/tls-proxy.md).
 forwarded_allow_ips = ""
 secure_scheme_headers: dict[str, str] = {}
 
 
-#: The portal's WSGI app as gunicorn names it (README, scripts/run-dev.sh); the configuration
-#: check below is the portal's, so another app served with this file (a test's sandbox) skips it.
+#: The portal's WSGI app as gunicorn names it (docs/operator/several-processes.md,
+#: scripts/run-dev.sh). The configuration check below is the portal's, so another app served
+#: with this file (a test's sandbox) skips it.
 PORTAL_APP = "app:app"
 
 

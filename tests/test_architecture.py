@@ -3,7 +3,8 @@ folder of ``portal/`` belongs to one layer of an explicit list, a layer imports 
 and those below, nothing imports in a cycle (between modules or folders), no portal import
 hides in a function, the gateway layer imports no Flask, nothing below the web layer reads a
 request, and the sandbox stands apart: the portal never imports it, and it imports only the
-gateway layer and the core. README.md's layer table is this list (checked below).
+gateway layer and the core. The layer table of docs/developer/architecture.md is this list
+(checked below).
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ def folders() -> set[str]:
 
 
 def layer_table() -> str:
-    """README.md's table of the layers, top first."""
+    """The architecture page's table of the layers, top first."""
     rows = [f"| {layer.name} | `portal/{layer.name}/` | {layer.holds} |"
             for layer in reversed(LAYERS)]
     return "\n".join(["| Layer | Folder | What it holds |", "|---|---|---|", *rows])
@@ -222,6 +223,7 @@ def test_nothing_below_the_web_layer_reads_a_request() -> None:
     assert not found, "\n".join(found)
 
 
-def test_the_readme_lists_the_layers_as_this_test_does() -> None:
-    readme = (PORTAL.parent / "README.md").read_text(encoding="utf-8")
-    assert layer_table() in readme, "README.md's layer table should read:\n" + layer_table()
+def test_the_architecture_page_lists_the_layers_as_this_test_does() -> None:
+    page = (PORTAL.parent / "docs" / "developer" / "architecture.md").read_text(encoding="utf-8")
+    assert layer_table() in page, (
+        "docs/developer/architecture.md's layer table should read:\n" + layer_table())

@@ -1,7 +1,7 @@
 """The portal's configuration: one typed model read from the environment and env files.
 
 Each field names its variable, default and meaning once; reading the environment, the production
-check and the README's table (``portal.core.config_table``) all come from those
+check and the documented table (``portal.core.config_table``) all come from those
 definitions. Outside development and testing a missing secret stops start-up with a message
 naming the variable; there are no literal fallbacks for secrets.
 """

@@ -24,16 +24,17 @@ RANGE_ERRORS = {"greater_than_equal": "at least", "less_than_equal": "at most",
 #: METRICS_TOKEN, and each Fernet key), in bytes.
 MIN_RANDOM_BYTES = 32
 #: Bits a character can carry: a value of hex digits only holds 4 a character; any other holds
-#: at most base64's 6 (a generated secret is hex or base64, see README, Configuration).
+#: at most base64's 6 (a generated secret is hex or base64: docs/operator/configuration.md).
 HEX_BITS, OTHER_BITS = 4, 6
 #: A random value of 43 base64 characters or 64 hex digits has far more different characters
 #: than this (a quarter of it the same character, or fewer, is a repetition, not randomness).
 FEWEST_DIFFERENT = 12
 TOO_SHORT = ("{variable} is too short to be a secret: production needs at least 32 random "
-             "bytes, written as 64 hex digits or 43 base64 characters (see README, "
-             "Configuration, for a command that makes one).")
+             "bytes, written as 64 hex digits or 43 base64 characters (see "
+             "docs/operator/configuration.md, Secrets, for a command that makes one).")
 NOT_RANDOM = ("{variable} does not look random (too few different characters, or one "
-              "repeated): make one with the command in README, Configuration.")
+              "repeated): make one with a command of docs/operator/configuration.md, "
+              "Secrets.")
 UNREADABLE_FILE = "{variable} names {path}, which is not a file the portal can read."
 
 
@@ -98,7 +99,8 @@ def production_problem(variables: Sequence[tuple[str, Any, Mapping[str, Any]]]) 
     missing = [name for name, value, options in variables if options["required"] and not value]
     if missing:
         return ("Missing configuration: " + ", ".join(missing)
-                + ". Set them in the environment or a .env file (see README, Configuration).")
+                + ". Set them in the environment or a .env file "
+                "(see docs/operator/configuration.md).")
     problems = [weak_secret(name, value) for name, value, options in variables
                 if options["random"]]
     problems.append(unreadable_file("GATEWAY_PUBLIC_KEY_FILE",

@@ -107,7 +107,7 @@ def variable(name: str, default: object, meaning: str, *, required: bool = False
     """A settings field read from the variable ``name``. ``required``: production refuses to
     start without it; ``secret``: kept out of the settings' repr; ``random``: production
     refuses less than 32 bytes of randomness in it (``config_errors.weak_secret``); ``shown``:
-    the README's Default column when the literal default would mislead."""
+    the documented table's Default column when the literal default would mislead."""
     return Field(default, validation_alias=name, description=meaning, repr=not secret,
                  json_schema_extra={"required": required, "shown": shown, "random": random})
 

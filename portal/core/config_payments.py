@@ -1,6 +1,6 @@
 """The payments part of the portal's configuration: refunds' four eyes, the status poll, holds'
 expiry, late outcomes and payment links (``portal.core.config.Settings`` inherits it, so the
-README's table lists these first)."""
+documented table lists these first)."""
 
 from __future__ import annotations
 

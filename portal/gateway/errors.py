@@ -121,7 +121,7 @@ class GatewayUnavailable(GatewayError):
         return f"{text} | outcome unknown" if self.outcome_unknown else text
 
 
-#: reasonCode of "transaction not found" on a 400 (gateway-facts D, standalone-capture.mdx).
+#: reasonCode of "transaction not found" on a 400 (docs/gateway-facts.md D, standalone-capture.mdx).
 NOT_FOUND_REASON = "GL-400-999"
 #: HTTP statuses that mean "too busy now, ask again later": never a refusal.
 TOO_MANY_REQUESTS = 429

@@ -100,8 +100,9 @@ class SandboxConfig(_Config):
     #: Minutes of the sandbox's clock after which the "authorised later" card's conditional
     #: decline is authorised after all.
     lateAuthorisationMinutes: float = 30.0
-    #: Status names in answers and webhooks instead of the contract's (gateway-facts A3 variants),
-    #: e.g. ``{"PENDING_REVIEW": "UNDER_REVIEW", "APPROVED": "ACCEPTED"}``.
+    #: Status names in answers and webhooks instead of the contract's (the variants of
+    #: docs/gateway-facts.md A3), e.g. ``{"PENDING_REVIEW": "UNDER_REVIEW", "APPROVED":
+    #: "ACCEPTED"}``.
     statusNames: dict[str, str] = Field(default_factory=dict)
     #: The ``merchantInfo`` key that carries the status (``merchantStatus`` on some pages).
     statusKey: Literal["onboardingStatus", "merchantStatus"] = "onboardingStatus"

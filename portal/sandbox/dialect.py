@@ -1,7 +1,7 @@
 """Which shapes the sandbox answers in (docs/gateway-contract.md, "Reading answers").
 
 ``answerDialect`` in the config: ``"contract"`` (the default) answers in the contract's shapes;
-``"docs"`` answers in the variants the gateway's public docs show (gateway-facts D, the JSON
+``"docs"`` answers in the variants the gateway's public docs show (docs/gateway-facts.md D, the JSON
 files of ``samples-rev3``), so the portal's tests run against both readings. The records are the
 same in both: only the answers differ. What each API answers in the docs dialect lives beside
 that API (``payments/answers.py``, ``onboarding/docs_answers.py``); here is what they share: the

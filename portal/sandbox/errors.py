@@ -5,7 +5,7 @@ from __future__ import annotations
 from portal.gateway.errors import NOT_FOUND_REASON
 from portal.gateway.shapes import FieldError
 
-#: reasonCodes of the payments API's own refusals (gateway-facts B8); field errors and
+#: reasonCodes of the payments API's own refusals (docs/gateway-facts.md B8); field errors and
 #: authentication keep spec 000 section 7's VALIDATION_ERROR and UNAUTHORIZED.
 INVALID_DATA = "GL-400-002"
 AMOUNT_MISMATCH = "GL-400-006"

@@ -1,5 +1,5 @@
 """The checklist sample behind contract revision 4, "Checklist words"
-(``shared/spec/samples-rev4/checklist-not-applicable.docs.json``, gateway-facts section E),
+(``shared/spec/samples-rev4/checklist-not-applicable.docs.json``, docs/gateway-facts.md section E),
 replayed over loopback HTTP: a stub gateway answers the status call with the sample's body byte
 for byte, and the portal reads it as an individual's checklist whose verification link may be
 asked for. The test names the sample's ``_source`` and checks that the sample still cites it."""

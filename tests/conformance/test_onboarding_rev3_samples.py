@@ -1,7 +1,7 @@
-"""The onboarding samples behind contract revision 3 (``shared/spec/samples-rev3``, gateway-facts
-section D), replayed over loopback HTTP: each answer sample is served to the portal, as the
-gateway's documentation shows it, from a stub gateway; each webhook sample is posted to the
-portal's receiver byte for byte, unsigned as the real gateway sends it, from an address the
+"""The onboarding samples behind contract revision 3 (``shared/spec/samples-rev3``,
+docs/gateway-facts.md section D), replayed over loopback HTTP: each answer sample is served to the
+portal, as the gateway's documentation shows it, from a stub gateway; each webhook sample is posted
+to the portal's receiver byte for byte, unsigned as the real gateway sends it, from an address the
 portal lists as the gateway's (``GATEWAY_WEBHOOK_SOURCES``). Every test names its sample's
 ``_source`` and checks that the sample still cites it."""
 
@@ -162,8 +162,9 @@ def test_upload_documents_sample(portal, gateway):
 
 def test_checklist_variants_sample(portal, gateway):
     """Source: openapi.yaml ChecklistStatus example (vkyc PENDING_REVIEW, digiLocker SUCCESS),
-    per gateway-facts D. SUCCESS is done; PENDING_REVIEW is done, awaiting the gateway's
+    per docs/gateway-facts.md D. SUCCESS is done; PENDING_REVIEW is done, awaiting the gateway's
     review: verification is complete and its steps lock."""
+    # The sample's own _source, as the shared folder spells it.
     found = cited("checklist-variants.openapi.json", "openapi.yaml ChecklistStatus example "
                   "(vkyc PENDING_REVIEW, digiLocker SUCCESS), per gateway-facts D")
     gateway.checklist = found.body

@@ -1,8 +1,8 @@
-"""The onboarding samples behind contract revision 2 (gateway-facts section C), replayed over
-loopback HTTP: request samples against the sandbox, byte for byte as published; answer samples
+"""The onboarding samples behind contract revision 2 (docs/gateway-facts.md section C), replayed
+over loopback HTTP: request samples against the sandbox, byte for byte as published; answer samples
 served to the portal's client from a loopback stub, as the gateway's pages recorded them.
 
-Sources: ``shared/spec/gateway-facts.md`` (section C "Revision 2 sources", with A2, A3, A7
+Sources: docs/gateway-facts.md (section C, with A2, A3, A7
 and A8 for the field lists), which cites the gateway's API reference pages (update-business-
 details, update-bank-details, get-status) and its partner-onboarding-events guide. The samples
 below are written from those field lists with our own values.
@@ -32,7 +32,7 @@ from tests.support.servers import serve
 
 PREFIX = "/gcc/v2/partner/merchant/onboard"
 
-#: gateway-facts C "Business-details request" (api-reference update-business-details): no
+#: docs/gateway-facts.md C "Business-details request" (api-reference update-business-details): no
 #: registeredName; addresses nested.
 BUSINESS_DETAILS_SAMPLE = """{
   "entityType": "PVT_LTD_COMPANY",
@@ -54,7 +54,7 @@ BUSINESS_DETAILS_SAMPLE = """{
   }
 }"""
 
-#: gateway-facts C "Bank-details request" (api-reference update-bank-details): no
+#: docs/gateway-facts.md C "Bank-details request" (api-reference update-bank-details): no
 #: accountHolderName.
 BANK_DETAILS_SAMPLE = """{
   "bankAccountNumber": "501234567890",
@@ -62,7 +62,8 @@ BANK_DETAILS_SAMPLE = """{
   "accountType": "CURRENT"
 }"""
 
-#: gateway-facts A3 (openapi get-status): checklist values of its own (SUCCESS, PENDING_REVIEW).
+#: docs/gateway-facts.md A3 (openapi get-status): checklist values of its own (SUCCESS,
+#: PENDING_REVIEW).
 STATUS_SAMPLE: dict[str, Any] = {
     "gid": "gl_0a1b2c3d4e5f6a7b", "timestamp": "10/01/2026 15:00:00", "reasonCode": "",
     "data": {
@@ -75,7 +76,8 @@ STATUS_SAMPLE: dict[str, Any] = {
             "vkyc": "PENDING_REVIEW", "digiLocker": "SUCCESS", "tncAcknowledged": "COMPLETE",
             "documents": "COMPLETE", "products": "COMPLETE", "documentsToBeUploaded": []}}}
 
-#: gateway-facts A8 keys with the status names of A3 "Webhook examples" (UNDER_REVIEW, ACCEPTED).
+#: docs/gateway-facts.md A8 keys with the status names of A3 "Webhook examples" (UNDER_REVIEW,
+#: ACCEPTED).
 WEBHOOK_SAMPLES = [
     {"onboarding_id": "pg_onboard_sample01", "onboarding_status": "UNDER_REVIEW",
      "event_timestamp": "1790000000000", "status": "MERCHANT_VKYC_COMPLETED",
@@ -101,7 +103,8 @@ def partner(sandbox) -> OnboardingClient:
 
 @pytest.fixture
 def onboarding_id(partner) -> str:
-    """A record created on the sandbox (gateway-facts A1: externalOnboardingId, panNumber)."""
+    """A record created on the sandbox (docs/gateway-facts.md A1: externalOnboardingId,
+    panNumber)."""
     created = partner.create_onboarding({"externalOnboardingId": "partner-sample-001",
                                         "panNumber": "ABCCE1234F"})
     return created.onboarding_id
@@ -109,7 +112,7 @@ def onboarding_id(partner) -> str:
 
 def test_business_details_sample_is_accepted_and_answered_flat(sandbox, partner,
                                                                onboarding_id):
-    """Source: gateway-facts C "Business-details request" (api-reference
+    """Source: docs/gateway-facts.md C "Business-details request" (api-reference
     update-business-details). The addresses come nested under ``address`` and
     there is no registeredName; the answer's businessDetails stays flat (spec 2.3)."""
     answer = put_raw(sandbox.url, f"{PREFIX}/{onboarding_id}/business-details",
@@ -127,9 +130,9 @@ def test_business_details_sample_is_accepted_and_answered_flat(sandbox, partner,
 
 
 def test_bank_details_sample_without_holder_name_is_accepted(sandbox, onboarding_id):
-    """Source: gateway-facts C "Bank-details request" (api-reference
+    """Source: docs/gateway-facts.md C "Bank-details request" (api-reference
     update-bank-details). The pair is not the sandbox's penny-drop pair, so
-    the penny drop fails and a cancelled cheque is asked for (gateway-facts A9)."""
+    the penny drop fails and a cancelled cheque is asked for (docs/gateway-facts.md A9)."""
     answer = put_raw(sandbox.url, f"{PREFIX}/{onboarding_id}/bank-details",
                      BANK_DETAILS_SAMPLE.encode())
     assert answer.status_code == 200, answer.text
@@ -143,7 +146,7 @@ def test_bank_details_sample_without_holder_name_is_accepted(sandbox, onboarding
 
 def test_the_revision_1_flat_business_body_is_refused_on_the_flat_fields(sandbox,
                                                                           onboarding_id):
-    """Source: gateway-facts C "A2 above already listed the address field; revision 1 of the
+    """Source: docs/gateway-facts.md C "A2 above already listed the address field; revision 1 of the
     contract had flattened it by mistake": the flat body must not pass for a valid one."""
     sample = json.loads(BUSINESS_DETAILS_SAMPLE)
     flat = {**{k: v for k, v in sample.items() if k != "address"}, **sample["address"]}
@@ -177,7 +180,7 @@ def with_info(**info: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("answer", "reported", "status"), [
-    # gateway-facts A3, openapi status set
+    # docs/gateway-facts.md A3, openapi status set
     (STATUS_SAMPLE, "PENDING_REVIEW", "PENDING_REVIEW"),
     # get-status@2eb3fae and the lifecycle page: UNDER_REVIEW, in a merchantStatus field
     (with_info(merchantStatus="UNDER_REVIEW"), "UNDER_REVIEW", "PENDING_REVIEW"),
@@ -190,7 +193,7 @@ def with_info(**info: str) -> dict[str, Any]:
     (with_info(onboardingStatus="ON_HOLD"), "ON_HOLD", None),
 ])
 def test_the_client_reads_the_status_variants(recorded_gateway, answer, reported, status):
-    """Sources: gateway-facts A3 (get-status@2eb3fae,
+    """Sources: docs/gateway-facts.md A3 (get-status@2eb3fae,
     lifecycle page, quickstart, webhook examples) and C "Status names in the wild"."""
     recorded_gateway["answer"] = answer
     client = OnboardingClient(recorded_gateway["url"], API_KEY, API_SECRET, retry=NO_RETRY)
@@ -203,14 +206,14 @@ def test_the_client_reads_the_status_variants(recorded_gateway, answer, reported
 
 @pytest.mark.parametrize("sample", WEBHOOK_SAMPLES, ids=lambda s: s["status"])
 def test_webhook_samples_name_statuses_of_the_contracts_machine(sample):
-    """Source: gateway-facts A8 (webhook keys) with A3 "Webhook examples: UNDER_REVIEW,
+    """Source: docs/gateway-facts.md A8 (webhook keys) with A3 "Webhook examples: UNDER_REVIEW,
     ACCEPTED" and C "Status names in the wild"."""
     expected = {"UNDER_REVIEW": "PENDING_REVIEW", "ACCEPTED": "APPROVED"}
     assert known_status(sample["onboarding_status"]) == expected[sample["onboarding_status"]]
 
 
 def test_a_webhook_sample_is_received_by_the_portal(app, sandbox):
-    """Source: gateway-facts A8 (MERCHANT_STATUS_ACCEPTED), posted as the gateway would (the
+    """Source: docs/gateway-facts.md A8 (MERCHANT_STATUS_ACCEPTED), posted as the gateway would (the
     sandbox's digest added, as docs/gateway-contract.md says the sandbox does). An id the portal
     does not know is stored and answered 200, never a 500."""
     body = json.dumps(WEBHOOK_SAMPLES[1]).encode()

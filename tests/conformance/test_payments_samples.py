@@ -1,6 +1,6 @@
-"""The payments samples of gateway-facts section C, replayed: each request the real gateway's
-sources send goes to the sandbox (served on loopback), each answer they recorded goes to the
-client (from a loopback server that answers with it). The samples are written out here as the
+"""The payments samples of docs/gateway-facts.md section C, replayed: each request the real
+gateway's sources send goes to the sandbox (served on loopback), each answer they recorded goes to
+the client (from a loopback server that answers with it). The samples are written out here as the
 sources show them; each test names its source.
 
 The payments fixtures are imported from ``tests/sandbox/payments/conftest.py`` (this folder has no
@@ -60,7 +60,7 @@ def path(operation: str, gid: str) -> str:
 
 
 def test_refund_body_of_the_php_sdk(client, signer, captured):
-    """gateway-facts C, Refund (official PHP SDK refund.php): merchantUniqueId and
+    """docs/gateway-facts.md C, Refund (official PHP SDK refund.php): merchantUniqueId and
     merchantCallbackURL beside the amount and its currency."""
     body = {
         "merchantTxnId": "23AEE8CB6B62EE2AF07",
@@ -79,7 +79,7 @@ def test_refund_body_of_the_php_sdk(client, signer, captured):
 
 
 def test_refund_body_of_the_docs_without_currency(signer, captured, sandbox):
-    """gateway-facts C, Refund (docs page payment-services/refund-service): a partial refund
+    """docs/gateway-facts.md C, Refund (docs page payment-services/refund-service): a partial refund
     with merchantUniqueId and no txnCurrency, which defaults to the payment's."""
     body = {"merchantTxnId": "REFUNDDOCS0001", "merchantUniqueId": "REFUNDDOCSUNIQUE0001",
             "refundType": "P", "paymentData": {"totalAmount": "25.50"}}
@@ -90,7 +90,8 @@ def test_refund_body_of_the_docs_without_currency(signer, captured, sandbox):
 
 
 def test_capture_body_of_the_openapi(client, http, signer):
-    """gateway-facts C, Capture / reversal samples (openapi): ``{"captureType": "F"}`` alone."""
+    """docs/gateway-facts.md C, Capture / reversal samples (openapi): ``{"captureType": "F"}``
+    alone."""
     started = client.initiate(initiate_body())
     returned(pay_by_card(http, started.data.redirectUrl, APPROVED_CARD))
     response = signer.post({"captureType": "F"}, path=path("capture", started.gid))
@@ -100,7 +101,7 @@ def test_capture_body_of_the_openapi(client, http, signer):
 
 
 def test_reversal_body_of_the_openapi(client, http, signer):
-    """gateway-facts C, Capture / reversal samples (openapi): ``{}``."""
+    """docs/gateway-facts.md C, Capture / reversal samples (openapi): ``{}``."""
     started = client.initiate(initiate_body())
     returned(pay_by_card(http, started.data.redirectUrl, APPROVED_CARD))
     response = signer.post({}, path=path("auth_reversal", started.gid))
@@ -109,7 +110,7 @@ def test_reversal_body_of_the_openapi(client, http, signer):
 
 
 def test_status_by_merchant_txn_id(client, signer, captured, http, sandbox):
-    """gateway-facts C, Status by merchantTxnId (api-reference payments-v2
+    """docs/gateway-facts.md C, Status by merchantTxnId (api-reference payments-v2
     get-transaction-status): "Pass PayGlocal gid or your merchantTxnId as {id}"; ``data`` has
     ``Currency`` and no captured or refunded totals."""
     status_path = OPERATIONS["status"].url_path(id="ORDER12345")
@@ -127,7 +128,7 @@ def test_status_by_merchant_txn_id(client, signer, captured, http, sandbox):
 
 
 def test_refund_answer_recorded_by_the_php_sdk(canned):
-    """gateway-facts C, Refund (official PHP SDK refund.php): the answer recorded in the
+    """docs/gateway-facts.md C, Refund (official PHP SDK refund.php): the answer recorded in the
     file's comment, read by the client."""
     gateway, client = canned
     gateway.body = {
@@ -144,7 +145,7 @@ def test_refund_answer_recorded_by_the_php_sdk(canned):
 
 
 def test_refund_answer_of_the_docs(canned):
-    """gateway-facts C, Refund (docs page payment-services/refund-service): ``data{Amount,
+    """docs/gateway-facts.md C, Refund (docs page payment-services/refund-service): ``data{Amount,
     Currency, merchantTxnId}`` with an ISO timestamp, read as the same fields."""
     gateway, client = canned
     gateway.body = {
@@ -159,7 +160,7 @@ def test_refund_answer_of_the_docs(canned):
 
 
 def test_error_envelope_of_the_real_gateway(canned):
-    """gateway-facts C, Errors (Magento plugin, PHP SDK): ``errors{displayMessage,
+    """docs/gateway-facts.md C, Errors (Magento plugin, PHP SDK): ``errors{displayMessage,
     detailedMessage}`` with a GL-400 reasonCode and no field-level list; the portal shows
     displayMessage."""
     gateway, client = canned

@@ -1,6 +1,6 @@
-"""The payments samples of contract revision 3 (gateway-facts D, samples-rev3), each replayed
-through the client's reader from a loopback server that answers with it: what the client makes
-of every documented answer shape. Each test names its sample; the sample names its source."""
+"""The payments samples of contract revision 3 (docs/gateway-facts.md D, samples-rev3), each
+replayed through the client's reader from a loopback server that answers with it: what the client
+makes of every documented answer shape. Each test names its sample; the sample names its source."""
 # ruff: noqa: F811
 
 from __future__ import annotations

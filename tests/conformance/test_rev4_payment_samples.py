@@ -1,7 +1,7 @@
-"""The payments samples of contract revision 4 (gateway-facts E, samples-rev4), each replayed
-through the client's reader from a loopback server that answers with it, or, for tokens, signed
-and verified as a callback: what the client makes of every recorded shape. Each test names its
-sample; the sample names its source (repository, path and commit)."""
+"""The payments samples of contract revision 4 (docs/gateway-facts.md E, samples-rev4), each
+replayed through the client's reader from a loopback server that answers with it, or, for tokens,
+signed and verified as a callback: what the client makes of every recorded shape. Each test names
+its sample; the sample names its source (repository, path and commit)."""
 # ruff: noqa: F811
 
 from __future__ import annotations

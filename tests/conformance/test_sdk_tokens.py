@@ -94,7 +94,7 @@ def test_sdk_jwe_and_jws_initiate_and_status_are_accepted(sdk_for, payments_sand
 
 def test_sdk_jws_over_a_plain_json_body_is_accepted(sdk_for, payments_sandbox, http):
     """Source: jwt_helper.py create_jws_token_with_rsa with an empty encryptPayload, which
-    sends x-gl-enc "false" (gateway-facts B1, quirk)."""
+    sends x-gl-enc "false" (docs/gateway-facts.md B1, quirk)."""
     sdk = sdk_for(encrypt_payload="")
     body = json.dumps(initiate_body(merchantTxnId="PLAINJSON1"))
     answer = http.post(payments_sandbox.url + INITIATE_PATH, data=body.encode("utf-8"), timeout=10,
@@ -116,7 +116,8 @@ def test_sdk_token_over_other_bytes_is_refused(sdk_for, payments_sandbox, http):
 
 def test_sdk_portfolio_tokens_are_accepted_for_a_sub_merchant(sdk_for, payments_sandbox, http):
     """Source: jwt_helper.py with glocalMerchant.parentMid set (issued-by and x-gl-kid-mid =
-    parent, x-gl-merchantId = transacting MID, kid of the parent key); README "portfolio key"."""
+    parent, x-gl-merchantId = transacting MID, kid of the parent key); docs/user/admins.md,
+    "Portfolio key"."""
     sdk = sdk_for(SUB_MID, portfolio=True)
     started = initiate_with(sdk, http, payments_sandbox.url, SUB_MID, PARENT_KID)
     assert started.status_code == 200, started.text

@@ -1,5 +1,5 @@
 """The webhook samples behind contract revision 4's "Approval per product" and "Merchant ids"
-(``shared/spec/samples-rev4/webhook-*.docs.json``, gateway-facts section E), posted to the
+(``shared/spec/samples-rev4/webhook-*.docs.json``, docs/gateway-facts.md section E), posted to the
 portal's receiver byte for byte, unsigned as the real gateway sends them, from an address the
 portal lists as the gateway's (``GATEWAY_WEBHOOK_SOURCES``). Every test names its sample's
 ``_source`` and checks that the sample still cites it."""

@@ -1,6 +1,6 @@
-"""A configuration error stops gunicorn itself: the README's command, started without each
+"""A configuration error stops gunicorn itself. The documented command, started without each
 required variable, ends at once with the one line naming it, before any port is opened or
-worker booted (it used to boot a worker, see it exit, and boot another, forever)."""
+worker booted."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from tests.support.servers import GUNICORN, ROOT, free_port
 #: Every variable production refuses to start without.
 REQUIRED = [env_name(info) for info in Settings.model_fields.values()
             if field_options(info)["required"]]
-#: The README's command ("Running several portal processes"), on a loopback port.
-README_OPTIONS = ("--workers", "4", "--worker-class", "gthread", "--threads", "4")
+#: The command of docs/operator/several-processes.md, on a loopback port.
+DOCUMENTED_OPTIONS = ("--workers", "4", "--worker-class", "gthread", "--threads", "4")
 #: Long enough for gunicorn to start and stop; a server that keeps booting workers runs past it.
 WITHIN_SECONDS = 30
 
@@ -36,9 +36,9 @@ def environment(folder: Path, **changes: str) -> dict[str, str]:
 
 
 def start_gunicorn(environ: dict[str, str], *config: str) -> subprocess.CompletedProcess[str]:
-    """Run the README's gunicorn command until it ends by itself."""
+    """Run the documented gunicorn command until it ends by itself."""
     port = free_port()
-    command = [*GUNICORN[:3], *(config or GUNICORN[3:]), *README_OPTIONS,
+    command = [*GUNICORN[:3], *(config or GUNICORN[3:]), *DOCUMENTED_OPTIONS,
                "--bind", f"127.0.0.1:{port}", "app:app"]
     return subprocess.run(command, env=environ, cwd=ROOT, capture_output=True, text=True,  # noqa: S603
                           timeout=WITHIN_SECONDS)
@@ -56,7 +56,7 @@ def test_a_missing_variable_stops_gunicorn_before_any_worker_boots(tmp_path, var
     assert ended.returncode == 1, output
     assert refusal_lines(output) == [
         f"Configuration error: Missing configuration: {variable}. Set them in the environment "
-        "or a .env file (see README, Configuration)."]
+        "or a .env file (see docs/operator/configuration.md)."]
     assert "Booting worker" not in output and "Traceback" not in output
     assert "Listening at" not in output
 

@@ -14,7 +14,7 @@ from tests.payments.conftest import (
 )
 from tests.payments.test_polling import poll
 
-#: Sandbox scenario cards (README, "The sandbox alone").
+#: Sandbox scenario cards (docs/developer/sandbox.md).
 CAPTURE_DECLINED_CARD = "4000000000000259"
 REFUND_DECLINED_CARD = "4000000000000267"
 CAPTURE_QUEUED_CARD = "4000000000000275"

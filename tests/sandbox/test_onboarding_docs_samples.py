@@ -22,7 +22,8 @@ from tests.sandbox.verification_pages import ready_link, walk
 from tests.sandbox.webhook_deliveries import verify_all
 from tests.support.sandbox import speak
 
-#: The docs' names of the contract's statuses (gateway-facts A3), as the webhook samples use.
+#: The docs' names of the contract's statuses (docs/gateway-facts.md A3), as the webhook
+#: samples use.
 DOCS_STATUS_NAMES = {"PENDING_REVIEW": "UNDER_REVIEW", "APPROVED": "ACCEPTED"}
 #: The key the sandbox adds to every webhook payload, so a receiver can deduplicate.
 EVENT_ID = "event_id"

@@ -1,4 +1,4 @@
-"""Status names of the gateway's other pages (gateway-facts A3: UNDER_REVIEW, ACCEPTED,
+"""Status names of the gateway's other pages (docs/gateway-facts.md A3: UNDER_REVIEW, ACCEPTED,
 VERIFICATION_COMPLETE, a ``merchantStatus`` field) map onto the contract's machine wherever a
 status comes in; a name the portal does not know is stored and shown, and moves nothing."""
 

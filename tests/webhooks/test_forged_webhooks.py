@@ -1,5 +1,6 @@
 """Forged webhooks change nothing (issue 35, item 2): with the real gateway's setup (no secret
-to check, as the README says), an unsigned event can only make the portal read the status.
+to check, as docs/operator/real-gateway.md says), an unsigned event can only make the portal
+read the status.
 What an event carries (a MID, a pendency's words) is kept only from a verified one: its digest
 matched a configured secret, or it came from a configured source address. Checked in the
 database, on the pages (credentials, status, notices) and in the mail sink."""

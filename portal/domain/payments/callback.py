@@ -35,7 +35,7 @@ from portal.gateway.payments.shapes import CallbackClaims
 
 log = logging.getLogger("portal.payments")
 
-#: The form field the hosted page posts the gateway-signed token in (gateway-facts B9).
+#: The form field the hosted page posts the gateway-signed token in (docs/gateway-facts.md B9).
 TOKEN_FIELD = "x-gl-token"  # noqa: S105  # nosec B105  # a form field name, not a secret
 CALLBACK_ACTOR = "customer callback"
 CALLBACK = Actor(CALLBACK_ACTOR)

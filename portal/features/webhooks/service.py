@@ -1,4 +1,4 @@
-"""Receiving onboarding webhooks (gateway-facts A8).
+"""Receiving onboarding webhooks (docs/gateway-facts.md A8).
 
 A webhook is a hint: it is checked (``portal.features.webhooks.trust``: its digest, its source
 address), stored raw with how it was verified, deduplicated, and then the status is re-read with the

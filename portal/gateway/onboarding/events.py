@@ -3,10 +3,10 @@
 
 - postMessage from the verification page to its parent: ``{eventName, eventData{onboardingId,
   stepName}}``, posted to the callBackUrl's exact origin. The gateway's iframe pages
-  (gateway-facts A7) also show a bare string ``PARTNER_MERCHANT_VERIFICATION_COMPLETE`` and
+  (docs/gateway-facts.md A7) also show a bare string ``PARTNER_MERCHANT_VERIFICATION_COMPLETE`` and
   ``{eventName: PARTNER_MERCHANT_VERIFICATION_REDIRECT, eventData{uri, stepName: DIGILOCKER,
   subStepId}}``, which asks the parent to open ``uri`` outside the frame.
-- Webhooks (gateway-facts A8): a flat JSON object of strings with ``onboarding_id``,
+- Webhooks (docs/gateway-facts.md A8): a flat JSON object of strings with ``onboarding_id``,
   ``onboarding_status``, ``event_timestamp`` (epoch ms), ``status`` (the event name) and the
   event's own keys; the sandbox adds ``event_id`` so receivers can deduplicate.
 """
@@ -85,7 +85,7 @@ UCIC_ID_KEY = "ucic_id"
 
 
 class PendencyKey(StrEnum):
-    """MERCHANT_PENDENCY_STATUS_UPDATED's own keys (gateway-facts A8): what holds the
+    """MERCHANT_PENDENCY_STATUS_UPDATED's own keys (docs/gateway-facts.md A8): what holds the
     merchant up, where it stands, and which approvals it blocks ("true" / "false")."""
 
     CATEGORY = "pendency_info_category"

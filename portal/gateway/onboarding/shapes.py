@@ -52,8 +52,8 @@ class OnboardingStatus(StrEnum):
 #: Statuses after which nothing changes any more.
 FINAL_STATUSES = frozenset({OnboardingStatus.APPROVED, OnboardingStatus.REJECTED})
 
-#: Status names some of the gateway's pages use, on the contract's machine (gateway-facts A3):
-#: the lifecycle page's UNDER_REVIEW and the quickstart's VERIFICATION_COMPLETE both mean the
+#: Status names some of the gateway's pages use, on the contract's machine (docs/gateway-facts.md
+#: A3): the lifecycle page's UNDER_REVIEW and the quickstart's VERIFICATION_COMPLETE both mean the
 #: merchant finished the verification page and the review runs; the webhooks' ACCEPTED is the
 #: approval (MERCHANT_STATUS_ACCEPTED carries the go-live time).
 STATUS_ALIASES: dict[str, OnboardingStatus] = {
@@ -72,7 +72,7 @@ def known_status(name: str | None) -> OnboardingStatus | None:
 
 
 class EntityType(StrEnum):
-    """Legal form of the sub-merchant (gateway-facts A2)."""
+    """Legal form of the sub-merchant (docs/gateway-facts.md A2)."""
 
     INDIVIDUAL = "INDIVIDUAL"
     PVT_LTD_COMPANY = "PVT_LTD_COMPANY"
@@ -90,7 +90,7 @@ class AccountType(StrEnum):
 
 
 class Product(StrEnum):
-    """Products a sub-merchant can be configured for (gateway-facts A5)."""
+    """Products a sub-merchant can be configured for (docs/gateway-facts.md A5)."""
 
     GLOBAL_FUND_TRANSFER = "GLOBAL_FUND_TRANSFER"
     INTERNATIONAL_CARDS_AND_ALT_PAYS = "INTERNATIONAL_CARDS_AND_ALT_PAYS"
@@ -264,7 +264,8 @@ OPERATING_ADDRESS_FIELD = "businessOperatingAddress"
 
 
 class BusinessAddresses(RequestModel):
-    """The business's addresses, nested under ``address`` in the request (gateway-facts A2, C)."""
+    """The business's addresses, nested under ``address`` in the request
+    (docs/gateway-facts.md A2, C)."""
 
     isOperatingSameAsRegistered: bool
     businessRegisteredAddress: Address
@@ -287,7 +288,7 @@ class BusinessAddresses(RequestModel):
 
 
 class BusinessDetailsRequest(RequestModel):
-    """Step 2: business details (gateway-facts A2; revision 2 nests the addresses)."""
+    """Step 2: business details (docs/gateway-facts.md A2; revision 2 nests the addresses)."""
 
     entityType: EntityType
     natureOfBusiness: CategoryCode
@@ -652,7 +653,7 @@ class CategoriesData(ResponseModel):
 
 
 class WebhookRegistrationRequest(RequestModel):
-    """Register where the partner's onboarding events are POSTed (gateway-facts A1, A8)."""
+    """Register where the partner's onboarding events are POSTed (docs/gateway-facts.md A1, A8)."""
 
     webhookUrl: Annotated[HttpUrl, Field(max_length=2048)]
 
@@ -690,8 +691,9 @@ class Operation:
 
 
 _RECORD = PREFIX + "/onboard/{onboardingId}"
-#: The partner's webhooks; ``{mid}`` is the partner's own (reseller) MID. gateway-facts A1 gives
-#: the POST; the list and delete paths are the sandbox's plausible siblings of it.
+#: The partner's webhooks; ``{mid}`` is the partner's own (reseller) MID.
+#: docs/gateway-facts.md A1 gives the POST; the list and delete paths are the sandbox's
+#: plausible siblings of it.
 WEBHOOKS_PATH = "/gcc/v2/partner/{mid}/webhook"
 
 OPERATIONS: dict[str, Operation] = {

@@ -1,5 +1,6 @@
-"""Compact JWE bodies of the payments API, as the official SDKs build them (gateway-facts B1;
-the gateway's side, decrypting, is the sandbox's: ``portal.sandbox.payments.tokens``).
+"""Compact JWE bodies of the payments API, as the official SDKs build them
+(docs/gateway-facts.md B1; the gateway's side, decrypting, is the sandbox's:
+``portal.sandbox.payments.tokens``).
 
 The merchant encrypts the JSON body to the gateway's RSA public key (RSA-OAEP-256 key wrap,
 A128CBC-HS256 content encryption) and sends the compact string as ``text/plain``.

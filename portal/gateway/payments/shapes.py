@@ -312,7 +312,7 @@ class CardData(ResponseModel):
 
 
 class PaymentStatusData(ResponseModel):
-    """``data`` of the status answer (gateway-facts B6, D and E).
+    """``data`` of the status answer (docs/gateway-facts.md B6, D and E).
 
     ``gid`` is the payment's order id (the initiate's); some answers have none. ``status`` is
     the payment's state; an answer may carry it only in the envelope, or not at all

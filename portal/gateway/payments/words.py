@@ -12,7 +12,8 @@ from enum import StrEnum
 
 
 class PaymentStatus(StrEnum):
-    """A payment's status, as the gateway's sources name it (spec 3, gateway-facts B7 and E)."""
+    """A payment's status, as the gateway's sources name it (spec 3, docs/gateway-facts.md B7
+    and E)."""
 
     CREATED = "CREATED"
     INPROGRESS = "INPROGRESS"

@@ -1,4 +1,5 @@
-"""The sandbox's business-category table: what ``natureOfBusiness`` may take (gateway-facts A1)."""
+"""The sandbox's business-category table: what ``natureOfBusiness`` may take
+(docs/gateway-facts.md A1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Which documents a record still needs (gateway-facts A4), computed from what was submitted.
+"""Which documents a record still needs (docs/gateway-facts.md A4), computed from what was
+submitted.
 
 The pending list is derived each time from the record, never edited in place, so a resubmitted
 section (new owners, a passing penny drop) moves the list the right way on its own.

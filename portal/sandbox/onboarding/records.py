@@ -67,7 +67,7 @@ class OnboardingRecord:
 
     def inapplicable(self) -> frozenset[str]:
         """The sections that do not apply to the entity: an individual has no beneficial
-        owners (gateway-facts A4, "By entity type"; the contract's choice of section)."""
+        owners (docs/gateway-facts.md A4, "By entity type"; the contract's choice of section)."""
         individual = self.business is not None and \
             self.business.entityType is EntityType.INDIVIDUAL
         return frozenset({BENEFICIAL_OWNERS}) if individual else frozenset()

@@ -1,7 +1,7 @@
 """How the sandbox names a record's status in its answers and webhooks.
 
 By default the contract's names in ``merchantInfo.onboardingStatus``. A config can switch to the
-variants some of the gateway's pages show (gateway-facts A3): other names (``statusNames``,
+variants some of the gateway's pages show (docs/gateway-facts.md A3): other names (``statusNames``,
 e.g. ``{"PENDING_REVIEW": "UNDER_REVIEW", "APPROVED": "ACCEPTED"}``) and the status under
 ``merchantStatus`` (``statusKey``), so a client is tested against both readings. The records
 themselves always hold the contract's status.

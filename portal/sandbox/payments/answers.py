@@ -1,7 +1,7 @@
 """What the payments API answers, in the sandbox's answer dialect (``portal.sandbox.dialect``).
 
 The contract's shapes by default; with ``answerDialect: "docs"`` the variants of the gateway's
-docs (gateway-facts D, samples-rev3): the status's gid in the envelope only and ``data`` as
+docs (docs/gateway-facts.md D, samples-rev3): the status's gid in the envelope only and ``data`` as
 get-transaction-status.mdx shows it, capture and reversal without data, the refund page's
 ``{status: SUCCESS, code: GC000, data{...}}``, the initiate's ``data{gid, redirectUrl, status}``,
 and every refusal in the docs' error envelope, an unknown payment as 400 GL-400-999. The answers

@@ -5,7 +5,7 @@ T&C, then DigiLocker consent, then video KYC (which may fail and be tried again)
 A button of any other step than the current one changes nothing.
 
 A record whose business name (registeredName, else tradeName) contains ``REDIRECT`` gets the
-page as the gateway's iframe docs show it (gateway-facts A7): no STEP messages, DigiLocker
+page as the gateway's iframe docs show it (docs/gateway-facts.md A7): no STEP messages, DigiLocker
 opened outside the frame (the page posts a REDIRECT message with the DigiLocker page's URL;
 that page sends the person back to the callBackUrl), and completion posted as the bare string.
 """

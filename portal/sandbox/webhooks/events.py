@@ -1,4 +1,4 @@
-"""The onboarding webhooks' payloads (gateway-facts A8): a flat JSON object of strings.
+"""The onboarding webhooks' payloads (docs/gateway-facts.md A8): a flat JSON object of strings.
 
 Every payload carries ``onboarding_id``, ``onboarding_status``, ``event_timestamp`` (epoch
 milliseconds), ``status`` (the event name) and the event's own keys. The sandbox adds

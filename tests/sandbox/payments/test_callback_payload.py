@@ -14,7 +14,7 @@ from tests.sandbox.payments.conftest import (
     returned,
 )
 
-#: The claims the gateway's PHP SDK recorded (gateway-facts C, Callback payload recorded).
+#: The claims the gateway's PHP SDK recorded (docs/gateway-facts.md C, Callback payload recorded).
 RECORDED_CLAIMS = {"gid", "status", "statusUrl", "merchantUniqueId", "x-gl-gid",
                    "x-gl-merchantId", "iat", "exp"}
 

@@ -9,7 +9,8 @@ from portal.gateway.payments.words import PaymentStatus
 from portal.sandbox.payments.checkout import TEST_CARDS
 from tests.sandbox.payments.conftest import initiate_body, open_page
 
-README = Path(__file__).resolve().parents[3] / "README.md"
+#: Where the docs list the sandbox's test values.
+SANDBOX_PAGE = Path(__file__).resolve().parents[3] / "docs" / "developer" / "sandbox.md"
 
 
 def test_the_checkout_page_lists_every_test_card_and_what_it_does(client, http):
@@ -25,7 +26,7 @@ def test_the_checkout_page_lists_every_test_card_and_what_it_does(client, http):
     assert "expiry date gone by" in section.get_text()
 
 
-def test_the_readme_lists_the_test_values_itself():
-    text = README.read_text()
+def test_the_sandbox_page_lists_the_test_values_itself():
+    text = SANDBOX_PAGE.read_text()
     assert "../shared/spec/CONTRACT.md" not in text
     assert "`4111 1111 1111 1111`" in text and "`4000 0000 0000 9995`" in text

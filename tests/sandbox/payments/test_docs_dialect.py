@@ -1,5 +1,6 @@
 """The payments API in the docs dialect (``answerDialect: "docs"``): each answer in the shape the
-gateway's docs show (gateway-facts D, samples-rev3), read raw, and read by the project's client."""
+gateway's docs show (docs/gateway-facts.md D, samples-rev3), read raw, and read by the
+project's client."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Portfolio (parent MID) keys over loopback HTTP: one key of the parent signs for each of its
 sub-merchants, as the official Python SDK signs with ``glocalMerchant.parentMid``
-(docs/gateway-contract.md, "Portfolio (parent) keys"; gateway-facts B1 and C)."""
+(docs/gateway-contract.md, "Portfolio (parent) keys"; docs/gateway-facts.md B1 and C)."""
 
 from __future__ import annotations
 

@@ -178,7 +178,7 @@ def test_the_gateway_layer_imports_no_flask_and_nothing_above_it() -> None:
 @pytest.mark.parametrize(("module", "expected"), [
     ("portal.domain.onboarding.sending", "domain"), ("portal.core.models.merchant", "core"),
     ("portal.gateway.transport", "gateway"), ("portal.features.wizard.routes", "features"),
-    ("portal.app.factory", "app"), ("portal.gateway.onboarding.shapes", "gateway"),
+    ("portal.app.factory", "app"), ("portal.gateway.onboarding.requests", "gateway"),
     ("portal.web.step_pages", "web"), ("portal.domain.onboarding.outbox.queue", "domain")])
 def test_layers_are_assigned_as_documented(module: str, expected: str) -> None:
     assert LAYERS[layer(module)].name == expected

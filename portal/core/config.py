@@ -41,7 +41,7 @@ from portal.core.config_fields import (
 )
 from portal.core.config_payments import PaymentSettings
 from portal.gateway.onboarding.events import origin_of
-from portal.gateway.payments.shapes import INITIATE_PATH
+from portal.gateway.payments.operations import INITIATE_PATH
 
 DEV_ENVS = ("development", "testing")
 SETTINGS_EXTENSION = "portal_settings"

@@ -16,7 +16,7 @@ from portal.core.models.status_change import StatusSource
 from portal.core.models.step import StepState
 from portal.core.payment_statuses import LABELS as PAYMENT_STATUS_LABELS
 from portal.gateway.onboarding.checklist_words import WORDS as CHECKLIST_WORDS
-from portal.gateway.onboarding.shapes import (
+from portal.gateway.onboarding.vocabulary import (
     AccountType,
     CardNetwork,
     EntityType,

@@ -19,7 +19,7 @@ from portal.core.models.step import StepState
 from portal.core.payment_statuses import codes_where
 from portal.gateway.onboarding.checklist_words import WORDS as CHECKLIST_WORDS
 from portal.gateway.onboarding.checklist_words import Badge
-from portal.gateway.onboarding.shapes import (
+from portal.gateway.onboarding.vocabulary import (
     AADHAR_DOC_PATTERN,
     STATUS_ALIASES,
     OnboardingStatus,

@@ -33,7 +33,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from portal.gateway.onboarding.shapes import MAX_DOCUMENT_BYTES
+from portal.gateway.onboarding.vocabulary import MAX_DOCUMENT_BYTES
 from portal.sandbox.dialect import AnswerDialect
 from portal.sandbox.faults import FaultPlan
 

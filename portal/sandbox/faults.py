@@ -45,8 +45,8 @@ from pydantic.dataclasses import dataclass as model
 from werkzeug.wrappers import Response
 
 from portal.core.clock import Clock
-from portal.gateway.onboarding import shapes as onboarding_shapes
-from portal.gateway.payments import shapes as payments_shapes
+from portal.gateway.onboarding import operations as onboarding_shapes
+from portal.gateway.payments import operations as payments_shapes
 from portal.sandbox.dialect import (
     SYSTEM_ERROR,
     SYSTEM_FAULT_STATUS,

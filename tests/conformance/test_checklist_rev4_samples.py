@@ -22,7 +22,7 @@ from portal.domain.audit.service import SYSTEM
 from portal.domain.onboarding.progress import stepper
 from portal.domain.onboarding.status_reads import read_status
 from portal.features.verification.service import gate, progress
-from portal.gateway.onboarding.shapes import PREFIX
+from portal.gateway.onboarding.operations import PREFIX
 from tests.conformance.rev4_samples import sample
 from tests.support.servers import serve
 

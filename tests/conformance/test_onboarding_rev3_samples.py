@@ -32,7 +32,8 @@ from portal.domain.onboarding.pendencies import pendencies
 from portal.domain.onboarding.service import send_step
 from portal.domain.onboarding.status_reads import read_status
 from portal.domain.onboarding.steps import BY_KEY
-from portal.gateway.onboarding.shapes import PREFIX, PennyDropStatus
+from portal.gateway.onboarding.operations import PREFIX
+from portal.gateway.onboarding.vocabulary import PennyDropStatus
 from tests.conformance.rev3_samples import Sample, sample
 from tests.support.servers import serve
 

@@ -20,11 +20,8 @@ from flask import Flask, Response
 
 from portal.gateway.onboarding.client import OnboardingClient
 from portal.gateway.onboarding.hmac import hmac_digest
-from portal.gateway.onboarding.shapes import (
-    BankDetailsRequest,
-    BusinessDetailsRequest,
-    known_status,
-)
+from portal.gateway.onboarding.requests import BankDetailsRequest, BusinessDetailsRequest
+from portal.gateway.onboarding.vocabulary import known_status
 from portal.gateway.retry import NO_RETRY
 from portal.gateway.shapes import validate_payload
 from tests.conftest import API_KEY, API_SECRET

@@ -17,7 +17,7 @@ import pytest
 from portal.domain.payments.service import failure_message
 from portal.gateway.errors import GatewayError, ValidationFailed
 from portal.gateway.payments.client import PaymentsClient
-from portal.gateway.payments.shapes import OPERATIONS
+from portal.gateway.payments.operations import OPERATIONS
 from portal.gateway.payments.words import PaymentStatus
 from tests.conformance.canned import CannedGateway, canned  # noqa: F401  # a fixture
 from tests.sandbox.payments.conftest import (  # noqa: F401  # fixtures this module uses

@@ -15,7 +15,7 @@ import requests
 
 from portal.gateway.payments.client import PaymentsClient
 from portal.gateway.payments.jws import load_private_key, sign_claims
-from portal.gateway.payments.shapes import INITIATE_PATH, OPERATIONS
+from portal.gateway.payments.operations import INITIATE_PATH, OPERATIONS
 from portal.sandbox.payments.routes import GATEWAY_KEY_PATH
 from tests.conformance.conftest import SdkConfig
 from tests.sandbox.payments.conftest import (

@@ -19,13 +19,13 @@ from portal.domain.onboarding.steps import STEPS
 from portal.domain.payments.service import CAPTURE, REFUND, REVERSE
 from portal.features.admin.sentences import audit_sentence
 from portal.features.merchants import removal
+from portal.gateway.onboarding.answers import Checklist
 from portal.gateway.onboarding.checklist_words import ChecklistState
-from portal.gateway.onboarding.shapes import (
+from portal.gateway.onboarding.vocabulary import (
     DOCUMENT_TYPES,
     STATUS_ALIASES,
     AccountType,
     CardNetwork,
-    Checklist,
     EntityType,
     FeeType,
     OnboardingStatus,

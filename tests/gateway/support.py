@@ -7,7 +7,7 @@ import hashlib
 import hmac
 from typing import Any
 
-from portal.gateway.onboarding.shapes import PREFIX
+from portal.gateway.onboarding.operations import PREFIX
 
 STATUS_PATH = PREFIX + "/onboard/abc/status?note=a%20b%2Fc&x=%E2%82%B9"
 # printf '%s' '/gcc/v2/partner/merchant/onboard/abc/status?note=a%20b%2Fc&x=%E2%82%B9'

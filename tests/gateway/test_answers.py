@@ -6,8 +6,8 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from portal.domain.onboarding.steps import BY_KEY
+from portal.gateway.onboarding.answers import MerchantData
 from portal.gateway.onboarding.client import OnboardingClient
-from portal.gateway.onboarding.shapes import MerchantData
 from portal.gateway.transport import Transport
 
 

@@ -15,7 +15,7 @@ from portal.gateway.onboarding.checklist_words import (
     checklist_done,
     checklist_state,
 )
-from portal.gateway.onboarding.shapes import PennyDropStatus
+from portal.gateway.onboarding.vocabulary import PennyDropStatus
 from tests.gateway.support import BANK, CREATE, merchant
 from tests.gateway.test_telemetry import calls
 

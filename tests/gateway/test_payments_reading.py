@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from portal.gateway.errors import Declined, GatewayError, NotFound, UnexpectedAnswer
+from portal.gateway.payments.answers import ActionResponse, InitiateResponse, RefundResponse
 from portal.gateway.payments.reading import (
     Verdict,
     action_reader,
@@ -15,7 +16,6 @@ from portal.gateway.payments.reading import (
     read_status,
     refusal_words,
 )
-from portal.gateway.payments.shapes import ActionResponse, InitiateResponse, RefundResponse
 from portal.gateway.transport import Reply
 
 ERRORS = {"displayMessage": "The card issuer declined the payment",

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from portal.gateway.errors import GatewayUnavailable
-from portal.gateway.onboarding.shapes import MerchantData, OnboardingStatus
+from portal.gateway.onboarding.answers import MerchantData
+from portal.gateway.onboarding.vocabulary import OnboardingStatus
 from tests.gateway.support import BANK, error_body, independent_hmac, merchant
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import requests
 
 from portal.gateway.onboarding.hmac import HmacAuth
-from portal.gateway.onboarding.shapes import PREFIX
+from portal.gateway.onboarding.operations import PREFIX
 from tests.gateway.support import (
     SIGNATORY,
     STATUS_PATH,

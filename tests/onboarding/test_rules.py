@@ -9,7 +9,7 @@ from portal.domain.onboarding import locks, scenarios
 from portal.domain.onboarding.categories import CategoryCache, grouped_choices
 from portal.domain.onboarding.steps import BY_KEY, STEPS, clean, next_step
 from portal.features.wizard.forms import OwnersForm, SignatoryForm
-from portal.gateway.onboarding.shapes import Category, Subcategory
+from portal.gateway.onboarding.answers import Category, Subcategory
 from portal.gateway.shapes import FieldError, validate_payload
 from portal.web.body_forms import form_path
 

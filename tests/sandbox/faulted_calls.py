@@ -6,7 +6,7 @@ import pytest
 
 from portal.gateway.errors import ValidationFailed
 from portal.gateway.onboarding.client import OnboardingClient
-from portal.gateway.onboarding.shapes import OPERATIONS
+from portal.gateway.onboarding.operations import OPERATIONS
 
 CATEGORIES = OPERATIONS["get_business_categories"].path
 

@@ -7,7 +7,7 @@ import itertools
 from typing import Any
 
 from portal.gateway.onboarding.client import OnboardingClient
-from portal.gateway.onboarding.shapes import CardNetwork
+from portal.gateway.onboarding.vocabulary import CardNetwork
 
 OWNER_PAN = "ABCPE1234F"
 SECOND_OWNER_PAN = "BCDPK5678L"

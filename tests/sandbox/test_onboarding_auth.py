@@ -12,7 +12,7 @@ import requests
 
 from portal.gateway.errors import Unauthorized
 from portal.gateway.onboarding.hmac import AUTH_HEADER, DIGEST_HEADER, HmacAuth, hmac_digest
-from portal.gateway.onboarding.shapes import OPERATIONS
+from portal.gateway.onboarding.operations import OPERATIONS
 from tests.sandbox.conftest import (
     KEY,
     OTHER_KEY,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from portal.gateway.onboarding.shapes import AADHAR_DOC_PATTERN
+from portal.gateway.onboarding.vocabulary import AADHAR_DOC_PATTERN
 from portal.sandbox.onboarding.documents import aadhar_doc_type
 
 

@@ -10,7 +10,7 @@ import requests
 from portal.gateway.errors import Forbidden, NotFound, ValidationFailed
 from portal.gateway.onboarding.client import OnboardingClient
 from portal.gateway.onboarding.hmac import HmacAuth
-from portal.gateway.onboarding.shapes import OPERATIONS
+from portal.gateway.onboarding.operations import OPERATIONS
 from portal.sandbox.onboarding.categories import SUBCATEGORY_CODES
 from tests.sandbox.conftest import KEY, SECRET
 from tests.sandbox.payloads import (

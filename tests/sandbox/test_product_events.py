@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from portal.gateway.onboarding.shapes import Product
+from portal.gateway.onboarding.vocabulary import Product
 from tests.sandbox.payloads import business, products
 from tests.sandbox.webhook_deliveries import ACCEPTED, PENDENCY, verify_all
 from tests.support.sandbox import speak

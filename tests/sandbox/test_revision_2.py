@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import requests
 
-from portal.gateway.onboarding.shapes import PennyDropStatus
+from portal.gateway.onboarding.vocabulary import PennyDropStatus
 from tests.sandbox.payloads import CALLBACK, bank, business, fill_every_step
 from tests.sandbox.verification_pages import (
     PARTNER_ORIGIN,

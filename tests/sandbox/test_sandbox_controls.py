@@ -10,7 +10,7 @@ import schemathesis
 
 from portal.gateway.errors import NotFound
 from portal.gateway.onboarding.hmac import HmacAuth
-from portal.gateway.onboarding.shapes import OPERATIONS
+from portal.gateway.onboarding.operations import OPERATIONS
 from tests.sandbox.conftest import KEY, SECRET, START
 
 

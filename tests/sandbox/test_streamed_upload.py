@@ -16,7 +16,8 @@ import requests
 
 from portal.gateway.onboarding.client import ENCODE_CHUNK, DocumentFile, OnboardingClient
 from portal.gateway.onboarding.hmac import AUTH_HEADER, DIGEST_HEADER, HmacAuth, hmac_digest
-from portal.gateway.onboarding.shapes import DocumentUploadRequest, body_json
+from portal.gateway.onboarding.operations import body_json
+from portal.gateway.onboarding.requests import DocumentUploadRequest
 from portal.gateway.transport import json_bytes
 from portal.sandbox import streamed_json
 from portal.sandbox.faults import Fault, FaultKind

@@ -8,7 +8,7 @@ import pytest
 import requests
 
 from portal.gateway.errors import Forbidden, NotFound, Unauthorized, ValidationFailed
-from portal.gateway.onboarding.shapes import OPERATIONS
+from portal.gateway.onboarding.operations import OPERATIONS
 from tests.sandbox.conftest import OTHER_KEY, OTHER_SECRET, SECRET, client_of
 from tests.sandbox.payloads import fill_every_step
 from tests.sandbox.webhook_deliveries import TNC

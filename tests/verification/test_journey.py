@@ -13,7 +13,7 @@ from portal.core.db import db
 from portal.core.models.status_change import StatusChange
 from portal.domain.onboarding import scenarios
 from portal.features.verification.words import OPS_NEXT
-from portal.gateway.onboarding.shapes import OnboardingStatus
+from portal.gateway.onboarding.vocabulary import OnboardingStatus
 from tests.support.browser import Browser
 from tests.support.rows import stored
 from tests.verification.conftest import backend_of, complete_on_sandbox_page, frame_src, onboard

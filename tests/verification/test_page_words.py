@@ -9,7 +9,7 @@ import re
 import pytest
 from bs4 import BeautifulSoup
 
-from portal.gateway.onboarding.shapes import OnboardingStatus
+from portal.gateway.onboarding.vocabulary import OnboardingStatus
 from tests.verification.conftest import onboard
 
 #: What must never be read on a page: a status code, a checklist key, a product or document code.

@@ -8,7 +8,7 @@ from bs4 import BeautifulSoup
 
 from portal.core.config import SETTINGS_EXTENSION
 from portal.domain.onboarding.scenarios import sample_pdf
-from portal.gateway.onboarding.shapes import DocumentUploadRequest
+from portal.gateway.onboarding.requests import DocumentUploadRequest
 from tests.support.rows import stored
 from tests.verification.conftest import backend_of, onboard
 

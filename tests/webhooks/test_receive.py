@@ -20,8 +20,8 @@ from portal.core.models.webhook_event import WebhookEvent
 from portal.domain.audit.service import SYSTEM
 from portal.domain.onboarding.status_history import change_status, may_move
 from portal.features.webhooks import service
+from portal.gateway.onboarding.answers import MerchantData
 from portal.gateway.onboarding.hmac import hmac_digest
-from portal.gateway.onboarding.shapes import MerchantData
 from portal.gateway.transport import Timeouts
 from tests.conftest import API_SECRET
 from tests.support.rows import stored

@@ -25,7 +25,7 @@ from portal.domain.onboarding.status_reads import read_status
 from portal.features.bulk.settle import settle_linked_rows
 from portal.features.webhooks.service import pending_events, process
 from portal.gateway.onboarding.client import OnboardingClient
-from portal.gateway.onboarding.shapes import FINAL_STATUSES
+from portal.gateway.onboarding.vocabulary import FINAL_STATUSES
 
 
 @dataclass

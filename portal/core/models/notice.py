@@ -17,7 +17,7 @@ from portal.core import clock
 from portal.core.db import Base
 from portal.core.models.merchant import Merchant
 from portal.core.models.types import UTCDateTime
-from portal.gateway.onboarding.shapes import OnboardingStatus
+from portal.gateway.onboarding.vocabulary import OnboardingStatus
 
 
 class NoticeKind(StrEnum):

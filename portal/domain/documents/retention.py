@@ -14,7 +14,7 @@ from portal.core.models.merchant import Merchant
 from portal.core.models.status_change import StatusChange
 from portal.core.storage.base import DocumentStore
 from portal.domain.audit.service import Actor, record
-from portal.gateway.onboarding.shapes import FINAL_STATUSES
+from portal.gateway.onboarding.vocabulary import FINAL_STATUSES
 
 #: Who the audit trail names as deleting the files.
 ACTOR = Actor("retention")

@@ -35,7 +35,7 @@ from portal.domain.onboarding.scenarios import sample_pdf
 from portal.domain.onboarding.sending import call_gateway
 from portal.domain.onboarding.steps import BY_KEY
 from portal.gateway.onboarding.client import DocumentFile, OnboardingClient
-from portal.gateway.onboarding.shapes import SOLE_PROP_DOCS
+from portal.gateway.onboarding.vocabulary import SOLE_PROP_DOCS
 from portal.gateway.shapes import FieldError
 
 STEP = BY_KEY["documents"]

@@ -18,7 +18,7 @@ from portal.core.models import Merchant, StatusChange, VerificationReminder
 from portal.domain.audit.service import Actor, record
 from portal.domain.merchant_mail.delivery import DeliveryError, email_link
 from portal.domain.onboarding.signatory import signatory_of
-from portal.gateway.onboarding.shapes import OnboardingStatus
+from portal.gateway.onboarding.vocabulary import OnboardingStatus
 
 WAITING = OnboardingStatus.PENDING_VERIFICATION.value
 #: How long a merchant waits before the first reminder, and between two reminders.

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from flask import current_app
 
 from portal.core.clients import current_onboarding_client
-from portal.gateway.onboarding.shapes import Category
+from portal.gateway.onboarding.answers import Category
 
 #: How long a fetched category table is used before it is fetched again.
 CATEGORY_TTL_SECONDS = 3600.0

@@ -11,7 +11,7 @@ from portal.domain.onboarding.merchant_facts import confirm_ids, keep_pendency
 from portal.domain.onboarding.product_approvals import keep_acceptance
 from portal.gateway.onboarding.events import WebhookEventName
 from portal.gateway.onboarding.product_events import BY_EVENT, NAMING_THE_MERCHANT
-from portal.gateway.onboarding.shapes import OnboardingStatus
+from portal.gateway.onboarding.vocabulary import OnboardingStatus
 
 UNVERIFIED = "; not verified: only the status was read, nothing the event carries was kept"
 

@@ -20,9 +20,10 @@ from portal.domain.onboarding.locks import verification_complete
 from portal.domain.onboarding.merchant_facts import confirm_ids
 from portal.domain.onboarding.status_history import RANK, change_status, is_final, may_move
 from portal.domain.onboarding.steps import BY_KEY
+from portal.gateway.onboarding.answers import MerchantData
 from portal.gateway.onboarding.checklist_words import checklist_done
 from portal.gateway.onboarding.reading import RecordAnswer
-from portal.gateway.onboarding.shapes import MerchantData, OnboardingStatus, PennyDropStatus
+from portal.gateway.onboarding.vocabulary import OnboardingStatus, PennyDropStatus
 
 #: The most of the review's ``rfiDetails`` kept: characters of its compact JSON.
 RFI_DETAILS_LIMIT = 8 * 1024

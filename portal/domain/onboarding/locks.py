@@ -8,7 +8,7 @@ from portal.core.labels import label
 from portal.core.models.merchant import CreateState, Merchant
 from portal.domain.onboarding.steps import Lock, Step
 from portal.gateway.onboarding.checklist_words import checklist_done
-from portal.gateway.onboarding.shapes import FINAL_STATUSES, OnboardingStatus
+from portal.gateway.onboarding.vocabulary import FINAL_STATUSES, OnboardingStatus
 
 #: Statuses reached only once the merchant finished the verification page.
 _VERIFIED_STATUSES = frozenset(

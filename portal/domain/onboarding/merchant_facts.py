@@ -38,7 +38,7 @@ from portal.gateway.onboarding.events import (
     WebhookKey,
 )
 from portal.gateway.onboarding.product_events import NAMING_THE_MERCHANT
-from portal.gateway.onboarding.shapes import OnboardingStatus
+from portal.gateway.onboarding.vocabulary import OnboardingStatus
 from portal.gateway.payments.reading import issued_at_ms
 
 #: A MID the payment credentials accept (``portal.domain.payments.credentials.MID_PATTERN``).

@@ -40,7 +40,7 @@ from portal.gateway.onboarding.product_events import (
     ApprovalProduct,
     ProductApproval,
 )
-from portal.gateway.onboarding.shapes import OnboardingStatus, Product
+from portal.gateway.onboarding.vocabulary import OnboardingStatus, Product
 
 ACCEPTED_ACTION = "merchant.product_accepted"
 #: The pendency column that flags a hold-up of each approval (its blocking key, unprefixed:

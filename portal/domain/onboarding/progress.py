@@ -11,7 +11,7 @@ from portal.core.models.step import StepDraft, StepState
 from portal.domain.onboarding.locks import lock_reason
 from portal.domain.onboarding.steps import STEPS, Step
 from portal.gateway.onboarding.checklist_words import checklist_done, not_applicable
-from portal.gateway.onboarding.shapes import OnboardingStatus, PennyDropStatus
+from portal.gateway.onboarding.vocabulary import OnboardingStatus, PennyDropStatus
 
 #: The document the gateway asks for when the penny drop could not verify the bank account.
 CANCELLED_CHEQUE = "CANCELLED_CHEQUE"

@@ -22,8 +22,8 @@ from portal.domain.onboarding.result import StepResult
 from portal.domain.onboarding.sending import mark_sent
 from portal.domain.onboarding.steps import BY_KEY
 from portal.gateway.errors import GatewayError, GatewayUnavailable
+from portal.gateway.onboarding.answers import MerchantData
 from portal.gateway.onboarding.client import OnboardingClient
-from portal.gateway.onboarding.shapes import MerchantData
 
 #: Create states in which the record may exist at the gateway without the portal knowing it.
 AWAITING = (CreateState.OUTCOME_UNKNOWN, CreateState.NEEDS_RECONCILE)

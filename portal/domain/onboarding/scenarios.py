@@ -12,7 +12,7 @@ import string
 from typing import Any
 
 from portal.domain.onboarding.create import new_external_id
-from portal.gateway.onboarding.shapes import CardNetwork, Product
+from portal.gateway.onboarding.vocabulary import CardNetwork, Product
 from portal.gateway.rules import GSTIN_EXAMPLE, PHONE_EXAMPLE
 
 HAPPY = "happy"

@@ -17,7 +17,7 @@ from portal.core.models.merchant import Merchant
 from portal.core.models.notice import TOLD_STATUSES, Notice, NoticeKind
 from portal.core.models.status_change import StatusChange
 from portal.domain.audit.service import Actor, record
-from portal.gateway.onboarding.shapes import FINAL_STATUSES, OnboardingStatus
+from portal.gateway.onboarding.vocabulary import FINAL_STATUSES, OnboardingStatus
 
 RANK: dict[str, int] = {
     OnboardingStatus.INITIATED: 0,

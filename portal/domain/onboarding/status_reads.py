@@ -15,8 +15,9 @@ from portal.domain.audit.service import Actor, record
 from portal.domain.onboarding.gateway_record import apply_status_read
 from portal.domain.onboarding.gateway_words import refusal_words
 from portal.gateway.errors import GatewayError, GatewayUnavailable
+from portal.gateway.onboarding.answers import MerchantData
 from portal.gateway.onboarding.client import OnboardingClient
-from portal.gateway.onboarding.shapes import MerchantData, OnboardingStatus, known_status
+from portal.gateway.onboarding.vocabulary import OnboardingStatus, known_status
 
 #: What each status means, where its label alone does not say it.
 MEANINGS = {

@@ -6,9 +6,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import BaseModel
+
 from portal.gateway.onboarding.client import OnboardingClient
 from portal.gateway.onboarding.reading import RecordAnswer
-from portal.gateway.onboarding.shapes import (
+from portal.gateway.onboarding.requests import (
     ADDRESS_FIELD,
     OPERATING_ADDRESS_FIELD,
     AuthSignatoryRequest,
@@ -18,8 +20,8 @@ from portal.gateway.onboarding.shapes import (
     ConfigureProductsRequest,
     CreateOnboardingRequest,
     DocumentUploadRequest,
-    Product,
 )
+from portal.gateway.onboarding.vocabulary import Product
 
 #: A step's call to the gateway: (client, the merchant's onboardingId, validated body).
 SendCall = Callable[[OnboardingClient, str, Any], RecordAnswer]
@@ -45,7 +47,11 @@ def clean(value: Any) -> Any:
     return value
 
 
-def _fields(*names: str) -> Callable[[dict[str, Any]], Any]:
+def _fields_of(shape: type[BaseModel]) -> Callable[[dict[str, Any]], Any]:
+    """A step's body: the shape's own fields of the form's data (derived from the shape, so a
+    field added to it is sent without another edit)."""
+    names = tuple(shape.model_fields)
+
     def build(data: dict[str, Any]) -> Any:
         return clean({name: data.get(name) for name in names}) or {}
 
@@ -107,16 +113,16 @@ class Step:
 
 STEPS: tuple[Step, ...] = (
     Step("create", 1, "Create", _create, CreateOnboardingRequest,
-         _fields("externalOnboardingId", "panNumber"), creates_record=True),
+         _fields_of(CreateOnboardingRequest), creates_record=True),
     Step("business", 2, "Business details", OnboardingClient.update_business_details,
          BusinessDetailsRequest, _business, "businessDetails", Lock.TNC),
     Step("owners", 3, "Beneficial owners", OnboardingClient.add_beneficial_owners,
          BeneficialOwnersRequest, _owners, "beneficialOwners", Lock.VERIFICATION, root="owners"),
     Step("bank", 4, "Bank details", OnboardingClient.update_bank_details, BankDetailsRequest,
-         _fields("bankAccountNumber", "bankIfscCode", "accountHolderName", "accountType"),
+         _fields_of(BankDetailsRequest),
          "bankDetails", Lock.VERIFICATION, checks_account=True),
     Step("signatory", 5, "Authorised signatory", OnboardingClient.update_auth_signatory,
-         AuthSignatoryRequest, _fields("authSignatoryName", "authSignatoryPan", "contact"),
+         AuthSignatoryRequest, _fields_of(AuthSignatoryRequest),
          "authorisedSignatory", Lock.TNC),
     Step("documents", 6, "Documents", OnboardingClient.upload_document, DocumentUploadRequest,
          checklist_key="documents", lock=Lock.VERIFICATION),

@@ -52,8 +52,9 @@ from portal.gateway.errors import (
     UnexpectedAnswer,
     ValidationFailed,
 )
+from portal.gateway.payments.answers import ActionResponse, RefundResponse
 from portal.gateway.payments.client import PaymentsClient
-from portal.gateway.payments.shapes import ActionResponse, RefundResponse, check_amount
+from portal.gateway.payments.vocabulary import check_amount
 from portal.gateway.payments.words import PaymentStatus
 
 ACTIONS = (CAPTURE, REVERSE, REFUND)

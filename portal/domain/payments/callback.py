@@ -29,9 +29,9 @@ from portal.domain.payments import polling
 from portal.domain.payments.in_flight import needs_reconciling, release
 from portal.domain.payments.status_read import INITIATE, refresh, take_read
 from portal.gateway.errors import GatewayError
+from portal.gateway.payments.answers import CallbackClaims
 from portal.gateway.payments.client import PaymentsClient, verify_callback_token
 from portal.gateway.payments.jws import TokenError
-from portal.gateway.payments.shapes import CallbackClaims
 
 log = logging.getLogger("portal.payments")
 

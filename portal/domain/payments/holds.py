@@ -39,7 +39,7 @@ from portal.domain.payments.status_read import settle_initiate
 from portal.domain.payments.wording import money
 from portal.gateway.errors import GatewayError, MayAlreadyExist, ValidationFailed
 from portal.gateway.payments.client import PaymentsClient
-from portal.gateway.payments.shapes import InitiateRequest
+from portal.gateway.payments.requests import InitiateRequest
 from portal.gateway.payments.words import PaymentStatus
 from portal.gateway.shapes import FieldError, dump, validate_payload
 

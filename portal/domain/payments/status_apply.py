@@ -18,7 +18,7 @@ from portal.core.models.notice import Notice, NoticeKind
 from portal.core.models.payment import Payment
 from portal.domain.audit.service import Actor, record
 from portal.domain.payments.status_moves import may_move
-from portal.gateway.payments.shapes import StatusResponse
+from portal.gateway.payments.answers import StatusResponse
 from portal.gateway.payments.words import PaymentStatus, is_partial_approval
 
 LATE_ACTION = "payment.late_authorisation"

@@ -27,8 +27,8 @@ from portal.gateway.errors import (
     NotFound,
     Unauthorized,
 )
+from portal.gateway.payments.answers import StatusResponse
 from portal.gateway.payments.client import PaymentsClient
-from portal.gateway.payments.shapes import StatusResponse
 from portal.gateway.payments.words import known
 
 INITIATE = "initiate"

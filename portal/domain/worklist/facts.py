@@ -29,7 +29,7 @@ from portal.core.models.verification import MerchantLink
 from portal.domain.onboarding.steps import STEPS
 from portal.domain.payments.expiry import authorised_by, warned_after
 from portal.gateway.onboarding.checklist_words import DONE_WORDS
-from portal.gateway.onboarding.shapes import OnboardingStatus
+from portal.gateway.onboarding.vocabulary import OnboardingStatus
 from portal.gateway.payments.words import PaymentStatus
 
 #: A queued step send older than this is "failing for long".

@@ -17,7 +17,7 @@ from portal.core.models.merchant import Merchant
 from portal.domain.onboarding.steps import BY_KEY
 from portal.domain.payments.expiry import lifetime
 from portal.domain.worklist.facts import LINK_ENDING, LINK_UNOPENED, Facts
-from portal.gateway.onboarding.shapes import OnboardingStatus
+from portal.gateway.onboarding.vocabulary import OnboardingStatus
 from portal.gateway.payments.words import PaymentStatus
 
 

@@ -26,7 +26,7 @@ from portal.domain.ownership.service import users_by_id
 from portal.domain.worklist.facts import QUEUED_FOR_LONG, SENT_STEPS, columns, facts_of, moments
 from portal.domain.worklist.facts import may_need_action as candidates
 from portal.domain.worklist.reasons import Item, Reason, Steps, items_of
-from portal.gateway.onboarding.shapes import FINAL_STATUSES, OnboardingStatus
+from portal.gateway.onboarding.vocabulary import FINAL_STATUSES, OnboardingStatus
 
 #: The most merchants everyone's tab reads (those idle longest): its cost stays bounded
 #: however many merchants are under way.

@@ -23,7 +23,8 @@ from portal.domain.onboarding.progress import stepper
 from portal.domain.onboarding.stalling import stale_cutoff, stalling
 from portal.domain.onboarding.status_counts import status_counts
 from portal.domain.onboarding.status_history import is_final
-from portal.gateway.onboarding.shapes import Checklist, OnboardingStatus
+from portal.gateway.onboarding.answers import Checklist
+from portal.gateway.onboarding.vocabulary import OnboardingStatus
 
 #: The chart's bars, in the order a record moves through them.
 STATUS_ORDER = [NOT_CREATED, *(s.value for s in OnboardingStatus)]

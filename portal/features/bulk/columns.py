@@ -13,16 +13,14 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from portal.domain.onboarding.steps import BY_KEY
-from portal.gateway.onboarding.shapes import (
+from portal.gateway.onboarding.requests import (
     ADDRESS_FIELD,
-    DOCUMENT_TYPES,
     Address,
     AuthSignatoryRequest,
     BankDetailsRequest,
     BeneficialOwner,
     BusinessAddresses,
     BusinessDetailsRequest,
-    CardNetwork,
     ConfigureProductsRequest,
     Contact,
     CreateOnboardingRequest,
@@ -30,9 +28,9 @@ from portal.gateway.onboarding.shapes import (
     FixedOrPercentageFee,
     MonthlyVolume,
     NetworkFee,
-    Product,
     ProductFees,
 )
+from portal.gateway.onboarding.vocabulary import DOCUMENT_TYPES, CardNetwork, Product
 from portal.web.body_forms import form_path
 
 #: Owner column groups: owner1_* .. owner4_*.

@@ -51,7 +51,7 @@ from portal.domain.ownership.imports import give_to
 from portal.features.bulk.columns import OWNER, column_for
 from portal.features.bulk.parsing import BulkRow, DocumentCell
 from portal.gateway.onboarding.client import OnboardingClient
-from portal.gateway.onboarding.shapes import AADHAR_DOC_PATTERN, OnboardingStatus
+from portal.gateway.onboarding.vocabulary import AADHAR_DOC_PATTERN, OnboardingStatus
 
 #: What to do about a row whose create's outcome is unknown (the page links the wizard's step).
 UNKNOWN_NEXT = "The sync links it by itself when a webhook names its record."

@@ -23,7 +23,7 @@ from portal.features.bulk.columns import (
     Path,
 )
 from portal.features.bulk.report import HEADER_ROW, RowError
-from portal.gateway.onboarding.shapes import Product
+from portal.gateway.onboarding.vocabulary import Product
 from portal.web.body_forms import typed_value
 
 #: The most rows one file may hold.

@@ -27,7 +27,8 @@ from portal.features.bulk.columns import (
     Kind,
     wildcard,
 )
-from portal.gateway.onboarding.shapes import AccountType, Category, EntityType, FeeType, Product
+from portal.gateway.onboarding.answers import Category
+from portal.gateway.onboarding.vocabulary import AccountType, EntityType, FeeType, Product
 
 #: The codes file's header.
 CODES_HEADER = ("column", "code", "meaning")

@@ -9,7 +9,7 @@ from wtforms.validators import DataRequired
 
 from portal.core.label_tables import NOT_CREATED
 from portal.core.labels import label
-from portal.gateway.onboarding.shapes import OnboardingStatus
+from portal.gateway.onboarding.vocabulary import OnboardingStatus
 from portal.web.form_base import PortalForm
 
 

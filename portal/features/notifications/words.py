@@ -22,7 +22,7 @@ from portal.core.models.pendency import MerchantPendency
 from portal.core.models.user import User
 from portal.domain.onboarding.pendencies import in_words
 from portal.domain.payments.wording import money
-from portal.gateway.onboarding.shapes import OnboardingStatus
+from portal.gateway.onboarding.vocabulary import OnboardingStatus
 
 #: Where each email state leaves the reader, in words.
 MAIL_WORDS = {

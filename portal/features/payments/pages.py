@@ -22,7 +22,7 @@ from portal.domain.payments.links.standing import LABELS, UNOPENED, Standing, ho
 from portal.features.payments.forms import ActionForm, CredentialsForm, HoldForm, PortfolioKeyForm
 from portal.features.payments.links.forms import CancelForm, ResendForm
 from portal.gateway.payments.client import PaymentsClient
-from portal.gateway.payments.shapes import InitiateRequest
+from portal.gateway.payments.requests import InitiateRequest
 from portal.gateway.payments.words import known
 from portal.web.form_base import PortalForm
 from portal.web.http import is_row_id

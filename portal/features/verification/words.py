@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from portal.domain.onboarding.status_reads import describe
-from portal.gateway.onboarding.shapes import OnboardingStatus
+from portal.gateway.onboarding.vocabulary import OnboardingStatus
 
 #: What happens next for ops, in words, once the gateway has said where the record stands.
 OPS_NEXT = {

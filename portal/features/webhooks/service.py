@@ -33,7 +33,7 @@ from portal.domain.onboarding.status_reads import read_status
 from portal.features.webhooks.trust import judge
 from portal.gateway.onboarding.client import OnboardingClient
 from portal.gateway.onboarding.events import WebhookKey
-from portal.gateway.onboarding.shapes import known_status
+from portal.gateway.onboarding.vocabulary import known_status
 from portal.gateway.retry import NO_RETRY
 from portal.gateway.transport import Timeouts
 

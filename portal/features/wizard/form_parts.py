@@ -21,7 +21,7 @@ from wtforms import (
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from portal.core.labels import Kind, label
-from portal.gateway.onboarding.shapes import CardNetwork, FeeType, Product
+from portal.gateway.onboarding.vocabulary import CardNetwork, FeeType, Product
 from portal.web.body_forms import PLEASE_CHOOSE, text_field
 
 

@@ -30,7 +30,7 @@ from portal.features.wizard.form_parts import (
     VolumeForm,
     labelled_select,
 )
-from portal.gateway.onboarding.shapes import AccountType, EntityType, Product
+from portal.gateway.onboarding.vocabulary import AccountType, EntityType, Product
 from portal.web.body_forms import PLEASE_CHOOSE, BodyForm, text_field
 from portal.web.form_base import PortalForm
 

@@ -15,7 +15,9 @@ import requests
 from pydantic import Field
 
 from portal.gateway.errors import ValidationFailed
+from portal.gateway.onboarding.answers import CategoriesData, MerchantData, RedirectData
 from portal.gateway.onboarding.hmac import HmacAuth, SignedBody
+from portal.gateway.onboarding.operations import OPERATIONS, body_json
 from portal.gateway.onboarding.reading import (
     RecordAnswer,
     Shape,
@@ -24,24 +26,18 @@ from portal.gateway.onboarding.reading import (
     shape_reader,
     status_reader,
 )
-from portal.gateway.onboarding.shapes import (
+from portal.gateway.onboarding.requests import (
     DOCUMENT_CONTENT,
-    OPERATIONS,
     AuthSignatoryRequest,
     BankDetailsRequest,
     BeneficialOwnersRequest,
     BusinessDetailsRequest,
-    CategoriesData,
     ConfigureProductsRequest,
     CreateOnboardingRequest,
     DocumentUploadRequest,
-    MerchantData,
-    RedirectData,
     VerificationRedirectRequest,
-    Webhook,
-    WebhookList,
-    body_json,
 )
+from portal.gateway.onboarding.webhooks import Webhook, WebhookList
 from portal.gateway.retry import RetryPolicy
 from portal.gateway.shapes import FieldError, cross_field_errors, validate_payload
 from portal.gateway.transport import Reply, Timeouts, Transport, json_bytes

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from portal.gateway.onboarding.events import PendencyKey, WebhookEventName
-from portal.gateway.onboarding.shapes import Product
+from portal.gateway.onboarding.vocabulary import Product
 
 
 class ApprovalProduct(StrEnum):

@@ -29,13 +29,13 @@ from typing import Any, TypeVar
 from pydantic import ValidationError
 
 from portal.gateway.errors import UnexpectedAnswer
-from portal.gateway.onboarding.checklist_words import checklist_state
-from portal.gateway.onboarding.shapes import (
+from portal.gateway.onboarding.answers import (
     BankVerificationData,
     DocumentStatusData,
     MerchantData,
-    PennyDropStatus,
 )
+from portal.gateway.onboarding.checklist_words import checklist_state
+from portal.gateway.onboarding.vocabulary import PennyDropStatus
 from portal.gateway.shapes import ResponseModel
 from portal.gateway.transport import Reply
 

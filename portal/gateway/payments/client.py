@@ -19,6 +19,13 @@ import requests
 from joserfc.jwk import RSAKey
 
 from portal.gateway.errors import MayAlreadyExist, ValidationFailed
+from portal.gateway.payments.answers import (
+    ActionResponse,
+    CallbackClaims,
+    InitiateResponse,
+    RefundResponse,
+    StatusResponse,
+)
 from portal.gateway.payments.auth import JwsAuth
 from portal.gateway.payments.jwe import encrypt_body
 from portal.gateway.payments.jws import (
@@ -29,6 +36,7 @@ from portal.gateway.payments.jws import (
     load_public_key,
     verify_claims,
 )
+from portal.gateway.payments.operations import INITIATE_PATH, OPERATIONS
 from portal.gateway.payments.reading import (
     action_reader,
     issued_at_ms,
@@ -36,17 +44,8 @@ from portal.gateway.payments.reading import (
     read_callback_claims,
     read_status,
 )
-from portal.gateway.payments.shapes import (
-    INITIATE_PATH,
-    OPERATIONS,
-    ActionResponse,
-    AmountScope,
-    CallbackClaims,
-    InitiateRequest,
-    InitiateResponse,
-    RefundResponse,
-    StatusResponse,
-)
+from portal.gateway.payments.requests import InitiateRequest
+from portal.gateway.payments.vocabulary import AmountScope
 from portal.gateway.retry import RetryPolicy
 from portal.gateway.shapes import Envelope, dump, validate_payload
 from portal.gateway.transport import Timeouts, Transport, json_bytes

@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 from pydantic import ValidationError
 
 from portal.gateway.errors import Declined, GatewayError, NotFound, UnexpectedAnswer
-from portal.gateway.payments.shapes import CallbackClaims, StatusResponse
+from portal.gateway.payments.answers import CallbackClaims, StatusResponse
 from portal.gateway.payments.words import ACTION_DONE, ACTION_REFUSED
 from portal.gateway.shapes import Envelope, FieldError, display_message
 from portal.gateway.transport import Reply

@@ -24,7 +24,7 @@ import secrets
 from datetime import timedelta
 from urllib.parse import urlencode
 
-from portal.gateway.onboarding.shapes import (
+from portal.gateway.onboarding.requests import (
     AuthSignatoryRequest,
     BankDetailsRequest,
     BeneficialOwnersRequest,
@@ -32,12 +32,10 @@ from portal.gateway.onboarding.shapes import (
     ConfigureProductsRequest,
     CreateOnboardingRequest,
     DocumentUploadRequest,
-    OnboardingStatus,
     VerificationRedirectRequest,
-    WebhookList,
-    WebhookRegistrationRequest,
-    known_document_type,
 )
+from portal.gateway.onboarding.vocabulary import OnboardingStatus, known_document_type
+from portal.gateway.onboarding.webhooks import WebhookList, WebhookRegistrationRequest
 from portal.gateway.shapes import FieldError
 from portal.sandbox.errors import ApiError, validation_error
 from portal.sandbox.onboarding.categories import SUBCATEGORY_CODES

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from portal.gateway.onboarding.shapes import CategoriesData, Category, Subcategory
+from portal.gateway.onboarding.answers import CategoriesData, Category, Subcategory
 
 GOODS = "GOODS"
 SERVICES = "SERVICES"

@@ -22,15 +22,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from portal.gateway.onboarding.checklist_words import ChecklistState
-from portal.gateway.onboarding.shapes import (
+from portal.gateway.onboarding.answers import (
     BankVerificationData,
     Checklist,
     DocumentStatusData,
-    DocumentUploadRequest,
     MerchantData,
-    OnboardingStatus,
 )
+from portal.gateway.onboarding.checklist_words import ChecklistState
+from portal.gateway.onboarding.requests import DocumentUploadRequest
+from portal.gateway.onboarding.vocabulary import OnboardingStatus
 from portal.gateway.shapes import Envelope
 from portal.sandbox.dialect import SUCCESS
 from portal.sandbox.onboarding.present import checklist

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from portal.gateway.onboarding.shapes import SOLE_PROP_DOCS, EntityType, PennyDropStatus
+from portal.gateway.onboarding.vocabulary import SOLE_PROP_DOCS, EntityType, PennyDropStatus
 from portal.sandbox.onboarding.records import OnboardingRecord
 
 OPERATING_ADDRESS_PROOF = "OPERATING_ADDRESS_PROOF"

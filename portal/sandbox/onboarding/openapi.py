@@ -14,7 +14,8 @@ from flask import Blueprint, Response, jsonify
 from pydantic.json_schema import models_json_schema
 
 from portal.gateway.onboarding.hmac import AUTH_HEADER, DIGEST_HEADER
-from portal.gateway.onboarding.shapes import OPERATIONS, Operation
+from portal.gateway.onboarding.operations import OPERATIONS
+from portal.gateway.operations import Operation
 from portal.sandbox.onboarding.routes import CREATED
 
 REF = "#/components/schemas/{model}"

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from portal.gateway.onboarding.checklist_words import ChecklistState
-from portal.gateway.onboarding.shapes import (
+from pydantic import BaseModel
+
+from portal.gateway.onboarding.answers import (
     AddressInfo,
     BusinessDetailsInfo,
     Checklist,
@@ -16,6 +17,7 @@ from portal.gateway.onboarding.shapes import (
     SettlementInfo,
     SignatoryInfo,
 )
+from portal.gateway.onboarding.checklist_words import ChecklistState
 from portal.sandbox.onboarding.documents import pending_documents
 from portal.sandbox.onboarding.records import OnboardingRecord
 
@@ -48,6 +50,13 @@ def checklist(record: OnboardingRecord) -> Checklist:
     )
 
 
+def echoed(sent: BaseModel, answer: type[BaseModel]) -> dict[str, Any]:
+    """The fields of a sent body that its answer shows under the same name, as JSON values:
+    derived from the two shapes, so a field added to both is echoed without another edit."""
+    values = sent.model_dump(mode="json", exclude_none=True)
+    return {name: values[name] for name in answer.model_fields if name in values}
+
+
 def _business(record: OnboardingRecord) -> BusinessDetailsInfo | None:
     business = record.business
     if business is None:
@@ -56,15 +65,8 @@ def _business(record: OnboardingRecord) -> BusinessDetailsInfo | None:
     registered = AddressInfo(**business.address.businessRegisteredAddress.model_dump())
     operating = business.address.businessOperatingAddress
     return BusinessDetailsInfo(
-        entityType=business.entityType,
-        gstNumber=business.gstNumber,
-        natureOfBusiness=business.natureOfBusiness,
-        registeredName=business.registeredName,
-        tradeName=business.tradeName,
-        iec=business.iec,
+        **echoed(business, BusinessDetailsInfo),
         businessMonthlySize=business.expectedMonthlyVolume.amount,
-        websiteUrl=str(business.websiteUrl),
-        purposeCode=business.purposeCode,
         businessRegisteredAddress=registered,
         businessOperatingAddress=AddressInfo(**operating.model_dump()) if operating else registered,
     )
@@ -74,25 +76,17 @@ def _signatory(record: OnboardingRecord) -> SignatoryInfo | None:
     signatory = record.signatory
     if signatory is None:
         return None
-    return SignatoryInfo(
-        authSignatoryName=signatory.authSignatoryName,
-        authSignatoryPan=signatory.authSignatoryPan,
-        contact=ContactInfo(phone=signatory.contact.phone, email=signatory.contact.email),
-    )
+    return SignatoryInfo(**{**echoed(signatory, SignatoryInfo),
+                            "contact": ContactInfo(**echoed(signatory.contact, ContactInfo))})
 
 
 def _settlement(record: OnboardingRecord) -> SettlementInfo | None:
     bank = record.bank
     if bank is None:
         return None
-    return SettlementInfo(
-        bankAccountNumber=mask_account(bank.bankAccountNumber),
-        bankIfscCode=bank.bankIfscCode,
-        accountHolderName=bank.accountHolderName,
-        accountType=bank.accountType,
-        pennyDropStatus=record.penny_drop,
-        nameAtBank=record.name_at_bank,
-    )
+    return SettlementInfo(**{**echoed(bank, SettlementInfo),
+                             "bankAccountNumber": mask_account(bank.bankAccountNumber)},
+                          pennyDropStatus=record.penny_drop, nameAtBank=record.name_at_bank)
 
 
 def merchant_info(record: OnboardingRecord) -> MerchantInfo:

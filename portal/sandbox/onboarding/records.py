@@ -6,16 +6,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from portal.gateway.onboarding.checklist_words import ChecklistState
-from portal.gateway.onboarding.shapes import (
+from portal.gateway.onboarding.requests import (
     AuthSignatoryRequest,
     BankDetailsRequest,
     BeneficialOwner,
     BusinessDetailsRequest,
     ConfigureProductsRequest,
-    EntityType,
-    OnboardingStatus,
-    PennyDropStatus,
 )
+from portal.gateway.onboarding.vocabulary import EntityType, OnboardingStatus, PennyDropStatus
 
 #: The checklist key of the section an individual does not have.
 BENEFICIAL_OWNERS = "beneficialOwners"

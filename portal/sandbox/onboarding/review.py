@@ -3,10 +3,11 @@ sandbox clock makes due (reviews, then webhook deliveries)."""
 
 from __future__ import annotations
 
+from portal.gateway.onboarding.answers import Checklist
 from portal.gateway.onboarding.checklist_words import ChecklistState
 from portal.gateway.onboarding.events import WebhookEventName
 from portal.gateway.onboarding.product_events import COVERING, ApprovalProduct
-from portal.gateway.onboarding.shapes import Checklist, OnboardingStatus
+from portal.gateway.onboarding.vocabulary import OnboardingStatus
 from portal.gateway.shapes import FieldError
 from portal.sandbox.dialect import speaks_docs
 from portal.sandbox.errors import validation_error

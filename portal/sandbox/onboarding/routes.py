@@ -14,7 +14,8 @@ from flask import Blueprint, Response, g, jsonify, request
 
 from portal.core.clock import Clock
 from portal.gateway.onboarding.hmac import DIGEST_HEADER
-from portal.gateway.onboarding.shapes import OPERATIONS, PREFIX, Operation
+from portal.gateway.onboarding.operations import OPERATIONS, PREFIX
+from portal.gateway.operations import Operation
 from portal.gateway.shapes import validate_payload
 from portal.sandbox.config import SandboxConfig
 from portal.sandbox.dialect import speaks_docs

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pydantic import HttpUrl
 
-from portal.gateway.onboarding.shapes import BankDetailsRequest, PennyDropStatus
+from portal.gateway.onboarding.requests import BankDetailsRequest
+from portal.gateway.onboarding.vocabulary import PennyDropStatus
 from portal.gateway.shapes import FieldError
 
 #: Bank account and IFSC that pass the sandbox's penny drop (docs/gateway-contract.md, "Sandbox

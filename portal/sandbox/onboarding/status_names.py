@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from portal.gateway.onboarding.shapes import OnboardingStatus
+from portal.gateway.onboarding.vocabulary import OnboardingStatus
 from portal.sandbox.config import SandboxConfig
 
 #: Where the contract puts the status in ``merchantInfo``.

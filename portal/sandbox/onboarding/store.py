@@ -15,7 +15,7 @@ from portal.core.clock import Clock
 from portal.gateway.onboarding.checklist_words import ChecklistState
 from portal.gateway.onboarding.events import WebhookEventName
 from portal.gateway.onboarding.reading import RFI_DETAILS
-from portal.gateway.onboarding.shapes import OnboardingStatus
+from portal.gateway.onboarding.vocabulary import OnboardingStatus
 from portal.gateway.shapes import FieldError
 from portal.sandbox import snapshots
 from portal.sandbox.config import SandboxConfig

@@ -14,7 +14,7 @@ import contextlib
 import re
 from typing import Any
 
-from portal.gateway.onboarding.shapes import DOCUMENT_CONTENT, DocumentUploadRequest
+from portal.gateway.onboarding.requests import DOCUMENT_CONTENT, DocumentUploadRequest
 from portal.gateway.shapes import FieldError, validate_payload
 from portal.sandbox.streamed_json import SpilledString
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from portal.gateway.payments.shapes import CardData, InitiateData, PaymentStatusData
+from portal.gateway.payments.answers import CardData, InitiateData, PaymentStatusData
 from portal.gateway.shapes import Envelope, ErrorMessages, ResponseModel
 from portal.sandbox.dialect import SUCCESS, SUCCESS_DONE_CODE, docs_error
 from portal.sandbox.envelopes import TIMESTAMP_FORMAT, envelope, error_envelope, error_messages
@@ -31,7 +31,7 @@ Answer = tuple[dict[str, Any], int]
 class DocsRefundData(ResponseModel):
     """``data`` of the docs' refund answer (refund.mdx) as written: the refund's own ``gid``
     and ``refundId``, ``refundAmount`` a number, ``currency``. The sandbox answers it in its
-    docs dialect; the client's :class:`~portal.gateway.payments.shapes.RefundData` reads it."""
+    docs dialect; the client's :class:`~portal.gateway.payments.answers.RefundData` reads it."""
 
     gid: str
     refundId: str

@@ -12,6 +12,7 @@ from typing import Any
 from joserfc.jwk import RSAKey
 
 from portal.core.clock import Clock, system_now
+from portal.gateway.payments.answers import CallbackClaims
 from portal.gateway.payments.jws import (
     ISSUER_CLAIM,
     KEY_MID_CLAIM,
@@ -23,7 +24,6 @@ from portal.gateway.payments.jws import (
     sign_claims,
     verify_claims,
 )
-from portal.gateway.payments.shapes import CallbackClaims
 from portal.gateway.shapes import FieldError
 from portal.sandbox.config import SandboxConfig
 from portal.sandbox.dialect import speaks_docs

@@ -14,13 +14,13 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from portal.core.clock import Clock
-from portal.gateway.payments.shapes import (
-    AmountScope,
+from portal.gateway.payments.requests import (
     AuthReversalRequest,
     CaptureRequest,
     InitiateRequest,
     RefundRequest,
 )
+from portal.gateway.payments.vocabulary import AmountScope
 from portal.gateway.payments.words import PaymentStatus
 from portal.gateway.shapes import FieldError
 from portal.sandbox import snapshots

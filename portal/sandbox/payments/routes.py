@@ -16,7 +16,7 @@ from portal.gateway.payments.auth import (
     MERCHANT_HEADER,
     TOKEN_HEADER,
 )
-from portal.gateway.payments.shapes import INITIATE_PATH, OPERATIONS, PREFIX
+from portal.gateway.payments.operations import INITIATE_PATH, OPERATIONS, PREFIX
 from portal.gateway.shapes import validate_payload
 from portal.sandbox.dialect import speaks_docs
 from portal.sandbox.errors import ApiError, unauthorized, validation_error

@@ -36,7 +36,7 @@ from pydantic import TypeAdapter
 
 from portal.core.clock import Clock
 from portal.gateway.onboarding.hmac import DIGEST_HEADER, hmac_digest
-from portal.gateway.onboarding.shapes import Webhook
+from portal.gateway.onboarding.webhooks import Webhook
 from portal.gateway.shapes import FieldError
 from portal.sandbox import snapshots
 from portal.sandbox.config import SandboxConfig

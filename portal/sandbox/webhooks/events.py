@@ -25,7 +25,7 @@ from portal.gateway.onboarding.events import (
     WebhookEventName,
     WebhookKey,
 )
-from portal.gateway.onboarding.shapes import OnboardingStatus
+from portal.gateway.onboarding.vocabulary import OnboardingStatus
 
 #: The fixed extra keys of the verification-step events.
 STEP_KEYS: dict[WebhookEventName, dict[str, str]] = {

@@ -17,7 +17,7 @@ from bs4 import BeautifulSoup
 from portal.core.clock import Clock
 from portal.gateway.payments.client import PaymentsClient, verify_callback_token
 from portal.gateway.payments.jws import load_private_key, sign_claims, sign_digest_token
-from portal.gateway.payments.shapes import INITIATE_PATH
+from portal.gateway.payments.operations import INITIATE_PATH
 from portal.gateway.retry import RetryPolicy
 from portal.gateway.transport import Timeouts, json_bytes
 from tests.support.keys import KeyPair, new_key_pair

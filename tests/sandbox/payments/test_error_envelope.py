@@ -14,7 +14,7 @@ from portal.gateway.errors import (
     UnexpectedAnswer,
     ValidationFailed,
 )
-from portal.gateway.payments.shapes import OPERATIONS
+from portal.gateway.payments.operations import OPERATIONS
 from portal.sandbox.errors import INVALID_DATA, NOT_FOUND
 from tests.sandbox.payments.conftest import initiate_body, pay_by_card, returned
 from tests.support.servers import serve

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from portal.gateway.errors import ValidationFailed
-from portal.gateway.payments.shapes import OPERATIONS, InitiateRequest
+from portal.gateway.payments.operations import OPERATIONS
+from portal.gateway.payments.requests import InitiateRequest
 from portal.gateway.shapes import validate_payload
 from tests.sandbox.payments.conftest import initiate_body
 

@@ -30,7 +30,7 @@ from portal.domain.payments.holds import stored_hold
 from portal.domain.payments.links.letter import letter
 from portal.domain.payments.links.tokens import new_nonce, token_for
 from portal.domain.payments.service import unavailable_reason
-from portal.gateway.payments.shapes import InitiateRequest
+from portal.gateway.payments.requests import InitiateRequest
 from portal.gateway.shapes import FieldError, dump, validate_payload
 
 #: The hold form's field the link is emailed to.

@@ -48,11 +48,12 @@ LAYERS = (
           "pages"),
     Layer("domain", "Rules without pages, taking plain arguments, one package per subject: "
           "onboarding (steps, drafts, sends, its outbox, the status reads and what the gateway's "
-          "answers change), payments, four eyes, documents, ownership, the worklist, merchants' "
-          "mail, the job queue, the audit trail"),
+          "answers change, the sandbox's scenario data), payments, four eyes, documents, "
+          "ownership, the worklist, merchants' mail, users and their sign-in rules, the job "
+          "queue, the audit trail"),
     Layer("web", "What every page passes through or shares: sign-in and access checks "
           "(`auth/`), each request's id and counters, error pages, CSRF, request helpers, the "
-          "forms' bases, the step pages' stepper and the sandbox's scenarios"),
+          "forms' bases, the step pages' stepper and scenario picker"),
     Layer("features", "One package per feature: its pages (routes, forms, page helpers, "
           "commands) and what only they use"),
     Layer("app", "The portal put together: the app factory, blueprints, extensions and "
@@ -62,8 +63,14 @@ SANDBOX = "portal.sandbox"
 #: What the sandbox may import of the portal: the wire's vocabulary, and the core's clock and
 #: log redaction.
 SANDBOX_MAY_IMPORT = ("portal.gateway", "portal.core")
-#: The sandbox emulates one API per subpackage, as moto has a folder per service.
+#: The sandbox emulates one API per subpackage, as moto has a folder per service; beside them
+#: what every API and the app build on (``common``: the config, the envelope, errors, the
+#: answer dialect, fault plans, snapshots).
 SANDBOX_APIS = {"onboarding", "payments", "verification", "webhooks"}
+SANDBOX_SHARED = {"common"}
+#: The sandbox's root keeps the app, the entry point, the typed state, the faults and the
+#: controls.
+SANDBOX_ROOT = {"__init__", "__main__", "app", "controls", "faults", "state"}
 LAYER_OF = {f"portal.{layer.name}": index for index, layer in enumerate(LAYERS)}
 #: The only imports from one feature into another, each with why.
 FEATURE_TO_FEATURE = {
@@ -149,7 +156,8 @@ def test_the_sandbox_imports_the_gateway_layer_and_the_core_alone() -> None:
 
 def test_the_sandbox_has_one_subpackage_per_api_it_emulates() -> None:
     found = {path.parent.name for path in (PORTAL / "sandbox").glob("*/__init__.py")}
-    assert found == SANDBOX_APIS
+    assert found == SANDBOX_APIS | SANDBOX_SHARED
+    assert {path.stem for path in (PORTAL / "sandbox").glob("*.py")} == SANDBOX_ROOT
 
 
 def sandbox_part(module: str) -> str:
@@ -158,7 +166,8 @@ def sandbox_part(module: str) -> str:
     parts = module.split(".")
     if layer_folder_of(module) != SANDBOX:
         return "portal"
-    return ".".join(parts[:3]) if len(parts) > 3 and parts[2] in SANDBOX_APIS else module
+    return (".".join(parts[:3])
+            if len(parts) > 3 and parts[2] in SANDBOX_APIS | SANDBOX_SHARED else module)
 
 
 def test_no_cycle_between_the_sandboxs_parts() -> None:

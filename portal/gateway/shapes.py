@@ -1,7 +1,7 @@
 """Shapes common to both gateway APIs: the envelope, error details, and request validation.
 
 The client reads answers with them; the sandbox builds its answers on them
-(``portal.sandbox.envelopes``).
+(``portal.sandbox.common.envelopes``).
 
 A request model validates with :func:`validate_payload`, which turns pydantic's error
 locations into the gateway's dotted field paths (``contact.email``, ``[1].pan``).

@@ -10,10 +10,8 @@ from pathlib import Path
 from werkzeug.serving import run_simple
 
 from portal.core.logging_filters import install_redaction
-from portal.sandbox.app import create_sandbox_app, state_of
-from portal.sandbox.config import ConfigError, load_config
-from portal.sandbox.persistence import SavingTicker, keep_state
-from portal.sandbox.state import BACKEND_NAME
+from portal.sandbox.app import SavingTicker, create_sandbox_app, keep_state, state_of
+from portal.sandbox.common.config import ConfigError, load_config
 from portal.sandbox.verification.ticker import Tickable, start_ticker
 
 
@@ -35,7 +33,7 @@ def main(argv: list[str] | None = None) -> None:
     install_redaction()  # request lines carry x-gl-token and verification tokens
     app = create_sandbox_app(config)
     state = state_of(app)
-    ticking: Tickable = state.backends[BACKEND_NAME]  # reviews and webhooks fall due
+    ticking: Tickable = state.onboarding  # reviews and webhooks fall due
     if args.state:
         ticking = SavingTicker(ticking, keep_state(app, state, Path(args.state)))
     start_ticker(ticking)

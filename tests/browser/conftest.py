@@ -16,7 +16,6 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from portal.core.config import Settings
 from portal.sandbox.onboarding.backend import OnboardingBackend
-from portal.sandbox.state import BACKEND_NAME
 from tests.conftest import (
     SANDBOX_CONFIG,
     TEST_PASSWORD,
@@ -80,7 +79,7 @@ class Servers:
     @property
     def onboarding(self) -> OnboardingBackend:
         """The sandbox's onboarding backend (its tick() runs reviews and webhooks)."""
-        return self.sandbox.state.backends[BACKEND_NAME]
+        return self.sandbox.state.onboarding
 
 
 @pytest.fixture

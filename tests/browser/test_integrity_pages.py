@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.typed_text import CONTROL_CHARACTER
-from portal.sandbox.faults import Fault, FaultKind
+from portal.sandbox.common.fault_plans import Fault, FaultKind
 from tests.browser.conftest import Axe, Servers, import_ended, log_in, screenshot
 from tests.browser.test_payment_pages import act, hold_and_pay
 from tests.bulk.conftest import EXAMPLE

@@ -19,7 +19,7 @@ from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import Payment
 from portal.core.models.user import User
-from portal.sandbox.faults import Fault, FaultKind
+from portal.sandbox.common.fault_plans import Fault, FaultKind
 from tests.browser.conftest import Axe, Servers, screenshot
 from tests.browser.test_payment_pages import act, hold_and_pay, merchant_id  # noqa: F401
 from tests.browser.test_payments_journey import fill_hold_form
@@ -49,7 +49,7 @@ def test_a_lost_initiate_sent_again_is_one_payment(page: Page, servers: Servers,
     page.get_by_role("button", name="Send again with the same merchantTxnId").click()
     expect(page.locator("body")).to_contain_text("one hold, not two")
     axe.check(page)
-    assert len(servers.sandbox.state.backends["payments"]._payments) == 1
+    assert len(servers.sandbox.state.payments._payments) == 1
     page.goto(f"/merchants/{merchant_id}/payments")
     expect(page.locator("tr[data-payment]")).to_have_count(1)
     with app.app_context():

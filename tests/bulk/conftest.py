@@ -50,7 +50,7 @@ def write_csv(tmp_path: Path):
 
 def received(sandbox, method: str | None = None) -> list[ReceivedRequest]:
     """The requests the sandbox's onboarding API received (of ``method``, if given)."""
-    log = sandbox.state.backends["onboarding"].received_requests()
+    log = sandbox.state.onboarding.received_requests()
     return [r for r in log if method is None or r.method == method]
 
 

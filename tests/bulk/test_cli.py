@@ -7,7 +7,7 @@ from sqlalchemy import func, select
 from portal.core.db import db
 from portal.core.models.merchant import CreateState, Merchant
 from portal.gateway.retry import RetryPolicy
-from portal.sandbox.faults import Fault, FaultKind
+from portal.sandbox.common.fault_plans import Fault, FaultKind
 from tests.bulk.conftest import EXAMPLE, creates, example_rows, received
 
 

@@ -12,7 +12,7 @@ from portal.core.models.audit import AuditEvent
 from portal.core.models.bulk import BulkImport, ImportState
 from portal.core.models.merchant import CreateState, Merchant
 from portal.features.bulk.settle import settle_linked_rows
-from portal.sandbox.faults import Fault, FaultKind
+from portal.sandbox.common.fault_plans import Fault, FaultKind
 from tests.bulk.conftest import EXAMPLE, creates
 from tests.bulk.test_page import finished, upload
 

@@ -22,7 +22,7 @@ from portal.domain.onboarding.outbox.queue import claim
 from portal.domain.onboarding.service import send_step
 from portal.domain.onboarding.steps import BY_KEY
 from portal.gateway.retry import NO_RETRY
-from portal.sandbox.faults import Fault, FaultKind
+from portal.sandbox.common.fault_plans import Fault, FaultKind
 from tests.outbox.support import items, run_drain
 
 QUEUED = 8
@@ -56,7 +56,7 @@ def engines(settings: Settings) -> Iterator[list[Flask]]:
 
 def business_puts(sandbox) -> Counter[str]:
     """How many business-details PUTs the sandbox applied, by path."""
-    return Counter(r.raw_path for r in sandbox.state.backends["onboarding"].received_requests()
+    return Counter(r.raw_path for r in sandbox.state.onboarding.received_requests()
                    if r.method == "PUT" and r.raw_path.endswith("/business-details"))
 
 

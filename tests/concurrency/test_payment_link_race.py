@@ -12,7 +12,7 @@ import requests
 
 from portal.core.config import Settings
 from portal.core.models.payment_link import LinkState
-from portal.sandbox.faults import Fault, FaultKind
+from portal.sandbox.common.fault_plans import Fault, FaultKind
 from tests.conftest import with_payments
 from tests.payments.conftest import browser, credentials, merchant_id
 from tests.payments.links.conftest import counting_initiates, link_row, sent_link

@@ -9,7 +9,7 @@ from portal.core import clock
 from portal.core.clients import current_onboarding_client
 from portal.core.config import SETTINGS_EXTENSION
 from portal.gateway.errors import NotFound
-from portal.sandbox.faults import Fault, FaultKind
+from portal.sandbox.common.fault_plans import Fault, FaultKind
 from tests.support.sleeps import SleepRecorder
 
 

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from portal.core import clock
 from portal.core.clock import Clock
 from portal.sandbox.app import create_sandbox_app, state_of
-from portal.sandbox.config import config_from
+from portal.sandbox.common.config import config_from
 from tests.support.sleeps import SleepRecorder
 
 START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)

@@ -14,7 +14,6 @@ from portal.domain.audit.service import SYSTEM
 from portal.domain.onboarding import scenarios
 from portal.domain.onboarding.status_history import change_status
 from portal.gateway.onboarding.hmac import hmac_digest
-from portal.sandbox.state import BACKEND_NAME
 from tests.conftest import API_SECRET
 from tests.support.mail import PORTAL_URL, body_of
 from tests.support.team import audited, make_merchant, notices_of, user_id
@@ -57,7 +56,7 @@ def test_the_gateway_asking_for_more_emails_the_owner_once(app, auth, sandbox, m
     with app.app_context():
         merchant = db.session.get(Merchant, merchant_id)
         onboarding_id, name = merchant.onboarding_id, merchant.name
-    backend = sandbox.state.backends[BACKEND_NAME]
+    backend = sandbox.state.onboarding
     backend.complete_verification(onboarding_id)
     backend.finish_review(onboarding_id)
     assert mail_sink.messages() == []

@@ -89,5 +89,5 @@ def items(app: Flask) -> list[OutboxItem]:
 
 def sent_to_sandbox(sandbox, suffix: str) -> list[bytes]:
     """Bodies of the PUTs the sandbox applied whose path ends with ``suffix``."""
-    return [r.body for r in sandbox.state.backends["onboarding"].received_requests()
+    return [r.body for r in sandbox.state.onboarding.received_requests()
             if r.method == "PUT" and r.raw_path.endswith(suffix)]

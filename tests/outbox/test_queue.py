@@ -12,7 +12,7 @@ from portal.core.config import current_settings
 from portal.core.models.outbox import OutboxState
 from portal.domain.onboarding import scenarios
 from portal.domain.onboarding.outbox.queue import FIRST_DELAY, MAX_DELAY, backoff
-from portal.sandbox.faults import Fault, FaultKind
+from portal.sandbox.common.fault_plans import Fault, FaultKind
 from tests.outbox.support import items, run_drain, sent_to_sandbox
 from tests.support.browser import Browser, Page
 from tests.support.rows import stored

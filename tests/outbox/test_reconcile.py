@@ -16,7 +16,7 @@ from portal.core.models.merchant import CreateState
 from portal.core.models.webhook_event import WebhookEvent
 from portal.domain.onboarding import scenarios
 from portal.gateway.onboarding.client import OnboardingClient
-from portal.sandbox.faults import Fault, FaultKind
+from portal.sandbox.common.fault_plans import Fault, FaultKind
 from tests.conftest import API_KEY, API_SECRET
 from tests.support.browser import Browser, Page
 from tests.support.rows import stored
@@ -25,13 +25,13 @@ from tests.wizard.conftest import merchant_id_from, typed
 
 def creates(sandbox) -> int:
     """How many create requests reached the sandbox's records."""
-    return sum(1 for r in sandbox.state.backends["onboarding"].received_requests()
+    return sum(1 for r in sandbox.state.onboarding.received_requests()
                if r.method == "POST")
 
 
 def record_of(sandbox, external_id: str) -> str:
     """The sandbox's onboardingId of the record created with ``external_id``."""
-    records = sandbox.state.backends["onboarding"]._records.values()
+    records = sandbox.state.onboarding._records.values()
     return next(r.onboarding_id for r in records if r.external_id == external_id)
 
 

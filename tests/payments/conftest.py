@@ -159,7 +159,7 @@ def credentials_row(app, merchant_id: int) -> PaymentCredentials:
 
 def backend(sandbox) -> PaymentsBackend:
     """The sandbox's payments backend."""
-    return sandbox.state.backends["payments"]
+    return sandbox.state.payments
 
 
 def act(browser: Browser, payment_id: int, action: str, amount: str | None = None,

@@ -10,7 +10,7 @@ from bs4 import BeautifulSoup
 
 from portal.core.db import db
 from portal.core.models import AuditEvent, Payment
-from portal.sandbox.faults import Fault, FaultKind
+from portal.sandbox.common.fault_plans import Fault, FaultKind
 from tests.conftest import AuthActions
 from tests.payments.conftest import (
     act,

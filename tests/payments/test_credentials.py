@@ -54,7 +54,7 @@ def test_generated_private_key_is_encrypted_at_rest(app, settings, browser, merc
 
 def test_the_sandbox_accepts_the_generated_key(app, sandbox, merchant_id, credentials):
     row = credentials_row(app, merchant_id)
-    payments = sandbox.state.backends["payments"]
+    payments = sandbox.state.payments
     assert payments._keys[row.kid].mid == row.mid
 
 

@@ -11,7 +11,7 @@ from portal.core import clock
 from portal.core.db import db
 from portal.core.models.payment import Payment
 from portal.domain.payments.status_poll import poll_once
-from portal.sandbox.faults import Fault, FaultKind
+from portal.sandbox.common.fault_plans import Fault, FaultKind
 from portal.sandbox.payments.answers import Answers
 from tests.payments.conftest import act, authorised_payment, backend, payment_row, post_hold
 

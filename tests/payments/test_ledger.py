@@ -12,7 +12,7 @@ import requests
 from portal.core.db import db
 from portal.core.models.payment import Payment
 from portal.gateway.payments.requests import AuthReversalRequest
-from portal.sandbox.faults import Fault, FaultKind
+from portal.sandbox.common.fault_plans import Fault, FaultKind
 from portal.sandbox.payments.answers import Answers
 from portal.sandbox.payments.auth import CHECKOUT_SCOPE, TOKEN_PARAM
 from portal.sandbox.payments.records import Payment as GatewayPayment

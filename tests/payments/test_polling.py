@@ -15,7 +15,7 @@ from portal.core.models.audit import AuditEvent
 from portal.core.models.payment import Payment, PaymentCredentials
 from portal.domain.payments import polling
 from portal.domain.payments.status_poll import POLL_ACTOR, poll_once
-from portal.sandbox.faults import Fault, FaultKind
+from portal.sandbox.common.fault_plans import Fault, FaultKind
 from tests.payments.conftest import act, backend, pay, payment_row, post_hold
 from tests.support.rows import fresh
 from tests.support.workers import run_worker

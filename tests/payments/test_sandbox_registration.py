@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from portal.sandbox.app import create_sandbox_app
-from portal.sandbox.config import config_from
+from portal.sandbox.common.config import config_from
 
 PEM_BODY = {"mid": "SBX1", "kid": "kid-1", "publicKeyPem": "not a key"}
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from portal.sandbox.config import ConfigError, config_from, load_config
+from portal.sandbox.common.config import ConfigError, config_from, load_config
 from tests.sandbox.payloads import bank
 from tests.sandbox.raw_calls import raw
 from tests.support.sandbox import DIALECTS, speak

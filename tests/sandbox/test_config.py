@@ -10,7 +10,7 @@ import pytest
 from pydantic import ValidationError
 
 from portal.sandbox.__main__ import main
-from portal.sandbox.config import ConfigError, config_from, load_config
+from portal.sandbox.common.config import ConfigError, config_from, load_config
 
 GOOD = {"partners": [{"partnerId": "p1", "keys": [{"apiKey": "k1", "apiSecret": "s1"}]}],
         "reviewSeconds": 5}

@@ -10,7 +10,7 @@ from pathlib import Path
 import requests
 
 import portal.sandbox
-from portal.sandbox.dialect import AnswerDialect
+from portal.sandbox.common.dialect import AnswerDialect
 from tests.sandbox.payloads import bank
 from tests.sandbox.raw_calls import raw
 from tests.support.dialect_reads import READS, proof_for

@@ -15,7 +15,7 @@ from portal.gateway.errors import GatewayUnavailable
 from portal.gateway.onboarding.client import OnboardingClient
 from portal.gateway.retry import NO_RETRY
 from portal.sandbox.app import create_sandbox_app, state_of
-from portal.sandbox.config import load_config
+from portal.sandbox.common.config import load_config
 from tests.sandbox.conftest import CONFIG, KEY, SECRET
 from tests.sandbox.faulted_calls import already_used
 from tests.sandbox.payloads import create_body

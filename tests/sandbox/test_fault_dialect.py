@@ -8,7 +8,7 @@ import pytest
 import requests
 
 from portal.gateway.errors import GatewayUnavailable
-from portal.sandbox.faults import Fault, FaultKind
+from portal.sandbox.common.fault_plans import Fault, FaultKind
 from tests.sandbox.conftest import client_of
 from tests.sandbox.faulted_calls import CATEGORIES
 from tests.sandbox.payloads import create_body

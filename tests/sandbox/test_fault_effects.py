@@ -10,7 +10,7 @@ import requests
 from portal.gateway.errors import GatewayUnavailable, ValidationFailed
 from portal.gateway.onboarding.client import OnboardingClient
 from portal.gateway.transport import Timeouts
-from portal.sandbox.faults import Fault, FaultKind
+from portal.sandbox.common.fault_plans import Fault, FaultKind
 from tests.sandbox.conftest import KEY, SECRET
 from tests.sandbox.faulted_calls import CATEGORIES, already_used
 from tests.sandbox.payloads import business, create_body

@@ -10,7 +10,7 @@ import requests
 
 from portal.gateway.errors import GatewayUnavailable
 from portal.gateway.onboarding.client import OnboardingClient
-from portal.sandbox.faults import Fault, FaultKind
+from portal.sandbox.common.fault_plans import Fault, FaultKind
 from tests.sandbox.faulted_calls import CATEGORIES
 
 

@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from portal.gateway.errors import ValidationFailed
-from portal.sandbox.errors import ApiError
+from portal.sandbox.common.errors import ApiError
 from tests.sandbox.checklists import OWNER_AADHARS, SECTIONS, pending
 from tests.sandbox.payloads import (
     CALLBACK,

@@ -21,10 +21,8 @@ from portal.gateway.onboarding.client import OnboardingClient
 from portal.gateway.payments.client import PaymentsClient
 from portal.gateway.retry import NO_RETRY, RetryPolicy
 from portal.gateway.transport import Timeouts
-from portal.sandbox.app import create_sandbox_app, state_of
-from portal.sandbox.config import config_from
-from portal.sandbox.persistence import SavingTicker, StateFile
-from portal.sandbox.state import BACKEND_NAME
+from portal.sandbox.app import SavingTicker, StateFile, create_sandbox_app, state_of
+from portal.sandbox.common.config import config_from
 from tests.sandbox.conftest import CONFIG, KEY, SECRET
 from tests.sandbox.payloads import create_body, fill_every_step
 from tests.sandbox.payments.conftest import initiate_body, pay_by_card
@@ -115,7 +113,7 @@ def test_an_unreadable_state_file_is_set_aside_and_the_sandbox_starts_empty(tmp_
     assert StateFile(state_path, state).load() is False
     assert (tmp_path / "sandbox-state.json.unreadable").read_text() == "{not json"
     assert "could not be read" in caplog.text
-    assert state.backends[BACKEND_NAME].snapshot()["records"] == []
+    assert state.onboarding.snapshot()["records"] == []
 
 
 def test_a_save_writes_only_what_changed(tmp_path):
@@ -150,16 +148,16 @@ def test_a_whole_journey_reads_back_as_it_was_written(tmp_path):
     again = state_of(create_sandbox_app(built))
     again.restore(json.loads(json.dumps(written)))
     assert again.snapshot() == written
-    record = again.backends[BACKEND_NAME]._get(onboarding_id)
+    record = again.onboarding._get(onboarding_id)
     assert record.business is not None and record.status == "PENDING_VERIFICATION"
-    assert again.backends["payments"].get(started.gid).refunded == Decimal("20.00")
+    assert again.payments.get(started.gid).refunded == Decimal("20.00")
 
 
 def test_a_tick_that_decided_a_review_is_kept_and_an_idle_one_writes_nothing(tmp_path):
     app = create_sandbox_app(config_from({"gatewayPrivateKeyPem": gateway_key().private_pem,
                                           **CONFIG}))
     state = state_of(app)
-    backend = state.backends[BACKEND_NAME]
+    backend = state.onboarding
     state_file = StateFile(tmp_path / "state.json", state)
     ticker = SavingTicker(backend, state_file)
     with serve(app) as url:
@@ -177,5 +175,5 @@ def test_a_tick_that_decided_a_review_is_kept_and_an_idle_one_writes_nothing(tmp
     state.clock.advance(61)
     ticker.tick()
     kept = json.loads((tmp_path / "state.json").read_text())
-    [record] = kept["backends"][BACKEND_NAME]["records"]
+    [record] = kept["backends"]["onboarding"]["records"]
     assert record["status"] == "APPROVED"

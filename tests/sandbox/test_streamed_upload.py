@@ -19,9 +19,9 @@ from portal.gateway.onboarding.hmac import AUTH_HEADER, DIGEST_HEADER, HmacAuth,
 from portal.gateway.onboarding.operations import body_json
 from portal.gateway.onboarding.requests import DocumentUploadRequest
 from portal.gateway.transport import json_bytes
-from portal.sandbox import streamed_json
-from portal.sandbox.faults import Fault, FaultKind
-from portal.sandbox.streamed_json import SpilledString, parse_spooled, spool
+from portal.sandbox.common.fault_plans import Fault, FaultKind
+from portal.sandbox.onboarding import streamed_json
+from portal.sandbox.onboarding.streamed_json import SpilledString, parse_spooled, spool
 from tests.sandbox.conftest import KEY, SECRET
 
 MB = 1024 * 1024

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 import portal.sandbox.app  # noqa: F401 - loads every module of the sandbox
-from portal.sandbox import dialect
-from portal.sandbox.dialect import AnswerDialect
+from portal.sandbox.common import dialect
+from portal.sandbox.common.dialect import AnswerDialect
 
 #: The dialect's id among a test's parameter ids.
 _DIALECT_ID = re.compile(r"(?<=[\[-])(" + "|".join(map(re.escape, AnswerDialect)) + r")(?=[\]-])")

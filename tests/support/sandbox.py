@@ -6,7 +6,7 @@ registration and registered payments key forgotten, the config's values back (te
 ``webhookUrl`` or the status names) and the clock back to real time or to the start it was
 given.
 
-Answer dialects (``portal.sandbox.dialect``): a test that asks for the ``answer_dialect``
+Answer dialects (``portal.sandbox.common.dialect``): a test that asks for the ``answer_dialect``
 fixture runs once per dialect, ``contract`` then ``docs``, with its sandbox speaking it (the
 fixture's value is the dialect's name); the reset before the next test puts the config's dialect
 back, so tests that do not ask for it are left as they were. ``tests/support/dialects.py`` (a
@@ -32,11 +32,11 @@ import pytest
 
 from portal.core.clock import Clock
 from portal.sandbox.app import create_sandbox_app, state_of
-from portal.sandbox.config import SandboxConfig, config_from
-from portal.sandbox.dialect import AnswerDialect
+from portal.sandbox.common.config import SandboxConfig, config_from
+from portal.sandbox.common.dialect import AnswerDialect
 from portal.sandbox.onboarding.backend import OnboardingBackend
 from portal.sandbox.payments.backend import PaymentsBackend
-from portal.sandbox.state import BACKEND_NAME, SandboxState
+from portal.sandbox.state import SandboxState
 from tests.support.dialect_reads import READS, keep_proof, proof_for, proofs, skip_if_proven
 from tests.support.keys import KeyPair, new_key_pair
 from tests.support.servers import serve
@@ -59,12 +59,12 @@ class RunningSandbox:
     @property
     def backend(self) -> OnboardingBackend:
         """The onboarding API's backend."""
-        return self.state.backends[BACKEND_NAME]
+        return self.state.onboarding
 
     @property
     def payments(self) -> PaymentsBackend:
         """The payments API's backend."""
-        return self.state.backends["payments"]
+        return self.state.payments
 
     def reset(self) -> RunningSandbox:
         """Back to how it was served: no records, the config's values, the clock at its start."""
@@ -113,7 +113,7 @@ def serve_sandbox(config: dict[str, Any], host: str = "127.0.0.1",
     with serve(app, host=host) as url:
         yield RunningSandbox(url=url, state=state, clock=clock,
                              pristine=built.model_copy(deep=True), start=start,
-                             built_payments=containers_copied(vars(state.backends["payments"])))
+                             built_payments=containers_copied(vars(state.payments)))
 
 
 # ---------------------------------------------------------------- answer dialects

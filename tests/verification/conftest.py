@@ -23,7 +23,6 @@ from portal.domain.onboarding.create import start_merchant
 from portal.domain.onboarding.service import send_step
 from portal.domain.onboarding.steps import BY_KEY
 from portal.sandbox.onboarding.backend import OnboardingBackend
-from portal.sandbox.state import BACKEND_NAME
 from tests.support.dialects import every_dialect_fixture
 from tests.support.servers import serve
 from tests.wizard.conftest import closed_port
@@ -82,7 +81,7 @@ def page_soup(client, path: str) -> BeautifulSoup:
 
 def backend_of(sandbox) -> OnboardingBackend:
     """The sandbox's onboarding backend."""
-    return sandbox.state.backends[BACKEND_NAME]
+    return sandbox.state.onboarding
 
 
 def frame_src(html: bytes) -> str:

@@ -10,7 +10,7 @@ from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.verification import GatewayLink
 from portal.domain.onboarding.steps import STEPS
-from portal.sandbox.faults import Fault, FaultKind
+from portal.sandbox.common.fault_plans import Fault, FaultKind
 from tests.verification.conftest import backend_of, frame_src, onboard, token_of
 
 

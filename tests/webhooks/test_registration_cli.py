@@ -18,8 +18,7 @@ from portal.core.db import db
 from portal.core.models.webhook_event import WebhookEvent
 from portal.gateway.onboarding.client import OnboardingClient
 from portal.sandbox.app import create_sandbox_app, state_of
-from portal.sandbox.config import load_config
-from portal.sandbox.state import BACKEND_NAME
+from portal.sandbox.common.config import load_config
 from tests.conftest import API_KEY, API_SECRET, PARTNER_ID
 from tests.sandbox.payloads import create_body, fill_every_step
 from tests.support.servers import serve
@@ -40,7 +39,7 @@ def _webhooks(sandbox) -> list[tuple[str, str]]:
 
 def state_of_backend(sandbox):
     """The sandbox's onboarding backend."""
-    return sandbox.state.backends[BACKEND_NAME]
+    return sandbox.state.onboarding
 
 
 def test_register_list_delete(runner, sandbox):
@@ -126,5 +125,5 @@ def test_make_run_registers_the_webhook_through_the_api(tmp_path: Path, database
         result = portal.test_cli_runner().invoke(args=["gateway", "webhooks", "register", hook])
         assert result.exit_code == 0, result.output
     partner_id = json.loads((tmp_path / "sandbox.json").read_text())["partners"][0]["partnerId"]
-    hooks = state_of(sandbox_app).backends[BACKEND_NAME].webhooks.registered(partner_id)
+    hooks = state_of(sandbox_app).onboarding.webhooks.registered(partner_id)
     assert [h.webhookUrl for h in hooks] == [hook]

@@ -130,7 +130,7 @@ def test_an_unreadable_answer_to_the_create_leaves_its_outcome_unknown(browser, 
 def test_checklist_variants_lock_steps_and_read_in_words(browser, app, new_merchant, front,
                                                          sandbox):
     merchant_id = onboard(browser, app)
-    backend = sandbox.state.backends["onboarding"]
+    backend = sandbox.state.onboarding
     backend.acknowledge_tnc(stored(app, merchant_id).onboarding_id)
 
     def docs_checklist(answer: dict[str, Any]) -> dict[str, Any]:

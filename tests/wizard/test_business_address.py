@@ -34,7 +34,7 @@ def step_url(merchant_id: int, step: str) -> str:
 
 def last_body(sandbox, suffix: str) -> dict:
     """The JSON body of the last PUT whose path ends with ``suffix``."""
-    log = sandbox.state.backends["onboarding"].received_requests()
+    log = sandbox.state.onboarding.received_requests()
     return json.loads([r for r in log if r.raw_path.endswith(suffix)][-1].body)
 
 

@@ -11,7 +11,7 @@ from tests.wizard.conftest import merchant_id_from, point_gateway_at, typed
 
 def creates(sandbox) -> list:
     """The create requests the sandbox received."""
-    return [r for r in sandbox.state.backends["onboarding"].received_requests()
+    return [r for r in sandbox.state.onboarding.received_requests()
             if r.method == "POST"]
 
 

@@ -63,7 +63,7 @@ def test_an_upload_is_stored_by_a_generated_name_and_sent_in_its_own_call(
     assert document.status == "sent"
     assert bool(document.sent_gid) is (every_answer_dialect == "contract")  # the docs': no gid
     assert stored(app, needs_documents).documents_outstanding == OWNER_DOCS[1:]
-    uploads = [r for r in sandbox.state.backends["onboarding"].received_requests()
+    uploads = [r for r in sandbox.state.onboarding.received_requests()
                if r.raw_path.endswith("/docs")]
     assert len(uploads) == 1 and base64.b64encode(PNG) in uploads[0].body
     # once sent, the type can be uploaded again (until the step locks)
@@ -82,7 +82,7 @@ def test_bad_uploads_are_refused_beside_the_file_field(browser, app, sandbox, ne
     page = upload(browser, documents_page(browser, needs_documents), OWNER_DOCS[0], content, name)
     assert any(message in error for error in page.errors_for("file")), page.errors_for("file")
     assert stored_documents(app) == []
-    assert not [r for r in sandbox.state.backends["onboarding"].received_requests()
+    assert not [r for r in sandbox.state.onboarding.received_requests()
                 if r.raw_path.endswith("/docs")]
 
 

@@ -39,7 +39,7 @@ def test_steps_one_to_seven_end_in_pending_verification(browser: Browser, app, s
     assert [states[k] for k in ("create", "business", "owners", "bank", "signatory",
                                 "documents", "products")] == ["sent"] * 7
     assert states["verification"] == states["status"] == "not_started"
-    record = sandbox.state.backends["onboarding"].get_status("partner-test",
+    record = sandbox.state.onboarding.get_status("partner-test",
                                                               row.onboarding_id)
     assert record["merchantInfo"]["onboardingStatus"] == "PENDING_VERIFICATION"
     listing = browser.get("/merchants")

@@ -58,7 +58,7 @@ def test_an_rfi_chosen_on_step_one_fills_every_step_and_stays_chosen(browser, ap
         if step == "signatory":  # documents next: its page offers the scenario too
             assert picked(page) == scenarios.REVIEW_RFI
             page = browser.get(step_url(merchant_id, "products"))
-    business = [r for r in sandbox.state.backends["onboarding"].received_requests()
+    business = [r for r in sandbox.state.onboarding.received_requests()
                 if r.raw_path.endswith("/business-details")]
     assert [json.loads(r.body)["registeredName"] for r in business] == [
         "RFI Sandbox Traders Private Limited"]

@@ -33,7 +33,7 @@ FOLLOWING = {"business": "owners", "owners": "bank", "bank": "signatory",
 def sends(sandbox) -> list[str]:
     """The method and path of every request the sandbox received."""
     return [f"{r.method} {r.raw_path}" for r in
-            sandbox.state.backends["onboarding"].received_requests()]
+            sandbox.state.onboarding.received_requests()]
 
 
 def step_url(merchant_id: int, step: str) -> str:
@@ -221,7 +221,7 @@ def test_products_offer_a_fee_for_every_card_network(browser, new_merchant):
 
 def test_a_locked_refusal_locks_the_step_with_its_reason(browser, app, sandbox):
     merchant_id = onboard(browser, app)
-    sandbox.state.backends["onboarding"].acknowledge_tnc(stored(app, merchant_id).onboarding_id)
+    sandbox.state.onboarding.acknowledge_tnc(stored(app, merchant_id).onboarding_id)
     page = browser.submit(browser.get(step_url(merchant_id, "business")),
                           typed(scenarios.HAPPY, "business", tradeName="New name"))
     assert page.step_states()["business"] == "locked"

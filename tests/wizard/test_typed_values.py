@@ -17,7 +17,7 @@ from tests.wizard.conftest import typed
 
 
 def last_body(sandbox, suffix: str) -> dict:
-    log = sandbox.state.backends["onboarding"].received_requests()
+    log = sandbox.state.onboarding.received_requests()
     return json.loads([r for r in log if r.raw_path.endswith(suffix)][-1].body)
 
 

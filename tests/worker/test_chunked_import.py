@@ -16,7 +16,7 @@ from portal.core.db import db
 from portal.core.models.job import JobState
 from portal.core.models.merchant import Merchant
 from portal.features.bulk.import_job import KIND, Chunk
-from portal.sandbox.faults import Fault, FaultKind
+from portal.sandbox.common.fault_plans import Fault, FaultKind
 from tests.jobs.support import (
     queue_import,
     stored_import,

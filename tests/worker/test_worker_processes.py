@@ -18,7 +18,7 @@ from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.webhook_event import WebhookEvent
 from portal.features.bulk.import_job import KIND
-from portal.sandbox.faults import Fault, FaultKind
+from portal.sandbox.common.fault_plans import Fault, FaultKind
 from tests.jobs.support import (
     queue_import,
     stored_import,
@@ -140,7 +140,7 @@ def test_a_create_in_flight_when_its_worker_dies_is_reported_unknown_never_done(
     assert {problems[r.number]["state"] for r in unknown} == {"outcome_unknown"}
 
     # the held creates did land at the gateway; a webhook naming each links it at the next sync
-    records = sandbox.state.backends["onboarding"]._records.values
+    records = sandbox.state.onboarding._records.values
     wait_for(lambda: {r.external_id for r in records()} >= {
         r.outcome["externalOnboardingId"] for r in unknown}, "the held creates to land")
     with app.app_context():

@@ -39,7 +39,7 @@ IMPORTED = "imported"
 #: The credentials form's choice of key: the merchant's own, or the partner's portfolio key.
 OWN_KEY = "own"
 PORTFOLIO = "portfolio"
-#: Where the sandbox takes merchant keys (portal.sandbox.control).
+#: Where the sandbox takes merchant keys (portal.sandbox.controls).
 SANDBOX_REGISTRATION_PATH = "/_sandbox/merchants"
 MID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 KID_PATTERN = re.compile(r"^[A-Za-z0-9._-]{1,128}$")

@@ -37,7 +37,7 @@ from portal.gateway.onboarding.requests import (
 from portal.gateway.onboarding.vocabulary import OnboardingStatus, known_document_type
 from portal.gateway.onboarding.webhooks import WebhookList, WebhookRegistrationRequest
 from portal.gateway.shapes import FieldError
-from portal.sandbox.errors import ApiError, validation_error
+from portal.sandbox.common.errors import ApiError, validation_error
 from portal.sandbox.onboarding.categories import SUBCATEGORY_CODES
 from portal.sandbox.onboarding.documents import pending_documents
 from portal.sandbox.onboarding.records import OnboardingRecord, StoredDocument, VerificationToken

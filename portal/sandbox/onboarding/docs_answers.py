@@ -1,4 +1,4 @@
-"""What the onboarding API answers in the docs dialect (``portal.sandbox.dialect``).
+"""What the onboarding API answers in the docs dialect (``portal.sandbox.common.dialect``).
 
 - Bank details: ``{status: SUCCESS, message, data{onboardingId, bankVerificationStatus}}``
   (update-bank-details.mdx), the penny drop's outcome without the record.
@@ -32,7 +32,7 @@ from portal.gateway.onboarding.checklist_words import ChecklistState
 from portal.gateway.onboarding.requests import DocumentUploadRequest
 from portal.gateway.onboarding.vocabulary import OnboardingStatus
 from portal.gateway.shapes import Envelope
-from portal.sandbox.dialect import SUCCESS
+from portal.sandbox.common.dialect import SUCCESS
 from portal.sandbox.onboarding.present import checklist
 from portal.sandbox.onboarding.records import OnboardingRecord
 

@@ -9,8 +9,8 @@ from portal.gateway.onboarding.events import WebhookEventName
 from portal.gateway.onboarding.product_events import COVERING, ApprovalProduct
 from portal.gateway.onboarding.vocabulary import OnboardingStatus
 from portal.gateway.shapes import FieldError
-from portal.sandbox.dialect import speaks_docs
-from portal.sandbox.errors import validation_error
+from portal.sandbox.common.dialect import speaks_docs
+from portal.sandbox.common.errors import validation_error
 from portal.sandbox.onboarding.present import checklist
 from portal.sandbox.onboarding.records import OnboardingRecord, VerificationToken
 from portal.sandbox.onboarding.store import OnboardingStore

@@ -17,19 +17,19 @@ from portal.gateway.onboarding.hmac import DIGEST_HEADER
 from portal.gateway.onboarding.operations import OPERATIONS, PREFIX
 from portal.gateway.operations import Operation
 from portal.gateway.shapes import validate_payload
-from portal.sandbox.config import SandboxConfig
-from portal.sandbox.dialect import speaks_docs
-from portal.sandbox.envelopes import envelope
-from portal.sandbox.errors import forbidden, not_found, validation_error
-from portal.sandbox.hmac_auth import authenticate, authenticate_streamed, raw_request_path
-from portal.sandbox.json_body import read_json
+from portal.sandbox.common.config import SandboxConfig
+from portal.sandbox.common.dialect import speaks_docs
+from portal.sandbox.common.envelopes import envelope
+from portal.sandbox.common.errors import forbidden, not_found, validation_error
+from portal.sandbox.common.json_body import read_json
+from portal.sandbox.common.paths import flask_rule
 from portal.sandbox.onboarding import upload_body
+from portal.sandbox.onboarding.auth import authenticate, authenticate_streamed, raw_request_path
 from portal.sandbox.onboarding.backend import OnboardingBackend
 from portal.sandbox.onboarding.categories import categories_data
 from portal.sandbox.onboarding.docs_answers import DOCS_SHAPED, docs_answer
 from portal.sandbox.onboarding.records import ReceivedRequest
-from portal.sandbox.paths import flask_rule
-from portal.sandbox.streamed_json import SpooledBody, read_spooled_json
+from portal.sandbox.onboarding.streamed_json import SpooledBody, read_spooled_json
 
 #: A streamed body up to this size is kept in the log whole.
 LOGGED_BYTES = 64 * 1024

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from portal.gateway.onboarding.vocabulary import OnboardingStatus
-from portal.sandbox.config import SandboxConfig
+from portal.sandbox.common.config import SandboxConfig
 
 #: Where the contract puts the status in ``merchantInfo``.
 CONTRACT_KEY = "onboardingStatus"

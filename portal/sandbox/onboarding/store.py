@@ -17,11 +17,11 @@ from portal.gateway.onboarding.events import WebhookEventName
 from portal.gateway.onboarding.reading import RFI_DETAILS
 from portal.gateway.onboarding.vocabulary import OnboardingStatus
 from portal.gateway.shapes import FieldError
-from portal.sandbox import snapshots
-from portal.sandbox.config import SandboxConfig
-from portal.sandbox.dialect import speaks_docs
-from portal.sandbox.errors import forbidden, not_found, validation_error
-from portal.sandbox.hmac_auth import PartnerKeyState
+from portal.sandbox.common import snapshots
+from portal.sandbox.common.config import SandboxConfig
+from portal.sandbox.common.dialect import speaks_docs
+from portal.sandbox.common.errors import forbidden, not_found, validation_error
+from portal.sandbox.onboarding.auth import PartnerKeyState
 from portal.sandbox.onboarding.docs_answers import docs_words_differ, rfi_details
 from portal.sandbox.onboarding.present import checklist, merchant_data
 from portal.sandbox.onboarding.records import OnboardingRecord, ReceivedRequest, VerificationToken

@@ -1,6 +1,6 @@
 """The document upload's body, checked in bounded memory.
 
-Its Base64 content stays in the spooled body (:mod:`portal.sandbox.streamed_json`) and is
+Its Base64 content stays in the spooled body (:mod:`portal.sandbox.onboarding.streamed_json`) and is
 checked a chunk at a time, never decoded whole: the characters, the padding of the last group
 and the decoded size. The shared shape then checks the body with that last group standing in
 for the content, so every rule and message on the other fields stays the shape's own.
@@ -16,7 +16,7 @@ from typing import Any
 
 from portal.gateway.onboarding.requests import DOCUMENT_CONTENT, DocumentUploadRequest
 from portal.gateway.shapes import FieldError, validate_payload
-from portal.sandbox.streamed_json import SpilledString
+from portal.sandbox.onboarding.streamed_json import SpilledString
 
 #: The operation whose body is read this way.
 OPERATION = "upload_document"

@@ -1,4 +1,5 @@
-"""What the payments API answers, in the sandbox's answer dialect (``portal.sandbox.dialect``).
+"""What the payments API answers, in the sandbox's answer dialect
+(``portal.sandbox.common.dialect``).
 
 The contract's shapes by default; with ``answerDialect: "docs"`` the variants of the gateway's
 docs (docs/gateway-facts.md D, samples-rev3): the status's gid in the envelope only and ``data`` as
@@ -19,9 +20,14 @@ from typing import Any
 
 from portal.gateway.payments.answers import CardData, InitiateData, PaymentStatusData
 from portal.gateway.shapes import Envelope, ErrorMessages, ResponseModel
-from portal.sandbox.dialect import SUCCESS, SUCCESS_DONE_CODE, docs_error
-from portal.sandbox.envelopes import TIMESTAMP_FORMAT, envelope, error_envelope, error_messages
-from portal.sandbox.errors import NOT_FOUND, ApiError, DuplicateId
+from portal.sandbox.common.dialect import SUCCESS, SUCCESS_DONE_CODE, docs_error
+from portal.sandbox.common.envelopes import (
+    TIMESTAMP_FORMAT,
+    envelope,
+    error_envelope,
+    error_messages,
+)
+from portal.sandbox.common.errors import NOT_FOUND, ApiError, DuplicateId
 from portal.sandbox.payments.records import Action, ActionKind, Payment, money, new_answer_gid
 from portal.sandbox.payments.scenarios import DECLINES, QUEUED, Scenario
 

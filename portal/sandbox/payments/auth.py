@@ -25,9 +25,9 @@ from portal.gateway.payments.jws import (
     verify_claims,
 )
 from portal.gateway.shapes import FieldError
-from portal.sandbox.config import SandboxConfig
-from portal.sandbox.dialect import speaks_docs
-from portal.sandbox.errors import unauthorized, validation_error
+from portal.sandbox.common.config import SandboxConfig
+from portal.sandbox.common.dialect import speaks_docs
+from portal.sandbox.common.errors import unauthorized, validation_error
 from portal.sandbox.payments.records import Payment
 from portal.sandbox.payments.tokens import GATEWAY_ISSUER, check_digest_claims, decrypt_body
 

@@ -23,11 +23,11 @@ from portal.gateway.payments.requests import (
 from portal.gateway.payments.vocabulary import AmountScope
 from portal.gateway.payments.words import PaymentStatus
 from portal.gateway.shapes import FieldError
-from portal.sandbox import snapshots
-from portal.sandbox.config import SandboxConfig
-from portal.sandbox.dialect import speaks_docs
-from portal.sandbox.envelopes import new_gid
-from portal.sandbox.errors import (
+from portal.sandbox.common import snapshots
+from portal.sandbox.common.config import SandboxConfig
+from portal.sandbox.common.dialect import speaks_docs
+from portal.sandbox.common.envelopes import new_gid
+from portal.sandbox.common.errors import (
     AMOUNT_MISMATCH,
     INVALID_DATA,
     NOT_FOUND,

@@ -18,7 +18,7 @@ from flask import Blueprint, render_template, request, url_for
 
 from portal.gateway.payments.words import PaymentStatus
 from portal.gateway.rules import mask
-from portal.sandbox.errors import ApiError
+from portal.sandbox.common.errors import ApiError
 from portal.sandbox.payments.auth import CHECKOUT_SCOPE, STATUS_SCOPE, TOKEN_PARAM
 from portal.sandbox.payments.backend import PaymentsBackend
 from portal.sandbox.payments.records import Outcome, Payment

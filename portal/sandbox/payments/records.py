@@ -12,7 +12,7 @@ from typing import Any
 from portal.gateway.payments.answers import PaymentStatusData, RefundData
 from portal.gateway.payments.requests import InitiateRequest
 from portal.gateway.payments.words import PaymentStatus
-from portal.sandbox.envelopes import TIMESTAMP_FORMAT
+from portal.sandbox.common.envelopes import TIMESTAMP_FORMAT
 from portal.sandbox.payments.scenarios import Scenario
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, jsonify, request, url_for
 
+from portal.core.clock import Clock
 from portal.gateway.payments.auth import (
     KEY_MID_HEADER,
     KID_HEADER,
@@ -18,14 +19,14 @@ from portal.gateway.payments.auth import (
 )
 from portal.gateway.payments.operations import INITIATE_PATH, OPERATIONS, PREFIX
 from portal.gateway.shapes import validate_payload
-from portal.sandbox.dialect import speaks_docs
-from portal.sandbox.errors import ApiError, unauthorized, validation_error
-from portal.sandbox.paths import flask_rule
+from portal.sandbox.common.config import SandboxConfig
+from portal.sandbox.common.dialect import speaks_docs
+from portal.sandbox.common.errors import ApiError, unauthorized, validation_error
+from portal.sandbox.common.paths import flask_rule
 from portal.sandbox.payments.answers import Answer, Answers
 from portal.sandbox.payments.auth import CHECKOUT_SCOPE, STATUS_SCOPE, TOKEN_PARAM, Caller
 from portal.sandbox.payments.backend import PaymentsBackend
 from portal.sandbox.payments.checkout import checkout_blueprint, status_url
-from portal.sandbox.state import PAYMENTS_NAME, SandboxState
 
 #: The hosted checkout's initiate path, and the openapi's, which the sandbox takes too.
 INITIATE_PATHS = (INITIATE_PATH, PREFIX + "/initiate/paycollect")
@@ -34,21 +35,21 @@ INITIATE_PATHS = (INITIATE_PATH, PREFIX + "/initiate/paycollect")
 GATEWAY_KEY_PATH = "/gl/v1/gateway-key.pem"
 
 
-def install_payments(app: Flask, state: SandboxState) -> None:
-    """Give the sandbox its payments backend, API and hosted checkout page."""
-    backend = PaymentsBackend(state.config, state.clock)
-    state.backends[PAYMENTS_NAME] = backend
-    app.register_blueprint(payments_blueprint(backend, state))
+def install_payments(app: Flask, backend: PaymentsBackend, config: SandboxConfig,
+                     clock: Clock) -> None:
+    """Give the sandbox its payments API and hosted checkout page, over ``backend``."""
+    app.register_blueprint(payments_blueprint(backend, config, clock))
     app.register_blueprint(checkout_blueprint(backend))
 
 
-def payments_blueprint(backend: PaymentsBackend, state: SandboxState) -> Blueprint:
-    """The payments API over ``backend``, answering in ``state``'s dialect with its clock's
+def payments_blueprint(backend: PaymentsBackend, config: SandboxConfig, clock: Clock
+                       ) -> Blueprint:
+    """The payments API over ``backend``, answering in ``config``'s dialect with ``clock``'s
     timestamps."""
     bp = Blueprint("sandbox_payments", __name__)
 
     def answers() -> Answers:
-        return Answers(speaks_docs(state.config.answerDialect), state.clock.now())
+        return Answers(speaks_docs(config.answerDialect), clock.now())
 
     def sent(answer: Answer) -> tuple[Response, int]:
         body, status = answer

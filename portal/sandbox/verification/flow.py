@@ -19,7 +19,7 @@ from typing import Any
 
 from portal.gateway.onboarding.checklist_words import ChecklistState
 from portal.gateway.onboarding.events import MessageName, StepName
-from portal.sandbox.errors import ApiError
+from portal.sandbox.common.errors import ApiError
 from portal.sandbox.onboarding.backend import OnboardingBackend
 from portal.sandbox.verification.messages import verification_message as message
 

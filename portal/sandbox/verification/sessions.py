@@ -19,7 +19,7 @@ from pydantic import TypeAdapter
 
 from portal.core.clock import Clock
 from portal.gateway.onboarding.events import origin_of
-from portal.sandbox import snapshots
+from portal.sandbox.common import snapshots
 from portal.sandbox.onboarding.backend import OnboardingBackend
 
 ASK_AGAIN = "Ask the partner for a new verification link."

@@ -14,9 +14,9 @@ from flask import Blueprint, Response, jsonify, request
 
 from portal.core.clock import Clock
 from portal.gateway.shapes import RequestModel, validate_payload
-from portal.sandbox.envelopes import envelope
-from portal.sandbox.errors import validation_error
-from portal.sandbox.json_body import read_json
+from portal.sandbox.common.envelopes import envelope
+from portal.sandbox.common.errors import validation_error
+from portal.sandbox.common.json_body import read_json
 from portal.sandbox.webhooks.dispatcher import WebhookDispatcher, WebhookFaults
 
 

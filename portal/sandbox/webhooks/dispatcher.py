@@ -38,9 +38,9 @@ from portal.core.clock import Clock
 from portal.gateway.onboarding.hmac import DIGEST_HEADER, hmac_digest
 from portal.gateway.onboarding.webhooks import Webhook
 from portal.gateway.shapes import FieldError
-from portal.sandbox import snapshots
-from portal.sandbox.config import SandboxConfig
-from portal.sandbox.errors import not_found, validation_error
+from portal.sandbox.common import snapshots
+from portal.sandbox.common.config import SandboxConfig
+from portal.sandbox.common.errors import not_found, validation_error
 
 log = logging.getLogger("portal.sandbox.webhooks")
 

@@ -14,7 +14,7 @@ from portal.core.db import db
 from portal.core.models.payment import ActionState, Payment
 from portal.core.models.payment_link import LinkState, PaymentLink
 from portal.domain.payments.status_poll import poll_once
-from portal.sandbox.faults import Fault, FaultKind
+from portal.sandbox.common.fault_plans import Fault, FaultKind
 from tests.payments.conftest import pay
 from tests.payments.links.conftest import (
     counting_initiates,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 import requests
 
-from portal.sandbox.faults import Fault, FaultKind
+from portal.sandbox.common.fault_plans import Fault, FaultKind
 from tests.sandbox.docs_samples import same_shape, sample
 from tests.sandbox.payments.conftest import initiate_body
 from tests.sandbox.payments.raw_calls import capture_body, paid, raw

@@ -15,7 +15,7 @@ from portal.gateway.errors import (
     ValidationFailed,
 )
 from portal.gateway.payments.operations import OPERATIONS
-from portal.sandbox.errors import INVALID_DATA, NOT_FOUND
+from portal.sandbox.common.errors import INVALID_DATA, NOT_FOUND
 from tests.sandbox.payments.conftest import initiate_body, pay_by_card, returned
 from tests.support.servers import serve
 

@@ -7,7 +7,7 @@ import pytest
 
 from portal.gateway.errors import NotFound, Unauthorized
 from portal.gateway.payments.words import PaymentStatus
-from portal.sandbox.errors import NOT_FOUND
+from portal.sandbox.common.errors import NOT_FOUND
 from tests.sandbox.payments.conftest import (
     OTHER_KID,
     OTHER_MID,

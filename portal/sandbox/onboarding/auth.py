@@ -21,8 +21,8 @@ from portal.gateway.onboarding.hmac import (
     digests_match,
     matching_secret,
 )
-from portal.sandbox.errors import unauthorized
-from portal.sandbox.streamed_json import SpooledBody, spool
+from portal.sandbox.common.errors import unauthorized
+from portal.sandbox.onboarding.streamed_json import SpooledBody, spool
 
 #: Methods whose digest covers the path and query instead of the body.
 PATH_SIGNED_METHODS = frozenset({"GET", "HEAD", "DELETE"})

@@ -19,7 +19,7 @@ portfolio keys).
 ``faults`` is a :class:`~portal.sandbox.faults.FaultPlan`, armed at start and after every reset.
 
 ``answerDialect`` (``"contract"``, the default, or ``"docs"``) chooses the shapes of the answers
-(``portal.sandbox.dialect``).
+(``portal.sandbox.common.dialect``).
 
 Unknown keys are refused, so a typo (``apiSecrt``) is an error naming the key, never a setting
 silently left at its default.
@@ -34,8 +34,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from portal.gateway.onboarding.vocabulary import MAX_DOCUMENT_BYTES
-from portal.sandbox.dialect import AnswerDialect
-from portal.sandbox.faults import FaultPlan
+from portal.sandbox.common.dialect import AnswerDialect
+from portal.sandbox.common.fault_plans import FaultPlan
 
 
 class _Config(BaseModel):
@@ -112,7 +112,7 @@ class SandboxConfig(_Config):
     #: it to measure larger uploads.
     maxDocumentBytes: int = Field(default=MAX_DOCUMENT_BYTES, ge=1)
     #: The shapes of the answers: the contract's, or the variants the gateway's docs show
-    #: (``portal.sandbox.dialect``); the records are the same in both.
+    #: (``portal.sandbox.common.dialect``); the records are the same in both.
     answerDialect: AnswerDialect = AnswerDialect.CONTRACT
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from flask import Request
 
 from portal.gateway.shapes import FieldError
-from portal.sandbox.errors import validation_error
+from portal.sandbox.common.errors import validation_error
 
 #: The errorDetails field named when the body as a whole is wrong.
 BODY_FIELD = "body"

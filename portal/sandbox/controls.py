@@ -22,11 +22,11 @@ from flask import Blueprint, Response, jsonify, request
 from pydantic import Field
 
 from portal.gateway.shapes import FieldError, RequestModel, validate_payload
-from portal.sandbox.envelopes import envelope
-from portal.sandbox.errors import ApiError, validation_error
-from portal.sandbox.faults import FaultPlan
-from portal.sandbox.json_body import read_json
-from portal.sandbox.state import PAYMENTS_NAME, SandboxState
+from portal.sandbox.common.envelopes import envelope
+from portal.sandbox.common.errors import ApiError, validation_error
+from portal.sandbox.common.fault_plans import FaultPlan
+from portal.sandbox.common.json_body import read_json
+from portal.sandbox.state import SandboxState
 
 #: The furthest one call may move the clock, either way: ten years.
 MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600
@@ -97,7 +97,7 @@ def control_blueprint(state: SandboxState) -> Blueprint:
         value, errors = validate_payload(MerchantKeyRegistration, read_json(request))
         if errors:
             raise validation_error(errors)
-        state.backends[PAYMENTS_NAME].register_key(value.mid, value.kid, value.publicKeyPem,
+        state.payments.register_key(value.mid, value.kid, value.publicKeyPem,
                                                 value.subMerchants)
         return answer({"mid": value.mid, "kid": value.kid, "subMerchants": value.subMerchants})
 

@@ -20,8 +20,8 @@ from flask import Request
 
 from portal.gateway.onboarding.hmac import SignedBody
 from portal.gateway.shapes import FieldError
-from portal.sandbox.errors import validation_error
-from portal.sandbox.json_body import BODY_FIELD, parsed_json, require_json
+from portal.sandbox.common.errors import validation_error
+from portal.sandbox.common.json_body import BODY_FIELD, parsed_json, require_json
 
 #: What a body is read back from: a file, or the spooled body it was read into.
 BodyFile = IO[bytes] | SignedBody

@@ -15,7 +15,7 @@ from typing import Any
 
 from portal.gateway.payments.reading import SUCCESS_CODE, SUCCESS_WORD
 from portal.gateway.shapes import Envelope, ErrorMessages
-from portal.sandbox.envelopes import REQUEST_ERROR
+from portal.sandbox.common.envelopes import REQUEST_ERROR
 
 
 class AnswerDialect(StrEnum):

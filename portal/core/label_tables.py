@@ -14,6 +14,7 @@ from portal.core.models.merchant import CreateState
 from portal.core.models.payment import RefundState
 from portal.core.models.status_change import StatusSource
 from portal.core.models.step import StepState
+from portal.core.onboarding_statuses import LABELS as ONBOARDING_STATUS_LABELS
 from portal.core.payment_statuses import LABELS as PAYMENT_STATUS_LABELS
 from portal.gateway.onboarding.checklist_words import WORDS as CHECKLIST_WORDS
 from portal.gateway.onboarding.vocabulary import (
@@ -21,7 +22,6 @@ from portal.gateway.onboarding.vocabulary import (
     CardNetwork,
     EntityType,
     FeeType,
-    OnboardingStatus,
     PennyDropStatus,
     Product,
 )
@@ -55,13 +55,7 @@ class Kind(StrEnum):
 
 _STATUS = {
     NOT_CREATED: "Not created yet",
-    OnboardingStatus.INITIATED: "Created",
-    OnboardingStatus.IN_PROGRESS: "Details being sent",
-    OnboardingStatus.PENDING_VERIFICATION: "Pending verification",
-    OnboardingStatus.PENDING_REVIEW: "Pending review",
-    OnboardingStatus.RFI: "More information requested",
-    OnboardingStatus.APPROVED: "Approved",
-    OnboardingStatus.REJECTED: "Rejected",
+    **ONBOARDING_STATUS_LABELS,
     # The names some of the gateway's pages use (onboarding_shapes.STATUS_ALIASES).
     "UNDER_REVIEW": "Under review",
     "VERIFICATION_COMPLETE": "Verification complete",

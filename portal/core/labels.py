@@ -16,33 +16,31 @@ from portal.core.label_tables import NOT_CREATED, TABLES, Kind
 from portal.core.models.document import DocumentStatus
 from portal.core.models.merchant import CreateState
 from portal.core.models.step import StepState
+from portal.core.onboarding_statuses import codes_where as onboarding_where
 from portal.core.payment_statuses import codes_where
 from portal.gateway.onboarding.checklist_words import WORDS as CHECKLIST_WORDS
 from portal.gateway.onboarding.checklist_words import Badge
 from portal.gateway.onboarding.vocabulary import (
     AADHAR_DOC_PATTERN,
     STATUS_ALIASES,
-    OnboardingStatus,
     PennyDropStatus,
     known_status,
 )
 from portal.gateway.rules import mask
 
 #: Badge colour groups: success, warning, danger; anything else is neutral. The checklist's
-#: words and the payment statuses bring the colours of their own tables
-#: (portal.gateway.onboarding.checklist_words, portal.core.payment_statuses).
+#: words, the payment statuses and the onboarding statuses bring the colours of their own
+#: tables (portal.gateway.onboarding.checklist_words, portal.core.payment_statuses,
+#: portal.core.onboarding_statuses).
 _CODE_GROUPS: dict[str, frozenset[str]] = {
-    Badge.SUCCESS: frozenset({OnboardingStatus.APPROVED, PennyDropStatus.VERIFIED,
-                              DocumentStatus.SENT, StepState.SENT,
-                              *codes_where(badge=Badge.SUCCESS)}),
-    Badge.WARNING: frozenset({OnboardingStatus.PENDING_VERIFICATION, OnboardingStatus.RFI,
-                              StepState.NEEDS_ATTENTION, StepState.QUEUED,
-                              DocumentStatus.NOT_SENT, CreateState.OUTCOME_UNKNOWN,
-                              CreateState.NEEDS_RECONCILE, *codes_where(badge=Badge.WARNING)}),
-    Badge.DANGER: frozenset({OnboardingStatus.REJECTED, PennyDropStatus.FAILED,
-                             DocumentStatus.REFUSED, *codes_where(badge=Badge.DANGER)}),
+    Badge.SUCCESS: frozenset({PennyDropStatus.VERIFIED, DocumentStatus.SENT, StepState.SENT}),
+    Badge.WARNING: frozenset({StepState.NEEDS_ATTENTION, StepState.QUEUED, DocumentStatus.NOT_SENT,
+                              CreateState.OUTCOME_UNKNOWN, CreateState.NEEDS_RECONCILE}),
+    Badge.DANGER: frozenset({PennyDropStatus.FAILED, DocumentStatus.REFUSED}),
 }
+_TABLES = (codes_where, onboarding_where)
 _GROUPS = {group: codes | {state for state, row in CHECKLIST_WORDS.items() if row.badge == group}
+           | {code for table in _TABLES for code in table(badge=group)}
            for group, codes in _CODE_GROUPS.items()}
 
 

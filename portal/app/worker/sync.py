@@ -18,6 +18,7 @@ from portal.core.config import current_settings
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.status_change import StatusSource
+from portal.core.onboarding_statuses import FINAL_STATUSES
 from portal.domain.audit.service import SYSTEM
 from portal.domain.merchant_mail.reminders import send_reminders
 from portal.domain.onboarding.reconcile import reconcile_from_webhooks
@@ -25,7 +26,6 @@ from portal.domain.onboarding.status_reads import read_status
 from portal.features.bulk.settle import settle_linked_rows
 from portal.features.webhooks.service import pending_events, process
 from portal.gateway.onboarding.client import OnboardingClient
-from portal.gateway.onboarding.vocabulary import FINAL_STATUSES
 
 
 @dataclass

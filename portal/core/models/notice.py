@@ -17,7 +17,6 @@ from portal.core import clock
 from portal.core.db import Base
 from portal.core.models.merchant import Merchant
 from portal.core.models.types import UTCDateTime
-from portal.gateway.onboarding.vocabulary import OnboardingStatus
 
 
 class NoticeKind(StrEnum):
@@ -47,11 +46,6 @@ class MailState(StrEnum):
     INTERRUPTED = "interrupted"
     #: Nobody to email (the owner was deactivated before it went).
     SKIPPED = "skipped"
-
-
-#: The statuses whose arrival the owner is told of.
-TOLD_STATUSES = frozenset({OnboardingStatus.RFI, OnboardingStatus.REJECTED,
-                           OnboardingStatus.APPROVED})
 
 
 class Notice(Base):

@@ -12,9 +12,9 @@ from portal.core.db import db
 from portal.core.models.document import StoredDocument
 from portal.core.models.merchant import Merchant
 from portal.core.models.status_change import StatusChange
+from portal.core.onboarding_statuses import FINAL_STATUSES
 from portal.core.storage.base import DocumentStore
 from portal.domain.audit.service import Actor, record
-from portal.gateway.onboarding.vocabulary import FINAL_STATUSES
 
 #: Who the audit trail names as deleting the files.
 ACTOR = Actor("retention")

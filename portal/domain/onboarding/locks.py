@@ -6,14 +6,10 @@ import re
 
 from portal.core.labels import label
 from portal.core.models.merchant import CreateState, Merchant
+from portal.core.onboarding_statuses import FINAL_STATUSES, VERIFIED_STATUSES
 from portal.domain.onboarding.steps import Lock, Step
 from portal.gateway.onboarding.checklist_words import checklist_done
-from portal.gateway.onboarding.vocabulary import FINAL_STATUSES, OnboardingStatus
 
-#: Statuses reached only once the merchant finished the verification page.
-_VERIFIED_STATUSES = frozenset(
-    {OnboardingStatus.PENDING_REVIEW, OnboardingStatus.RFI, *FINAL_STATUSES}
-)
 _LOCK_MESSAGE = re.compile(r"\block(ed)?\b|cannot be (changed|updated) after", re.IGNORECASE)
 
 TNC_REASON = ("The merchant acknowledged the terms and conditions: the gateway no longer "
@@ -30,7 +26,7 @@ def tnc_acknowledged(merchant: Merchant) -> bool:
 def verification_complete(merchant: Merchant) -> bool:
     """Whether video KYC is complete or the status is past verification."""
     return (checklist_done(merchant.checklist.get("vkyc"))
-            or merchant.status in _VERIFIED_STATUSES)
+            or merchant.status in VERIFIED_STATUSES)
 
 
 def lock_reason(merchant: Merchant, step: Step) -> str | None:

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import ColumnElement, and_, or_
 
 from portal.core.models.merchant import Merchant
-from portal.gateway.onboarding.vocabulary import FINAL_STATUSES
+from portal.core.onboarding_statuses import FINAL_STATUSES
 
 
 def stale_cutoff(stale_after_days: int, now: datetime) -> datetime:

@@ -14,20 +14,13 @@ from sqlalchemy.orm.attributes import set_committed_value
 from portal.core import clock
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
-from portal.core.models.notice import TOLD_STATUSES, Notice, NoticeKind
+from portal.core.models.notice import Notice, NoticeKind
 from portal.core.models.status_change import StatusChange
+from portal.core.onboarding_statuses import FINAL_STATUSES, ROWS, TOLD_STATUSES
 from portal.domain.audit.service import Actor, record
-from portal.gateway.onboarding.vocabulary import FINAL_STATUSES, OnboardingStatus
 
-RANK: dict[str, int] = {
-    OnboardingStatus.INITIATED: 0,
-    OnboardingStatus.IN_PROGRESS: 1,
-    OnboardingStatus.PENDING_VERIFICATION: 2,
-    OnboardingStatus.PENDING_REVIEW: 3,
-    OnboardingStatus.RFI: 4,
-    OnboardingStatus.APPROVED: 4,
-    OnboardingStatus.REJECTED: 4,
-}
+#: Each status's place on the forward path (its row's rank).
+RANK: dict[str, int] = {code: row.rank for code, row in ROWS.items()}
 
 
 def is_final(status: str | None) -> bool:
@@ -41,8 +34,8 @@ def may_move(current: str | None, new: str) -> bool:
         return False
     if current is None or current not in RANK:
         return True
-    if current == OnboardingStatus.RFI:
-        return new in (OnboardingStatus.PENDING_REVIEW, *FINAL_STATUSES)
+    if ROWS[current].returns_to:  # RFI: back to review once the asked documents arrived
+        return new in ROWS[current].returns_to | FINAL_STATUSES
     return RANK[new] > RANK[current]
 
 

@@ -20,13 +20,14 @@ from portal.core.models.notice import Notice
 from portal.core.models.outbox import LIVE_STATES, OutboxItem
 from portal.core.models.step import StepDraft, StepState
 from portal.core.models.user import Role, User
+from portal.core.onboarding_statuses import FINAL_STATUSES
 from portal.domain.audit.service import Actor, record
 from portal.domain.four_eyes.queries import waiting_count, waiting_for
 from portal.domain.ownership.service import users_by_id
 from portal.domain.worklist.facts import QUEUED_FOR_LONG, SENT_STEPS, columns, facts_of, moments
 from portal.domain.worklist.facts import may_need_action as candidates
 from portal.domain.worklist.reasons import Item, Reason, Steps, items_of
-from portal.gateway.onboarding.vocabulary import FINAL_STATUSES, OnboardingStatus
+from portal.gateway.onboarding.vocabulary import OnboardingStatus
 
 #: The most merchants everyone's tab reads (those idle longest): its cost stays bounded
 #: however many merchants are under way.

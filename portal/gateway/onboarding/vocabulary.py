@@ -27,8 +27,6 @@ class OnboardingStatus(StrEnum):
     RFI = "RFI"
 
 
-#: Statuses after which nothing changes any more.
-FINAL_STATUSES = frozenset({OnboardingStatus.APPROVED, OnboardingStatus.REJECTED})
 
 #: Status names some of the gateway's pages use, on the contract's machine (docs/gateway-facts.md
 #: A3): the lifecycle page's UNDER_REVIEW and the quickstart's VERIFICATION_COMPLETE both mean the

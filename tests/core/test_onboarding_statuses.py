@@ -33,10 +33,10 @@ def test_every_row_fills_every_column(code):
 
 
 def test_the_groups_follow_the_columns():
-    assert FINAL_STATUSES == {OnboardingStatus.APPROVED, OnboardingStatus.REJECTED}
-    assert TOLD_STATUSES == {OnboardingStatus.RFI, *FINAL_STATUSES}
-    assert VERIFIED_STATUSES == {OnboardingStatus.PENDING_REVIEW, OnboardingStatus.RFI,
-                                 *FINAL_STATUSES}
+    assert {OnboardingStatus.APPROVED, OnboardingStatus.REJECTED} == FINAL_STATUSES
+    assert {OnboardingStatus.RFI, *FINAL_STATUSES} == TOLD_STATUSES
+    assert {OnboardingStatus.PENDING_REVIEW, OnboardingStatus.RFI,
+                                 *FINAL_STATUSES} == VERIFIED_STATUSES
 
 
 @pytest.mark.parametrize(("old", "new", "allowed"), [

@@ -118,6 +118,6 @@ def test_json_log_lines_of_a_served_request(settings: Settings, metrics_folder: 
     [access] = of(page)
     assert access["logger"] == "gunicorn.access" and "GET /login?next=" in access["message"]
     readiness = {line["logger"]: line for line in of(not_ready)}
-    assert set(readiness) == {"portal.features.monitoring", "gunicorn.access"}
-    assert readiness["portal.features.monitoring"]["level"] == "WARNING"
-    assert "The gateway did not answer" in readiness["portal.features.monitoring"]["message"]
+    assert set(readiness) == {"portal.monitoring", "gunicorn.access"}
+    assert readiness["portal.monitoring"]["level"] == "WARNING"
+    assert "The gateway did not answer" in readiness["portal.monitoring"]["message"]

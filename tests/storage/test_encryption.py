@@ -62,6 +62,6 @@ def test_a_store_that_refuses_encryption_gets_the_object_without_it_and_a_warnin
                                              "portal/b.pdf": b"%PDF-b.pdf"}
     assert front.refused == 1  # asked once; the second object is written without asking
     assert store.encryption.startswith("not encrypted by the store")
-    warnings = [r.getMessage() for r in caplog.records if r.name == "portal.core.storage"]
+    warnings = [r.getMessage() for r in caplog.records if r.name == "portal.storage"]
     assert len(warnings) == 1 and "refused server-side encryption (NotImplemented)" in warnings[0]
     assert ACCESS_KEY_ID not in caplog.text and SECRET_ACCESS_KEY not in caplog.text

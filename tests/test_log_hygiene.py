@@ -26,13 +26,14 @@ from portal.core.models.merchant import Merchant
 from portal.domain.audit.service import Actor
 from portal.domain.onboarding import merchant_links as links
 from portal.domain.onboarding import scenarios
-from tests.conftest import TEST_PASSWORD, AuthActions, with_payments
-from tests.payments.conftest import APPROVING_CARD, act, pay, payment_row, post_hold, submit
+from tests.payments.support import APPROVING_CARD, act, pay, payment_row, post_hold, submit
+from tests.support.accounts import TEST_PASSWORD, AuthActions
 from tests.support.browser import Browser
 from tests.support.rows import stored
 from tests.support.servers import gunicorn_portal, serve, sign_in
-from tests.verification.conftest import backend_of, complete_on_sandbox_page, frame_src, token_of
-from tests.wizard.conftest import onboard
+from tests.support.settings import with_payments
+from tests.verification.support import backend_of, complete_on_sandbox_page, frame_src, token_of
+from tests.wizard.support import onboard
 
 #: The request log of the loopback servers (portal and sandbox).
 WERKZEUG = "werkzeug"

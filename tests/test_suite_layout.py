@@ -4,6 +4,7 @@ the suite's kinds, and the root of ``tests/`` holds only checks of the project a
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
@@ -53,3 +54,23 @@ def test_the_portals_main_packages_have_their_tests():
                 if path.parts[-3] in ("domain", "features", "app") or path.parts[-3] == "web"}
     untested = {path.name for path in packages if not (TESTS / path.name).is_dir()}
     assert untested == TESTED_ELSEWHERE.keys(), "give each new package its folder of tests"
+
+
+def imported_modules(path: Path) -> set[str]:
+    """The modules a file of the suite imports from, as written."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return ({node.module for node in ast.walk(tree)
+             if isinstance(node, ast.ImportFrom) and node.module}
+            | {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+               for alias in node.names})
+
+
+def test_no_test_imports_a_conftest_or_another_test_module():
+    """What several tests share lives in a support module (``tests/support/`` for the whole
+    suite, a folder's ``support.py`` for its own); a conftest only registers fixtures."""
+    wrong = {f"{path.relative_to(TESTS)}: {module}"
+             for path in TESTS.rglob("*.py") for module in imported_modules(path)
+             if module.startswith("tests.")
+             and (module.rsplit(".", 1)[-1] == "conftest"
+                  or module.rsplit(".", 1)[-1].startswith("test_"))}
+    assert wrong == set()

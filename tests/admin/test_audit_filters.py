@@ -9,7 +9,7 @@ from bs4 import BeautifulSoup
 from portal.core import clock
 from portal.core.db import db
 from portal.core.models.audit import AuditEvent
-from tests.admin.test_dashboard import _add_merchants
+from tests.admin.support import _add_merchants
 
 
 def _audit(app, count: int = 1, **fields) -> None:

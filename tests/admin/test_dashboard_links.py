@@ -14,9 +14,9 @@ from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import Payment
 from portal.domain.payments import expiry
-from tests.admin.test_dashboard import _add_merchants
-from tests.payments.conftest import add_merchant
-from tests.payments.search.conftest import add_payment
+from tests.admin.support import _add_merchants
+from tests.payments.search.support import add_payment
+from tests.payments.support import add_merchant
 
 
 def soup_of(client, path: str) -> BeautifulSoup:

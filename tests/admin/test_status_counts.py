@@ -17,7 +17,7 @@ from portal.domain.onboarding import scenarios
 from portal.domain.onboarding.create import start_merchant
 from portal.domain.onboarding.status_history import change_status
 from portal.features.merchants.removal import delete_abandoned
-from tests.bulk.conftest import EXAMPLE
+from tests.bulk.support import EXAMPLE
 from tests.outbox.support import (
     app,
     database_url,

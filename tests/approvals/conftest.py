@@ -9,14 +9,8 @@ from pathlib import Path
 import pytest
 
 from portal.core.config import Settings
-from tests.conftest import with_payments
-from tests.payments.conftest import (
-    act,
-    authorised_payment,
-    browser,
-    credentials,
-    merchant_id,
-)
+from tests.payments.support import act, authorised_payment, browser, credentials, merchant_id
+from tests.support.settings import with_payments
 
 __all__ = ["browser", "credentials", "merchant_id"]
 

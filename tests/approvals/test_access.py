@@ -6,7 +6,7 @@ import pytest
 
 from portal.core.models import ApprovalKind, ApprovalState
 from portal.domain.four_eyes.queries import KIND_WORDS, STATE_WORDS
-from tests.conftest import AuthActions
+from tests.support.accounts import AuthActions
 
 ROUTES = [("get", "/approvals/"), ("post", "/approvals/1")]
 

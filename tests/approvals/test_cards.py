@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from bs4 import BeautifulSoup
 
-from tests.approvals.test_refunds import REASON, refund
-from tests.payments.conftest import payment_row
+from tests.approvals.support import REASON, refund
+from tests.payments.support import payment_row
 from tests.support.approvals import second_admin
 
 

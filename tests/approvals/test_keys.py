@@ -7,21 +7,15 @@ import hashlib
 
 from bs4 import BeautifulSoup
 from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import rsa
 from sqlalchemy import text
 
 from portal.core.db import db
 from portal.core.models import ApprovalRequest, PaymentCredentials, PortfolioKey
-from tests.payments.conftest import credentials_row, submit
+from tests.approvals.support import a_pem
+from tests.payments.support import credentials_row, submit
 from tests.support.approvals import decide_all, second_admin
 
 KID = "kid-imported-7"
-
-
-def a_pem() -> str:
-    return rsa.generate_private_key(65537, 2048).private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-        serialization.NoEncryption()).decode()
 
 
 def import_key(browser, merchant_id: int, pem: str):

@@ -10,8 +10,8 @@ from decimal import Decimal
 from portal.core.db import db
 from portal.core.models.payment import PaymentRefund
 from portal.domain.four_eyes.refund_allowance import WINDOW
-from tests.approvals.test_refunds import REASON, refund, requests_of
-from tests.payments.conftest import counting, flashes
+from tests.approvals.support import REASON, refund, requests_of
+from tests.payments.support import counting, flashes
 from tests.support.approvals import decide_all
 
 

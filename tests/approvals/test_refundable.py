@@ -3,8 +3,8 @@ what it says can still be refunded is what will be left once they are approved."
 
 from __future__ import annotations
 
-from tests.approvals.test_refunds import REASON, refund
-from tests.payments.conftest import act
+from tests.approvals.support import REASON, refund
+from tests.payments.support import act
 
 
 def test_still_refundable_counts_a_refund_waiting_for_approval(browser, captured):

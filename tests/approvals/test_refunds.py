@@ -7,29 +7,11 @@ from decimal import Decimal
 from bs4 import BeautifulSoup
 
 from portal.core.db import db
-from portal.core.models import ApprovalRequest, AuditEvent
-from tests.payments.conftest import act, backend, counting, flashes, payment_row
+from portal.core.models import AuditEvent
+from tests.approvals.support import REASON, refund, requests_of
+from tests.payments.support import act, backend, counting, flashes, payment_row
 from tests.support.approvals import SECOND_ADMIN, decide_all, second_admin
 from tests.support.browser import Page, form_values
-
-REASON = "Order 4411 returned in full; ticket SUP-208"
-
-
-def refund(browser, payment_id: int, amount: str, **changes: str) -> Page:
-    """Fill the refund form of the payment's page with ``amount`` and ``changes``; follow."""
-    page = browser.get(f"/payments/{payment_id}")
-    form = page.form("form.action--refund")
-    values = {**form_values(form), "confirm": "y", "amount": amount, **changes}
-    response = browser.client.post(form["action"], data=values, follow_redirects=True)
-    return Page(response, BeautifulSoup(response.data, "html.parser"))
-
-
-def requests_of(app) -> list[ApprovalRequest]:
-    with app.app_context():
-        rows = db.session.query(ApprovalRequest).order_by(ApprovalRequest.id).all()
-        for row in rows:
-            db.session.expunge(row)
-        return rows
 
 
 def actions_audited(app, prefix: str = "approval.") -> list[tuple[str, str, str]]:

@@ -18,7 +18,8 @@ from portal.domain.users.accounts import find_user, set_active
 from portal.domain.users.passwords import needs_rehash
 from portal.domain.users.throttle import ACCOUNT_LIMIT, ADDRESS_LIMIT, ADDRESS_WINDOW, LOCK_DURATION
 from portal.web.auth.access import is_public, roles_required
-from tests.conftest import TEST_PASSWORD, settings_for
+from tests.support.accounts import TEST_PASSWORD
+from tests.support.settings import settings_for
 
 SAMPLE_VALUES = {"int": "1", "float": "1.0", "uuid": "00000000-0000-4000-8000-000000000000"}
 CONVERTER = re.compile(r"<(?:(\w+)(?:\([^)]*\))?:)?\w+>")

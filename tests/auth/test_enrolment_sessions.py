@@ -14,7 +14,7 @@ from portal.core import clock
 from portal.core.db import db
 from portal.core.models import PendingEnrolment
 from portal.domain.users.accounts import find_user
-from tests.conftest import TEST_PASSWORD, current_code
+from tests.support.accounts import TEST_PASSWORD, current_code
 from tests.support.servers import page_of, serve
 
 NEW_PASSWORD = "a much longer passphrase of mine"

@@ -16,7 +16,7 @@ from portal.core.db import db
 from portal.core.models import HeldForm, User
 from portal.domain.users.accounts import find_user
 from portal.web.auth import held_forms
-from tests.conftest import TEST_PASSWORD
+from tests.support.accounts import TEST_PASSWORD
 from tests.support.servers import page_of, serve
 
 PATH = "/merchants/1/steps/owners"

@@ -5,7 +5,7 @@ the account for everyone."""
 from __future__ import annotations
 
 from portal.domain.users.throttle import ACCOUNT_LIMIT, LOCK_DURATION, LOCKED_ADDRESSES
-from tests.conftest import TEST_PASSWORD
+from tests.support.accounts import TEST_PASSWORD
 
 STRANGER = "203.0.113.9"
 OWNER = "198.51.100.4"

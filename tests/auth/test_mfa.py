@@ -18,7 +18,7 @@ from portal.domain.users.mfa import remove_authenticator
 from portal.domain.users.recovery_codes import COUNT
 from portal.domain.users.throttle import ACCOUNT_LIMIT
 from portal.web.auth.sessions import SECOND_FACTOR_WINDOW
-from tests.conftest import TEST_PASSWORD, TEST_TOTP_SECRET, current_code, wrong_code
+from tests.support.accounts import TEST_PASSWORD, TEST_TOTP_SECRET, current_code, wrong_code
 
 STEP_SECONDS = 30
 

@@ -11,7 +11,7 @@ from bs4 import BeautifulSoup
 from portal.core.db import db
 from portal.domain.users.accounts import find_user
 from portal.domain.users.throttle import ACCOUNT_LIMIT
-from tests.conftest import TEST_PASSWORD
+from tests.support.accounts import TEST_PASSWORD
 
 NEW_PASSWORD = "a much longer passphrase of mine"
 #: ONE_TIME_PASSWORD_HOURS's default.

@@ -11,7 +11,7 @@ import requests
 
 from portal.core.db import db
 from portal.domain.users.accounts import set_active
-from tests.conftest import TEST_PASSWORD
+from tests.support.accounts import TEST_PASSWORD
 from tests.support.servers import serve
 
 NEW_PASSWORD = "a much longer passphrase of mine"

@@ -19,7 +19,7 @@ from portal.domain.four_eyes.queries import waiting_for
 from portal.domain.four_eyes.requests import request_portfolio_key
 from portal.domain.users.accounts import DEFAULT_ADMIN_EMAIL, authenticate, find_user
 from portal.domain.users.vouching import vouchers_of
-from tests.conftest import TEST_PASSWORD
+from tests.support.accounts import TEST_PASSWORD
 
 PRINTED_PASSWORD = re.compile(r"One-time password \(shown once\): (\S+)")
 

@@ -11,9 +11,9 @@ from playwright.sync_api import Page, expect
 from portal.core.db import db
 from portal.domain.four_eyes.requests import request_portfolio_key
 from portal.domain.users.accounts import find_user, set_password
-from tests.approvals.test_keys import a_pem
-from tests.browser.conftest import Axe, Console, log_in, screenshot
-from tests.conftest import TEST_PASSWORD, AuthActions, enrol_authenticator
+from tests.approvals.support import a_pem
+from tests.browser.support import Axe, Console, log_in, screenshot
+from tests.support.accounts import TEST_PASSWORD, AuthActions, enrol_authenticator
 
 pytestmark = pytest.mark.browser
 

@@ -10,9 +10,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from portal.core.config import Settings
-from tests.browser.conftest import Axe, Console, Servers, log_in, screenshot
-from tests.browser.test_payment_pages import hold_and_pay
-from tests.payments.conftest import APPROVING_CARD, add_merchant
+from tests.browser.support import Axe, Console, Servers, hold_and_pay, log_in, screenshot
+from tests.payments.support import APPROVING_CARD, add_merchant
 
 pytestmark = pytest.mark.browser
 

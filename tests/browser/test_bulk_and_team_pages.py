@@ -4,29 +4,27 @@ passes axe-core and is saved at 1280 and 375 px for people to look at."""
 
 from __future__ import annotations
 
-import zipfile
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from portal.sandbox.payments.checkout import TEST_CARDS
-from tests.browser.conftest import Axe, Console, Servers, import_ended, log_in, screenshot
-from tests.browser.test_payments_journey import fill_hold_form
-from tests.bulk.conftest import DATA, EXAMPLE, csv_text, example_rows
-from tests.payments.conftest import add_merchant
+from tests.browser.support import (
+    Axe,
+    Console,
+    Servers,
+    fill_hold_form,
+    import_ended,
+    log_in,
+    screenshot,
+    zip_of_example_documents,
+)
+from tests.bulk.support import EXAMPLE, csv_text, example_rows
+from tests.payments.support import add_merchant
 from tests.support.workers import run_worker
 
 pytestmark = pytest.mark.browser
-
-
-def zip_of_example_documents(folder: Path) -> Path:
-    """The example's documents in a ZIP, as people make one of their docs folder."""
-    path = folder / "documents.zip"
-    with zipfile.ZipFile(path, "w") as archive:
-        for document in (DATA / "docs").iterdir():
-            archive.write(document, f"docs/{document.name}")
-    return path
 
 
 def upload(page: Page, csv_file: Path, documents: Path | None = None) -> None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import Axe, Console, Servers, log_in, screenshot
-from tests.payments.conftest import add_merchant
+from tests.browser.support import Axe, Console, Servers, log_in, screenshot
+from tests.payments.support import add_merchant
 
 pytestmark = pytest.mark.browser
 

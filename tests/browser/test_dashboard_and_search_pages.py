@@ -14,10 +14,10 @@ from sqlalchemy import update
 from portal.core import clock
 from portal.core.db import db
 from portal.core.models.payment import Payment
-from tests.admin.test_dashboard import _add_merchants
-from tests.browser.conftest import Axe, log_in, screenshot
-from tests.payments.conftest import add_merchant
-from tests.payments.search.conftest import add_payment
+from tests.admin.support import _add_merchants
+from tests.browser.support import Axe, log_in, screenshot
+from tests.payments.search.support import add_payment
+from tests.payments.support import add_merchant
 
 pytestmark = pytest.mark.browser
 LONG_NAME = "Sri Venkateswara Lakshmi Narasimha Handloom Silk Sarees and Textiles Emporium"

@@ -16,13 +16,20 @@ from portal.domain.audit.service import SYSTEM
 from portal.domain.onboarding import scenarios
 from portal.domain.onboarding.service import save_step_draft
 from portal.domain.onboarding.steps import BY_KEY
-from tests.browser.conftest import Axe, Servers, log_in, screenshot
-from tests.browser.test_payment_pages import act, merchant_id
-from tests.browser.test_payments_journey import fill_hold_form, pay_on_checkout_page
-from tests.payments.conftest import APPROVING_CARD
+from tests.browser.support import (
+    Axe,
+    Servers,
+    act,
+    fill_hold_form,
+    log_in,
+    merchant_id,
+    pay_on_checkout_page,
+    screenshot,
+)
+from tests.payments.support import APPROVING_CARD
 from tests.support.approvals import second_admin
 from tests.support.chromium import click_through_verification
-from tests.verification.conftest import onboard
+from tests.verification.support import onboard
 
 pytestmark = pytest.mark.browser
 __all__ = ["merchant_id"]  # the approved merchant with credentials, an admin signed in

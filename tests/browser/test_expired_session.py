@@ -8,8 +8,7 @@ from playwright.sync_api import Page, expect
 
 from portal.core.db import db
 from portal.core.models import HeldForm
-from tests.browser.conftest import Axe, log_in, screenshot
-from tests.browser.test_failed_send_then_fix import expect_sent, fill, send
+from tests.browser.support import Axe, expect_sent, fill, log_in, screenshot, send
 
 pytestmark = pytest.mark.browser
 

@@ -6,32 +6,18 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from portal.domain.onboarding import scenarios
-from tests.browser.conftest import Axe, Servers, log_in, screenshot
+from tests.browser.support import (
+    CONFLICT,
+    Axe,
+    Servers,
+    expect_sent,
+    fill,
+    log_in,
+    screenshot,
+    send,
+)
 
 pytestmark = pytest.mark.browser
-
-CONFLICT = "Someone else saved this step"
-
-
-def send(page: Page) -> None:
-    """Press the step form's "Save and send"."""
-    page.locator("form.step-form").get_by_role("button", name="Save and send").click()
-    page.wait_for_load_state()
-
-
-def fill(page: Page, scenario: str = scenarios.HAPPY) -> None:
-    """Fill the step's form with a sandbox scenario's data (stored as a draft)."""
-    page.get_by_label("Scenario", exact=True).select_option(scenario)
-    page.get_by_role("button", name="Fill every step").click()
-    page.wait_for_load_state()
-
-
-def expect_sent(page: Page, step: str) -> None:
-    """No conflict was reported and the step is marked sent."""
-    expect(page.get_by_text(CONFLICT)).to_have_count(0)
-    expect(page.locator(f".stepper__step[data-step='{step}']")).to_have_attribute(
-        "data-state", "sent")
 
 
 @pytest.fixture

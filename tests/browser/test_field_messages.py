@@ -9,9 +9,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from portal.gateway import rules
-from tests.browser.conftest import Axe, Servers, log_in, screenshot
-from tests.browser.test_failed_send_then_fix import fill, send
-from tests.bulk.conftest import csv_text, example_rows
+from tests.browser.support import Axe, Servers, fill, log_in, screenshot, send
+from tests.bulk.support import csv_text, example_rows
 
 pytestmark = pytest.mark.browser
 

@@ -19,12 +19,11 @@ from portal.domain.onboarding import scenarios
 from portal.gateway.onboarding.client import OnboardingClient
 from portal.gateway.onboarding.hmac import hmac_digest
 from portal.gateway.retry import NO_RETRY
-from tests.browser.conftest import Axe, Servers, log_in, screenshot
-from tests.browser.test_failed_send_then_fix import fill, send
-from tests.conftest import API_KEY, API_SECRET
+from tests.browser.support import Axe, Servers, fill, log_in, screenshot, send
 from tests.support.gateway_front import GatewayFront, gateway_front
 from tests.support.rows import stored
-from tests.verification.conftest import onboard
+from tests.support.settings import API_KEY, API_SECRET
+from tests.verification.support import onboard
 
 pytestmark = pytest.mark.browser
 

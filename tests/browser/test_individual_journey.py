@@ -9,8 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from portal.domain.onboarding import scenarios
-from tests.browser.conftest import Axe, Console, Servers, log_in, screenshot
-from tests.browser.test_onboarding_journey import merchant_id_of
+from tests.browser.support import Axe, Console, Servers, log_in, merchant_id_of, screenshot
 from tests.support.chromium import click_through_verification
 from tests.support.sandbox import speak
 

@@ -7,9 +7,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from portal.core.config import Settings
-from tests.browser.conftest import Axe, Servers, screenshot
+from tests.browser.support import Axe, Servers, screenshot
 from tests.support.chromium import click_through_verification
-from tests.verification.conftest import merchant_link, onboard
+from tests.verification.support import merchant_link, onboard
 
 pytestmark = pytest.mark.browser
 

@@ -12,8 +12,8 @@ from pyotp import TOTP
 
 from portal.core import clock
 from portal.domain.users.accounts import DEFAULT_ADMIN_EMAIL
-from tests.browser.conftest import Axe, Console, Servers
-from tests.conftest import wrong_code
+from tests.browser.support import Axe, Console, Servers
+from tests.support.accounts import wrong_code
 
 pytestmark = pytest.mark.browser
 

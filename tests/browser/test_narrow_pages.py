@@ -12,30 +12,18 @@ from playwright.sync_api import Page, expect
 
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
-from tests.browser.conftest import Servers, log_in, screenshot
-from tests.browser.test_payment_pages import act, hold_and_pay
-from tests.bulk.conftest import csv_text, example_rows
-from tests.payments.conftest import APPROVING_CARD, add_merchant
+from tests.browser.support import PHONE, Servers, Widths, act, hold_and_pay, log_in
+from tests.bulk.support import csv_text, example_rows
+from tests.payments.support import APPROVING_CARD, add_merchant
 from tests.support.workers import run_worker
-from tests.verification.conftest import onboard
+from tests.verification.support import onboard
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 375, "height": 800}
-DESKTOP = {"width": 1280, "height": 800}
 ADMIN = "operations.manager.north.india@payments.partner-company.example.co.in"
 NEWCOMER = "relationship.manager.karnataka.region@onboarding.partner-company.example.co.in"
 DISPLAY_NAME = "Shree Venkateshwara Handloom & Textile Exports (Kanchipuram flagship store)"
 LEGAL_NAME = "Shree Venkateshwara Handloom and Textile Exports Private Limited"
-#: The elements laid out past the viewport's right edge, even inside a scrolling box (a table
-#: whose last column sits off-screen): the page's width alone does not show those.
-BEYOND_THE_EDGE = """() => Array.from(document.querySelectorAll("body *")).filter(el => {
-    const box = el.getBoundingClientRect();
-    const unseen = el.closest(
-        ".visually-hidden, .table--stacked thead, details:not([open]) > :not(summary)");
-    return !unseen && box.width > 0 && box.right > window.innerWidth + 1;
-}).slice(0, 3).map(el => el.tagName.toLowerCase() + (el.className ? "." + el.className : "")
-    + " " + JSON.stringify((el.innerText || "").slice(0, 30)))"""
 WIZARD_PAGES = ("steps/create", "steps/business", "steps/owners", "steps/bank",
                 "steps/signatory", "steps/documents", "steps/products", "verification",
                 "status")
@@ -47,30 +35,6 @@ def long_names(app, merchant_id: int) -> None:
         merchant = db.session.get(Merchant, merchant_id)
         merchant.display_name, merchant.legal_name = DISPLAY_NAME, LEGAL_NAME
         db.session.commit()
-
-
-class Widths:
-    """The width of each page as loaded at 375 px."""
-
-    def __init__(self, page: Page) -> None:
-        self.page = page
-        self.too_wide: dict[str, str] = {}
-
-    def measure(self, name: str, path: str | None = None) -> None:
-        """Open ``path`` (or stay); note the page at each width where it is wider than the
-        viewport or lays an element out past its edge."""
-        if path is not None:
-            self.page.goto(path)
-        self.page.wait_for_load_state()
-        for viewport in (DESKTOP, PHONE):
-            self.page.set_viewport_size(viewport)
-            width = self.page.evaluate("document.documentElement.scrollWidth")
-            beyond = self.page.evaluate(BEYOND_THE_EDGE)
-            if width > viewport["width"] or beyond:
-                self.too_wide[f"{name} at {viewport['width']} ({self.page.url})"] = \
-                    f"{width} px; {beyond}"
-        screenshot(self.page, f"narrow-{name}")
-        self.page.set_viewport_size(PHONE)
 
 
 def test_every_main_page_fits_a_phone_and_a_desktop(page: Page, servers: Servers, auth, csrf_app,

@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 from portal.core.labels import Kind, label
 from portal.domain.onboarding import scenarios
-from tests.browser.conftest import Axe, Console, Servers, log_in
+from tests.browser.support import Axe, Console, Servers, log_in, merchant_id_of
 from tests.support.chromium import click_through_verification
 
 pytestmark = pytest.mark.browser
@@ -26,13 +26,6 @@ def fill_and_send(page: Page, scenario: str = scenarios.HAPPY) -> None:
     page.wait_for_load_state()
     page.locator("form.step-form").get_by_role("button", name="Save and send").click()
     page.wait_for_load_state()
-
-
-def merchant_id_of(page: Page) -> int:
-    """The merchant id in the current URL (/merchants/<id>/...)."""
-    found = re.search(r"/merchants/(\d+)/", page.url)
-    assert found is not None, page.url
-    return int(found.group(1))
 
 
 def test_ops_onboards_a_merchant_to_approved(page: Page, servers: Servers, axe: Axe, auth,

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from portal.domain.onboarding import scenarios
-from tests.browser.conftest import TIMEOUT_MS, Axe, Servers, log_in, screenshot
+from tests.browser.support import TIMEOUT_MS, Axe, Servers, log_in, screenshot
 
 pytestmark = pytest.mark.browser
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
-from tests.browser.conftest import Axe, Servers, log_in
-from tests.verification.conftest import onboard
+from tests.browser.support import Axe, Servers, log_in
+from tests.verification.support import onboard
 
 pytestmark = pytest.mark.browser
 

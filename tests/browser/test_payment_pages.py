@@ -9,46 +9,21 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import Axe, Servers, log_in, screenshot
-from tests.browser.test_payments_journey import fill_hold_form, pay_on_checkout_page
-from tests.payments.conftest import APPROVING_CARD, DECLINED_CARD, add_merchant
+from tests.browser.support import (
+    Axe,
+    Servers,
+    act,
+    fill_hold_form,
+    hold_and_pay,
+    merchant_id,
+    screenshot,
+)
+from tests.payments.support import APPROVING_CARD, DECLINED_CARD
+
+#: The support modules' fixtures this folder's tests use.
+__all__ = ["merchant_id"]
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def merchant_id(page: Page, servers: Servers, auth, app) -> int:
-    """An approved merchant with payment credentials, an admin signed in."""
-    merchant_id = add_merchant(app, "APPROVED")
-    log_in(page, auth.create("admin"), app=app)
-    page.goto(f"/merchants/{merchant_id}/payments/credentials")
-    page.get_by_role("button", name="Save credentials").click()
-    expect(page.locator(".current-credentials")).to_be_visible()
-    return merchant_id
-
-
-def hold_and_pay(page: Page, servers: Servers, merchant_id: int, card: str) -> None:
-    """Create the usual hold and pay it on the sandbox's page; ends on the payment's page."""
-    page.goto(f"/merchants/{merchant_id}/payments/new")
-    fill_hold_form(page)
-    page.get_by_role("button", name="Create hold and go to the checkout page").click()
-    page.wait_for_url(f"{servers.sandbox.url}/**")
-    pay_on_checkout_page(page, servers, card)
-    page.goto("/payments")
-    page.locator("table a[href^='/payments/']").first.click()
-    page.wait_for_load_state()
-
-
-def act(page: Page, action: str, amount: str | None = None, again: bool = False) -> None:
-    """Tick and press one action form of the payment's page."""
-    form = page.locator(f"form.action--{action}")
-    if amount is not None:
-        form.get_by_label(re.compile("^Amount")).fill(amount)
-    form.get_by_label(re.compile("^I confirm")).check()
-    if again:
-        form.get_by_label("This is a second refund of the same amount").check()
-    form.locator("button[type=submit]").click()
-    page.wait_for_load_state()
 
 
 def test_a_declined_payment_has_no_authorised_amount(page: Page, servers: Servers,

@@ -10,21 +10,17 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import Axe, Console, Servers, log_in
-from tests.payments.conftest import APPROVING_CARD, add_merchant, hold_values
+from tests.browser.support import (
+    Axe,
+    Console,
+    Servers,
+    fill_hold_form,
+    log_in,
+    pay_on_checkout_page,
+)
+from tests.payments.support import APPROVING_CARD, add_merchant
 
 pytestmark = pytest.mark.browser
-
-
-def fill_hold_form(page: Page) -> None:
-    """Type the suite's usual hold (1500.00 INR, Asha Rao's billing details) into the form."""
-    form = page.locator("form.hold-form")
-    for name, value in hold_values().items():
-        field = form.locator(f"[name='{name}']")
-        if field.evaluate("(el) => el.tagName") == "SELECT":
-            field.select_option(value)
-        else:
-            field.fill(value)
 
 
 def test_admin_holds_pays_captures_and_refunds(page: Page, servers: Servers, axe: Axe, auth, app,
@@ -85,11 +81,3 @@ def test_admin_holds_pays_captures_and_refunds(page: Page, servers: Servers, axe
     assert console.errors == []
 
 
-def pay_on_checkout_page(page: Page, servers: Servers, card: str) -> None:
-    """Pay with ``card`` on the sandbox's hosted checkout page, back at the portal's callback."""
-    page.get_by_label("Card number").fill(card)
-    page.get_by_label("Expiry date (MM/YY)").fill("12/39")
-    page.get_by_label("Security code (CVV)").fill("123")
-    page.get_by_label("Name on card").fill("Asha Rao")
-    page.get_by_role("button", name=re.compile(r"^Pay ")).click()
-    page.wait_for_url(f"{servers.portal}/payments/callback")

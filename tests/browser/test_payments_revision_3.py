@@ -9,10 +9,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import Axe, Servers
-from tests.browser.test_payment_pages import act, hold_and_pay, merchant_id  # noqa: F401
-from tests.payments.conftest import APPROVING_CARD
-from tests.payments.test_declines import CAPTURE_DECLINED_CARD, CAPTURE_QUEUED_CARD
+from tests.browser.support import Axe, Servers, act, hold_and_pay, merchant_id  # noqa: F401
+from tests.payments.support import APPROVING_CARD, CAPTURE_DECLINED_CARD, CAPTURE_QUEUED_CARD
 from tests.support.workers import run_worker
 
 pytestmark = pytest.mark.browser

@@ -9,8 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from portal.domain.onboarding import scenarios
-from tests.browser.conftest import Axe, log_in, screenshot
-from tests.browser.test_failed_send_then_fix import fill, send
+from tests.browser.support import Axe, fill, log_in, screenshot, send
 
 pytestmark = pytest.mark.browser
 

@@ -12,11 +12,17 @@ from playwright.sync_api import Page, expect
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.domain.onboarding import scenarios
-from tests.browser.conftest import Axe, Servers, log_in, screenshot
-from tests.browser.test_payments_journey import fill_hold_form, pay_on_checkout_page
-from tests.payments.conftest import APPROVING_CARD
+from tests.browser.support import (
+    Axe,
+    Servers,
+    fill_hold_form,
+    log_in,
+    pay_on_checkout_page,
+    screenshot,
+)
+from tests.payments.support import APPROVING_CARD
 from tests.support.sandbox import speak
-from tests.verification.conftest import onboard
+from tests.verification.support import onboard
 
 pytestmark = pytest.mark.browser
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
-from tests.browser.conftest import Axe, Servers, log_in, screenshot
+from tests.browser.support import Axe, Servers, log_in, screenshot
 from tests.support.finished import finished_merchant
-from tests.wizard.test_readonly_steps import FORM_STEPS
+from tests.wizard.support import FORM_STEPS
 
 pytestmark = pytest.mark.browser
 

@@ -10,8 +10,8 @@ from playwright.sync_api import Browser, Page, expect
 from pyotp import TOTP
 
 from portal.core import clock
-from tests.browser.conftest import TIMEOUT_MS, Axe, Console, Servers, log_in, screenshot
-from tests.conftest import AuthActions
+from tests.browser.support import TIMEOUT_MS, Axe, Console, Servers, log_in, screenshot
+from tests.support.accounts import AuthActions
 
 pytestmark = pytest.mark.browser
 

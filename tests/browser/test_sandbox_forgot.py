@@ -9,12 +9,10 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import Axe, Servers, log_in, screenshot
-from tests.browser.test_payment_pages import merchant_id
-from tests.browser.test_payments_journey import fill_hold_form
-from tests.payments.conftest import credentials_row
+from tests.browser.support import Axe, Servers, fill_hold_form, log_in, merchant_id, screenshot
+from tests.payments.support import credentials_row
 from tests.support.keys import new_key_pair
-from tests.verification.conftest import onboard
+from tests.verification.support import onboard
 
 pytestmark = pytest.mark.browser
 __all__ = ["merchant_id"]  # the approved merchant with credentials, an admin signed in

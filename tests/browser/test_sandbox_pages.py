@@ -9,10 +9,9 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import Axe, Servers, log_in
-from tests.browser.test_payments_journey import fill_hold_form
-from tests.payments.conftest import add_merchant
-from tests.verification.conftest import onboard
+from tests.browser.support import Axe, Servers, fill_hold_form, log_in
+from tests.payments.support import add_merchant
+from tests.verification.support import onboard
 
 pytestmark = pytest.mark.browser
 

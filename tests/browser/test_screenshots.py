@@ -10,18 +10,25 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from portal.domain.onboarding import scenarios
-from tests.browser.conftest import Servers, import_ended, log_in, screenshot
-from tests.browser.test_bulk_and_team_pages import zip_of_example_documents
-from tests.browser.test_failed_send_then_fix import fill, send
-from tests.browser.test_payment_pages import act, hold_and_pay
-from tests.bulk.conftest import EXAMPLE
-from tests.payments.conftest import APPROVING_CARD, add_merchant
+from tests.browser.support import (
+    Servers,
+    act,
+    fill,
+    hold_and_pay,
+    import_ended,
+    log_in,
+    screenshot,
+    send,
+    zip_of_example_documents,
+)
+from tests.bulk.support import EXAMPLE
+from tests.payments.support import APPROVING_CARD, add_merchant
 from tests.support.chromium import click_through_verification
 from tests.support.finished import finished_merchant
 from tests.support.sandbox import speak
 from tests.support.workers import run_worker
-from tests.verification.conftest import merchant_link, onboard
-from tests.wizard.test_readonly_steps import FORM_STEPS
+from tests.verification.support import merchant_link, onboard
+from tests.wizard.support import FORM_STEPS
 
 pytestmark = [pytest.mark.browser, pytest.mark.screenshots]
 

@@ -18,8 +18,7 @@ from portal.core.db import db
 from portal.core.models.notice import Notice, NoticeKind
 from portal.core.models.user import User
 from portal.features.notifications.inbox import PER_PAGE
-from tests.browser.conftest import Axe, Servers, log_in, screenshot
-from tests.browser.test_narrow_pages import PHONE, Widths
+from tests.browser.support import PHONE, Axe, Servers, Widths, log_in, screenshot
 from tests.support.mail import body_of, mail_sink, mailing
 from tests.support.team import make_merchant
 from tests.support.workers import run_worker

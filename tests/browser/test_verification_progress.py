@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import Axe, Servers, log_in, screenshot
+from tests.browser.support import Axe, Servers, log_in, screenshot
 from tests.support.chromium import click_through_verification
-from tests.verification.conftest import onboard
+from tests.verification.support import onboard
 
 pytestmark = pytest.mark.browser
 

@@ -9,7 +9,7 @@ import pytest
 
 from portal.features.bulk.columns import column_for
 from portal.gateway import rules
-from tests.bulk.conftest import example_rows, received
+from tests.bulk.support import example_rows, received
 
 #: Row 10 of the example file: a company operating away from its registered address.
 OPERATING_ROW = 9

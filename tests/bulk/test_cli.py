@@ -8,7 +8,7 @@ from portal.core.db import db
 from portal.core.models.merchant import CreateState, Merchant
 from portal.gateway.retry import RetryPolicy
 from portal.sandbox.common.fault_plans import Fault, FaultKind
-from tests.bulk.conftest import EXAMPLE, creates, example_rows, received
+from tests.bulk.support import EXAMPLE, creates, example_rows, received
 
 
 def import_file(runner, path, *options: str):

@@ -9,8 +9,8 @@ import pytest
 
 from portal.app.factory import create_app
 from portal.core.config import Settings
-from tests.bulk.conftest import EXAMPLE, received
-from tests.bulk.test_page_documents import example_docs, problems, upload, zipped
+from tests.bulk.document_uploads import example_docs, problems, upload, zipped
+from tests.bulk.support import EXAMPLE, received
 from tests.support.object_store import S3Server, objects, on_bucket
 from tests.support.workers import run_worker
 

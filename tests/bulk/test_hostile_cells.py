@@ -13,8 +13,7 @@ from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.typed_text import CONTROL_CHARACTER, LINE_BREAK_HELD
 from portal.features.bulk.parsing import MAX_CELL, TOO_LONG, parse_csv
-from tests.bulk.conftest import csv_text, example_rows, received
-from tests.bulk.test_page import finished, upload
+from tests.bulk.support import csv_text, example_rows, finished, received, upload
 from tests.outbox.support import (
     app,
     database_url,

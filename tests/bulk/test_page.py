@@ -14,25 +14,12 @@ from portal.core.models.bulk import BulkImport
 from portal.core.models.merchant import Merchant
 from portal.features.bulk import runner
 from portal.features.bulk.runner import CHANGED_MEANWHILE, FAILED_HERE
-from tests.bulk.conftest import EXAMPLE, creates, csv_text, example_rows, received
+from tests.bulk.support import EXAMPLE, creates, csv_text, example_rows, finished, received, upload
 from tests.support.workers import run_worker
 
 ROUTES = [("GET", "/admin/bulk/"), ("POST", "/admin/bulk/"), ("GET", "/admin/bulk/1"),
           ("GET", "/admin/bulk/1/progress"), ("GET", "/admin/bulk/1/errors.csv"),
           ("POST", "/admin/bulk/1/cancel")]
-
-
-def upload(client, content: bytes, **fields: str):
-    """Post the upload form with a file."""
-    data = {"file": (io.BytesIO(content), "merchants.csv"), **fields}
-    return client.post("/admin/bulk/", data=data, content_type="multipart/form-data")
-
-
-def finished(client, location: str) -> dict:
-    """Let a worker run the queued import, then read its progress as the page's script does."""
-    assert client.get(f"{location}/progress").get_json()["finished"] is False
-    run_worker(client.application)
-    return client.get(f"{location}/progress").get_json()
 
 
 def soup(response) -> BeautifulSoup:

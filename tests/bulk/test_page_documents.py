@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import csv
 import io
-import zipfile
 from pathlib import Path
 
 import pytest
-from bs4 import BeautifulSoup
 from sqlalchemy import select
 
 from portal.core.db import db
@@ -17,17 +15,9 @@ from portal.core.models import AuditEvent
 from portal.core.models.merchant import Merchant
 from portal.domain.users.accounts import find_user
 from portal.features.bulk.columns import BY_NAME
-from tests.bulk.conftest import DATA, EXAMPLE, csv_text, example_rows, received
+from tests.bulk.document_uploads import example_docs, problems, soup, upload, zipped
+from tests.bulk.support import EXAMPLE, csv_text, example_rows, received
 from tests.support.workers import run_worker
-
-
-def zipped(files: dict[str, bytes]) -> bytes:
-    """A ZIP holding ``files`` by name."""
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, content in files.items():
-            archive.writestr(name, content)
-    return out.getvalue()
 
 
 def password_flagged(archive: bytes, name: str) -> bytes:
@@ -41,29 +31,6 @@ def password_flagged(archive: bytes, name: str) -> bytes:
             data[at + 8] |= 0x1
         at = data.find(b"PK\x01\x02", at + 4)
     return bytes(data)
-
-
-def example_docs(prefix: str = "docs/") -> dict[str, bytes]:
-    """The example's documents, as its CSV names them (``prefix`` for their folder)."""
-    return {prefix + path.name: path.read_bytes() for path in (DATA / "docs").iterdir()}
-
-
-def upload(client, content: bytes, documents: bytes | None = None, **fields: str):
-    """Post the upload form with a CSV and, when given, a ZIP."""
-    data = {"file": (io.BytesIO(content), "merchants.csv"), **fields}
-    if documents is not None:
-        data["documents"] = (io.BytesIO(documents), "documents.zip")
-    return client.post("/admin/bulk/", data=data, content_type="multipart/form-data")
-
-
-def soup(response) -> BeautifulSoup:
-    return BeautifulSoup(response.data, "html.parser")
-
-
-def problems(response) -> list[list[str]]:
-    """The problems table: row, column, problem."""
-    return [[td.get_text(strip=True) for td in tr.select("td")]
-            for tr in soup(response).select(".bulk-errors__table tbody tr")]
 
 
 @pytest.fixture

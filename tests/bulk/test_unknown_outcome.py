@@ -13,8 +13,7 @@ from portal.core.models.bulk import BulkImport, ImportState
 from portal.core.models.merchant import CreateState, Merchant
 from portal.features.bulk.settle import settle_linked_rows
 from portal.sandbox.common.fault_plans import Fault, FaultKind
-from tests.bulk.conftest import EXAMPLE, creates
-from tests.bulk.test_page import finished, upload
+from tests.bulk.support import EXAMPLE, creates, finished, upload
 
 
 def admin_import(auth, client, sandbox) -> tuple[str, dict]:

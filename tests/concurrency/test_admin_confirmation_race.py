@@ -15,7 +15,7 @@ from portal.core.db import db
 from portal.core.models import ApprovalRequest, AuditEvent, User
 from portal.domain.users.accounts import find_user
 from portal.features.team.admin_confirmation import hold
-from tests.conftest import AuthActions
+from tests.support.accounts import AuthActions
 from tests.support.interleave import post_at_once, writes_held_together
 from tests.support.mail import link_in, mail_sink, mailing
 from tests.support.servers import serve

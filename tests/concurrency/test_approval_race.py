@@ -16,8 +16,7 @@ from portal.core.db import db
 from portal.core.models import ApprovalRequest, AuditEvent, Payment, Role
 from portal.domain.four_eyes import decisions, requests
 from portal.domain.users.accounts import create_user, find_user
-from tests.conftest import TEST_PASSWORD, with_payments
-from tests.payments.conftest import (
+from tests.payments.support import (
     act,
     authorised_payment,
     browser,
@@ -25,6 +24,8 @@ from tests.payments.conftest import (
     credentials,
     merchant_id,
 )
+from tests.support.accounts import TEST_PASSWORD
+from tests.support.settings import with_payments
 
 __all__ = ["browser", "credentials", "merchant_id"]
 

@@ -19,11 +19,18 @@ from portal.core.models.audit import AuditEvent
 from portal.core.models.notice import Notice
 from portal.core.models.payment import Payment
 from portal.domain.payments.status_apply import LATE_ACTION
-from tests.conftest import with_payments
-from tests.payments.conftest import authorised_payment, backend, browser, credentials, merchant_id
-from tests.payments.test_late_outcomes import LATER_CARD, own_merchant
+from tests.payments.support import (
+    LATER_CARD,
+    authorised_payment,
+    backend,
+    browser,
+    credentials,
+    merchant_id,
+    own_merchant,
+)
 from tests.support.interleave import post_at_once, writes_held_together
 from tests.support.servers import serve
+from tests.support.settings import with_payments
 
 __all__ = ["browser", "credentials", "merchant_id"]
 

@@ -18,8 +18,8 @@ from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.models.step import StepDraft
 from portal.domain.onboarding import scenarios
-from tests.conftest import TEST_PASSWORD, AuthActions
 from tests.outbox.support import sent_to_sandbox
+from tests.support.accounts import TEST_PASSWORD, AuthActions
 from tests.support.browser import flatten, form_values
 from tests.support.interleave import post_at_once
 from tests.support.postgres import shared_postgres

@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from portal.core.db import db
 from portal.core.models import User
 from portal.domain.users.accounts import find_user
-from tests.conftest import TEST_PASSWORD, AuthActions, current_code
+from tests.support.accounts import TEST_PASSWORD, AuthActions, current_code
 from tests.support.interleave import post_at_once, writes_held_together
 from tests.support.servers import serve, sign_in
 

@@ -13,7 +13,7 @@ from portal.core.models import LoginFailure, LoginThrottle
 from portal.domain.users.accounts import find_user
 from portal.domain.users.recovery_codes import replace_codes
 from portal.domain.users.throttle import ADDRESS_LIMIT
-from tests.conftest import TEST_PASSWORD, AuthActions, current_code
+from tests.support.accounts import TEST_PASSWORD, AuthActions, current_code
 from tests.support.interleave import post_at_once
 from tests.support.servers import serve
 

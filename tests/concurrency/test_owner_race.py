@@ -6,7 +6,7 @@ so both read the merchant unowned before either writes."""
 from __future__ import annotations
 
 from portal.core.db import db
-from tests.conftest import TEST_PASSWORD, AuthActions
+from tests.support.accounts import TEST_PASSWORD, AuthActions
 from tests.support.interleave import post_at_once, writes_held_together
 from tests.support.rows import stored
 from tests.support.servers import csrf_token, serve, sign_in

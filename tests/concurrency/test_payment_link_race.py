@@ -13,12 +13,12 @@ import requests
 from portal.core.config import Settings
 from portal.core.models.payment_link import LinkState
 from portal.sandbox.common.fault_plans import Fault, FaultKind
-from tests.conftest import with_payments
-from tests.payments.conftest import browser, credentials, merchant_id
-from tests.payments.links.conftest import counting_initiates, link_row, sent_link
+from tests.payments.links.support import counting_initiates, link_row, sent_link
+from tests.payments.support import browser, credentials, merchant_id
 from tests.support.browser import form_values
 from tests.support.mail import mail_sink, mailing
 from tests.support.servers import page_of, serve
+from tests.support.settings import with_payments
 
 __all__ = ["browser", "credentials", "mail_sink", "merchant_id"]
 

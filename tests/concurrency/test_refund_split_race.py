@@ -13,8 +13,7 @@ import pytest
 import requests
 
 from portal.core.config import Settings
-from tests.conftest import TEST_PASSWORD, AuthActions, with_payments
-from tests.payments.conftest import (
+from tests.payments.support import (
     act,
     authorised_payment,
     browser,
@@ -22,8 +21,10 @@ from tests.payments.conftest import (
     credentials,
     merchant_id,
 )
+from tests.support.accounts import TEST_PASSWORD, AuthActions
 from tests.support.browser import form_values
 from tests.support.servers import page_of, serve, sign_in
+from tests.support.settings import with_payments
 
 __all__ = ["browser", "credentials", "merchant_id"]
 

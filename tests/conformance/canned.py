@@ -13,7 +13,7 @@ from flask import Flask, jsonify
 from portal.gateway.payments.client import PaymentsClient
 from portal.gateway.retry import RetryPolicy
 from portal.gateway.transport import Timeouts
-from tests.sandbox.payments.conftest import KID, MID
+from tests.sandbox.payments.support import KID, MID
 from tests.support.keys import KeyPair
 from tests.support.servers import serve
 

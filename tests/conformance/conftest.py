@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import importlib.util
 import logging
-import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,7 +26,8 @@ from typing import Any
 
 import pytest
 
-from tests.sandbox.payments.conftest import (
+from tests.conformance.support import SdkConfig, require_shared
+from tests.sandbox.payments.support import (
     gateway_keys,
     http,
     merchant_keys,
@@ -40,28 +40,11 @@ from tests.support.sandbox import RunningSandbox
 
 __all__ = [
     "Sdk", "SdkConfig", "gateway_keys", "http", "load_sdk", "merchant_keys",
-    "other_merchant_keys", "parent_keys", "payments_sandbox", "served_payments", "shared_dir",
+    "other_merchant_keys", "parent_keys", "payments_sandbox", "served_payments",
     "stranger_keys",
 ]
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 SDK_FOLDER = Path("vendor") / "payglocal-python-sdk"
-
-
-def shared_dir() -> Path:
-    """``PORTAL_SHARED_DIR``, or ``shared/`` beside the repository (as CI clones it)."""
-    return Path(os.environ.get("PORTAL_SHARED_DIR") or REPO_ROOT.parent / "shared")
-
-
-def require_shared(relative: Path | str) -> Path:
-    """A path under the shared folder; skip when it is absent (fail under ``CI=true``)."""
-    path = shared_dir() / relative
-    if not path.exists():
-        message = f"{path} is absent (set PORTAL_SHARED_DIR to the shared folder)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return path
 
 
 @pytest.fixture
@@ -74,37 +57,6 @@ def payments_sandbox(served_payments: RunningSandbox) -> RunningSandbox:
 def sdk_dir() -> Path:
     """The official Python SDK's folder (skips where absent, fails under CI)."""
     return require_shared(SDK_FOLDER)
-
-
-@dataclass(frozen=True)
-class SdkConfig:
-    """What goes into the SDK's ``payglocalconfig.ini`` (and the PEM files it names)."""
-
-    mid: str
-    kid: str
-    private_pem: str
-    gateway_public_pem: str
-    gateway_kid: str
-    parent_mid: str = ""
-    #: The SDK sends ``x-gl-enc: "true"`` for any non-empty value and ``"false"`` when empty.
-    encrypt_payload: str = "true"
-
-    def ini(self) -> str:
-        """The config file's text, keys spelled as the SDK reads them."""
-        lines = {
-            "glocal.merchant.encryptPayload": self.encrypt_payload,
-            "glocal.merchant.sendTransaction": "true",
-            "glocalMerchant.parentMid": self.parent_mid,
-            "glocalMerchant.mid": self.mid,
-            "glocalMerchant.privateKey.pemFilelLocation": "resources/keys/merchant.pem",
-            "glocalMerchant.privateKey.kid": self.kid,
-            "glocal.publicKey.pemFileLocation": "resources/keys/payglocal.pem",
-            "glocal.publicKey.kid": self.gateway_kid,
-            "glocalMerchant.status.payload": "/gl/v1/payments/<gid>/status",
-            "glocalMerchant.jws.verify.token": "",
-            "logging.level": "WARNING",
-        }
-        return "[Properties]\n" + "".join(f"{k} = {v}\n" for k, v in lines.items())
 
 
 @dataclass(frozen=True)

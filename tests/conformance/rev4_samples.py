@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tests.conformance.conftest import require_shared
+from tests.conformance.support import require_shared
 
 FOLDER = Path("spec") / "samples-rev4"
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.conformance.conftest import require_shared
+from tests.conformance.support import require_shared
 
 SAMPLES = Path("spec") / "samples-rev3"
 

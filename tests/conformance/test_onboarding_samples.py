@@ -24,8 +24,8 @@ from portal.gateway.onboarding.requests import BankDetailsRequest, BusinessDetai
 from portal.gateway.onboarding.vocabulary import known_status
 from portal.gateway.retry import NO_RETRY
 from portal.gateway.shapes import validate_payload
-from tests.conftest import API_KEY, API_SECRET
 from tests.support.servers import serve
+from tests.support.settings import API_KEY, API_SECRET
 
 PREFIX = "/gcc/v2/partner/merchant/onboard"
 

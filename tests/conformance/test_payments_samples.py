@@ -20,7 +20,7 @@ from portal.gateway.payments.client import PaymentsClient
 from portal.gateway.payments.operations import OPERATIONS
 from portal.gateway.payments.words import PaymentStatus
 from tests.conformance.canned import CannedGateway, canned  # noqa: F401  # a fixture
-from tests.sandbox.payments.conftest import (  # noqa: F401  # fixtures this module uses
+from tests.sandbox.payments.support import (  # noqa: F401  # fixtures this module uses
     KID,
     MID,
     client,

@@ -20,8 +20,8 @@ from portal.gateway.payments.client import verify_callback_token
 from portal.gateway.payments.jws import load_private_key, sign_claims
 from portal.gateway.payments.words import is_partial_approval
 from tests.conformance.canned import CannedGateway, canned  # noqa: F401  # a fixture
-from tests.conformance.conftest import gateway_keys  # noqa: F401  # a fixture
 from tests.conformance.rev4_samples import sample
+from tests.sandbox.payments.support import gateway_keys  # noqa: F401  # a fixture
 
 PATH_GID = "gl_o-path0000000000000000000"
 NOW = datetime(2026, 6, 3, 10, 15, tzinfo=UTC)

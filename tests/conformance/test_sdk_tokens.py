@@ -17,8 +17,8 @@ from portal.gateway.payments.client import PaymentsClient
 from portal.gateway.payments.jws import load_private_key, sign_claims
 from portal.gateway.payments.operations import INITIATE_PATH, OPERATIONS
 from portal.sandbox.payments.routes import GATEWAY_KEY_PATH
-from tests.conformance.conftest import SdkConfig
-from tests.sandbox.payments.conftest import (
+from tests.conformance.support import SdkConfig
+from tests.sandbox.payments.support import (
     KID,
     MID,
     OTHER_MID,

@@ -18,7 +18,7 @@ from portal.core.db import db, make_engine
 from portal.core.encryption import KeyConfigError, blind_index
 from portal.core.migrate import alembic_config, upgrade
 from portal.core.models import Merchant, PaymentCredentials, StepDraft
-from tests.conftest import AuthActions
+from tests.support.accounts import AuthActions
 
 PAN = "ABCDE1234F"
 OWNER_DOC = "ABCPR1234K_ASHA_RAO_AADHAR"

@@ -7,6 +7,8 @@ import hashlib
 import hmac
 from typing import Any
 
+from prometheus_client import REGISTRY
+
 from portal.gateway.onboarding.operations import PREFIX
 
 STATUS_PATH = PREFIX + "/onboard/abc/status?note=a%20b%2Fc&x=%E2%82%B9"
@@ -62,3 +64,9 @@ def error_body(status_text: str, gid: str, details: list[dict] | None = None) ->
 def independent_hmac(secret: str, data: bytes) -> str:
     """The Base64 HMAC-SHA256 of ``data``, computed with the standard library, not our code."""
     return base64.b64encode(hmac.new(secret.encode(), data, hashlib.sha256).digest()).decode()
+
+
+def calls(operation: str, outcome: str) -> float:
+    """The gateway call counter for ``operation`` and ``outcome`` so far."""
+    return REGISTRY.get_sample_value("portal_gateway_calls_total",
+                                     {"operation": operation, "outcome": outcome}) or 0.0

@@ -16,8 +16,7 @@ from portal.gateway.onboarding.checklist_words import (
     checklist_state,
 )
 from portal.gateway.onboarding.vocabulary import PennyDropStatus
-from tests.gateway.support import BANK, CREATE, merchant
-from tests.gateway.test_telemetry import calls
+from tests.gateway.support import BANK, CREATE, calls, merchant
 
 DOCUMENT = {"merchantDocType": "PAN_CARD", "fileName": "pan.pdf", "documentContent": "JVBERi0="}
 

@@ -10,7 +10,7 @@ from prometheus_client import REGISTRY
 
 from portal.gateway.errors import GatewayUnavailable, ValidationFailed
 from portal.gateway.tracing import REQUEST_ID_HEADER, request_id
-from tests.gateway.support import error_body, merchant
+from tests.gateway.support import calls, error_body, merchant
 
 
 @pytest.fixture
@@ -21,12 +21,6 @@ def current_request() -> Iterator[str]:
         yield "req-4f2a9c"
     finally:
         request_id.reset(token)
-
-
-def calls(operation: str, outcome: str) -> float:
-    """The gateway call counter for ``operation`` and ``outcome`` so far."""
-    return REGISTRY.get_sample_value("portal_gateway_calls_total",
-                                     {"operation": operation, "outcome": outcome}) or 0.0
 
 
 def timed(operation: str, outcome: str) -> float:

@@ -15,8 +15,9 @@ from portal.core.db import db
 from portal.core.models.bulk import BulkImport, BulkImportRow
 from portal.core.models.job import Job
 from portal.domain.audit.service import Actor
+from portal.features.bulk import import_job as jobs
 from portal.features.bulk import service
-from tests.bulk.conftest import EXAMPLE
+from tests.bulk.support import EXAMPLE
 
 #: Who uploads the imports of the job tests.
 ADMIN = Actor("admin@example.com")
@@ -91,3 +92,19 @@ def taken_over_and_finished(app: Flask, import_id: int, rows: int,
     assert [r.number for r in stored] == list(range(2, rows + 2))
     assert {r.state for r in stored} == {"awaiting_documents"}
     return done, stored
+
+
+def stop_after(monkeypatch, rows: int, then) -> None:
+    """Call ``then()`` once, when the worker has stored at least ``rows`` rows' outcomes."""
+    record_rows = jobs._record_rows
+    stored: list[int] = []
+
+    def record_and_maybe_stop(progress, ended):
+        state = record_rows(progress, ended)
+        before = len(stored)
+        stored.extend(1 for _ in ended)
+        if before < rows <= len(stored):
+            then()
+        return state
+
+    monkeypatch.setattr("portal.features.bulk.import_job._record_rows", record_and_maybe_stop)

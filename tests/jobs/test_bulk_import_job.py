@@ -13,14 +13,14 @@ from portal.core.config import SETTINGS_EXTENSION
 from portal.core.models.job import JobState
 from portal.core.row_claims import LEASE
 from portal.domain.jobs.queue import claim
-from portal.features.bulk import import_job as jobs
 from portal.features.bulk.import_job import KIND
 from portal.features.bulk.service import cancel
-from tests.bulk.conftest import creates
+from tests.bulk.support import creates
 from tests.jobs.support import (
     ADMIN,
     SCHEDULES,
     queue_import,
+    stop_after,
     stored_import,
     stored_jobs,
     stored_rows,
@@ -30,22 +30,6 @@ from tests.support.workers import run_worker
 ROWS = 12
 #: A wait that only a broken test reaches: the barrier below trips as soon as the rows meet.
 NEVER = 60
-
-
-def stop_after(monkeypatch, rows: int, then) -> None:
-    """Call ``then()`` once, when the worker has stored at least ``rows`` rows' outcomes."""
-    record_rows = jobs._record_rows
-    stored: list[int] = []
-
-    def record_and_maybe_stop(progress, ended):
-        state = record_rows(progress, ended)
-        before = len(stored)
-        stored.extend(1 for _ in ended)
-        if before < rows <= len(stored):
-            then()
-        return state
-
-    monkeypatch.setattr("portal.features.bulk.import_job._record_rows", record_and_maybe_stop)
 
 
 @contextmanager

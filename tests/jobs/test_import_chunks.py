@@ -13,9 +13,15 @@ from portal.core.models.audit import AuditEvent
 from portal.core.models.job import JobState
 from portal.features.bulk.import_job import KIND, Chunk, chunks
 from portal.features.bulk.service import cancel
-from tests.bulk.conftest import creates
-from tests.jobs.support import ADMIN, queue_import, stored_import, stored_jobs, stored_rows
-from tests.jobs.test_bulk_import_job import stop_after
+from tests.bulk.support import creates
+from tests.jobs.support import (
+    ADMIN,
+    queue_import,
+    stop_after,
+    stored_import,
+    stored_jobs,
+    stored_rows,
+)
 from tests.support.workers import run_worker
 
 ROWS = 12

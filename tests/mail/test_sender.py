@@ -7,7 +7,7 @@ import pytest
 from portal.core.config import Settings
 from portal.core.mail.sender import MailError, UncomposableMail, compose, send
 from tests.support.mail import body_of, mailing
-from tests.wizard.conftest import closed_port
+from tests.wizard.support import closed_port
 
 __all__ = ["closed_port"]
 

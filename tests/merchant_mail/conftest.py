@@ -6,7 +6,7 @@ import pytest
 
 from portal.core.config import Settings
 from tests.support.mail import mail_sink, mailing
-from tests.verification.conftest import onboard
+from tests.verification.support import onboard
 
 __all__ = ["mail_sink"]
 

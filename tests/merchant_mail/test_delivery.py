@@ -8,9 +8,9 @@ from sqlalchemy import select
 from portal.core.config import SETTINGS_EXTENSION
 from portal.core.db import db
 from portal.core.models import AuditEvent, MerchantLink
-from tests.conftest import TEST_PASSWORD, AuthActions
+from tests.support.accounts import TEST_PASSWORD, AuthActions
 from tests.support.mail import body_of, link_in
-from tests.wizard.conftest import closed_port
+from tests.wizard.support import closed_port
 
 __all__ = ["closed_port"]
 SIGNATORY = "asha.rao@merchant.example.com"

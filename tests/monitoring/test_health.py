@@ -10,8 +10,8 @@ import pytest
 from portal.app.factory import create_app
 from portal.core.migrate import upgrade
 from portal.features.monitoring.readiness import migration_heads
-from tests.conftest import settings_for
 from tests.support.servers import free_port, silent_address
+from tests.support.settings import settings_for
 
 
 @pytest.fixture

@@ -13,8 +13,9 @@ from portal.core.db import db
 from portal.core.models import Merchant
 from portal.core.models.outbox import OutboxItem, OutboxState
 from portal.core.models.webhook_event import WebhookEvent
-from tests.conftest import AuthActions, settings_for
+from tests.support.accounts import AuthActions
 from tests.support.scrapes import sample, scrape
+from tests.support.settings import settings_for
 
 TOKEN = "metrics-token-7c1e"
 REMOTE = {"REMOTE_ADDR": "203.0.113.9"}

@@ -9,20 +9,14 @@ import json
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.notice import MailState, Notice
-from portal.core.models.status_change import StatusSource
-from portal.domain.audit.service import SYSTEM
 from portal.domain.onboarding import scenarios
-from portal.domain.onboarding.status_history import change_status
 from portal.gateway.onboarding.hmac import hmac_digest
-from tests.conftest import API_SECRET
+from tests.notifications.support import NEXT_PASS, OWNER, move
 from tests.support.mail import PORTAL_URL, body_of
+from tests.support.settings import API_SECRET
 from tests.support.team import audited, make_merchant, notices_of, user_id
 from tests.support.workers import run_worker
-from tests.verification.conftest import onboard
-
-OWNER = "owner@example.com"
-#: Longer than the notices job's interval: the next worker pass runs it again.
-NEXT_PASS = 31
+from tests.verification.support import onboard
 
 
 def own(app, merchant_id: int, email: str = OWNER) -> None:
@@ -30,14 +24,6 @@ def own(app, merchant_id: int, email: str = OWNER) -> None:
     owner = user_id(app, email)
     with app.app_context():
         db.session.get(Merchant, merchant_id).owner_id = owner
-        db.session.commit()
-
-
-def move(app, merchant_id: int, status: str) -> None:
-    """Move the merchant as a status read does."""
-    with app.app_context():
-        change_status(db.session.get(Merchant, merchant_id), status, StatusSource.POLL,
-                      actor=SYSTEM)
         db.session.commit()
 
 

@@ -11,7 +11,7 @@ from portal.core.models.notice import Notice, NoticeKind
 from portal.core.models.user import User
 from portal.features.notifications.delivery import last_digest_time
 from portal.features.notifications.inbox import PER_PAGE
-from tests.notifications.test_delivery import NEXT_PASS, OWNER, move
+from tests.notifications.support import NEXT_PASS, OWNER, move
 from tests.support.mail import PORTAL_URL, body_of
 from tests.support.team import (
     audited,

@@ -8,7 +8,7 @@ from tests.outbox.support import (
     migrated_any_database_url,
     migrated_postgres_template,
 )
-from tests.wizard.conftest import browser, new_merchant
+from tests.wizard.support import browser, new_merchant
 
 __all__ = ["app", "browser", "database_url", "migrated_any_database_url",
            "migrated_postgres_template", "new_merchant"]

@@ -8,10 +8,10 @@ from sqlalchemy import select
 from portal.core.db import db
 from portal.core.models.step import StepDraft
 from portal.domain.onboarding import scenarios
-from tests.conftest import AuthActions
 from tests.outbox.support import sent_to_sandbox
+from tests.support.accounts import AuthActions
 from tests.support.browser import Browser
-from tests.wizard.conftest import typed
+from tests.wizard.support import typed
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from tests.outbox.support import items, run_drain, sent_to_sandbox
 from tests.support.browser import Browser, Page
 from tests.support.rows import stored
 from tests.support.workers import run_worker
-from tests.wizard.conftest import typed
+from tests.wizard.support import typed
 
 BUSINESS = "/business-details"
 

@@ -17,10 +17,10 @@ from portal.core.models.webhook_event import WebhookEvent
 from portal.domain.onboarding import scenarios
 from portal.gateway.onboarding.client import OnboardingClient
 from portal.sandbox.common.fault_plans import Fault, FaultKind
-from tests.conftest import API_KEY, API_SECRET
 from tests.support.browser import Browser, Page
 from tests.support.rows import stored
-from tests.wizard.conftest import merchant_id_from, typed
+from tests.support.settings import API_KEY, API_SECRET
+from tests.wizard.support import merchant_id_from, typed
 
 
 def creates(sandbox) -> int:

@@ -12,7 +12,7 @@ from sqlalchemy import select
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.step import StepDraft
-from tests.bulk.conftest import csv_text, example_rows, received
+from tests.bulk.support import csv_text, example_rows, received
 from tests.support.team import audited, notices_of, page, user_id
 from tests.support.workers import run_worker
 

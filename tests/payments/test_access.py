@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import AuthActions
-from tests.payments.conftest import authorised_payment
+from tests.payments.support import authorised_payment
+from tests.support.accounts import AuthActions
 
 PAGES = [
     ("get", "/payments"),

@@ -11,14 +11,8 @@ from bs4 import BeautifulSoup
 from portal.core.db import db
 from portal.core.models import AuditEvent, Payment
 from portal.sandbox.common.fault_plans import Fault, FaultKind
-from tests.conftest import AuthActions
-from tests.payments.conftest import (
-    act,
-    backend,
-    counting,
-    flashes,
-    payment_row,
-)
+from tests.payments.support import act, backend, counting, flashes, payment_row
+from tests.support.accounts import AuthActions
 from tests.support.browser import form_values
 
 

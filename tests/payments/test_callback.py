@@ -10,13 +10,7 @@ import pytest
 
 from portal.gateway.payments.words import PaymentStatus
 from portal.sandbox.payments.auth import GatewayKey
-from tests.payments.conftest import (
-    APPROVING_CARD,
-    backend,
-    pay,
-    payment_row,
-    post_hold,
-)
+from tests.payments.support import APPROVING_CARD, backend, pay, payment_row, post_hold
 
 CALLBACK = "/payments/callback"
 

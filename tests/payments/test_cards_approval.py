@@ -12,8 +12,8 @@ from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import Payment
 from portal.domain.payments.service import unavailable_reason
-from tests.payments.conftest import hold_values, submit
-from tests.payments.links.conftest import counting_initiates
+from tests.payments.links.support import counting_initiates
+from tests.payments.support import hold_values, submit
 from tests.support.mail import mail_sink, mailing
 from tests.support.product_events import CARDS, MCA, accepted, ask_for, deliver, pendency
 from tests.support.rows import stored

@@ -11,7 +11,7 @@ from portal.core.config import SETTINGS_EXTENSION
 from portal.core.db import db
 from portal.core.models import AuditEvent, PaymentCredentials
 from portal.domain.payments import credentials as key_making
-from tests.payments.conftest import add_merchant, credentials_row, submit
+from tests.payments.support import add_merchant, credentials_row, submit
 from tests.support.approvals import decide_all
 
 GOOD_KID = "kid-imported-1"

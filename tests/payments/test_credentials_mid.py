@@ -8,7 +8,7 @@ import pytest
 
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
-from tests.payments.conftest import credentials_row, submit
+from tests.payments.support import credentials_row, submit
 
 GATEWAY_MID = "merchant_xyz789"
 

@@ -5,19 +5,18 @@ a 2xx that does not say is settled by a status read of the call's own merchantTx
 
 from __future__ import annotations
 
-from tests.payments.conftest import (
+from tests.payments.support import (
+    CAPTURE_DECLINED_CARD,
+    CAPTURE_QUEUED_CARD,
     act,
     authorised_payment,
     backend,
     flashes,
     payment_row,
+    poll,
 )
-from tests.payments.test_polling import poll
 
-#: Sandbox scenario cards (docs/developer/sandbox.md).
-CAPTURE_DECLINED_CARD = "4000000000000259"
 REFUND_DECLINED_CARD = "4000000000000267"
-CAPTURE_QUEUED_CARD = "4000000000000275"
 
 
 def test_a_capture_declined_with_a_2xx_books_nothing_and_says_why(app, browser, sandbox,

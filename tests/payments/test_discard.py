@@ -9,7 +9,7 @@ from sqlalchemy import select
 from portal.core.db import db
 from portal.core.models import AuditEvent, Payment
 from portal.sandbox.common.fault_plans import Fault, FaultKind
-from tests.payments.conftest import backend, credentials_row, flashes, post_hold, submit
+from tests.payments.support import backend, credentials_row, flashes, post_hold, submit
 from tests.support.keys import new_key_pair
 
 

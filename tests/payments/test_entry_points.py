@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bs4 import BeautifulSoup
 
-from tests.payments.conftest import add_merchant
+from tests.payments.support import add_merchant
 
 
 def test_an_approved_merchant_links_to_its_payments(app, client, auth):

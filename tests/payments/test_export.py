@@ -9,7 +9,7 @@ import json
 import zipfile
 from urllib.parse import parse_qs, urlsplit
 
-from tests.payments.conftest import payment_row, post_hold
+from tests.payments.support import payment_row, post_hold
 
 
 def test_the_export_leaves_out_checkout_links_and_tokens(app, browser, merchant_id,

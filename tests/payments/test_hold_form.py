@@ -10,7 +10,7 @@ from portal.core.config import SETTINGS_EXTENSION
 from portal.core.db import db
 from portal.core.models.payment import Payment
 from portal.sandbox.common.fault_plans import Fault, FaultKind
-from tests.payments.conftest import backend, hold_values, payment_row, post_hold, submit
+from tests.payments.support import backend, hold_values, payment_row, post_hold, submit
 
 ITEM = {"riskData-orderData-0-itemName": "Masala chai", "riskData-orderData-0-itemQuantity": "2",
         "riskData-orderData-0-itemPrice": "120.00"}

@@ -13,7 +13,7 @@ from portal.core.models.payment import Payment
 from portal.domain.payments.status_poll import poll_once
 from portal.sandbox.common.fault_plans import Fault, FaultKind
 from portal.sandbox.payments.answers import Answers
-from tests.payments.conftest import act, authorised_payment, backend, payment_row, post_hold
+from tests.payments.support import act, authorised_payment, backend, payment_row, post_hold
 
 
 def test_a_captures_own_answer_gid_is_kept_and_shown(app, browser, authorised, answer_dialect):

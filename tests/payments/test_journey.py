@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.payments.conftest import (
+from tests.payments.support import (
     DECLINED_CARD,
     act,
     authorised_payment,

@@ -11,24 +11,20 @@ from sqlalchemy import select
 
 from portal.core import clock
 from portal.core.db import db
-from portal.core.models.merchant import Merchant
 from portal.core.models.notice import Notice, NoticeKind
 from portal.core.models.payment import Payment
-from portal.core.models.user import User
 from portal.domain.payments import polling
 from portal.domain.payments.status_poll import poll_once
-from tests.payments.conftest import act, authorised_payment, flashes, payment_row
+from tests.payments.support import (
+    LATER_CARD,
+    act,
+    authorised_payment,
+    flashes,
+    own_merchant,
+    payment_row,
+)
 
-LATER_CARD = "4000000000000283"
 PARTIAL_CARD = "4000000000000291"
-
-
-def own_merchant(app, merchant_id: int, email: str = "admin@example.com") -> None:
-    """Make the signed-in admin the merchant's owner (notices go to owners)."""
-    with app.app_context():
-        user = db.session.scalar(select(User).where(User.email == email))
-        db.session.get(Merchant, merchant_id).owner_id = user.id
-        db.session.commit()
 
 
 def poll_later(app, seconds: float = 60) -> None:

@@ -16,15 +16,7 @@ from portal.sandbox.common.fault_plans import Fault, FaultKind
 from portal.sandbox.payments.answers import Answers
 from portal.sandbox.payments.auth import CHECKOUT_SCOPE, TOKEN_PARAM
 from portal.sandbox.payments.records import Payment as GatewayPayment
-from tests.payments.conftest import (
-    act,
-    backend,
-    counting,
-    flashes,
-    pay,
-    payment_row,
-    post_hold,
-)
+from tests.payments.support import act, backend, counting, flashes, pay, payment_row, post_hold
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from portal.core.db import db
 from portal.core.models.payment import Payment
 from portal.domain.payments.in_flight import claim
 from portal.domain.payments.service import new_nonce
-from tests.payments.conftest import add_merchant
+from tests.payments.support import add_merchant
 
 
 def add_payments(app, merchant_id: int, count: int, status: str = "AUTHORIZED") -> None:

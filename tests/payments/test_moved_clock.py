@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from portal.domain.payments.service import failure_message
 from portal.gateway.errors import Unauthorized
-from tests.payments.conftest import post_hold
+from tests.payments.support import post_hold
 
 
 def test_a_hold_goes_through_after_the_sandbox_clock_was_moved(browser, sandbox, merchant_id,

@@ -14,9 +14,9 @@ from portal.core.db import db
 from portal.core.models.audit import AuditEvent
 from portal.core.models.payment import Payment, PaymentCredentials
 from portal.domain.payments import polling
-from portal.domain.payments.status_poll import POLL_ACTOR, poll_once
+from portal.domain.payments.status_poll import POLL_ACTOR
 from portal.sandbox.common.fault_plans import Fault, FaultKind
-from tests.payments.conftest import act, backend, pay, payment_row, post_hold
+from tests.payments.support import act, backend, pay, payment_row, poll, post_hold
 from tests.support.rows import fresh
 from tests.support.workers import run_worker
 
@@ -26,13 +26,6 @@ def only_payment(app) -> Payment:
         payment = db.session.query(Payment).one()
         db.session.expunge(payment)
         return payment
-
-
-def poll(app) -> None:
-    """One run of the poll as the worker does it: its next pass, no sooner than the gateway's
-    5 seconds after the payment was last read (the customer's return reads it too)."""
-    with app.app_context():
-        poll_once(app.extensions["portal_settings"], clock.utcnow() + polling.SHORTEST_GAP)
 
 
 def test_a_customer_who_never_returns_is_settled_by_the_next_run_of_the_job(

@@ -10,7 +10,7 @@ from cryptography.fernet import Fernet
 from portal.core.config import SETTINGS_EXTENSION
 from portal.core.db import db
 from portal.core.models import AuditEvent, PortfolioKey
-from tests.payments.conftest import (
+from tests.payments.support import (
     add_merchant,
     authorised_payment,
     backend,

@@ -3,7 +3,7 @@ on: a link to the payment in the portal (which asks for sign-in), and nothing el
 
 from __future__ import annotations
 
-from tests.payments.conftest import authorised_payment
+from tests.payments.support import authorised_payment
 
 
 def test_the_result_page_links_staff_to_the_payment(browser, merchant_id, credentials):

@@ -17,7 +17,7 @@ from portal.domain.audit.service import Actor
 from portal.domain.payments import credentials as creds
 from portal.domain.payments.status_read import refresh
 from portal.gateway.payments.client import PaymentsClient
-from tests.payments.conftest import act, backend, pay, payment_row, post_hold
+from tests.payments.support import act, backend, pay, payment_row, post_hold
 
 DASHBOARD = "/admin/"
 

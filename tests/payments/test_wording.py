@@ -10,7 +10,7 @@ import pytest
 
 from portal.core.models.payment import Payment, PaymentRefund, RefundState
 from portal.domain.payments.wording import money, status_words
-from tests.payments.conftest import act, authorised_payment, flashes, payment_row
+from tests.payments.support import act, authorised_payment, flashes, payment_row
 
 
 def _payment(status: str, captured: str | None, amount: str = "18000.00") -> Payment:

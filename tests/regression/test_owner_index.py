@@ -14,7 +14,7 @@ from portal.core.db import db
 from portal.domain.users.accounts import find_user
 from portal.domain.worklist.service import nav_counts
 from tests.support.team import make_merchant
-from tests.worklist.test_worklist import add, hold
+from tests.worklist.support import add, hold
 
 
 def test_the_navigation_count_searches_the_owner_index_after_analyze(app, auth):

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.conformance.conftest import require_shared
+from tests.conformance.support import require_shared
 
 FOLDER = Path("spec") / "samples-rev3"
 #: Keys whose values are status words, compared as they are.

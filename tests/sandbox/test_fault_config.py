@@ -16,9 +16,9 @@ from portal.gateway.onboarding.client import OnboardingClient
 from portal.gateway.retry import NO_RETRY
 from portal.sandbox.app import create_sandbox_app, state_of
 from portal.sandbox.common.config import load_config
-from tests.sandbox.conftest import CONFIG, KEY, SECRET
 from tests.sandbox.faulted_calls import already_used
 from tests.sandbox.payloads import create_body
+from tests.sandbox.support import CONFIG, KEY, SECRET
 from tests.support.servers import gunicorn, serve
 
 #: Environment variable naming the config file of :func:`gunicorn_sandbox`.

@@ -9,9 +9,9 @@ import requests
 
 from portal.gateway.errors import GatewayUnavailable
 from portal.sandbox.common.fault_plans import Fault, FaultKind
-from tests.sandbox.conftest import client_of
 from tests.sandbox.faulted_calls import CATEGORIES
 from tests.sandbox.payloads import create_body
+from tests.sandbox.support import client_of
 from tests.support.sandbox import speak
 
 SYSTEM_FAULT = {"status": "SYSTEM_ERROR", "message": "Declined by System",

@@ -11,9 +11,9 @@ from portal.gateway.errors import GatewayUnavailable, ValidationFailed
 from portal.gateway.onboarding.client import OnboardingClient
 from portal.gateway.transport import Timeouts
 from portal.sandbox.common.fault_plans import Fault, FaultKind
-from tests.sandbox.conftest import KEY, SECRET
 from tests.sandbox.faulted_calls import CATEGORIES, already_used
 from tests.sandbox.payloads import business, create_body
+from tests.sandbox.support import KEY, SECRET
 from tests.support.sandbox import RunningSandbox
 from tests.support.sleeps import SleepRecorder
 

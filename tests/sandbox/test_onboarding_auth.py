@@ -13,7 +13,8 @@ import requests
 from portal.gateway.errors import Unauthorized
 from portal.gateway.onboarding.hmac import AUTH_HEADER, DIGEST_HEADER, HmacAuth, hmac_digest
 from portal.gateway.onboarding.operations import OPERATIONS
-from tests.sandbox.conftest import (
+from tests.sandbox.payloads import signatory
+from tests.sandbox.support import (
     KEY,
     OTHER_KEY,
     RETIRED_KEY,
@@ -23,7 +24,6 @@ from tests.sandbox.conftest import (
     SECRET,
     client_of,
 )
-from tests.sandbox.payloads import signatory
 from tests.support.sandbox import RunningSandbox
 
 TIMEOUT = 5

@@ -12,7 +12,6 @@ from portal.gateway.onboarding.client import OnboardingClient
 from portal.gateway.onboarding.hmac import HmacAuth
 from portal.gateway.onboarding.operations import OPERATIONS
 from portal.sandbox.onboarding.categories import SUBCATEGORY_CODES
-from tests.sandbox.conftest import KEY, SECRET
 from tests.sandbox.payloads import (
     BODIES,
     MISSING_PAN,
@@ -24,6 +23,7 @@ from tests.sandbox.payloads import (
     owners,
     signatory,
 )
+from tests.sandbox.support import KEY, SECRET
 
 RECORD_OPERATIONS = sorted(name for name, op in OPERATIONS.items()
                            if "{onboardingId}" in op.path)

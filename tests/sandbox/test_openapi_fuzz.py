@@ -22,7 +22,7 @@ from schemathesis.core.parameters import ParameterLocation
 
 from portal.gateway.onboarding.hmac import HmacAuth
 from portal.sandbox.onboarding.openapi import onboarding_openapi
-from tests.sandbox.conftest import KEY, SECRET
+from tests.sandbox.support import KEY, SECRET
 
 CHECKS = [
     not_a_server_error,

@@ -23,9 +23,9 @@ from portal.gateway.retry import NO_RETRY, RetryPolicy
 from portal.gateway.transport import Timeouts
 from portal.sandbox.app import SavingTicker, StateFile, create_sandbox_app, state_of
 from portal.sandbox.common.config import config_from
-from tests.sandbox.conftest import CONFIG, KEY, SECRET
 from tests.sandbox.payloads import create_body, fill_every_step
-from tests.sandbox.payments.conftest import initiate_body, pay_by_card
+from tests.sandbox.payments.support import initiate_body, pay_by_card
+from tests.sandbox.support import CONFIG, KEY, SECRET
 from tests.support.keys import new_key_pair
 from tests.support.sandbox import gateway_key
 from tests.support.servers import ROOT, free_port, serve

@@ -11,7 +11,7 @@ import schemathesis
 from portal.gateway.errors import NotFound
 from portal.gateway.onboarding.hmac import HmacAuth
 from portal.gateway.onboarding.operations import OPERATIONS
-from tests.sandbox.conftest import KEY, SECRET, START
+from tests.sandbox.support import KEY, SECRET, START
 
 
 def test_reset_forgets_records_and_restores_keys(sandbox_server, partner, onboarding_id):

@@ -22,7 +22,7 @@ from portal.gateway.transport import json_bytes
 from portal.sandbox.common.fault_plans import Fault, FaultKind
 from portal.sandbox.onboarding import streamed_json
 from portal.sandbox.onboarding.streamed_json import SpilledString, parse_spooled, spool
-from tests.sandbox.conftest import KEY, SECRET
+from tests.sandbox.support import KEY, SECRET
 
 MB = 1024 * 1024
 #: Long enough that the sandbox leaves the content in its spooled body.

@@ -6,8 +6,8 @@ import pytest
 import requests
 
 from portal.gateway.onboarding.hmac import hmac_digest
-from tests.sandbox.conftest import KEY, SECOND_SECRET, SECRET, START
 from tests.sandbox.payloads import business, document, fill_every_step
+from tests.sandbox.support import KEY, SECOND_SECRET, SECRET, START
 from tests.sandbox.webhook_deliveries import (
     ACCEPTED,
     COMMON_KEYS,

@@ -9,8 +9,8 @@ import requests
 
 from portal.gateway.errors import Forbidden, NotFound, Unauthorized, ValidationFailed
 from portal.gateway.onboarding.operations import OPERATIONS
-from tests.sandbox.conftest import OTHER_KEY, OTHER_SECRET, SECRET, client_of
 from tests.sandbox.payloads import fill_every_step
+from tests.sandbox.support import OTHER_KEY, OTHER_SECRET, SECRET, client_of
 from tests.sandbox.webhook_deliveries import TNC
 from tests.support.sandbox import RunningSandbox
 

@@ -8,7 +8,6 @@ import pytest
 
 from portal.core.storage.current import build_store
 from portal.core.storage.encryption import ASKED, NO_DEFAULT, from_bucket, refused
-from tests.conftest import settings_for
 from tests.support.object_store import (
     ACCESS_KEY_ID,
     SECRET_ACCESS_KEY,
@@ -18,6 +17,7 @@ from tests.support.object_store import (
     on_bucket,
 )
 from tests.support.servers import serve
+from tests.support.settings import settings_for
 
 
 def rule(algorithm: str) -> dict:

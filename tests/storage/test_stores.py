@@ -14,8 +14,8 @@ from portal.core.storage.current import build_store
 from portal.core.storage.fallback import WithFolderBehind
 from portal.core.storage.folder import FolderStore
 from portal.core.storage.s3 import PART_BYTES
-from tests.conftest import settings_for
 from tests.support.object_store import S3Server, objects, on_bucket
+from tests.support.settings import settings_for
 
 
 @pytest.fixture(params=["folder", "s3"])

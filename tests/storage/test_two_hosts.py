@@ -30,8 +30,8 @@ from portal.domain.audit.service import Actor
 from portal.domain.onboarding import scenarios
 from portal.features.bulk.runner import run_rows
 from portal.features.bulk.validation import check_file
-from tests.conftest import TEST_PASSWORD, AuthActions, current_code
 from tests.jobs.support import wait_for
+from tests.support.accounts import TEST_PASSWORD, AuthActions, current_code
 from tests.support.browser import form_values
 from tests.support.object_store import objects, on_bucket
 from tests.support.postgres import shared_postgres

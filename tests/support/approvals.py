@@ -5,7 +5,7 @@ from __future__ import annotations
 from bs4 import BeautifulSoup
 from werkzeug.test import TestResponse
 
-from tests.conftest import AuthActions
+from tests.support.accounts import AuthActions
 from tests.support.browser import form_values
 
 SECOND_ADMIN = "second-admin@example.com"

@@ -10,7 +10,7 @@ from flask import Flask
 from portal.core.db import db
 from portal.core.models.step import StepDraft, StepState
 from portal.gateway.onboarding.hmac import hmac_digest
-from tests.conftest import API_SECRET
+from tests.support.settings import API_SECRET
 
 CARDS = "MERCHANT_CARDS_ACCEPTED"
 MCA = "MERCHANT_MCA_ACCEPTED"

@@ -29,7 +29,7 @@ from portal.domain.payments.links import tokens as payment_tokens
 from portal.domain.users.accounts import create_user, find_user
 from portal.domain.users.passwords import generate_password
 from portal.features.team import admin_confirmation, tokens
-from tests.verification.conftest import onboard
+from tests.verification.support import onboard
 
 #: A CSV the bulk import refuses: it leaves an import row with its problems behind.
 REFUSED_CSV = b"not,a,merchant,file\n1,2,3,4\n"

@@ -14,7 +14,7 @@ from portal.core.db import db
 from portal.core.models import ApprovalRequest, Role
 from portal.domain.users.accounts import find_user
 from portal.features.team import service
-from tests.conftest import AuthActions
+from tests.support.accounts import AuthActions
 from tests.support.team import audited, errors_beside, page, user_id, words
 
 NEW_ADMIN = "new.admin@example.com"

@@ -13,7 +13,7 @@ from portal.core.db import db
 from portal.core.models import ApprovalRequest
 from portal.domain.users.accounts import find_user
 from portal.features.team.admin_confirmation import EXPIRED, NOT_VALID, USED, hold
-from tests.conftest import AuthActions
+from tests.support.accounts import AuthActions
 from tests.support.mail import body_of, link_in
 from tests.support.servers import free_port
 from tests.support.team import audited, errors_beside, page, user_id, words

@@ -12,8 +12,8 @@ from portal.core.models import ApprovalRequest, User
 from portal.domain.four_eyes.queries import VOUCHED, waiting_for
 from portal.domain.four_eyes.requests import request_portfolio_key
 from portal.domain.users.accounts import find_user, set_password
-from tests.approvals.test_keys import a_pem
-from tests.conftest import TEST_PASSWORD, AuthActions, enrol_authenticator
+from tests.approvals.support import a_pem
+from tests.support.accounts import TEST_PASSWORD, AuthActions, enrol_authenticator
 from tests.support.approvals import SECOND_ADMIN, decide_all, second_admin
 from tests.support.mail import link_in
 from tests.support.workers import run_worker

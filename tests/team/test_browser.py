@@ -14,12 +14,12 @@ from portal.app.factory import create_app
 from portal.core.config import Settings, current_settings
 from portal.domain.users.accounts import authenticate, find_user
 from portal.features.team.admin_confirmation import hold
-from tests.browser.conftest import log_in
-from tests.conftest import AuthActions
+from tests.browser.support import log_in
+from tests.support.accounts import AuthActions
 from tests.support.chromium import missing
 from tests.support.mail import link_in
 from tests.support.servers import serve
-from tests.verification.conftest import onboard
+from tests.verification.support import onboard
 
 pytestmark = pytest.mark.browser
 TIMEOUT_MS = 15_000

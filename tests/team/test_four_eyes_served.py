@@ -18,8 +18,8 @@ from portal.core.models import ApprovalRequest, PortfolioKey
 from portal.domain.four_eyes.queries import VOUCHED
 from portal.domain.four_eyes.requests import request_portfolio_key
 from portal.domain.users.accounts import find_user
-from tests.approvals.test_keys import a_pem
-from tests.conftest import TEST_PASSWORD, AuthActions, current_code
+from tests.approvals.support import a_pem
+from tests.support.accounts import TEST_PASSWORD, AuthActions, current_code
 from tests.support.mail import link_in
 from tests.support.servers import page_of, serve, sign_in
 

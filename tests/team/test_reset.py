@@ -14,7 +14,7 @@ from portal.domain.jobs import account_mail
 from portal.domain.jobs.queue import claim
 from portal.domain.users.accounts import authenticate
 from portal.features.team import reset
-from tests.conftest import TEST_PASSWORD
+from tests.support.accounts import TEST_PASSWORD
 from tests.support.mail import PORTAL_URL, body_of, link_in
 from tests.support.workers import run_worker
 

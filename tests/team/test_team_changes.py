@@ -9,9 +9,9 @@ from sqlalchemy import select
 from portal.core.db import db
 from portal.core.models import AuditEvent, RecoveryCode
 from portal.domain.users.accounts import find_user
-from tests.conftest import TEST_PASSWORD, AuthActions, enrol_authenticator
+from tests.support.accounts import TEST_PASSWORD, AuthActions, enrol_authenticator
 from tests.support.mail import link_in
-from tests.team.test_team_page import CONFIRMED
+from tests.team.support import CONFIRMED
 
 
 def _page(response) -> BeautifulSoup:

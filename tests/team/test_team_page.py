@@ -9,11 +9,10 @@ from sqlalchemy import select
 from portal.core.db import db
 from portal.core.models import AuditEvent
 from portal.domain.users.accounts import authenticate, find_user
-from tests.conftest import TEST_PASSWORD, AuthActions
+from tests.support.accounts import TEST_PASSWORD, AuthActions
 from tests.support.mail import body_of, link_in
+from tests.team.support import CONFIRMED
 
-#: What the confirmation page's button posts.
-CONFIRMED = {"confirmed": "yes"}
 ADMIN_ROUTES = [
     ("get", "/admin/team"), ("post", "/admin/team"), ("post", "/admin/team/1/deactivate"),
     ("post", "/admin/team/1/reactivate"), ("post", "/admin/team/1/role"),

@@ -23,7 +23,7 @@ from portal.domain.onboarding import scenarios
 from tests.support.chromium import accept_terms, click_through_verification
 from tests.support.rows import stored
 from tests.support.servers import serve
-from tests.verification.conftest import onboard
+from tests.verification.support import onboard
 
 pytestmark = pytest.mark.browser
 

@@ -8,7 +8,7 @@ from bs4 import BeautifulSoup
 
 from portal.domain.onboarding import scenarios
 from tests.support.rows import stored
-from tests.verification.conftest import backend_of, complete_on_sandbox_page, frame_src, onboard
+from tests.verification.support import backend_of, complete_on_sandbox_page, frame_src, onboard
 
 
 def reviewed(app, client, sandbox, scenario: str) -> int:

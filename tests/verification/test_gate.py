@@ -11,7 +11,7 @@ from portal.core.models.merchant import Merchant
 from portal.core.models.verification import GatewayLink
 from portal.domain.onboarding.steps import STEPS
 from portal.sandbox.common.fault_plans import Fault, FaultKind
-from tests.verification.conftest import backend_of, frame_src, onboard, token_of
+from tests.verification.support import backend_of, frame_src, onboard, token_of
 
 
 def _page(response) -> BeautifulSoup:

@@ -13,8 +13,8 @@ from bs4 import BeautifulSoup
 from portal.domain.onboarding import scenarios
 from tests.support.browser import Browser
 from tests.support.rows import stored
-from tests.verification.conftest import onboard
-from tests.wizard.conftest import typed, upload
+from tests.verification.support import onboard
+from tests.wizard.support import typed, upload
 
 GONE = "The gateway no longer knows this merchant"
 RAW = re.compile(r"no such record|HTTP 404|reasonCode|gid=|get_status|upload_document")

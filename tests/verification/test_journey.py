@@ -16,8 +16,8 @@ from portal.features.verification.words import OPS_NEXT
 from portal.gateway.onboarding.vocabulary import OnboardingStatus
 from tests.support.browser import Browser
 from tests.support.rows import stored
-from tests.verification.conftest import backend_of, complete_on_sandbox_page, frame_src, onboard
-from tests.wizard.conftest import upload
+from tests.verification.support import backend_of, complete_on_sandbox_page, frame_src, onboard
+from tests.wizard.support import upload
 
 
 def _timeline(app, merchant_id: int) -> list[tuple[str | None, str, str]]:

@@ -15,7 +15,7 @@ from portal.core.models.verification import GatewayLink, MerchantLink
 from portal.core.redaction import redact_text
 from portal.domain.audit.service import Actor
 from portal.domain.onboarding import merchant_links as links
-from tests.verification.conftest import backend_of, frame_src, onboard, token_of
+from tests.verification.support import backend_of, frame_src, onboard, token_of
 
 DAY = 24 * 3600
 

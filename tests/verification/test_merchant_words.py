@@ -11,7 +11,7 @@ from bs4 import BeautifulSoup
 
 from portal.core.config import Settings
 from portal.features.verification.words import for_merchant
-from tests.verification.conftest import merchant_link, onboard
+from tests.verification.support import merchant_link, onboard
 
 PARTNER = "Acme Payments"
 #: What ops say and a merchant should not have to read.

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from portal.domain.onboarding import scenarios
 from tests.support.rows import stored
-from tests.verification.conftest import backend_of, onboard, page_soup
+from tests.verification.support import backend_of, onboard, page_soup
 
 #: What the checklist says of the owners in each dialect, in words.
 OWNERS_IN_WORDS = {"contract": "Complete", "docs": "Not needed for this merchant"}

@@ -10,7 +10,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from portal.gateway.onboarding.vocabulary import OnboardingStatus
-from tests.verification.conftest import onboard
+from tests.verification.support import onboard
 
 #: What must never be read on a page: a status code, a checklist key, a product or document code.
 RAW_CODES = re.compile(r"\b(?:" + "|".join(

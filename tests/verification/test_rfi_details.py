@@ -18,14 +18,14 @@ from portal.domain.onboarding.gateway_record import RFI_DETAILS_LIMIT, keep_rfi_
 from portal.features.status.rfi_details import rfi_details
 from tests.support.browser import Browser
 from tests.support.rows import stored
-from tests.verification.conftest import (
+from tests.verification.support import (
     backend_of,
     complete_on_sandbox_page,
     frame_src,
     onboard,
     page_soup,
 )
-from tests.wizard.conftest import upload
+from tests.wizard.support import upload
 
 
 def reviewed(app, client, sandbox, scenario: str) -> int:

@@ -10,7 +10,7 @@ from portal.core.config import SETTINGS_EXTENSION
 from portal.domain.onboarding.scenarios import sample_pdf
 from portal.gateway.onboarding.requests import DocumentUploadRequest
 from tests.support.rows import stored
-from tests.verification.conftest import backend_of, onboard
+from tests.verification.support import backend_of, onboard
 
 
 def _page(client, merchant_id: int) -> BeautifulSoup:

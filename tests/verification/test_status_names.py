@@ -13,7 +13,7 @@ from portal.core.db import db
 from portal.core.models.audit import AuditEvent
 from portal.core.models.webhook_event import WebhookEvent
 from tests.support.rows import stored
-from tests.verification.conftest import backend_of, onboard
+from tests.verification.support import backend_of, onboard
 
 
 def status_page(client, merchant_id: int) -> BeautifulSoup:

@@ -20,7 +20,7 @@ from portal.core.models.audit import AuditEvent
 from portal.core.models.merchant import Merchant
 from portal.web.auth.access import public
 from portal.web.security_headers import STRICT_TRANSPORT_SECURITY
-from tests.conftest import TEST_PASSWORD, AuthActions, current_code
+from tests.support.accounts import TEST_PASSWORD, AuthActions, current_code
 from tests.support.production import production_settings
 from tests.support.routes import CONFIRMATION_ADDRESS, STATIC_FILES, get_urls, seed_rows
 from tests.support.servers import csrf_token, gunicorn_portal, page_of, serve, sign_in

@@ -30,14 +30,10 @@ from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.domain.onboarding.steps import STEPS
 from portal.gateway.onboarding.hmac import DIGEST_HEADER, hmac_digest
-from tests.conftest import (
-    SANDBOX_CONFIG,
-    AuthActions,
-    settings_for,
-    with_payments,
-)
+from tests.support.accounts import AuthActions
 from tests.support.routes import STATIC_FILES, get_urls, seed_rows
 from tests.support.sandbox import serve_sandbox
+from tests.support.settings import SANDBOX_CONFIG, settings_for, with_payments
 
 #: A number no id column holds (PostgreSQL's INTEGER and SQLite's 64 bits alike).
 HUGE = "9" * 30

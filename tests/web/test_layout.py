@@ -14,7 +14,7 @@ from wtforms.validators import DataRequired
 from portal.core.config_fields import ROOT
 from portal.core.db import db
 from portal.core.models import Role, User
-from tests.conftest import AuthActions
+from tests.support.accounts import AuthActions
 
 INLINE_CODE = re.compile(r"<style|\sstyle=|<script(?![^>]*\ssrc=)|\son[a-z]+=", re.IGNORECASE)
 

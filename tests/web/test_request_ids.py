@@ -11,9 +11,9 @@ from bs4 import BeautifulSoup
 
 from portal.app.factory import create_app
 from portal.gateway.onboarding.hmac import hmac_digest
-from tests.conftest import API_SECRET
 from tests.support.rows import stored
-from tests.verification.conftest import backend_of, onboard
+from tests.support.settings import API_SECRET
+from tests.verification.support import backend_of, onboard
 
 GENERATED = re.compile(r"[0-9a-f]{32}")
 

@@ -2,7 +2,8 @@
 dialect."""
 
 from tests.support.dialects import every_dialect_fixture
-from tests.verification.conftest import closed_port, portal_server
+from tests.verification.support import portal_server
+from tests.wizard.support import closed_port
 
 __all__ = ["closed_port", "portal_server"]
 

@@ -19,12 +19,13 @@ from portal.core.db import db
 from portal.core.models.pendency import MerchantPendency
 from portal.core.models.webhook_event import WebhookEvent
 from portal.gateway.onboarding.hmac import hmac_digest
-from tests.conftest import API_SECRET, AuthActions
+from tests.support.accounts import AuthActions
 from tests.support.mail import mail_sink, mailing
 from tests.support.rows import stored
+from tests.support.settings import API_SECRET
 from tests.support.team import make_merchant, notices_of
 from tests.support.workers import run_worker
-from tests.verification.conftest import backend_of, onboard
+from tests.verification.support import backend_of, onboard
 
 __all__ = ["mail_sink"]
 

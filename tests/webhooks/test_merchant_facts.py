@@ -19,10 +19,10 @@ from portal.core.db import db
 from portal.core.models.audit import AuditEvent
 from portal.core.models.pendency import MerchantPendency
 from portal.core.models.webhook_event import WebhookEvent
-from tests.conftest import AuthActions
+from tests.support.accounts import AuthActions
 from tests.support.rows import stored
-from tests.verification.conftest import backend_of, onboard
-from tests.webhooks.test_receive import _post
+from tests.verification.support import backend_of, onboard
+from tests.webhooks.support import _post
 
 MID = "UCIC0000004217"
 

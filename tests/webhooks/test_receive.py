@@ -23,12 +23,11 @@ from portal.features.webhooks import service
 from portal.gateway.onboarding.answers import MerchantData
 from portal.gateway.onboarding.hmac import hmac_digest
 from portal.gateway.transport import Timeouts
-from tests.conftest import API_SECRET
 from tests.support.rows import stored
 from tests.support.servers import silent_address
-from tests.verification.conftest import backend_of, onboard
-
-URL = "/webhooks/onboarding"
+from tests.support.settings import API_SECRET
+from tests.verification.support import backend_of, onboard
+from tests.webhooks.support import _post
 
 
 def _body(onboarding_id: str, event_id: str | None = "evt_1", **extra: str) -> bytes:
@@ -38,13 +37,6 @@ def _body(onboarding_id: str, event_id: str | None = "evt_1", **extra: str) -> b
     if event_id is not None:
         payload["event_id"] = event_id
     return json.dumps(payload, separators=(",", ":")).encode()
-
-
-def _post(client, body: bytes, secret: str | None = API_SECRET, digest: str | None = None):
-    headers = {"Content-Type": "application/json"}
-    if secret is not None or digest is not None:
-        headers["x-gl-digest"] = digest if digest is not None else hmac_digest(secret, body)
-    return client.post(URL, data=body, headers=headers)
 
 
 def _events(app) -> list[WebhookEvent]:

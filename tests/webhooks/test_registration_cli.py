@@ -19,9 +19,9 @@ from portal.core.models.webhook_event import WebhookEvent
 from portal.gateway.onboarding.client import OnboardingClient
 from portal.sandbox.app import create_sandbox_app, state_of
 from portal.sandbox.common.config import load_config
-from tests.conftest import API_KEY, API_SECRET, PARTNER_ID
 from tests.sandbox.payloads import create_body, fill_every_step
 from tests.support.servers import serve
+from tests.support.settings import API_KEY, API_SECRET, PARTNER_ID
 
 HOOK = "https://portal.example/webhooks/onboarding"
 

@@ -10,7 +10,7 @@ from portal.core.models.merchant import Merchant
 from portal.domain.audit.service import SYSTEM
 from portal.domain.onboarding.status_history import change_status
 from tests.support.rows import stored
-from tests.verification.conftest import backend_of, onboard
+from tests.verification.support import backend_of, onboard
 
 
 def _status_reads(sandbox) -> list[str]:

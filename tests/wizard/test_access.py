@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from portal.domain.onboarding import scenarios
-from tests.conftest import TEST_PASSWORD, AuthActions
+from tests.support.accounts import TEST_PASSWORD, AuthActions
 from tests.support.browser import Browser
-from tests.wizard.conftest import typed
+from tests.wizard.support import typed
 
 ROUTES = [
     ("GET", "/merchants"),

@@ -19,7 +19,7 @@ from portal.core.models.merchant import CreateState
 from portal.domain.onboarding import scenarios
 from tests.support.gateway_front import GatewayFront, gateway_front
 from tests.support.rows import stored
-from tests.wizard.conftest import onboard, point_gateway_at, send_through_pages, typed, upload
+from tests.wizard.support import onboard, point_gateway_at, send_through_pages, typed, upload
 
 STATUS = "/status"
 

@@ -10,7 +10,7 @@ from portal.core.models.audit import AuditEvent
 from portal.domain.onboarding import scenarios
 from tests.support.browser import Browser
 from tests.support.rows import stored
-from tests.wizard.conftest import onboard, typed
+from tests.wizard.support import onboard, typed
 
 
 def events(app) -> list[AuditEvent]:

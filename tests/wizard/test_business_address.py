@@ -15,7 +15,7 @@ from portal.core.migrate import upgrade
 from portal.domain.onboarding import scenarios
 from tests.support.rows import stored
 from tests.support.servers import serve
-from tests.wizard.conftest import point_gateway_at, typed
+from tests.wizard.support import point_gateway_at, typed
 
 ADDRESS_FIELDS = {"isOperatingSameAsRegistered", "businessRegisteredAddress",
                   "businessOperatingAddress"}

@@ -6,7 +6,7 @@ from portal.core.models.merchant import CreateState
 from portal.domain.onboarding import scenarios
 from tests.support.browser import Browser
 from tests.support.rows import stored
-from tests.wizard.conftest import merchant_id_from, point_gateway_at, typed
+from tests.wizard.support import merchant_id_from, point_gateway_at, typed
 
 
 def creates(sandbox) -> list:

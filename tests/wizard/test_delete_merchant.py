@@ -21,9 +21,9 @@ from portal.domain.onboarding.service import send_step
 from portal.domain.onboarding.steps import BY_KEY
 from portal.features.merchants.removal import can_delete
 from portal.gateway.errors import ValidationFailed
-from tests.conftest import AuthActions
+from tests.support.accounts import AuthActions
 from tests.support.browser import Browser, Page
-from tests.wizard.conftest import merchant_id_from, point_gateway_at, typed
+from tests.wizard.support import merchant_id_from, point_gateway_at, typed
 
 DELETE_FORM = "form.delete-merchant"
 

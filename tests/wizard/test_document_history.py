@@ -22,7 +22,7 @@ from portal.domain.documents.retention import delete_expired_files
 from portal.domain.documents.versions import versions_of
 from portal.domain.onboarding import scenarios
 from tests.support.browser import Browser, Page
-from tests.wizard.conftest import typed, upload
+from tests.wizard.support import typed, upload
 
 OWNER_DOC = "ABCPR1234K_ASHA_RAO_AADHAR"
 FIRST, SECOND = scenarios.sample_pdf("first"), scenarios.sample_pdf("second") + b"% v2\n"

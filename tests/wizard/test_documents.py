@@ -14,11 +14,11 @@ from portal.core.db import db
 from portal.core.labels import Kind, label
 from portal.core.models.document import StoredDocument
 from portal.domain.onboarding import scenarios
-from tests.conftest import TEST_PASSWORD
+from tests.support.accounts import TEST_PASSWORD
 from tests.support.browser import Browser, Page
 from tests.support.rows import stored
 from tests.support.servers import serve, sign_in
-from tests.wizard.conftest import point_gateway_at, typed, upload
+from tests.wizard.support import point_gateway_at, typed, upload
 
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")

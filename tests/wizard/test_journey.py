@@ -6,7 +6,7 @@ from portal.core.labels import Kind, label
 from portal.domain.onboarding import scenarios
 from tests.support.browser import Browser
 from tests.support.rows import stored
-from tests.wizard.conftest import merchant_id_from, typed, upload
+from tests.wizard.support import merchant_id_from, typed, upload
 
 
 def test_steps_one_to_seven_end_in_pending_verification(browser: Browser, app, sandbox):

@@ -10,7 +10,7 @@ from sqlalchemy import make_url
 
 from portal.domain.onboarding import scenarios
 from tests.support.browser import Browser
-from tests.wizard.conftest import merchant_id_from, point_gateway_at, typed, upload
+from tests.wizard.support import merchant_id_from, point_gateway_at, typed, upload
 
 
 def raw_cells(database_url: str) -> list[str]:

@@ -11,7 +11,7 @@ from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.typed_text import LINE_BREAK_HELD
 from portal.domain.onboarding.scenarios import HAPPY
-from tests.wizard.conftest import typed
+from tests.wizard.support import typed
 
 BROKEN = "Chai\r\nPoint"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from portal.core.labels import Kind, label
 from portal.domain.onboarding import scenarios
-from tests.wizard.conftest import typed, upload
+from tests.wizard.support import typed, upload
 
 
 def test_uploads_folder_and_files_are_owner_only(browser, new_merchant, settings,

@@ -23,13 +23,13 @@ from portal.features.bulk.onboard import RowState, onboard_row
 from portal.features.bulk.validation import check_file
 from portal.gateway.onboarding.client import OnboardingClient
 from portal.gateway.retry import NO_RETRY, RetryPolicy
-from tests.bulk.conftest import EXAMPLE
-from tests.conftest import API_KEY, API_SECRET
+from tests.bulk.support import EXAMPLE
 from tests.outbox.support import items
 from tests.support.gateway_front import GatewayFront, gateway_front
 from tests.support.rows import stored
+from tests.support.settings import API_KEY, API_SECRET
 from tests.support.sleeps import SleepRecorder
-from tests.wizard.conftest import point_gateway_at, typed
+from tests.wizard.support import point_gateway_at, typed
 
 BUSY = {"gid": "gl-429", "reasonCode": "TOO_MANY_REQUESTS", "errors": {
     "displayMessage": "Too many requests"}}

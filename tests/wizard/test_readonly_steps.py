@@ -11,9 +11,8 @@ from portal.core.models.merchant import Merchant
 from portal.domain.onboarding import locks
 from tests.support.browser import Page
 from tests.support.finished import LONG_NAME, LONG_STREET, finished_merchant
-from tests.wizard.test_steps import step_url
+from tests.wizard.support import FORM_STEPS, step_url
 
-FORM_STEPS = ("create", "business", "owners", "bank", "signatory", "products")
 #: Codes the gateway speaks that a person must never read on these pages.
 RAW = ("PVT_LTD_COMPANY", "BUS.IT_SERVICES", "PERCENTAGE", "CURRENT", "APPROVED",
        "INTERNATIONAL_CARDS_AND_ALT_PAYS", "DOMESTIC_CARDS_UPI_AND_INB", "AMERICAN_EXPRESS")

@@ -8,7 +8,7 @@ from bs4 import Tag
 
 from portal.domain.onboarding import scenarios
 from tests.support.browser import Browser, Page
-from tests.wizard.conftest import typed
+from tests.wizard.support import typed
 
 STREET_2 = "address-businessRegisteredAddress-streetAddress2"
 

@@ -10,8 +10,7 @@ from portal.core.models.merchant import Merchant
 from portal.domain.onboarding import scenarios
 from tests.support.browser import Browser, Page
 from tests.support.rows import stored
-from tests.wizard.conftest import merchant_id_from
-from tests.wizard.test_steps import sends, step_url
+from tests.wizard.support import merchant_id_from, sends, step_url
 
 FORM_STEPS = ("business", "owners", "bank", "signatory", "products")
 

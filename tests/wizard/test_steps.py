@@ -9,7 +9,7 @@ from portal.core.models.merchant import Merchant
 from portal.core.models.step import StepDraft
 from portal.domain.onboarding import locks, scenarios
 from tests.support.rows import stored
-from tests.wizard.conftest import onboard, point_gateway_at, typed
+from tests.wizard.support import onboard, point_gateway_at, sends, step_url, typed
 
 FIELDS = {
     "business": ["entityType", "natureOfBusiness", "registeredName", "tradeName", "gstNumber",
@@ -28,18 +28,6 @@ FIELDS = {
 }
 FOLLOWING = {"business": "owners", "owners": "bank", "bank": "signatory",
              "signatory": "documents", "products": "verification"}
-
-
-def sends(sandbox) -> list[str]:
-    """The method and path of every request the sandbox received."""
-    return [f"{r.method} {r.raw_path}" for r in
-            sandbox.state.onboarding.received_requests()]
-
-
-def step_url(merchant_id: int, step: str) -> str:
-    if step == "verification":
-        return f"/merchants/{merchant_id}/verification"
-    return f"/merchants/{merchant_id}/steps/{step}"
 
 
 @pytest.mark.parametrize("step", list(FIELDS))

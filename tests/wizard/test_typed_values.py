@@ -12,8 +12,8 @@ from portal.domain.onboarding import scenarios
 from portal.features.bulk.parsing import read_row
 from portal.features.bulk.validation import step_errors
 from portal.web.body_forms import typed_value
-from tests.bulk.conftest import example_rows
-from tests.wizard.conftest import typed
+from tests.bulk.support import example_rows
+from tests.wizard.support import typed
 
 
 def last_body(sandbox, suffix: str) -> dict:

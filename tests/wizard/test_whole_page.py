@@ -9,8 +9,7 @@ from portal.domain.onboarding import scenarios
 from portal.domain.onboarding.steps import BY_KEY
 from portal.domain.onboarding.whole_page import check_all
 from tests.support.browser import Page
-from tests.wizard.conftest import typed
-from tests.wizard.test_steps import sends, step_url
+from tests.wizard.support import sends, step_url, typed
 
 SUMMARY = "Some fields need correcting"
 #: Between the names of a field's place in the summary ("Owner 1 > PAN", with a single angle).

@@ -25,7 +25,7 @@ from tests.jobs.support import (
     wait_for,
 )
 from tests.support.workers import worker_process
-from tests.worker.test_worker_processes import CONCURRENCY, sent
+from tests.worker.support import CONCURRENCY, sent
 
 pytestmark = pytest.mark.postgres
 

@@ -32,8 +32,8 @@ from portal.core.db import db, make_engine
 from portal.core.mail.sink import FolderHandler, read_folder
 from portal.core.models.notice import MailState, Notice, NoticeKind
 from portal.features.notifications.delivery import BATCH
-from tests.conftest import AuthActions
 from tests.jobs.support import wait_for
+from tests.support.accounts import AuthActions
 from tests.support.mail import PORTAL_URL
 from tests.support.servers import free_port
 from tests.support.team import audited, make_merchant, user_id

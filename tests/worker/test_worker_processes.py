@@ -13,7 +13,7 @@ from sqlalchemy import select
 from portal.app.worker.sync import sync_once
 from portal.core import clock
 from portal.core.clients import onboarding_client
-from portal.core.config import Settings, current_settings
+from portal.core.config import current_settings
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.webhook_event import WebhookEvent
@@ -28,12 +28,11 @@ from tests.jobs.support import (
     wait_for,
 )
 from tests.support.workers import worker_process
+from tests.worker.support import CONCURRENCY, sent
 
 pytestmark = pytest.mark.postgres
 
 ROWS = 50
-#: Rows a worker has in flight: BULK_CONCURRENCY's default, which these workers run with.
-CONCURRENCY = Settings.model_fields["bulk_concurrency"].default
 HALF = ROWS // 2
 
 
@@ -51,11 +50,6 @@ def hold_products_sends_midway(sandbox) -> None:
         Fault(FaultKind.LATENCY, operation="configure_products", times=CONCURRENCY,
               seconds=20),
         Fault(FaultKind.LATENCY, operation="create_onboarding"))
-
-
-def sent(sandbox, method: str) -> int:
-    """How many requests of ``method`` the faults above counted."""
-    return sum(1 for hit in sandbox.state.faults.applied() if hit.method == method)
 
 
 def test_a_worker_killed_mid_import_is_taken_over(app, settings, sandbox, tmp_path):

@@ -17,7 +17,7 @@ from portal.core.models import OutboxItem, StepDraft
 from tests.outbox.support import migrated_any_database_url as migrated_any_database_url
 from tests.outbox.support import migrated_postgres_template
 from tests.support.team import make_merchant, page, words
-from tests.worklist.test_worklist import add, hold, items, link
+from tests.worklist.support import add, hold, items, link
 
 __all__ = ["migrated_postgres_template"]
 

@@ -12,8 +12,7 @@ from sqlalchemy import update
 from portal.core.db import db
 from portal.core.models.payment import ActionState, Payment
 from portal.core.models.payment_link import LinkState, PaymentLink
-from tests.payments.conftest import hold_values, submit
-from tests.payments.links.conftest import (
+from tests.payments.links.support import (
     counting_initiates,
     hold_page,
     open_page,
@@ -22,6 +21,7 @@ from tests.payments.links.conftest import (
     sent_link,
     standing_on,
 )
+from tests.payments.support import hold_values, submit
 from tests.support.browser import Browser, Page
 
 AMOUNT = "paymentData-totalAmount"

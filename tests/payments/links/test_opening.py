@@ -15,8 +15,7 @@ from portal.core.models.payment import ActionState, Payment
 from portal.core.models.payment_link import LinkState, PaymentLink
 from portal.domain.payments.status_poll import poll_once
 from portal.sandbox.common.fault_plans import Fault, FaultKind
-from tests.payments.conftest import pay
-from tests.payments.links.conftest import (
+from tests.payments.links.support import (
     counting_initiates,
     hold_page,
     link_row,
@@ -26,6 +25,7 @@ from tests.payments.links.conftest import (
     sent_link,
     standing_on,
 )
+from tests.payments.support import pay
 
 
 def test_the_customer_opens_pays_and_the_hold_page_says_so(app, browser, merchant_id,

@@ -10,8 +10,7 @@ from portal.core.config import SETTINGS_EXTENSION
 from portal.core.db import db
 from portal.core.models import AuditEvent, Merchant
 from portal.core.models.payment import PENDING
-from tests.payments.conftest import act, flashes, hold_values, submit
-from tests.payments.links.conftest import (
+from tests.payments.links.support import (
     CUSTOMER,
     counting_initiates,
     email_link,
@@ -22,9 +21,10 @@ from tests.payments.links.conftest import (
     sent_link,
     standing_on,
 )
+from tests.payments.support import act, flashes, hold_values, submit
 from tests.support.browser import Page
 from tests.support.mail import body_of, link_in
-from tests.wizard.conftest import closed_port
+from tests.wizard.support import closed_port
 
 __all__ = ["closed_port"]
 

@@ -13,8 +13,8 @@ from sqlalchemy import select
 from portal.core.db import db
 from portal.core.models import AuditEvent
 from portal.domain.payments.search.finding import PaymentFilters, every_payment
-from tests.payments.conftest import add_merchant
-from tests.payments.search.conftest import add_payment
+from tests.payments.search.support import add_payment
+from tests.payments.support import add_merchant
 
 
 def exported(client, path: str) -> list[dict[str, str]]:

@@ -12,8 +12,8 @@ from sqlalchemy import event
 
 from portal.core.db import db
 from portal.domain.payments.search import finding
-from tests.payments.conftest import add_merchant
-from tests.payments.search.conftest import add_payment, references
+from tests.payments.search.support import add_payment, references
+from tests.payments.support import add_merchant
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from typing import Any
 import requests
 
 from portal.gateway.payments.client import PaymentsClient
-from tests.sandbox.payments.conftest import initiate_body, pay_by_card, returned
+from tests.sandbox.payments.support import initiate_body, pay_by_card, returned
 
 #: A card that authorises with no scenario.
 APPROVING_CARD = "4111111111111111"

@@ -6,13 +6,7 @@ import base64
 import json
 
 from portal.sandbox.payments.tokens import GATEWAY_ISSUER
-from tests.sandbox.payments.conftest import (
-    MID,
-    claims_of,
-    initiate_body,
-    pay_by_card,
-    returned,
-)
+from tests.sandbox.payments.support import MID, claims_of, initiate_body, pay_by_card, returned
 
 #: The claims the gateway's PHP SDK recorded (docs/gateway-facts.md C, Callback payload recorded).
 RECORDED_CLAIMS = {"gid", "status", "statusUrl", "merchantUniqueId", "x-gl-gid",

@@ -15,7 +15,7 @@ from portal.sandbox.payments.checkout import (
     luhn_valid,
     read_card,
 )
-from tests.sandbox.payments.conftest import initiate_body, pay_by_card
+from tests.sandbox.payments.support import initiate_body, pay_by_card
 
 TODAY = date(2026, 6, 15)
 GOOD = {"number": "4111 1111 1111 1111", "expiry": "06/26", "cvv": "123", "name": "Asha Rao"}

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from portal.gateway.payments.words import PaymentStatus
 from portal.sandbox.payments.checkout import TEST_CARDS
-from tests.sandbox.payments.conftest import initiate_body, open_page
+from tests.sandbox.payments.support import initiate_body, open_page
 
 #: Where the docs list the sandbox's test values.
 SANDBOX_PAGE = Path(__file__).resolve().parents[3] / "docs" / "developer" / "sandbox.md"

@@ -14,7 +14,7 @@ from jwcrypto import jws as jc_jws
 
 from portal.gateway.payments.client import PaymentsClient, verify_callback_token
 from portal.gateway.payments.jws import TokenError, load_private_key, sign_claims
-from tests.sandbox.payments.conftest import KID, MID, initiate_body
+from tests.sandbox.payments.support import KID, MID, initiate_body
 
 NOW_MS = 1_760_000_000_000
 

@@ -8,8 +8,8 @@ import pytest
 
 from portal.gateway.payments.client import verify_callback_token
 from portal.gateway.payments.reading import Verdict, judge
-from tests.sandbox.payments.conftest import initiate_body, pay_by_card, returned
 from tests.sandbox.payments.raw_calls import capture_body, paid, raw, refund_body
+from tests.sandbox.payments.support import initiate_body, pay_by_card, returned
 from tests.support.sandbox import speak
 
 NOT_FOUND_BODY = {

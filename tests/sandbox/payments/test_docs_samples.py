@@ -9,8 +9,8 @@ import requests
 
 from portal.sandbox.common.fault_plans import Fault, FaultKind
 from tests.sandbox.docs_samples import same_shape, sample
-from tests.sandbox.payments.conftest import initiate_body
 from tests.sandbox.payments.raw_calls import capture_body, paid, raw
+from tests.sandbox.payments.support import initiate_body
 from tests.support.sandbox import speak
 
 

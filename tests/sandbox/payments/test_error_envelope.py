@@ -16,7 +16,7 @@ from portal.gateway.errors import (
 )
 from portal.gateway.payments.operations import OPERATIONS
 from portal.sandbox.common.errors import INVALID_DATA, NOT_FOUND
-from tests.sandbox.payments.conftest import initiate_body, pay_by_card, returned
+from tests.sandbox.payments.support import initiate_body, pay_by_card, returned
 from tests.support.servers import serve
 
 

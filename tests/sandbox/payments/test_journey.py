@@ -7,7 +7,7 @@ import pytest
 
 from portal.gateway.errors import Conflict, GatewayUnavailable, NotFound, ValidationFailed
 from portal.gateway.payments.words import PaymentStatus
-from tests.sandbox.payments.conftest import (
+from tests.sandbox.payments.support import (
     CALLBACK_URL,
     HOLD_HOURS,
     OTHER_KID,

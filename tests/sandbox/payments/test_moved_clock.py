@@ -9,7 +9,7 @@ import pytest
 from portal.gateway.errors import Unauthorized
 from portal.gateway.payments.client import epoch_ms
 from portal.gateway.payments.jws import TOKEN_LIFETIME_MS
-from tests.sandbox.payments.conftest import initiate_body
+from tests.sandbox.payments.support import initiate_body
 
 
 @pytest.mark.parametrize("hours", [3, -3, 24 * 30])

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.sandbox.payments.conftest import MID
+from tests.sandbox.payments.support import MID
 
 
 def _b64(data: bytes) -> str:

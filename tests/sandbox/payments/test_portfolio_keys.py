@@ -12,7 +12,7 @@ from jwcrypto import jwe, jwk, jws
 from portal.gateway.errors import Unauthorized
 from portal.gateway.payments.jws import TOKEN_LIFETIME_MS, read_header, sha256_b64
 from portal.gateway.transport import json_bytes
-from tests.sandbox.payments.conftest import (
+from tests.sandbox.payments.support import (
     KID,
     MID,
     OTHER_MID,

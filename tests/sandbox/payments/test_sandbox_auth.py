@@ -12,7 +12,7 @@ import pytest
 
 from portal.gateway.payments.jws import TOKEN_LIFETIME_MS, sha256_b64
 from portal.gateway.transport import json_bytes
-from tests.sandbox.payments.conftest import KID, MID, OTHER_KID, OTHER_MID, initiate_body
+from tests.sandbox.payments.support import KID, MID, OTHER_KID, OTHER_MID, initiate_body
 
 
 def _b64url(data: bytes) -> str:

@@ -8,7 +8,7 @@ import pytest
 from portal.gateway.errors import NotFound, Unauthorized
 from portal.gateway.payments.words import PaymentStatus
 from portal.sandbox.common.errors import NOT_FOUND
-from tests.sandbox.payments.conftest import (
+from tests.sandbox.payments.support import (
     OTHER_KID,
     OTHER_MID,
     initiate_body,

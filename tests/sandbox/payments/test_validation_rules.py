@@ -12,7 +12,7 @@ from portal.gateway.errors import ValidationFailed
 from portal.gateway.payments.operations import OPERATIONS
 from portal.gateway.payments.requests import InitiateRequest
 from portal.gateway.shapes import validate_payload
-from tests.sandbox.payments.conftest import initiate_body
+from tests.sandbox.payments.support import initiate_body
 
 DELETE = object()
 

@@ -1,0 +1,7 @@
+"""What the folder's tests share, for them and other folders' to
+import (a test imports no conftest and no other test module)."""
+
+from __future__ import annotations
+
+#: What the confirmation page's button posts.
+CONFIRMED = {"confirmed": "yes"}

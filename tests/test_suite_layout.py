@@ -74,3 +74,13 @@ def test_no_test_imports_a_conftest_or_another_test_module():
              and (module.rsplit(".", 1)[-1] == "conftest"
                   or module.rsplit(".", 1)[-1].startswith("test_"))}
     assert wrong == set()
+
+
+def test_the_sandboxs_tests_mirror_its_packages():
+    """``tests/sandbox/<api>/`` holds the tests of ``portal/sandbox/<api>/``; the folder's root
+    the tests of the sandbox's root modules (app, state, faults, controls)."""
+    sandbox = PORTAL / "sandbox"
+    packages = {path.parent.name for path in sandbox.glob("*/__init__.py")}
+    folders = {path.name for path in (TESTS / "sandbox").iterdir()
+               if path.is_dir() and not path.name.startswith((".", "__"))}
+    assert folders <= packages

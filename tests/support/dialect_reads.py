@@ -3,7 +3,7 @@ modules call is counted, so a test whose run in the contract's dialect never ask
 the sandbox speaks is known to run alike in the docs' (its second run is skipped, saying so).
 
 Every read of ``answerDialect`` in ``portal/sandbox`` goes through ``speaks_docs``
-(``tests/sandbox/test_dialect_reads.py`` fails on one that does not), so a run that never
+(``tests/sandbox/common/test_dialect_reads.py`` fails on one that does not), so a run that never
 called it got no answer a dialect shapes. The proof is a file per test, in a folder the run's
 pytest-xdist workers share (:func:`proofs`): a docs run that starts before its contract run has
 finished simply runs.

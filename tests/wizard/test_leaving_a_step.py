@@ -1,4 +1,5 @@
-"""A draft saved on the way to a link (``static/js/keep-typing.js`` posts it) opens that link."""
+"""A draft saved on the way to a link (``static/js/keep-typing.js`` posts it) opens that link;
+the fill's question, reopened, goes back to the steps."""
 
 from __future__ import annotations
 
@@ -25,3 +26,9 @@ def test_without_a_link_a_draft_stays_on_its_step(browser, new_merchant):
     page = browser.get(step_url(new_merchant, "bank"))
     stayed = browser.submit(page, action="draft")
     assert stayed.response.request.path == step_url(new_merchant, "bank")
+
+
+def test_the_fills_question_reopened_goes_to_the_first_step(browser, new_merchant):
+    reopened = browser.get(f"/merchants/{new_merchant}/fill")
+    assert reopened.response.status_code == 302
+    assert reopened.response.headers["Location"] == step_url(new_merchant, "create")

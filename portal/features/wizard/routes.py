@@ -143,6 +143,13 @@ def fill(merchant_id: int) -> ResponseReturnValue:
     return redirect(step_url(merchant, back))
 
 
+@bp.get("/merchants/<int:merchant_id>/fill")
+@roles_required(*STAFF)
+def fill_reopened(merchant_id: int) -> ResponseReturnValue:
+    """The fill's question reopened (reload, Back): the merchant's first step, its picker."""
+    return redirect(step_url(get_merchant(merchant_id) or abort(404), CREATE))
+
+
 @bp.post("/merchants/new/fill")
 @roles_required(*STAFF)
 def fill_new() -> ResponseReturnValue:

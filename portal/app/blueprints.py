@@ -15,6 +15,7 @@ from portal.features.admin.routes import bp as admin_bp
 from portal.features.approvals.routes import bp as approvals_bp
 from portal.features.bulk.routes import bp as bulk_bp
 from portal.features.documents.routes import bp as documents_bp
+from portal.features.golive.routes import bp as golive_bp
 from portal.features.mail.routes import bp as mail_bp
 from portal.features.main.routes import bp as main_bp
 from portal.features.merchant_mail.routes import bp as merchant_mail_bp
@@ -39,7 +40,7 @@ from portal.web.errors import bp as errors_bp
 BLUEPRINTS = (monitoring_bp, errors_bp, main_bp, auth_bp, merchants_bp, wizard_bp, documents_bp,
               verification_bp, status_bp, webhooks_bp, admin_bp, payments_bp, bulk_bp, team_bp,
               merchant_mail_bp, mail_bp, approvals_bp, payment_links_bp, ownership_bp,
-              notifications_bp, worklist_bp)
+              notifications_bp, worklist_bp, golive_bp)
 
 
 def register_blueprints(app: Flask) -> None:

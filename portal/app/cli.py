@@ -1,5 +1,5 @@
 """The portal's ``flask`` commands: ``db upgrade``, ``keys rotate``, ``users ...``, ``gateway
-webhooks ...`` and the others registered below."""
+webhooks ...``, ``setup ...`` and the others registered below."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import click
 from flask import Flask
 from flask.cli import AppGroup
 
+from portal.app.setup.cli import setup_cli
 from portal.app.worker.cli import worker_command
 from portal.app.worker.sync import sync_command
 from portal.core.config import current_settings
@@ -61,3 +62,4 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(gateway_cli)
     app.cli.add_command(reminders_cli)
     app.cli.add_command(documents_cli)
+    app.cli.add_command(setup_cli)

@@ -50,7 +50,7 @@ def _fernet_key() -> str:
     return base64.urlsafe_b64encode(secrets.token_bytes(32)).decode()
 
 
-def _local_secrets() -> dict[str, str]:
+def local_secrets() -> dict[str, str]:
     """Fresh secrets only the portal uses (the sandbox shares none of them)."""
     return {"SECRET_KEY": secrets.token_urlsafe(48), "CREDENTIALS_KEY": _fernet_key(),
             "KYC_ENCRYPTION_KEYS": _fernet_key(), "PAN_INDEX_KEY": secrets.token_hex(32)}
@@ -73,7 +73,7 @@ def _complete(env_file: Path) -> None:
     owner-only."""
     text = env_file.read_text(encoding="utf-8")
     present = dotenv_values(env_file)
-    added = {**_local_secrets(), **_later_settings(env_file.parent)}
+    added = {**local_secrets(), **_later_settings(env_file.parent)}
     missing = {k: v for k, v in added.items() if k not in present}
     separator = "" if not text or text.endswith("\n") else "\n"
     _write_private(env_file, text + separator + _env_text(missing))
@@ -114,7 +114,7 @@ def write_dev_config(instance: Path, portal_port: int, sandbox_port: int,
         "GATEWAY_IS_SANDBOX": "true",
         "PORTAL_URL": f"http://127.0.0.1:{portal_port}",
         "MAIL_PORT": str(mail_port),
-        **_local_secrets(),
+        **local_secrets(),
     }
     _write_private(env_file, _env_text(env))
     return True

@@ -81,6 +81,8 @@ AUDIT_ACTIONS = {
     "user.password_change": "changed a password",
     "user.role_change": "changed the role of {email}",
     "user.invitation": "emailed an invitation to choose a password",
+    "golive.check": "ran the go-live checks",
+    "golive.webhook": "registered the onboarding webhook",
 }
 # Pairs, not dict entries: bandit takes a "password" key with a string value for a secret.
 AUDIT_ACTIONS.update([

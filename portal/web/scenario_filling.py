@@ -8,6 +8,7 @@ whatever the picker showed could turn an RFI chosen on step 1 into an approval o
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from portal.core.db import db
@@ -30,16 +31,22 @@ def chosen(merchant: Merchant | None) -> str:
     return kept if kept in scenarios.LABELS else scenarios.HAPPY
 
 
-def fill_every_step(merchant: Merchant, scenario: str, actor: Actor) -> list[Step]:
-    """Keep ``scenario`` for ``merchant`` and store its test data as the draft of every step
-    that can still change, is needed (the gateway's checklist) and does not hold that data
-    already (a step sent with other data
-    becomes a draft to send again), credited to ``actor``; the steps filled. One transaction,
-    committed: a step saved by someone else meanwhile raises DraftConflict and nothing is
-    kept."""
-    merchant.sandbox_scenario = scenario
+@dataclass(frozen=True)
+class Planned:
+    """A step the fill would change: its test data, what it stores now and its state."""
+
+    step: Step
+    data: dict[str, Any]
+    stored: dict[str, Any]
+    state: str
+
+
+def planned_fill(merchant: Merchant, scenario: str) -> list[Planned]:
+    """The steps filling with ``scenario`` would change: those that can still change, are
+    needed (the gateway's checklist) and do not hold that data already (step 1 keeps an
+    identity already typed)."""
     drafts = drafts_of(merchant)
-    filled = []
+    planned = []
     for entry in stepper(merchant, drafts):
         step = entry.step
         if step.request is None or entry.state in (StepState.LOCKED, StepState.NOT_NEEDED) or (
@@ -49,13 +56,38 @@ def fill_every_step(merchant: Merchant, scenario: str, actor: Actor) -> list[Ste
         stored = drafts[step.key].payload if step.key in drafts else {}
         if step.creates_record:
             data |= {name: stored[name] for name in IDENTITY_FIELDS if stored.get(name)}
-        if same_data(step, data, stored):
+        if not same_data(step, data, stored):
+            planned.append(Planned(step, data, stored, entry.state))
+    return planned
+
+
+def replaced_by_fill(merchant: Merchant, scenario: str) -> list[str]:
+    """What filling with ``scenario`` would replace, a sentence per step that holds values:
+    a saved draft, or values sent to the gateway (they become a draft to send again)."""
+    replaced = []
+    for plan in planned_fill(merchant, scenario):
+        if not any(value not in (None, "", [], {}) for value in plan.stored.values()):
             continue
-        if step.creates_record and stage_create_draft(merchant, data, actor=actor):
-            continue  # its identity cannot be stored (nothing was written): left as it is
-        if not step.creates_record:
-            stage_draft(merchant, step, data, actor=actor)
-        filled.append(step)
+        what = ("the values sent to the gateway (they become a draft to send again)"
+                if plan.state == StepState.SENT else "the saved draft")
+        replaced.append(f"Step {plan.step.number}, {plan.step.title.lower()}: {what}")
+    return replaced
+
+
+def fill_every_step(merchant: Merchant, scenario: str, actor: Actor) -> list[Step]:
+    """Keep ``scenario`` for ``merchant`` and store its test data as the draft of every step
+    :func:`planned_fill` names (a step sent with other data becomes a draft to send again),
+    credited to ``actor``; the steps filled. One transaction, committed: a step saved by
+    someone else meanwhile raises DraftConflict and nothing is kept."""
+    merchant.sandbox_scenario = scenario
+    filled = []
+    for plan in planned_fill(merchant, scenario):
+        if plan.step.creates_record:
+            if stage_create_draft(merchant, plan.data, actor=actor):
+                continue  # its identity cannot be stored (nothing was written): left as it is
+        else:
+            stage_draft(merchant, plan.step, plan.data, actor=actor)
+        filled.append(plan.step)
     db.session.commit()
     return filled
 

@@ -67,8 +67,14 @@ def test_changing_the_scenario_refills_only_what_differs(browser, app, new_merch
     page = pick(browser, browser.get(step_url(new_merchant, "business")), scenarios.HAPPY)
     browser.submit(page)  # business details sent with the happy data
     browser.submit(browser.get(step_url(new_merchant, "bank")))  # and the bank details
-    page = pick(browser, browser.get(step_url(new_merchant, "owners")),
-                scenarios.PENNY_DROP_FAILS)
+    asked = pick(browser, browser.get(step_url(new_merchant, "owners")),
+                 scenarios.PENNY_DROP_FAILS)
+    # the bank details sent would change: the page says so and asks first
+    assert [li.get_text(strip=True) for li in asked.soup.select(".fill-confirm__replaced li")] \
+        == ["Step 4, bank details: the values sent to the gateway (they become a draft to send "
+            "again)"]
+    assert stored(app, new_merchant).sandbox_scenario == scenarios.HAPPY  # nothing changed yet
+    page = browser.submit(asked, action="", selector="section.fill-confirm form")
     assert page.response.request.path == step_url(new_merchant, "owners")  # back where it was
     assert picked(page) == scenarios.PENNY_DROP_FAILS
     states = page.step_states()
@@ -77,6 +83,19 @@ def test_changing_the_scenario_refills_only_what_differs(browser, app, new_merch
     assert value_of(browser.get(step_url(new_merchant, "bank")), "bankAccountNumber") == \
         scenarios.FAILING_BANK[0]
     assert "Filled step 4 with the test data for 'Penny drop fails" in flashed(page)
+
+
+def test_a_saved_draft_is_named_and_kept_when_the_user_keeps_it(browser, app, new_merchant):
+    page = browser.get(step_url(new_merchant, "bank"))
+    browser.submit(page, {"bankAccountNumber": "5556667778"}, action="draft")
+    asked = pick(browser, browser.get(step_url(new_merchant, "owners")), scenarios.HAPPY)
+    replaced = [li.get_text(strip=True) for li in asked.soup.select(".fill-confirm__replaced li")]
+    assert replaced == ["Step 4, bank details: the saved draft"]
+    keep = asked.soup.select_one("section.fill-confirm a")
+    assert (keep.get_text(strip=True), keep["href"]) == ("Keep them", step_url(new_merchant,
+                                                                                 "owners"))
+    assert value_of(browser.get(step_url(new_merchant, "bank")), "bankAccountNumber") == \
+        "5556667778"
 
 
 def test_filling_again_with_the_same_scenario_changes_nothing(browser, new_merchant, sandbox):

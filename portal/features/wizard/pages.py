@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import flash, redirect, url_for
+from flask import flash, redirect, request, url_for
 from werkzeug.wrappers import Response
 from wtforms import BooleanField, Field, FieldList, FormField, HiddenField
 from wtforms.fields.choices import SelectFieldBase
@@ -21,8 +21,12 @@ from portal.features.wizard.forms import KEPT_CHOICE
 from portal.gateway.errors import GatewayError
 from portal.gateway.rules import mask
 from portal.gateway.shapes import FieldError
+from portal.web.auth.routes import safe_next
 from portal.web.body_forms import title
 from portal.web.step_pages import step_url
+
+#: The step form's field naming the link a draft was saved on the way to.
+LEAVE_TO = "leave_to"
 
 
 def categories() -> dict[str, list[tuple[str, str]]]:
@@ -36,9 +40,14 @@ def categories() -> dict[str, list[tuple[str, str]]]:
 
 
 def after(merchant: Merchant, step: Step, result: StepResult, moved: bool = False) -> Response:
-    """Flash the outcome; go to the next step after a send that went through, else stay."""
+    """Flash the outcome; go to the next step after a send that went through, to the link
+    the user was leaving for after a draft saved on the way (``static/js/keep-typing.js``),
+    else stay."""
     flash(result.message, "warning" if result.queued_until or result.needs_follow_up
           else "success" if result.ok else "error")
+    leaving_for = request.form.get(LEAVE_TO, "")
+    if result.ok and not moved and leaving_for:
+        return redirect(safe_next(leaving_for))
     following = next_step(step) if moved else step
     return redirect(step_url(merchant, following) if following
                     else url_for("merchants.detail", merchant_id=merchant.id))

@@ -32,7 +32,7 @@ from portal.web.auth.access import current_actor, roles_required
 from portal.web.auth.held_forms import claim, keeps_typing
 from portal.web.auth.roles import STAFF
 from portal.web.required_fields import mark_required
-from portal.web.scenario_filling import fill_every_step, filled_message
+from portal.web.scenario_filling import fill_every_step, filled_message, replaced_by_fill
 from portal.web.step_pages import chosen_scenario, step_url
 
 bp = Blueprint("wizard", __name__)
@@ -125,10 +125,15 @@ def reconcile(merchant_id: int) -> ResponseReturnValue:
 @roles_required(*STAFF)
 def fill(merchant_id: int) -> ResponseReturnValue:
     """Sandbox only: keep the chosen scenario for the merchant and fill every step that can
-    still change with its test data; back to the step page the picker was on."""
+    still change with its test data; back to the step page the picker was on. When that
+    replaces values a step holds, a page says which and asks first."""
     scenario = chosen_scenario()
     merchant = get_merchant(merchant_id) or abort(404)
     back = BY_KEY.get(request.form.get("back", ""), CREATE)
+    replaced = replaced_by_fill(merchant, scenario)
+    if replaced and request.form.get("replace") != "yes":  # ask first, saying what it replaces
+        return render_template("wizard/fill_confirm.html", merchant=merchant, back=back,
+                               scenario=scenario, replaced=replaced)
     try:
         filled = fill_every_step(merchant, scenario, current_actor())
     except DraftConflict:
@@ -136,6 +141,13 @@ def fill(merchant_id: int) -> ResponseReturnValue:
     else:
         flash(filled_message(scenario, filled), "success" if filled else "warning")
     return redirect(step_url(merchant, back))
+
+
+@bp.get("/merchants/<int:merchant_id>/fill")
+@roles_required(*STAFF)
+def fill_reopened(merchant_id: int) -> ResponseReturnValue:
+    """The fill's question reopened (reload, Back): the merchant's first step, its picker."""
+    return redirect(step_url(get_merchant(merchant_id) or abort(404), CREATE))
 
 
 @bp.post("/merchants/new/fill")

@@ -10,15 +10,13 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from portal.core.config import Settings
-from tests.browser.support import SCREENSHOTS, TIMEOUT_MS, Axe, Console, Servers
+from tests.browser.support import AXE, SCREENSHOTS, TIMEOUT_MS, Axe, Console, Servers
 from tests.support.browser import Browser as PagesClient
 from tests.support.chromium import missing
 from tests.support.sandbox import RunningSandbox, serve_sandbox
 from tests.support.servers import serve
 from tests.support.settings import SANDBOX_CONFIG, with_payments
 from tests.wizard.support import send_through_pages
-
-AXE = Path(__file__).resolve().parents[1] / "assets" / "vendor" / "axe.min.js"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

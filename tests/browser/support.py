@@ -281,3 +281,6 @@ def pay_on_checkout_page(page: Page, servers: Servers, card: str) -> None:
     page.get_by_label("Name on card").fill("Asha Rao")
     page.get_by_role("button", name=re.compile(r"^Pay ")).click()
     page.wait_for_url(f"{servers.portal}/payments/callback")
+
+
+AXE = Path(__file__).resolve().parents[1] / "assets" / "vendor" / "axe.min.js"

@@ -24,8 +24,8 @@ from portal.domain.onboarding import scenarios
 from portal.domain.users.accounts import create_user
 from portal.gateway.payments.auth import KID_HEADER
 from portal.sandbox.payments.routes import GATEWAY_KEY_PATH
-from tests.browser.conftest import AXE, TIMEOUT_MS, Axe, log_in, screenshot
-from tests.conftest import TEST_PASSWORD, enrol_authenticator
+from tests.browser.support import AXE, TIMEOUT_MS, Axe, log_in, screenshot
+from tests.support.accounts import TEST_PASSWORD, enrol_authenticator
 from tests.support.sandbox import RunningSandbox, serve_sandbox
 from tests.support.servers import serve
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Dialog, Page, expect
 
-from tests.browser.conftest import Axe, Console, log_in, screenshot
+from tests.browser.support import Axe, Console, log_in, screenshot
 
 pytestmark = pytest.mark.browser
 

@@ -3,7 +3,7 @@ the fill's question, reopened, goes back to the steps."""
 
 from __future__ import annotations
 
-from tests.wizard.test_steps import step_url
+from tests.wizard.support import step_url
 
 
 def test_a_draft_saved_on_the_way_opens_the_link_left_for(browser, new_merchant):

@@ -11,8 +11,10 @@ import pytest
 
 from portal.core import clock
 from portal.core.db import db
+from portal.core.models.document import StoredDocument
 from portal.core.models.merchant_stop import MerchantStop, StopKind
 from portal.core.models.status_change import StatusChange
+from portal.domain.documents.retention import expired_documents
 from portal.domain.merchant_mail.reminders import send_reminders
 from portal.domain.pausing.gate import pass_gate
 from tests.support.browser import Browser, form_values
@@ -108,3 +110,17 @@ def test_deactivating_stops_reminders_and_starts_the_retention_clock(app, settin
     with app.app_context():
         report = send_reminders(settings)
     assert (report.sent, report.failed, report.no_email) == (0, 0, 0)
+
+
+def test_a_deactivated_merchants_documents_fall_to_retention_from_the_deactivation(app):
+    merchant_id = make_merchant(app, "Leaving Traders", status="IN_PROGRESS")
+    with app.app_context():
+        db.session.add(StoredDocument(merchant_id=merchant_id, doc_type="PAN",
+                                      original_filename="pan.pdf", stored_name="leaving-pan",
+                                      sha256="0" * 64, size=1, content_type="application/pdf"))
+        db.session.commit()
+    assert stop_now(app, merchant_id, StopKind.DEACTIVATE).ok
+    later = clock.utcnow() + timedelta(days=31)
+    with app.app_context():
+        assert expired_documents(30, clock.utcnow()) == []
+        assert [d.stored_name for d in expired_documents(30, later)] == ["leaving-pan"]

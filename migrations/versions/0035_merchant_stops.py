@@ -1,7 +1,8 @@
 """Pausing and deactivating live merchants (issue 38, "After approval"): ``merchant_stops``, one
 row per pause or deactivation with its reason, note, who and when, and who lifted it; and on
 ``merchants`` the two facts the rules read in one row: ``payments_stopped_at`` (a hold's claim
-and a pause write the same row, so they serialise) and ``deactivated_at``.
+and a pause write the same row, so they serialise) and ``deactivated_at``; ``notices.stop_id``,
+the pause or deactivation a notice tells its owner of.
 
 Columns are added with ``op.add_column`` (no batch rebuild of ``merchants`` on SQLite, which
 would drop the triggers of 0019 and 0020).
@@ -45,9 +46,16 @@ def upgrade() -> None:
     op.create_index(op.f("ix_merchant_stops_merchant_id"), "merchant_stops", ["merchant_id"])
     op.add_column("merchants", sa.Column("payments_stopped_at", sa.DateTime(timezone=True), nullable=True))
     op.add_column("merchants", sa.Column("deactivated_at", sa.DateTime(timezone=True), nullable=True))
+    with op.batch_alter_table("notices") as batch:
+        batch.add_column(sa.Column("stop_id", sa.Integer(), nullable=True))
+        batch.create_foreign_key(op.f("fk_notices_stop_id_merchant_stops"), "merchant_stops",
+                                 ["stop_id"], ["id"], ondelete="SET NULL")
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("notices") as batch:
+        batch.drop_constraint(op.f("fk_notices_stop_id_merchant_stops"), type_="foreignkey")
+        batch.drop_column("stop_id")
     op.drop_column("merchants", "deactivated_at")
     op.drop_column("merchants", "payments_stopped_at")
     op.drop_index(op.f("ix_merchant_stops_merchant_id"), table_name="merchant_stops")

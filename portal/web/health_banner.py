@@ -3,7 +3,7 @@ global that reads the merchant's health (``portal.domain.health``), never on a p
 
 from __future__ import annotations
 
-from flask import Flask, request
+from flask import Flask, g, request
 from flask_login import current_user
 
 from portal.core.models.merchant import Merchant
@@ -19,7 +19,10 @@ def merchant_health(merchant: object) -> Health | None:
         return None
     if not current_user.is_authenticated:
         return None
-    return health_of(merchant)
+    read = g.setdefault("merchant_health", {})  # the banner and the summary read it once
+    if merchant.id not in read:
+        read[merchant.id] = health_of(merchant)
+    return read[merchant.id]
 
 
 def register(app: Flask) -> None:

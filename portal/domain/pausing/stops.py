@@ -14,6 +14,7 @@ from portal.core import clock
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.merchant_stop import MerchantStop, StopKind
+from portal.core.models.notice import Notice, NoticeKind
 from portal.core.models.payment import ActionState, Payment
 from portal.core.models.payment_link import LinkState, PaymentLink
 from portal.domain.audit.service import Actor, record
@@ -63,8 +64,13 @@ def stop(merchant: Merchant, kind: StopKind, reason: str, note: str, actor: Acto
         values["deactivated_at"] = func.coalesce(Merchant.deactivated_at, now)
     db.session.execute(update(Merchant).where(Merchant.id == merchant.id).values(**values)
                        .execution_options(synchronize_session=False))
-    db.session.add(MerchantStop(merchant_id=merchant.id, kind=kind, reason=reason,
-                                note=note.strip(), at=now, by_id=actor.id, by_name=actor.label))
+    row = MerchantStop(merchant_id=merchant.id, kind=kind, reason=reason, note=note.strip(),
+                       at=now, by_id=actor.id, by_name=actor.label)
+    db.session.add(row)
+    db.session.flush()
+    if merchant.owner_id != actor.id:  # the owner who paused it needs no notice of it
+        db.session.add_all(Notice.for_owner_of(merchant, NoticeKind.STOP, stop_id=row.id,
+                                               by_user_id=actor.id))
     revoked = _revoke_links(merchant, actor, now) if kind == StopKind.DEACTIVATE else 0
     sending = _holds_on_the_way(merchant)
     record(ACTIONS[kind], actor=actor, merchant_id=merchant.id,

@@ -23,6 +23,7 @@ from portal.features.merchants.routes import bp as merchants_bp
 from portal.features.monitoring.routes import bp as monitoring_bp
 from portal.features.notifications.routes import bp as notifications_bp
 from portal.features.ownership.routes import bp as ownership_bp
+from portal.features.pausing.routes import bp as pausing_bp
 from portal.features.payments.links.routes import bp as payment_links_bp
 from portal.features.payments.routes import bp as payments_bp
 from portal.features.status.routes import bp as status_bp
@@ -40,7 +41,7 @@ from portal.web.errors import bp as errors_bp
 BLUEPRINTS = (monitoring_bp, errors_bp, main_bp, auth_bp, merchants_bp, wizard_bp, documents_bp,
               verification_bp, status_bp, webhooks_bp, admin_bp, payments_bp, bulk_bp, team_bp,
               merchant_mail_bp, mail_bp, approvals_bp, payment_links_bp, ownership_bp,
-              notifications_bp, worklist_bp, golive_bp)
+              notifications_bp, worklist_bp, golive_bp, pausing_bp)
 
 
 def register_blueprints(app: Flask) -> None:

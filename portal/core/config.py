@@ -151,9 +151,13 @@ class Settings(PaymentSettings):
         "encrypted PANs", required=True, secret=True, random=True)
     stale_after_days: int = variable("STALE_AFTER_DAYS", 7, "Days without progress before the "
                                      "admin dashboard flags a merchant")
+    dormant_after_days: int = variable(
+        "DORMANT_AFTER_DAYS", 30, "Days without a hold after which a live merchant is dormant: "
+        "on its owner's worklist and counted on the dashboard; 0 turns it off")
     document_retention_days: int = variable(
-        "DOCUMENT_RETENTION_DAYS", 0, "Days after a merchant's final status when its stored "
-        "document files are deleted (their records stay); 0 keeps them")
+        "DOCUMENT_RETENTION_DAYS", 0, "Days after a merchant's final status, or its "
+        "deactivation, when its stored document files are deleted (their records stay); 0 keeps "
+        "them")
     partner_name: str = variable(
         "PARTNER_NAME", "Your payments partner", "The partner's name as sub-merchants read it on "
         "the verification page their emailed link opens")

@@ -15,12 +15,15 @@ import pytest
 from flask import Flask
 from playwright.sync_api import BrowserContext, Page, expect
 
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
 from portal.domain.onboarding import scenarios
 from portal.sandbox.onboarding.backend import OnboardingBackend
 from tests.bulk.support import DATA
 from tests.payments.support import add_merchant, hold_values
 from tests.support.accounts import TEST_PASSWORD, current_code
 from tests.support.sandbox import RunningSandbox
+from tests.verification.support import onboard
 
 #: Where ``screenshot`` saves pages (1280 and 375 px wide); unset, it saves nothing.
 SCREENSHOTS = os.environ.get("PORTAL_SCREENSHOTS", "")
@@ -284,3 +287,31 @@ def pay_on_checkout_page(page: Page, servers: Servers, card: str) -> None:
 
 
 AXE = Path(__file__).resolve().parents[1] / "assets" / "vendor" / "axe.min.js"
+
+
+WIDTHS = ({"width": 1280, "height": 800}, {"width": 375, "height": 800})
+
+
+def audit(page: Page, axe: Axe) -> None:
+    """axe at each width, back to the first."""
+    for viewport in WIDTHS:
+        page.set_viewport_size(viewport)
+        axe.check(page)
+    page.set_viewport_size(WIDTHS[0])
+
+
+def approved_by_the_sandbox(app, servers: Servers, scenario: str) -> int:
+    """A merchant of ``scenario`` sent through every step, verified and reviewed by the sandbox,
+    whose webhooks have reached the portal; its id."""
+    merchant_id = onboard(app, scenario)
+    with app.app_context():
+        onboarding_id = db.session.get(Merchant, merchant_id).onboarding_id
+    servers.onboarding.complete_verification(onboarding_id)
+    servers.onboarding.tick()  # the review, then the approval's webhooks
+    return merchant_id
+
+
+def set_up_credentials(page: Page, merchant_id: int) -> None:
+    page.goto(f"/merchants/{merchant_id}/payments/credentials")
+    page.get_by_role("button", name="Save credentials").click()
+    expect(page.locator(".current-credentials")).to_be_visible()

@@ -9,53 +9,27 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from portal.core.db import db
-from portal.core.models.merchant import Merchant
 from portal.domain.onboarding import scenarios
 from tests.browser.support import (
     Axe,
     Servers,
+    approved_by_the_sandbox,
+    audit,
     fill_hold_form,
     log_in,
     pay_on_checkout_page,
     screenshot,
+    set_up_credentials,
 )
 from tests.payments.support import APPROVING_CARD
 from tests.support.sandbox import speak
-from tests.verification.support import onboard
 
 pytestmark = pytest.mark.browser
 
 #: The sandbox's wait between the MCA acceptance and the cards one (its config's default).
 CARDS_LATER = 60
-WIDTHS = ({"width": 1280, "height": 800}, {"width": 375, "height": 800})
 INTERNATIONAL = "tr.product[data-product='INTERNATIONAL_CARDS_AND_ALT_PAYS']"
 GFT = "tr.product[data-product='GLOBAL_FUND_TRANSFER']"
-
-
-def audit(page: Page, axe: Axe) -> None:
-    """axe at each width, back to the first."""
-    for viewport in WIDTHS:
-        page.set_viewport_size(viewport)
-        axe.check(page)
-    page.set_viewport_size(WIDTHS[0])
-
-
-def approved_by_the_sandbox(app, servers: Servers, scenario: str) -> int:
-    """A merchant of ``scenario`` sent through every step, verified and reviewed by the sandbox,
-    whose webhooks have reached the portal; its id."""
-    merchant_id = onboard(app, scenario)
-    with app.app_context():
-        onboarding_id = db.session.get(Merchant, merchant_id).onboarding_id
-    servers.onboarding.complete_verification(onboarding_id)
-    servers.onboarding.tick()  # the review, then the approval's webhooks
-    return merchant_id
-
-
-def set_up_credentials(page: Page, merchant_id: int) -> None:
-    page.goto(f"/merchants/{merchant_id}/payments/credentials")
-    page.get_by_role("button", name="Save credentials").click()
-    expect(page.locator(".current-credentials")).to_be_visible()
 
 
 def test_accepted_for_mca_first_then_cards_a_step_later(page: Page, servers: Servers, auth,

@@ -16,6 +16,7 @@ from portal.core.models.job import Job, JobState
 from portal.core.models.login_failure import LoginFailure
 from portal.core.models.login_throttle import LoginThrottle
 from portal.core.models.merchant import Merchant
+from portal.core.models.merchant_stop import MerchantStop, StopKind
 from portal.core.models.note import MerchantNote
 from portal.core.models.notice import MailState, Notice, NoticeKind
 from portal.core.models.outbox import OutboxItem, OutboxState
@@ -36,9 +37,10 @@ __all__ = [
     "ApprovalKind", "ApprovalRequest", "ApprovalState", "AuditEvent", "Base", "BulkImport",
     "BulkImportRow", "GatewayLink", "HeldForm", "Job", "JobState", "LinkState", "LoginFailure",
     "LoginThrottle", "MailState", "MailTemplate", "Merchant", "MerchantLink", "MerchantNote",
-    "MerchantPendency", "MerchantProductAcceptance", "MerchantStatusCount", "Notice", "NoticeKind",
-    "OutboxItem", "OutboxState", "PasswordResetRequest", "Payment", "PaymentCredentials",
-    "PaymentLink", "PaymentRefund", "PendingEnrolment", "PortfolioKey", "RecoveryCode", "Role",
-    "StatusChange", "StatusSource", "StepDraft", "StoredDocument", "User", "UserSession",
-    "Verification", "VerificationReminder", "WebhookEvent",
+    "MerchantPendency", "MerchantProductAcceptance", "MerchantStatusCount", "MerchantStop",
+    "Notice", "NoticeKind", "OutboxItem", "OutboxState", "PasswordResetRequest", "Payment",
+    "PaymentCredentials", "PaymentLink", "PaymentRefund", "PendingEnrolment", "PortfolioKey",
+    "RecoveryCode", "Role", "StatusChange", "StatusSource", "StepDraft", "StopKind",
+    "StoredDocument", "User", "UserSession", "Verification", "VerificationReminder",
+    "WebhookEvent",
 ]

@@ -88,6 +88,11 @@ class Merchant(Base):
     rfi_details: Mapped[Any] = mapped_column(EncryptedJSON, nullable=True)
     rfi_details_cut: Mapped[bool] = mapped_column(Boolean, default=False,
                                                   server_default=false())
+    #: Since when new payments are stopped (a pause or a deactivation is open), else None;
+    #: a hold's claim reads it in the same UPDATE that a pause writes (``portal.domain.pausing``).
+    payments_stopped_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: Since when the merchant is deactivated, else None: no reminders, its retention clock.
+    deactivated_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
     @validates("pan")
     def _index_pan(self, _key: str, pan: str) -> str:

@@ -30,6 +30,10 @@ class NoticeKind(StrEnum):
     HANDOVER = "handover"
     #: A payment the gateway declined for now was authorised after all: capture or release it.
     LATE_HOLD = "late_hold"
+    #: Someone paused or deactivated the merchant (``stop_id``).
+    STOP = "stop"
+    #: The gateway accepted the merchant for a product (its approval's name in ``status``).
+    PRODUCT = "product"
 
 
 class MailState(StrEnum):
@@ -60,7 +64,7 @@ class Notice(Base):
     merchant_id: Mapped[int] = mapped_column(
         ForeignKey("merchants.id", ondelete="CASCADE"), index=True)
     kind: Mapped[str] = mapped_column(String(16))
-    #: The status moved to (STATUS).
+    #: The status moved to (STATUS); the product approval accepted (PRODUCT).
     status: Mapped[str | None] = mapped_column(String(32))
     #: The webhook event whose pendency was kept (PENDENCY): ``merchant_pendencies`` has one
     #: row per event.
@@ -72,6 +76,9 @@ class Notice(Base):
     #: The payment it is about (LATE_HOLD).
     payment_id: Mapped[int | None] = mapped_column(
         ForeignKey("payments.id", ondelete="CASCADE"))
+    #: The pause or deactivation it tells of (STOP).
+    stop_id: Mapped[int | None] = mapped_column(
+        ForeignKey("merchant_stops.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow)
     read_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     mail_state: Mapped[str] = mapped_column(String(16), default=MailState.PENDING)

@@ -1,12 +1,13 @@
 """Retention: a merchant's stored document files are deleted a set number of days after its
-onboarding reached a final status (approved or rejected), from whichever store keeps them
-(``portal.core.storage``); each version's record stays."""
+onboarding reached a final status (approved or rejected), or after it was deactivated
+(``portal.domain.pausing``), from whichever store keeps them (``portal.core.storage``); each
+version's record stays."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import exists, select
+from sqlalchemy import and_, exists, or_, select
 
 from portal.core.db import db
 from portal.core.models.document import StoredDocument
@@ -21,15 +22,17 @@ ACTOR = Actor("retention")
 
 
 def expired_documents(retention_days: int, now: datetime) -> list[StoredDocument]:
-    """Kept files of merchants whose final status is at least ``retention_days`` old."""
+    """Kept files of merchants whose final status, or deactivation, is at least
+    ``retention_days`` old."""
     cutoff = now - timedelta(days=retention_days)
     final_long_ago = exists().where(StatusChange.merchant_id == Merchant.id,
                                     StatusChange.to_status == Merchant.status,
                                     StatusChange.at <= cutoff)
     return list(db.session.scalars(
         select(StoredDocument).join(Merchant, Merchant.id == StoredDocument.merchant_id)
-        .where(Merchant.status.in_(FINAL_STATUSES), StoredDocument.file_deleted_at.is_(None),
-               final_long_ago)
+        .where(StoredDocument.file_deleted_at.is_(None),
+               or_(and_(Merchant.status.in_(FINAL_STATUSES), final_long_ago),
+                   Merchant.deactivated_at <= cutoff))
         .order_by(StoredDocument.id)))
 
 

@@ -66,8 +66,9 @@ def send_reminders(settings: Settings) -> ReminderReport:
     """Email every merchant that is due a reminder (commits after each one)."""
     report = ReminderReport()
     now = clock.utcnow()
-    waiting = list(db.session.scalars(select(Merchant).where(Merchant.status == WAITING)
-                                      .order_by(Merchant.id)))
+    waiting = list(db.session.scalars(
+        select(Merchant).where(Merchant.status == WAITING, Merchant.deactivated_at.is_(None))
+        .order_by(Merchant.id)))
     for merchant in waiting:
         if not is_due(merchant, now, settings.reminder_max):
             continue

@@ -20,6 +20,7 @@ from sqlalchemy import select
 from portal.core import clock
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
+from portal.core.models.notice import Notice, NoticeKind
 from portal.core.models.pendency import MerchantPendency
 from portal.core.models.product_acceptance import MerchantProductAcceptance
 from portal.core.models.webhook_event import WebhookEvent
@@ -101,7 +102,8 @@ def keep_acceptance(merchant: Merchant, event: WebhookEvent, approval: ProductAp
                     actor: Actor) -> bool:
     """Store that the gateway accepted ``merchant`` for ``approval``'s product, once per
     merchant and product (a redelivery, or two events at once, store nothing more), unless a
-    status read has the onboarding REJECTED; audited; True if stored; no commit."""
+    status read has the onboarding REJECTED; audited, its owner told; True if stored; no
+    commit."""
     if merchant.status == OnboardingStatus.REJECTED:
         return False
     values = {"merchant_id": merchant.id, "product": approval.product.value,
@@ -117,6 +119,8 @@ def keep_acceptance(merchant: Merchant, event: WebhookEvent, approval: ProductAp
         return False
     record(ACCEPTED_ACTION, actor=actor, merchant_id=merchant.id,
            detail={"product": approval.product.value})
+    db.session.add_all(Notice.for_owner_of(merchant, NoticeKind.PRODUCT,
+                                           status=approval.product.value))
     return True
 
 

@@ -11,6 +11,7 @@ one's outcome is unknown is refused until that one is settled.
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import Any
 
 from sqlalchemy import select
@@ -22,6 +23,7 @@ from portal.core.models.merchant import Merchant
 from portal.core.models.payment import ActionState, Payment
 from portal.core.models.payment_link import LinkState
 from portal.domain.audit.service import Actor, record
+from portal.domain.pausing.gate import pass_gate
 from portal.domain.payments import polling
 from portal.domain.payments.in_flight import claim, mark_unknown, release
 from portal.domain.payments.links.standing import live_link
@@ -75,9 +77,11 @@ def start_hold(client: PaymentsClient, merchant: Merchant, body: dict[str, Any],
     twin = unsettled_twin(payment)
     if twin is not None:
         return Result(False, _twin_words(twin))
-    if not claim(payment, INITIATE):
-        return Result(False, "This hold is being sent right now; wait a moment and open it from "
-                             "the payments list.")
+    if not claim(payment, INITIATE, gate=partial(pass_gate, merchant.id)):
+        db.session.refresh(merchant)
+        return Result(False, unavailable_reason(merchant) or (
+            "This hold is being sent right now; wait a moment and open it from the payments "
+            "list."))
     try:
         answer = client.initiate(value)
     except MayAlreadyExist as exc:

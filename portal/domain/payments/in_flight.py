@@ -7,6 +7,7 @@ commit to their caller's unit of work.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
 from sqlalchemy import update
@@ -20,14 +21,19 @@ from portal.domain.payments.service import CAPTURE, REVERSE, new_nonce, refunds_
 STALE_SENDING = timedelta(minutes=5)
 
 
-def claim(payment: Payment, action: str, nonce: str | None = None) -> bool:
+def claim(payment: Payment, action: str, nonce: str | None = None,
+          gate: Callable[[], bool] | None = None) -> bool:
     """Mark one gateway call as sending, atomically; False when another claim won.
 
     With a ``nonce`` (the action forms) the payment must be idle and the nonce the current one,
     which is replaced; without (a resent initiate, keyed by its merchantTxnId) it must not be
     sending already. One conditional UPDATE decides, so two requests can never both send.
+    A ``gate`` runs first in the same transaction; when it says no, nothing is claimed.
     """
     db.session.commit()  # the UPDATE starts its own transaction: no stale read to upgrade
+    if gate is not None and not gate():
+        db.session.rollback()
+        return False
     now = clock.utcnow()
     conditions = [Payment.id == payment.id]
     if nonce is None:

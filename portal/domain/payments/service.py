@@ -20,6 +20,7 @@ from portal.core.models.merchant import Merchant
 from portal.core.models.payment import Payment, PaymentRefund, RefundState
 from portal.core.payment_statuses import ROWS
 from portal.domain.onboarding.product_approvals import APPROVAL_WORDS, Standing, card_approval
+from portal.domain.pausing.stops import refusal_words
 from portal.gateway.errors import (
     TOO_MANY_REQUESTS,
     Declined,
@@ -109,8 +110,9 @@ def not_approved_reason(merchant: Merchant) -> str | None:
 def unavailable_reason(merchant: Merchant) -> str | None:
     """Why the merchant cannot take card holds or payment links, or None when it can: it needs
     the gateway's approval, its cards approval (or, before the gateway named any product, the
-    overall one) and no open pendency holding that up. Checked before any gateway call."""
-    refused = not_approved_reason(merchant)
+    overall one), no open pendency holding that up, and no pause or deactivation. Checked
+    before any gateway call."""
+    refused = refusal_words(merchant) or not_approved_reason(merchant)
     if refused:
         return refused
     cards = card_approval(merchant)

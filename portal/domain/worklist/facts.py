@@ -26,6 +26,7 @@ from portal.core.models.outbox import LIVE_STATES, OutboxItem
 from portal.core.models.payment import Payment
 from portal.core.models.step import StepDraft, StepState
 from portal.core.models.verification import MerchantLink
+from portal.domain.health.dormancy import dormant, dormant_cutoff, last_hold, went_live
 from portal.domain.onboarding.steps import STEPS
 from portal.domain.payments.expiry import authorised_by, warned_after
 from portal.gateway.onboarding.checklist_words import DONE_WORDS
@@ -47,11 +48,14 @@ _DONE = sorted(DONE_WORDS)
 #: expiry (values from :func:`moments`).
 QUEUED_BEFORE = bindparam("queued_before")
 HELD_BEFORE = bindparam("held_before")
+#: Live merchants without a hold since this moment are dormant.
+DORMANT_BEFORE = bindparam("dormant_before")
 
 
 def moments(settings: Settings, now: datetime) -> dict[str, datetime]:
     """The values of the bound moments at ``now``."""
-    return {QUEUED_BEFORE.key: now - QUEUED_FOR_LONG, HELD_BEFORE.key: now - warned_after(settings)}
+    return {QUEUED_BEFORE.key: now - QUEUED_FOR_LONG, HELD_BEFORE.key: now - warned_after(settings),
+            DORMANT_BEFORE.key: dormant_cutoff(settings.dormant_after_days, now)}
 
 
 def _not_done(item: str) -> ColumnElement[bool]:
@@ -79,6 +83,8 @@ class Facts:
     looked_at: int = 0
     first_looked_at: int | None = None
     looked_at_since: datetime | None = None
+    #: For a dormant merchant, its last hold (or its going live, if it never had one).
+    dormant_since: datetime | None = None
 
 
 @cache
@@ -111,6 +117,8 @@ def columns() -> dict[str, Any]:
         "documents": case((or_(Merchant.status == OnboardingStatus.RFI,
                                and_(Merchant.status.in_(UNDER_WAY), _not_done("documents"))),
                            Merchant.documents_outstanding), else_=null()),
+        "dormant_since": case((dormant(DORMANT_BEFORE), func.coalesce(last_hold(), went_live())),
+                              else_=null()),
     }
 
 
@@ -119,14 +127,14 @@ def facts_of(row: Any) -> Facts:
     return Facts(int(row.refused or 0), row.queued_since, int(row.holds or 0), row.first_hold,
                  row.link_made, row.link_ends, row.link_opened, bool(row.verifying),
                  list(row.documents or []), int(row.looked_at or 0), row.first_looked_at,
-                 row.looked_at_since)
+                 row.looked_at_since, row.dormant_since)
 
 
 @cache
 def may_need_action() -> ColumnElement[bool]:
     """Merchants that may have something to do: under way, asked for more, rejected and not
-    yet told, or with a refused step, a send queued for long or a hold near its expiry (the
-    moments bound, see :func:`moments`)."""
+    yet told, dormant, or with a refused step, a send queued for long or a hold near its expiry
+    (the moments bound, see :func:`moments`)."""
     return or_(
         Merchant.status.in_((*UNDER_WAY, OnboardingStatus.RFI)),
         and_(Merchant.status == OnboardingStatus.REJECTED, Merchant.rejection_told_at.is_(None)),
@@ -138,7 +146,8 @@ def may_need_action() -> ColumnElement[bool]:
                                     OutboxItem.created_at <= QUEUED_BEFORE).exists(),
         select(Payment.id).where(Payment.merchant_id == Merchant.id,
                                  authorised_by(HELD_BEFORE)).exists(),
-        select(Payment.id).where(Payment.merchant_id == Merchant.id, needs_a_person()).exists())
+        select(Payment.id).where(Payment.merchant_id == Merchant.id, needs_a_person()).exists(),
+        dormant(DORMANT_BEFORE))
 
 
 def needs_a_person() -> ColumnElement[bool]:

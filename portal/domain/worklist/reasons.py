@@ -34,6 +34,7 @@ class Reason(IntEnum):
     REJECTED_UNTOLD = 7
     DOCUMENTS = 8
     LINK_UNOPENED = 9
+    DORMANT = 10
 
 
 @dataclass(frozen=True)
@@ -134,6 +135,11 @@ def items_of(merchant: Merchant, facts: Facts, settings: Settings, now: datetime
         found.append(Item(Reason.DOCUMENTS, merchant,
                           f"Documents outstanding: {documents(facts.documents)}.",
                           "Upload them", "documents.step", mid, since=merchant.last_activity_at))
+    if facts.dormant_since is not None:
+        found.append(Item(Reason.DORMANT, merchant,
+                          f"No payment since {at(facts.dormant_since)}: ask the merchant whether "
+                          "it still takes payments, or pause or deactivate it.",
+                          "Its payments", "payments.index", mid, since=facts.dormant_since))
     return found
 
 

@@ -97,7 +97,8 @@ def _approvals(viewer: User) -> list[Item]:
 
 def worklist(viewer: User, settings: Settings, now: datetime, *,
              everyone: bool = False) -> Worklist:
-    """The viewer's items (every owner's when ``everyone``), most urgent first: the merchants
+    """The viewer's items (every owner's when ``everyone``), overdue first, then most urgent:
+    the merchants
     with their facts, their steps' names, the viewer's approvals, and for everyone's the
     owners and each one's load."""
     rows = [(row.Merchant, facts_of(row)) for row in db.session.execute(
@@ -108,7 +109,8 @@ def worklist(viewer: User, settings: Settings, now: datetime, *,
     steps = _steps(wordy, now) if wordy else {}
     items = [item for merchant, facts in rows
              for item in items_of(merchant, facts, settings, now, steps.get(merchant.id))]
-    items = sorted([*items, *_approvals(viewer)], key=lambda item: item.urgency)
+    items = sorted([*items, *_approvals(viewer)],
+                   key=lambda item: (item.due is None or item.due > now, item.urgency))
     if not everyone:
         return Worklist(items)
     return _with_owners(items, capped)

@@ -9,6 +9,7 @@ from portal.core import clock
 from portal.core.config import current_settings
 from portal.core.models.user import Role
 from portal.domain.audit import trail
+from portal.domain.health.dormancy import dormant_count
 from portal.domain.payments import expiry
 from portal.features.admin import dashboard as board
 from portal.features.admin.forms import AuditFilterForm
@@ -27,6 +28,8 @@ def dashboard() -> ResponseReturnValue:
                            board=board.dashboard(settings.stale_after_days),
                            expiring_holds=expiry.expiring_count(settings, clock.utcnow()),
                            expiring_cap=expiry.COUNT_CAP,
+                           dormant=dormant_count(settings.dormant_after_days, clock.utcnow()),
+                           dormant_after_days=settings.dormant_after_days,
                            hold_warning_hours=settings.hold_warning_hours)
 
 

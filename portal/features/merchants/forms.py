@@ -24,11 +24,15 @@ class SearchForm(PortalForm):
         SelectChoice("", "Any status"), SelectChoice(NOT_CREATED, label(NOT_CREATED)),
         *(SelectChoice(s.value, label(s)) for s in OnboardingStatus)])
     stale = BooleanField("Only merchants without progress lately")
+    dormant = BooleanField("Only dormant merchants")
 
-    def __init__(self, *args: Any, stale_after_days: int = 7, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, stale_after_days: int = 7, dormant_after_days: int = 30,
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.stale.label.text = (f"Only those without progress for more than "
                                  f"{stale_after_days} days")
+        self.dormant.label.text = (f"Only live merchants without a payment for "
+                                   f"{dormant_after_days} days")
 
 
 class DeleteMerchantForm(PortalForm):

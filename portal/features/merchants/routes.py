@@ -15,6 +15,7 @@ from portal.core.storage.current import current_store
 from portal.domain.audit.service import record
 from portal.domain.documents.service import documents_of
 from portal.domain.documents.versions import versions_of
+from portal.domain.health.dormancy import dormant_cutoff
 from portal.domain.onboarding import progress
 from portal.domain.onboarding.drafts import drafts_of, get_merchant
 from portal.domain.onboarding.product_rows import product_rows
@@ -38,14 +39,18 @@ def index() -> ResponseReturnValue:
     """Every merchant with status, steps done and last activity; searchable and paged. A search
     that cannot be read (a control character typed) is a 400 with its message beside the box,
     and lists every merchant."""
-    days = current_settings().stale_after_days
-    form = SearchForm(request.args, stale_after_days=days)
+    settings, now = current_settings(), clock.utcnow()
+    days = settings.stale_after_days
+    form = SearchForm(request.args, stale_after_days=days,
+                      dormant_after_days=settings.dormant_after_days)
     valid = form.validate()
     page = search_merchants(form.q.data or "" if valid else "",
                             form.status.data or "" if valid else "",
                             request.args.get("page", 1, type=int),
-                            stale_before=stale_cutoff(days, clock.utcnow())
-                            if valid and form.stale.data else None)
+                            stale_before=stale_cutoff(days, now)
+                            if valid and form.stale.data else None,
+                            dormant_before=dormant_cutoff(settings.dormant_after_days, now)
+                            if valid and form.dormant.data else None)
     return render_template("merchants/index.html", form=form, page=page,
                            total_steps=TOTAL_STEPS), 200 if valid else 400
 

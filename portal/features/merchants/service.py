@@ -14,6 +14,7 @@ from portal.core.models.merchant import Merchant
 from portal.core.models.merchant_search import names_contain
 from portal.core.models.step import DONE_STATES, StepDraft
 from portal.core.pagination import Page, clamped
+from portal.domain.health.dormancy import dormant
 from portal.domain.onboarding.progress import not_needed
 from portal.domain.onboarding.stalling import stalling
 from portal.domain.onboarding.steps import STEPS
@@ -77,16 +78,19 @@ def _ordered_ids(filters: list[ColumnElement[bool]], few: bool) -> Select[tuple[
 
 def search_merchants(query: str = "", status: str = "", page: int = 1,
                      per_page: int = PAGE_SIZE,
-                     stale_before: datetime | None = None) -> MerchantPage:
+                     stale_before: datetime | None = None,
+                     dormant_before: datetime | None = None) -> MerchantPage:
     """Merchants matching a name, full PAN, external or onboarding id, and a status; with
-    ``stale_before``, only those stalling since then (the dashboard's stale merchants).
+    ``stale_before``, only those stalling since then (the dashboard's stale merchants); with
+    ``dormant_before``, only those live with no hold since then (its dormant ones).
 
     A query that is some merchant's exact external id, onboarding id or full PAN finds those
     merchants only, through their indexes; any other query matches anywhere in the names and
     ids. Two statements per page, three for a query that is no exact identifier; beyond
     ``COUNT_CAP`` matches the page says there are more and pages through those first ones."""
     query = query.strip()
-    filters = _status(status) + ([] if stale_before is None else [stalling(stale_before)])
+    filters = (_status(status) + ([] if stale_before is None else [stalling(stale_before)])
+               + ([] if dormant_before is None else [dormant(dormant_before)]))
     if query:
         total = _count([*filters, _exact(query)])
         filters = [*filters, _exact(query) if total else _contains(query)]

@@ -15,12 +15,15 @@ from portal.core.db import db
 from portal.core.label_tables import Kind
 from portal.core.labels import label
 from portal.core.models.merchant import Merchant
+from portal.core.models.merchant_stop import MerchantStop, StopKind
 from portal.core.models.note import MerchantNote
 from portal.core.models.notice import MailState, Notice, NoticeKind
 from portal.core.models.payment import Payment
 from portal.core.models.pendency import MerchantPendency
 from portal.core.models.user import User
 from portal.domain.onboarding.pendencies import in_words
+from portal.domain.onboarding.product_approvals import APPROVAL_WORDS
+from portal.domain.pausing.reasons import KIND_WORDS, reason_words
 from portal.domain.payments.wording import money
 from portal.gateway.onboarding.vocabulary import OnboardingStatus
 
@@ -67,6 +70,7 @@ class _Facts:
     notes: dict[int, MerchantNote]
     pendencies: dict[int, MerchantPendency]
     payments: dict[int, Payment]
+    stops: dict[int, MerchantStop] = field(default_factory=dict)
 
 
 def _by_id(model: Any, column: Any, ids: Iterable[int | None]) -> dict[int, Any]:
@@ -84,7 +88,8 @@ def words_for(notices: list[Notice]) -> list[NoticeWords]:
                    _by_id(MerchantNote, MerchantNote.id, (n.note_id for n in notices)),
                    _by_id(MerchantPendency, MerchantPendency.webhook_event_id,
                           (n.webhook_event_id for n in notices)),
-                   _by_id(Payment, Payment.id, (n.payment_id for n in notices)))
+                   _by_id(Payment, Payment.id, (n.payment_id for n in notices)),
+                   _by_id(MerchantStop, MerchantStop.id, (n.stop_id for n in notices)))
     return [_words(notice, facts) for notice in notices]
 
 
@@ -108,12 +113,35 @@ def _words(notice: Notice, facts: _Facts) -> NoticeWords:
                            f"{what} for {name} was declined for now, then authorised after "
                            "all: the amount is held. Capture it or release it.",
                            "payments.detail", {"payment_id": notice.payment_id or 0})
+    if notice.kind == NoticeKind.STOP:
+        return _stop(notice, name, facts.stops.get(notice.stop_id or 0))
+    if notice.kind == NoticeKind.PRODUCT:
+        product = next((words for approval, words in APPROVAL_WORDS.items()
+                        if approval == notice.status), "a product")
+        return NoticeWords(notice, name, "a product accepted",
+                           f"The gateway accepted {name} for {product}. Its health on its "
+                           "summary says what it can take now.", "merchants.detail",
+                           {"merchant_id": notice.merchant_id, "_anchor": "health-heading"})
     if notice.kind == NoticeKind.PENDENCY:
         row = facts.pendencies.get(notice.webhook_event_id or 0)
         return NoticeWords(notice, name, "a pendency reported", _pendency(name, row),
                            *status_page)
     return NoticeWords(notice, name, label(notice.status).lower(),
                        _status(name, notice.status, merchant), *status_page)
+
+
+def _stop(notice: Notice, name: str, stop: MerchantStop | None) -> NoticeWords:
+    """A pause or a deactivation: who, why, and that an admin lifts it."""
+    place = ("pausing.page", {"merchant_id": notice.merchant_id})
+    if stop is None:
+        return NoticeWords(notice, name, "paused", f"{name} was paused or deactivated; its "
+                           "Pause or deactivate page says why.", *place)
+    done = KIND_WORDS[StopKind(stop.kind)]
+    note = f" Their note: \u201c{stop.note}\u201d" if stop.note else ""
+    return NoticeWords(notice, name, done,
+                       f"{stop.by_name} {done} {name}: {reason_words(stop.kind, stop.reason)}. "
+                       f"New holds and payment links are refused until an admin lifts it.{note}",
+                       *place)
 
 
 def _pendency(name: str, row: MerchantPendency | None) -> str:

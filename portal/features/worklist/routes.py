@@ -3,7 +3,7 @@ everyone, and noting that a rejected merchant was told."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
@@ -12,6 +12,7 @@ from portal.core.config import current_settings
 from portal.core.db import db
 from portal.core.models.user import Role
 from portal.domain.onboarding.drafts import get_merchant
+from portal.domain.worklist.actors import FILTERS, only, waits_for
 from portal.domain.worklist.reasons import Reason
 from portal.domain.worklist.service import mark_told, worklist
 from portal.features.worklist.forms import ToldForm
@@ -22,8 +23,13 @@ bp = Blueprint("worklist", __name__)
 
 
 def _page(everyone: bool) -> str:
-    found = worklist(current_user, current_settings(), clock.utcnow(), everyone=everyone)
+    """The worklist, only what waits for ``?who=`` (us, merchant, gateway) when asked."""
+    now = clock.utcnow()
+    found = worklist(current_user, current_settings(), now, everyone=everyone)
+    who = request.args.get("who", "")
     return render_template("worklist/index.html", worklist=found, everyone=everyone,
+                           items=only(found.items, who), who=who if who in FILTERS else "",
+                           filters=FILTERS, waits_for=waits_for, now=now,
                            told=Reason.REJECTED_UNTOLD, told_form=ToldForm(
                                back="everyone" if everyone else "mine"))
 

@@ -26,6 +26,7 @@ from portal.domain.payments import credentials as creds
 from portal.domain.payments.holds import start_hold
 from portal.domain.payments.in_flight import STALE_SENDING
 from portal.domain.payments.links.standing import Standing, standing
+from portal.domain.payments.service import unavailable_reason
 from portal.gateway.payments.client import PaymentsClient
 
 #: Who the audit credits with opening a link.
@@ -34,6 +35,7 @@ ACTION = "payment_link.open"
 #: What the customer reads when the checkout could not be minted, by how sure we are.
 TRY_AGAIN = ("The payment page could not be opened just now. Nothing was charged. Please try "
              "again in a few minutes.")
+NOT_AVAILABLE = "This payment is not available."
 UNSURE = ("The payment page could not be opened just now, and we are checking with the payment "
           "gateway. Nothing was charged. Please try again in a few minutes.")
 
@@ -46,6 +48,15 @@ class Opened:
     redirect_url: str | None
     standing: Standing
     message: str = ""
+    #: False when the merchant cannot take payments now: the customer sees the neutral page.
+    available: bool = True
+
+
+def refusal(payment: Payment, merchant: Merchant) -> str | None:
+    """Why the link's hold may not go to the gateway now (in words for ops), or None: the
+    merchant cannot take payments (paused, deactivated, not approved for cards). A hold the
+    gateway has already is past this: its customer sees where it stands."""
+    return None if payment.gid is not None else unavailable_reason(merchant)
 
 
 def _move(link: PaymentLink, *conditions, **values) -> bool:
@@ -77,13 +88,21 @@ def open_link(settings: Settings, link: PaymentLink, now: datetime) -> Opened:
     payment = db.session.get(Payment, link.payment_id, populate_existing=True)
     assert payment is not None  # the link goes with its hold
     settle(link, payment, now)
+    merchant = db.session.get(Merchant, payment.merchant_id)
+    assert merchant is not None  # a payment goes with its merchant
+    refused = refusal(payment, merchant)
+    if refused:
+        record(ACTION, outcome="refused", merchant_id=merchant.id, actor=OPEN_ACTOR,
+               detail={"link": link.id, "merchantTxnId": payment.merchant_txn_id,
+                       "error": refused})
+        link.failure = refused[:300]  # the hold's page tells ops why the customer was turned away
+        db.session.commit()
+        return Opened(None, standing(link, payment, now), NOT_AVAILABLE, available=False)
     claimed = _move(link, PaymentLink.nonce == link.nonce,
                     PaymentLink.state == LinkState.WAITING, PaymentLink.expires_at > now,
                     state=LinkState.OPENING, opened_at=now, failure="")
     if not claimed:
         return Opened(None, standing(link, payment, now))
-    merchant = db.session.get(Merchant, payment.merchant_id)
-    assert merchant is not None  # a payment goes with its merchant
     if payment.gid is not None:  # sent meanwhile from the staff's own hold form
         return _ended(link, payment, now, LinkState.OPENED, "refused", "",
                       "The hold was sent from the portal's hold form, so the link did not "

@@ -66,6 +66,8 @@ def page(payment_link_id: int) -> ResponseReturnValue:
     link stands (being opened, used, paid)."""
     link, payment = _opened(payment_link_id)
     opening.settle(link, payment, clock.utcnow())
+    if opening.refusal(payment, _merchant(payment)):
+        return _not_available()
     return _page(link, payment)
 
 
@@ -77,6 +79,8 @@ def pay(payment_link_id: int) -> ResponseReturnValue:
     if not ContinueForm().validate_on_submit():
         return _page(link, payment), 400
     opened = opening.open_link(current_settings(), link, clock.utcnow())
+    if not opened.available:
+        return _not_available()
     if opened.redirect_url:
         return redirect(opened.redirect_url, 303)
     return _page(link, db.session.get(Payment, link.payment_id, populate_existing=True) or payment,
@@ -97,9 +101,22 @@ def _opened(link_id: int) -> tuple[PaymentLink, Payment]:
     return checked.link, payment
 
 
-def _page(link: PaymentLink, payment: Payment, message: str = "") -> str:
+def _merchant(payment: Payment) -> Merchant:
     merchant = db.session.get(Merchant, payment.merchant_id)
+    assert merchant is not None  # a payment goes with its merchant
+    return merchant
+
+
+def _not_available() -> ResponseReturnValue:
+    """The neutral page of a link whose merchant cannot take payments now: no reason, no
+    gateway error (the audit trail and the hold's page tell ops why)."""
+    return render_template("payments/links/not_available.html",
+                           partner=current_settings().partner_name)
+
+
+def _page(link: PaymentLink, payment: Payment, message: str = "") -> str:
     return render_template(
-        "payments/link.html", link=link, payment=payment, merchant=merchant, message=message,
+        "payments/link.html", link=link, payment=payment, merchant=_merchant(payment),
+        message=message,
         standing=standing.standing(link, payment, clock.utcnow()), Standing=standing.Standing,
         form=ContinueForm(), partner=current_settings().partner_name, words=wording)

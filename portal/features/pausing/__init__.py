@@ -1,0 +1,1 @@
+"""Pausing new payments, deactivating a merchant, lifting either (rules: domain/pausing)."""

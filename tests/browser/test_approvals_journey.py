@@ -10,7 +10,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from portal.core.config import Settings
-from tests.browser.support import Axe, Console, Servers, hold_and_pay, log_in, screenshot
+from tests.browser.payment_steps import hold_and_pay
+from tests.browser.support import Axe, Console, Servers, log_in, screenshot
 from tests.payments.support import APPROVING_CARD, add_merchant
 
 pytestmark = pytest.mark.browser

@@ -10,11 +10,11 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from portal.sandbox.payments.checkout import TEST_CARDS
+from tests.browser.payment_steps import fill_hold_form
 from tests.browser.support import (
     Axe,
     Console,
     Servers,
-    fill_hold_form,
     import_ended,
     log_in,
     screenshot,

@@ -16,16 +16,8 @@ from portal.domain.audit.service import SYSTEM
 from portal.domain.onboarding import scenarios
 from portal.domain.onboarding.service import save_step_draft
 from portal.domain.onboarding.steps import BY_KEY
-from tests.browser.support import (
-    Axe,
-    Servers,
-    act,
-    fill_hold_form,
-    log_in,
-    merchant_id,
-    pay_on_checkout_page,
-    screenshot,
-)
+from tests.browser.payment_steps import act, fill_hold_form, merchant_id, pay_on_checkout_page
+from tests.browser.support import Axe, Servers, log_in, screenshot
 from tests.payments.support import APPROVING_CARD
 from tests.support.approvals import second_admin
 from tests.support.chromium import click_through_verification

@@ -9,7 +9,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from portal.domain.onboarding import scenarios
-from tests.browser.support import Axe, Console, Servers, log_in, merchant_id_of, screenshot
+from tests.browser.payment_steps import merchant_id_of
+from tests.browser.support import Axe, Console, Servers, log_in, screenshot
 from tests.support.chromium import click_through_verification
 from tests.support.sandbox import speak
 

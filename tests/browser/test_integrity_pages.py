@@ -16,7 +16,8 @@ from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.typed_text import CONTROL_CHARACTER
 from portal.sandbox.common.fault_plans import Fault, FaultKind
-from tests.browser.support import Axe, Servers, act, hold_and_pay, import_ended, log_in, screenshot
+from tests.browser.payment_steps import act, hold_and_pay
+from tests.browser.support import Axe, Servers, import_ended, log_in, screenshot
 from tests.bulk.support import EXAMPLE
 from tests.payments.support import APPROVING_CARD, add_merchant
 from tests.support.workers import run_worker

@@ -13,17 +13,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from portal.core.config import Settings
 from portal.domain.onboarding import scenarios
-from tests.browser.support import (
-    TIMEOUT_MS,
-    Axe,
-    Servers,
-    approved_by_the_sandbox,
-    audit,
-    fill_hold_form,
-    log_in,
-    screenshot,
-    set_up_credentials,
-)
+from tests.browser.payment_steps import approved_by_the_sandbox, fill_hold_form, set_up_credentials
+from tests.browser.support import TIMEOUT_MS, Axe, Servers, audit, log_in, screenshot
 from tests.payments.support import add_merchant
 from tests.support.mail import link_in, mail_sink, mailing
 from tests.support.sandbox import speak

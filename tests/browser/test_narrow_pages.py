@@ -12,7 +12,8 @@ from playwright.sync_api import Page, expect
 
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
-from tests.browser.support import PHONE, Servers, Widths, act, hold_and_pay, log_in
+from tests.browser.payment_steps import act, hold_and_pay
+from tests.browser.support import PHONE, Servers, Widths, log_in
 from tests.bulk.support import csv_text, example_rows
 from tests.payments.support import APPROVING_CARD, add_merchant
 from tests.support.workers import run_worker

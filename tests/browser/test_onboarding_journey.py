@@ -11,7 +11,8 @@ from playwright.sync_api import Page, expect
 
 from portal.core.labels import Kind, label
 from portal.domain.onboarding import scenarios
-from tests.browser.support import Axe, Console, Servers, log_in, merchant_id_of
+from tests.browser.payment_steps import merchant_id_of
+from tests.browser.support import Axe, Console, Servers, log_in
 from tests.support.chromium import click_through_verification
 
 pytestmark = pytest.mark.browser

@@ -12,16 +12,8 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from portal.core.config import SETTINGS_EXTENSION, Settings
-from tests.browser.support import (
-    TIMEOUT_MS,
-    Axe,
-    Console,
-    Servers,
-    fill_hold_form,
-    log_in,
-    pay_on_checkout_page,
-    screenshot,
-)
+from tests.browser.payment_steps import fill_hold_form, pay_on_checkout_page
+from tests.browser.support import TIMEOUT_MS, Axe, Console, Servers, log_in, screenshot
 from tests.payments.support import APPROVING_CARD, add_merchant
 from tests.support.mail import link_in, mail_sink, mailing
 from tests.wizard.support import closed_port

@@ -9,15 +9,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.support import (
-    Axe,
-    Servers,
-    act,
-    fill_hold_form,
-    hold_and_pay,
-    merchant_id,
-    screenshot,
-)
+from tests.browser.payment_steps import act, fill_hold_form, hold_and_pay, merchant_id
+from tests.browser.support import Axe, Servers, screenshot
 from tests.payments.support import APPROVING_CARD, DECLINED_CARD
 
 #: The support modules' fixtures this folder's tests use.

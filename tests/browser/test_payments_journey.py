@@ -10,14 +10,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.support import (
-    Axe,
-    Console,
-    Servers,
-    fill_hold_form,
-    log_in,
-    pay_on_checkout_page,
-)
+from tests.browser.payment_steps import fill_hold_form, pay_on_checkout_page
+from tests.browser.support import Axe, Console, Servers, log_in
 from tests.payments.support import APPROVING_CARD, add_merchant
 
 pytestmark = pytest.mark.browser

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.support import Axe, Servers, act, hold_and_pay, merchant_id  # noqa: F401
+from tests.browser.payment_steps import act, hold_and_pay, merchant_id  # noqa: F401
+from tests.browser.support import Axe, Servers
 from tests.payments.support import APPROVING_CARD, CAPTURE_DECLINED_CARD, CAPTURE_QUEUED_CARD
 from tests.support.workers import run_worker
 

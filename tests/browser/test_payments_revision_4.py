@@ -20,15 +20,8 @@ from portal.core.models.merchant import Merchant
 from portal.core.models.payment import Payment
 from portal.core.models.user import User
 from portal.sandbox.common.fault_plans import Fault, FaultKind
-from tests.browser.support import (  # noqa: F401
-    Axe,
-    Servers,
-    act,
-    fill_hold_form,
-    hold_and_pay,
-    merchant_id,
-    screenshot,
-)
+from tests.browser.payment_steps import act, fill_hold_form, hold_and_pay, merchant_id  # noqa: F401
+from tests.browser.support import Axe, Servers, screenshot
 from tests.payments.support import APPROVING_CARD, LATER_CARD
 from tests.support.sandbox import speak
 from tests.support.workers import run_worker

@@ -10,17 +10,13 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from portal.domain.onboarding import scenarios
-from tests.browser.support import (
-    Axe,
-    Servers,
+from tests.browser.payment_steps import (
     approved_by_the_sandbox,
-    audit,
     fill_hold_form,
-    log_in,
     pay_on_checkout_page,
-    screenshot,
     set_up_credentials,
 )
+from tests.browser.support import Axe, Servers, audit, log_in, screenshot
 from tests.payments.support import APPROVING_CARD
 from tests.support.sandbox import speak
 

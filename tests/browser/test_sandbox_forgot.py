@@ -9,7 +9,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.support import Axe, Servers, fill_hold_form, log_in, merchant_id, screenshot
+from tests.browser.payment_steps import fill_hold_form, merchant_id
+from tests.browser.support import Axe, Servers, log_in, screenshot
 from tests.payments.support import credentials_row
 from tests.support.keys import new_key_pair
 from tests.verification.support import onboard

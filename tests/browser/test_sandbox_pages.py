@@ -9,7 +9,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.support import Axe, Servers, fill_hold_form, log_in
+from tests.browser.payment_steps import fill_hold_form
+from tests.browser.support import Axe, Servers, log_in
 from tests.payments.support import add_merchant
 from tests.verification.support import onboard
 

@@ -10,11 +10,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from portal.domain.onboarding import scenarios
+from tests.browser.payment_steps import act, hold_and_pay
 from tests.browser.support import (
     Servers,
-    act,
     fill,
-    hold_and_pay,
     import_ended,
     log_in,
     screenshot,

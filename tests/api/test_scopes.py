@@ -3,6 +3,8 @@ scope; a key without that scope is refused on it (403), one with it is not."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from portal.domain.api.scopes import Scope
@@ -14,12 +16,15 @@ DOCUMENTS = {"api.openapi", "api.reference"}
 
 
 def url_of(op: Operation) -> str:
-    """The operation's path with 1 for every id."""
-    return op.rule.replace("<int:merchant_id>", "1").replace("<int:payment_id>", "1")
+    """The operation's path with 1 for every id, and the bank step."""
+    return re.sub(r"<any\([^)]*\):step_key>", "bank", op.rule.replace(
+        "<int:merchant_id>", "1").replace("<int:payment_id>", "1"))
 
 
 def call(api: Api, op: Operation):
     """Call ``op`` with an empty body."""
+    if op.method == "PUT":
+        return api.client.put("/api/v1" + url_of(op), json={}, headers=api.headers())
     return api.get(url_of(op)) if op.method == "GET" else api.post(url_of(op), {})
 
 

@@ -23,11 +23,14 @@ from portal.features.api.schemas import ProblemDetail
 PREFIX = "/api/v1"
 REF = "#/components/schemas/{model}"
 _PATH_VALUE = re.compile(r"<int:(\w+)>")
-_EXTRA_STATUSES = {"api.create_merchant": (202,)}
+#: A path value of a few words: ``<any(a, b):name>``.
+_PATH_WORD = re.compile(r"<any\(([^)]*)\):(\w+)>")
+_EXTRA_STATUSES = {"api.create_merchant": (202,), "api.send": (202,)}
 
 
-def _path(rule: str) -> str:
-    return PREFIX + _PATH_VALUE.sub(r"{\1}", rule)
+def path_of(rule: str) -> str:
+    """The OpenAPI path of a Flask rule."""
+    return PREFIX + _PATH_WORD.sub(r"{\2}", _PATH_VALUE.sub(r"{\1}", rule))
 
 
 def _ref(model: type[BaseModel]) -> dict[str, str]:
@@ -38,6 +41,9 @@ def _parameters(op: Operation) -> list[dict[str, Any]]:
     found = [{"name": name, "in": "path", "required": True,
               "schema": {"type": "integer", "minimum": 1, "maximum": MAX_ROW_ID}}
              for name in _PATH_VALUE.findall(op.rule)]
+    found += [{"name": name, "in": "path", "required": True,
+               "schema": {"type": "string", "enum": [w.strip() for w in words.split(",")]}}
+              for words, name in _PATH_WORD.findall(op.rule)]
     if op.query is not None:
         schema = op.query.model_json_schema()
         for name, prop in schema["properties"].items():
@@ -79,7 +85,7 @@ def document() -> dict[str, Any]:
         ref_template=REF)
     paths: dict[str, dict[str, Any]] = {}
     for op in OPERATIONS:
-        paths.setdefault(_path(op.rule), {})[op.method.lower()] = _operation(op)
+        paths.setdefault(path_of(op.rule), {})[op.method.lower()] = _operation(op)
     return {
         "openapi": "3.1.0",
         "info": {"title": "Partner Onboarding Portal API", "version": "1",

@@ -8,9 +8,13 @@ from __future__ import annotations
 from flask import jsonify, render_template
 from flask.typing import ResponseReturnValue
 
-from portal.features.api import merchant_routes, payment_routes  # noqa: F401  (their routes)
+from portal.features.api import (  # noqa: F401  (their routes)
+    merchant_routes,
+    payment_routes,
+    step_routes,
+)
 from portal.features.api.blueprint import bp
-from portal.features.api.openapi import document
+from portal.features.api.openapi import document, path_of
 from portal.features.api.operations import OPERATIONS
 from portal.web.auth.access import public
 
@@ -28,4 +32,5 @@ def openapi() -> ResponseReturnValue:
 @public
 def reference() -> ResponseReturnValue:
     """The API's reference page: every operation, its scope and its models."""
-    return render_template("api/reference.html", operations=OPERATIONS, document=document())
+    return render_template("api/reference.html", operations=OPERATIONS, document=document(),
+                           paths={op.endpoint: path_of(op.rule) for op in OPERATIONS})

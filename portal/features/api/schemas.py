@@ -5,7 +5,7 @@ request shapes the bodies are validated with."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -152,3 +152,22 @@ class HoldBody(RequestModel):
     merchantUniqueId: MerchantUniqueId | None = None
     paymentData: PaymentData
     riskData: RiskData | None = None
+
+
+class StepBody(BaseModel):
+    """A step's data as its page's form holds it (fields named by the gateway's paths), and
+    the draft version it was read at (none: overwrite whatever is stored)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    data: dict[str, Any]
+    version: Annotated[int, Field(ge=1, le=2**31 - 1)] | None = None
+
+
+class StepOut(Answer):
+    """Where a step stands after a save or a send, and the merchant as it now is."""
+
+    step: str
+    message: str
+    version: int | None
+    merchant: MerchantOut

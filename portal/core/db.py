@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import Flask, current_app, g
 from sqlalchemy import MetaData, create_engine, event
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
@@ -104,3 +105,12 @@ class Database:
 
 
 db = Database()
+
+
+_INSERTS = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
+
+
+def upsert_insert() -> Any:
+    """The current session's dialect's INSERT construct, which has ``on_conflict_do_update``
+    (an atomic count: ``... SET n = n + 1 RETURNING n``)."""
+    return _INSERTS[db.session.get_bind().dialect.name]

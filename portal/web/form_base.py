@@ -14,10 +14,17 @@ from collections.abc import Iterator
 from typing import Any
 
 from flask_wtf import FlaskForm
-from wtforms import Field, FieldList, Form, FormField
-from wtforms.widgets import Input
+from wtforms import Field, FieldList, Form, FormField, SelectMultipleField
+from wtforms.widgets import CheckboxInput, Input, ListWidget
 
 from portal.core.typed_text import typed_problem
+
+
+class MultiCheckboxField(SelectMultipleField):
+    """A multiple choice shown as checkboxes."""
+
+    widget = ListWidget(prefix_label=False)
+    option_widget = CheckboxInput()
 
 
 class PortalForm(FlaskForm):

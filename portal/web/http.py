@@ -55,8 +55,9 @@ def reads_raw_body(view: View) -> View:
 
 def refuse_json_for_forms() -> None:
     """Before each request: a JSON body sent where a form is expected is a 400. flask-wtf
-    would read it as the form's fields, and a JSON list or deep nesting there fails inside it."""
-    if request.method in BODY_METHODS and request.is_json:
-        view = current_app.view_functions.get(request.endpoint or "")
+    would read it as the form's fields, and a JSON list or deep nesting there fails inside it.
+    No route matched: the 404 or 405 answers instead."""
+    if request.method in BODY_METHODS and request.is_json and request.endpoint is not None:
+        view = current_app.view_functions.get(request.endpoint)
         if not getattr(view, RAW_BODY_ATTRIBUTE, False):
             abort(400, "This address takes a form, not JSON.")

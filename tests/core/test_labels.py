@@ -106,6 +106,8 @@ def test_a_badge_escapes_what_it_shows():
      "asha@example.com (ops) saved a draft of bank details for Lotus Traders."),
     (("anonymous", None, "user.login", "failed", None), "Anonymous signed in — failed."),
     (("system", None, "brand.new", "ok", None), "System did brand.new."),
+    (("API key Stayhub", None, "api.call", "refused", None),
+     "API key Stayhub called the API — refused."),
 ])
 def test_an_audit_event_reads_as_a_sentence(args, sentence):
     assert audit_sentence(*args) == sentence

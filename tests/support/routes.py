@@ -16,11 +16,14 @@ from werkzeug.routing import Rule
 from portal.core import clock
 from portal.core.config import Settings
 from portal.core.db import db
+from portal.core.models.api_key import KeyState
 from portal.core.models.document import StoredDocument
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import Payment
 from portal.core.models.payment_link import PaymentLink
 from portal.core.models.user import Role
+from portal.domain.api import keys as api_keys
+from portal.domain.api.scopes import Scope
 from portal.domain.audit.service import Actor
 from portal.domain.four_eyes.requests import request_admin_role
 from portal.domain.onboarding import merchant_links as links
@@ -54,7 +57,7 @@ def seed_rows(app: Flask, admin_client, settings: Settings) -> dict[str, Any]:
     PENDING_VERIFICATION, its document, a payment, a refused bulk import, a live merchant link
     with its token, the admin's password reset and invitation tokens, an operations user
     (whom the team page may promote), and a new administrator held for an emailed confirmation
-    with its link's token."""
+    with its link's token; an API key's token."""
     merchant_id = onboard(app)
     with app.app_context():
         merchant = db.session.get(Merchant, merchant_id)
@@ -82,8 +85,22 @@ def seed_rows(app: Flask, admin_client, settings: Settings) -> dict[str, Any]:
                "payment_link_token": payment_tokens.token_for(settings.secret_key, payment_link),
                "key": "merchant_link", "password_links": password_links, "user_id": member.id,
                "request_id": held.id,
-               "confirmation_token": admin_confirmation.token_for(settings.secret_key, held.id)}
+               "confirmation_token": admin_confirmation.token_for(settings.secret_key, held.id),
+               "api_token": _api_token()}
     return {**ids, "import_id": refused_import(admin_client)}
+
+
+def _api_token() -> str:
+    """An active API key with every scope (committed): the API's routes open with it."""
+    issued = api_keys.stage_key("Hardening", list(Scope), None, None, Actor("test"))
+    issued.key.state = KeyState.ACTIVE
+    db.session.commit()
+    return issued.token
+
+
+def headers_for(endpoint: str, ids: dict[str, Any]) -> dict[str, str]:
+    """What a GET of ``endpoint`` sends beyond the session: the API's take the seeded key."""
+    return {"Authorization": f"Bearer {ids['api_token']}"} if endpoint.startswith("api.") else {}
 
 
 def _payment_link(merchant_id: int) -> PaymentLink:

@@ -22,7 +22,13 @@ from portal.web.auth.access import public
 from portal.web.security_headers import STRICT_TRANSPORT_SECURITY
 from tests.support.accounts import TEST_PASSWORD, AuthActions, current_code
 from tests.support.production import production_settings
-from tests.support.routes import CONFIRMATION_ADDRESS, STATIC_FILES, get_urls, seed_rows
+from tests.support.routes import (
+    CONFIRMATION_ADDRESS,
+    STATIC_FILES,
+    get_urls,
+    headers_for,
+    seed_rows,
+)
 from tests.support.servers import csrf_token, gunicorn_portal, page_of, serve, sign_in
 
 #: Referrer policies that never send a portal path to another origin.
@@ -73,7 +79,7 @@ def test_every_get_route_sends_the_security_headers(app, client, real_ids, setti
     gateway = origin_of(settings.onboarding_url)
     seen = []
     for endpoint, url in get_urls(app, real_ids):
-        response = client.get(url)
+        response = client.get(url, headers=headers_for(endpoint, real_ids))
         body = response.get_data()
         response.close()  # static files are streamed from an open file
         assert response.status_code < 400, (url, response.status_code)
@@ -92,7 +98,7 @@ def test_every_page_is_marked_no_store_over_http(app, real_ids):
                         code=lambda: current_code(app, "admin@example.com"))
         seen = set()
         for endpoint, path in get_urls(app, real_ids):
-            response = admin.get(url + path, timeout=30)
+            response = admin.get(url + path, timeout=30, headers=headers_for(endpoint, real_ids))
             assert response.status_code < 400, (path, response.status_code)
             cache = response.headers.get("Cache-Control", "")
             if endpoint in STATIC_FILES:

@@ -1,6 +1,7 @@
 """The portal's models; importing this package registers every table on ``Base.metadata``."""
 
 from portal.core.db import Base
+from portal.core.models.api_key import ApiKey, ApiRateWindow, IdempotentRequest, KeyState
 from portal.core.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
 from portal.core.models.audit import AuditEvent
 from portal.core.models.bulk import BulkImport, BulkImportRow
@@ -34,13 +35,13 @@ from portal.core.models.verification import GatewayLink, MerchantLink
 from portal.core.models.webhook_event import Verification, WebhookEvent
 
 __all__ = [
-    "ApprovalKind", "ApprovalRequest", "ApprovalState", "AuditEvent", "Base", "BulkImport",
-    "BulkImportRow", "GatewayLink", "HeldForm", "Job", "JobState", "LinkState", "LoginFailure",
-    "LoginThrottle", "MailState", "MailTemplate", "Merchant", "MerchantLink", "MerchantNote",
-    "MerchantPendency", "MerchantProductAcceptance", "MerchantStatusCount", "MerchantStop",
-    "Notice", "NoticeKind", "OutboxItem", "OutboxState", "PasswordResetRequest", "Payment",
-    "PaymentCredentials", "PaymentLink", "PaymentRefund", "PendingEnrolment", "PortfolioKey",
-    "RecoveryCode", "Role", "StatusChange", "StatusSource", "StepDraft", "StopKind",
-    "StoredDocument", "User", "UserSession", "Verification", "VerificationReminder",
-    "WebhookEvent",
+    "ApiKey", "ApiRateWindow", "ApprovalKind", "ApprovalRequest", "ApprovalState", "AuditEvent",
+    "Base", "BulkImport", "BulkImportRow", "GatewayLink", "HeldForm", "IdempotentRequest", "Job",
+    "JobState", "KeyState", "LinkState", "LoginFailure", "LoginThrottle", "MailState",
+    "MailTemplate", "Merchant", "MerchantLink", "MerchantNote", "MerchantPendency",
+    "MerchantProductAcceptance", "MerchantStatusCount", "MerchantStop", "Notice", "NoticeKind",
+    "OutboxItem", "OutboxState", "PasswordResetRequest", "Payment", "PaymentCredentials",
+    "PaymentLink", "PaymentRefund", "PendingEnrolment", "PortfolioKey", "RecoveryCode", "Role",
+    "StatusChange", "StatusSource", "StepDraft", "StopKind", "StoredDocument", "User",
+    "UserSession", "Verification", "VerificationReminder", "WebhookEvent",
 ]

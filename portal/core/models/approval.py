@@ -1,5 +1,5 @@
-"""Four-eyes requests: a large refund, a key change or a new administrator one admin asked for,
-waiting for another."""
+"""Four-eyes requests: a large refund, a key change, a new administrator or an API key with the
+payments scope one admin asked for, waiting for another."""
 
 from __future__ import annotations
 
@@ -24,6 +24,8 @@ class ApprovalKind(StrEnum):
     PORTFOLIO_KEY = "portfolio_key"
     #: Adding an administrator, or making an operations user one.
     ADMIN_ROLE = "admin_role"
+    #: Letting an API key with the payments scope open the API.
+    API_KEY = "api_key"
 
 
 class ApprovalState(StrEnum):
@@ -52,8 +54,8 @@ class ApprovalRequest(Base):
     __table_args__ = (
         CheckConstraint("state IN ('pending', 'running', 'done', 'failed', 'unknown', "
                         "'rejected', 'expired')", name="state"),
-        CheckConstraint("kind IN ('refund', 'merchant_key', 'portfolio_key', 'admin_role')",
-                        name="kind"),
+        CheckConstraint("kind IN ('refund', 'merchant_key', 'portfolio_key', 'admin_role', "
+                        "'api_key')", name="kind"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

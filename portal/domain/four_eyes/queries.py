@@ -34,6 +34,7 @@ KIND_WORDS = {
     ApprovalKind.MERCHANT_KEY: "Merchant payment key",
     ApprovalKind.PORTFOLIO_KEY: "Portfolio key",
     ApprovalKind.ADMIN_ROLE: "New administrator",
+    ApprovalKind.API_KEY: "API key with payments",
 }
 
 #: Why an admin the asker vouched for may not approve (they could be the asker signed in).

@@ -3,15 +3,16 @@ the asker hears of a problem at once (the action checks again when it runs).
 
 A refund that would take a payment's refunds sent without approval past FOUR_EYES_REFUND_ABOVE
 (``refund_allowance``), importing a key, replacing a merchant's credentials or the portfolio
-key, and giving someone the admin role wait for another admin (or, the asker being the only
-one, for the confirmation emailed to ADMIN_CONFIRMATION_EMAIL).
+key, an API key with the payments scope, and giving someone the admin role wait for another
+admin (or, for the admin role, the asker being the only one, for the confirmation emailed to
+ADMIN_CONFIRMATION_EMAIL).
 Functions take plain arguments and commit.
 """
 
 from __future__ import annotations
 
 import hashlib
-from datetime import timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -23,6 +24,7 @@ from portal.core.db import db
 from portal.core.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import ActionState, Payment
+from portal.domain.api import keys
 from portal.domain.audit.service import actor_of, record
 from portal.domain.payments import actions
 from portal.domain.payments import credentials as creds
@@ -208,3 +210,16 @@ def request_admin_role(email: str, user_id: int | None, invite: bool, reason: st
     text = _checked_reason(reason)
     payload = {"email": email, "user_id": user_id, "invite": invite, "confirm_to": confirm_to}
     return _store(ApprovalKind.ADMIN_ROLE, summary, payload, text, asker_id)
+
+
+def request_api_key(key_name: str, scopes: list[str], expires_at: datetime | None,
+                    reason: str | None, user_id: int) -> tuple[keys.IssuedKey, ApprovalRequest]:
+    """Create an API key that opens only once a second admin approves it, and store that
+    request; the token is shown once now (the approval never sees it). ``keys.KeyRefused`` or
+    ``RequestRefused`` for what cannot be stored."""
+    text = _checked_reason(reason)
+    issued = keys.stage_key(key_name, scopes, expires_at, user_id, actor_of(user_id))
+    summary = f"Let the API key {issued.key.name} take and act on payments"
+    request = _store(ApprovalKind.API_KEY, summary,
+                     {"api_key_id": issued.key.id, "scopes": issued.key.scopes}, text, user_id)
+    return issued, request

@@ -1,5 +1,6 @@
-"""What an approved request does: the refund, key change or new administrator it was asked
-for, through the same functions the pages call, so every check they make is made again now."""
+"""What an approved request does: the refund, key change, new administrator or API key it
+was asked for, through the same functions the pages call, so every check they make is made
+again now."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from portal.core.models.approval import ApprovalKind, ApprovalRequest, ApprovalS
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import Payment
 from portal.core.models.user import Role
+from portal.domain.api import keys
 from portal.domain.audit.service import Actor, record
 from portal.domain.four_eyes import refund_allowance
 from portal.domain.jobs.account_mail import queue_invitation
@@ -39,6 +41,8 @@ def run(settings: Settings, request: ApprovalRequest, actor: Actor) -> Outcome:
             return _merchant_key(settings, request, actor)
         if request.kind == ApprovalKind.ADMIN_ROLE:
             return _admin_role(settings, request, actor)
+        if request.kind == ApprovalKind.API_KEY:
+            return _api_key(request, actor)
         return _portfolio_key(settings, request, actor)
     except creds.CredentialsError as exc:
         db.session.rollback()
@@ -112,3 +116,9 @@ def _admin_role(settings: Settings, request: ApprovalRequest, actor: Actor) -> O
                                            "being emailed a link to choose a password.")
     return Outcome(ApprovalState.DONE, f"{user.email} was added as an administrator. Give them "
                                        "a one-time password on the Team page.")
+
+
+def _api_key(request: ApprovalRequest, actor: Actor) -> Outcome:
+    if not keys.activate(request.payload["api_key_id"], actor):
+        return Outcome(ApprovalState.FAILED, "The API key was revoked meanwhile; it stays closed.")
+    return Outcome(ApprovalState.DONE, "The API key may now take and act on payments.")

@@ -131,7 +131,7 @@ def stored_hold(merchant: Merchant, sent: dict[str, Any], user_id: int | None, *
     While the hold's link is live (``staff_form_refusal``) its data never changes, and only the
     link's own path (``by_link``: emailing the link, the customer opening it) may go on.
     """
-    payment = _by_txn_id(sent["merchantTxnId"])
+    payment = by_txn_id(sent["merchantTxnId"])
     if payment is None:
         payment = Payment(merchant_id=merchant.id, merchant_txn_id=sent["merchantTxnId"],
                           merchant_unique_id=sent["merchantUniqueId"], action_nonce=new_nonce(),
@@ -143,7 +143,7 @@ def stored_hold(merchant: Merchant, sent: dict[str, Any], user_id: int | None, *
             return payment, ""
         except IntegrityError:  # the same form submitted twice at once: the other one stored it
             db.session.rollback()
-            payment = _by_txn_id(sent["merchantTxnId"])
+            payment = by_txn_id(sent["merchantTxnId"])
     if payment is None:
         return None, "These identifiers were already used by another hold; start a new hold."
     if payment.merchant_id != merchant.id:
@@ -209,7 +209,8 @@ def _settle_duplicate(client: PaymentsClient, payment: Payment, exc: MayAlreadyE
                          "to pay, start a new hold (this one ends unpaid at the gateway).")
 
 
-def _by_txn_id(merchant_txn_id: str) -> Payment | None:
+def by_txn_id(merchant_txn_id: str) -> Payment | None:
+    """The payment stored for the order reference ``merchant_txn_id``, if any."""
     return db.session.scalar(select(Payment).where(Payment.merchant_txn_id == merchant_txn_id))
 
 

@@ -15,14 +15,11 @@ RETURNING``), so guesses sent at once cannot overwrite each other's counts. An a
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any
 
 from sqlalchemy import case, delete, func, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 
-from portal.core.db import db
+from portal.core.db import db, upsert_insert
 from portal.core.models import LoginFailure, LoginThrottle, User
 from portal.domain.users.metrics import LOCKOUTS
 
@@ -32,14 +29,6 @@ LOCK_DURATION = timedelta(minutes=15)
 LOCKED_ADDRESSES = 10
 ADDRESS_LIMIT = 20
 ADDRESS_WINDOW = timedelta(minutes=15)
-
-_INSERTS = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
-
-
-def _insert() -> Callable[..., Any]:
-    """The dialect's INSERT construct, which has ``on_conflict_do_update``."""
-    return _INSERTS[db.session.get_bind().dialect.name]
-
 
 def claim_attempt(user_id: int, address: str, now: datetime) -> int | None:
     """Count one attempt at the account's credentials from ``address`` before checking them.
@@ -51,7 +40,7 @@ def claim_attempt(user_id: int, address: str, now: datetime) -> int | None:
     if account_locked(user_id, now):
         db.session.commit()
         return None
-    statement = _insert()(LoginFailure).values(user_id=user_id, address=address, failures=1)
+    statement = upsert_insert()(LoginFailure).values(user_id=user_id, address=address, failures=1)
     lapsed = LoginFailure.locked_until.is_not(None)  # a lock that ran out: count from one
     attempt = db.session.scalar(statement.on_conflict_do_update(
         index_elements=[LoginFailure.user_id, LoginFailure.address],
@@ -131,7 +120,7 @@ def note_address_failure(address: str, now: datetime) -> int:
     """Count a failed sign-in from ``address`` in one upsert, opening a new window when the last
     one ended; returns the failures in the window."""
     ended = LoginThrottle.window_started_at <= now - ADDRESS_WINDOW
-    statement = _insert()(LoginThrottle).values(address=address, failures=1,
+    statement = upsert_insert()(LoginThrottle).values(address=address, failures=1,
                                                 window_started_at=now)
     statement = statement.on_conflict_do_update(
         index_elements=[LoginThrottle.address],

@@ -36,7 +36,7 @@ def audit_sentence(actor: str, role: str | None, action: str, outcome: str,
     Traders.', with the outcome after a dash when it was not ok."""
     detail = detail or {}
     who = f"{actor} ({role})" if role else actor if "@" in actor else ACTOR_WORDS.get(
-        actor, actor.capitalize())
+        actor, actor[:1].upper() + actor[1:])
     verb = TABLES[Kind.AUDIT_ACTION].get(action, f"did {action}")
     step = BY_KEY.get(str(detail.get("step", "")))
     fills = {"merchant": merchant or ANY["merchant"], "to": label(detail.get("to")),

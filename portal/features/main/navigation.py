@@ -65,6 +65,7 @@ SECTIONS = (
     Section("Team", "team.index", "/admin/team", (Role.ADMIN,)),
     Section("Emails", "merchant_mail.index", "/admin/emails", (Role.ADMIN,)),
     Section("Approvals", "approvals.index", "/approvals", (Role.ADMIN,), _approvals_waiting),
+    Section("API keys", "api_keys.index", "/admin/api-keys", (Role.ADMIN,)),
     # development only: what the local SMTP sink received (its own entry, not the Dashboard's)
     Section("Mailbox", "mail.mailbox", "/admin/mailbox", (Role.ADMIN,),
             shown=lambda: current_settings().gateway_is_sandbox),

@@ -8,13 +8,11 @@ from datetime import datetime
 from sqlalchemy import ColumnElement, Select, and_, func, or_, select
 
 from portal.core.db import db
-from portal.core.encryption import current_cipher
-from portal.core.label_tables import NOT_CREATED
 from portal.core.models.merchant import Merchant
-from portal.core.models.merchant_search import names_contain
 from portal.core.models.step import DONE_STATES, StepDraft
 from portal.core.pagination import Page, clamped
 from portal.domain.health.dormancy import dormant
+from portal.domain.onboarding.merchant_filters import contains, exact, of_status
 from portal.domain.onboarding.progress import not_needed
 from portal.domain.onboarding.stalling import stalling
 from portal.domain.onboarding.steps import STEPS
@@ -37,24 +35,6 @@ class MerchantRow:
 
 
 MerchantPage = Page[MerchantRow]
-
-
-def _exact(query: str) -> ColumnElement[bool]:
-    """Merchants whose external id, onboarding id or full PAN is ``query``: unique or indexed
-    columns, so found without reading the table."""
-    return or_(Merchant.external_onboarding_id == query, Merchant.onboarding_id == query,
-               Merchant.pan_index == current_cipher().pan_index(query))
-
-
-def _contains(query: str) -> ColumnElement[bool]:
-    """Merchants with ``query`` anywhere in a name or an id, or as their full PAN."""
-    return or_(names_contain(query), Merchant.pan_index == current_cipher().pan_index(query))
-
-
-def _status(status: str) -> list[ColumnElement[bool]]:
-    if status == NOT_CREATED:
-        return [Merchant.status.is_(None)]
-    return [Merchant.status == status] if status else []
 
 
 def _count(filters: list[ColumnElement[bool]]) -> int:
@@ -89,11 +69,11 @@ def search_merchants(query: str = "", status: str = "", page: int = 1,
     ids. Two statements per page, three for a query that is no exact identifier; beyond
     ``COUNT_CAP`` matches the page says there are more and pages through those first ones."""
     query = query.strip()
-    filters = (_status(status) + ([] if stale_before is None else [stalling(stale_before)])
+    filters = (of_status(status) + ([] if stale_before is None else [stalling(stale_before)])
                + ([] if dormant_before is None else [dormant(dormant_before)]))
     if query:
-        total = _count([*filters, _exact(query)])
-        filters = [*filters, _exact(query) if total else _contains(query)]
+        total = _count([*filters, exact(query)])
+        filters = [*filters, exact(query) if total else contains(query)]
         total = total or _count(filters)
     else:
         total = _count(filters)

@@ -16,9 +16,7 @@ from wtforms import (
     HiddenField,
     SelectChoice,
     SelectField,
-    SelectMultipleField,
 )
-from wtforms.widgets import CheckboxInput, ListWidget
 
 from portal.core.labels import Kind, label
 from portal.gateway.onboarding.vocabulary import CardNetwork, FeeType, Product
@@ -30,13 +28,6 @@ def labelled_select(text: str, values: Iterable[str], kind: Kind,
     """A select of ``values`` shown by their labels, with an empty first choice."""
     choices = [PLEASE_CHOOSE, *(SelectChoice(v, label(v, kind)) for v in values)]
     return SelectField(text, choices=choices, validate_choice=False, description=help_text)
-
-
-class MultiCheckboxField(SelectMultipleField):
-    """A multiple choice shown as checkboxes."""
-
-    widget = ListWidget(prefix_label=False)
-    option_widget = CheckboxInput()
 
 
 class AddressForm(Form):

@@ -24,7 +24,6 @@ from portal.core.labels import Kind, label
 from portal.features.wizard.form_parts import (
     AddressesForm,
     ContactForm,
-    MultiCheckboxField,
     OwnerForm,
     ProductFeesForm,
     VolumeForm,
@@ -32,7 +31,7 @@ from portal.features.wizard.form_parts import (
 )
 from portal.gateway.onboarding.vocabulary import AccountType, EntityType, Product
 from portal.web.body_forms import PLEASE_CHOOSE, BodyForm, text_field
-from portal.web.form_base import PortalForm
+from portal.web.form_base import MultiCheckboxField, PortalForm
 
 #: The group of a chosen business category the gateway's list no longer offers.
 KEPT_CHOICE = "Currently chosen"

@@ -13,6 +13,7 @@ from flask import Flask
 
 from portal.features.admin.routes import bp as admin_bp
 from portal.features.approvals.routes import bp as approvals_bp
+from portal.features.branding.routes import bp as branding_bp
 from portal.features.bulk.routes import bp as bulk_bp
 from portal.features.documents.routes import bp as documents_bp
 from portal.features.mail.routes import bp as mail_bp
@@ -39,7 +40,7 @@ from portal.web.errors import bp as errors_bp
 BLUEPRINTS = (monitoring_bp, errors_bp, main_bp, auth_bp, merchants_bp, wizard_bp, documents_bp,
               verification_bp, status_bp, webhooks_bp, admin_bp, payments_bp, bulk_bp, team_bp,
               merchant_mail_bp, mail_bp, approvals_bp, payment_links_bp, ownership_bp,
-              notifications_bp, worklist_bp)
+              notifications_bp, worklist_bp, branding_bp)
 
 
 def register_blueprints(app: Flask) -> None:

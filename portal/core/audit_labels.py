@@ -39,6 +39,7 @@ AUDIT_ACTIONS = {
     "merchant_link.email": "emailed a merchant link",
     "merchant_link.open": "opened their verification link",
     "merchant_link.revoke": "revoked a merchant link",
+    "branding.update": "changed the partner's branding",
     "mail_template.update": "edited a mail template",
     "mail_template.restore": "restored a mail template",
     "bulk.import": "imported merchants in bulk",

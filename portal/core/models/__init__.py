@@ -3,6 +3,7 @@
 from portal.core.db import Base
 from portal.core.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
 from portal.core.models.audit import AuditEvent
+from portal.core.models.branding import PartnerBranding
 from portal.core.models.bulk import BulkImport, BulkImportRow
 from portal.core.models.communication import (
     MailTemplate,
@@ -37,8 +38,8 @@ __all__ = [
     "BulkImportRow", "GatewayLink", "HeldForm", "Job", "JobState", "LinkState", "LoginFailure",
     "LoginThrottle", "MailState", "MailTemplate", "Merchant", "MerchantLink", "MerchantNote",
     "MerchantPendency", "MerchantProductAcceptance", "MerchantStatusCount", "Notice", "NoticeKind",
-    "OutboxItem", "OutboxState", "PasswordResetRequest", "Payment", "PaymentCredentials",
-    "PaymentLink", "PaymentRefund", "PendingEnrolment", "PortfolioKey", "RecoveryCode", "Role",
-    "StatusChange", "StatusSource", "StepDraft", "StoredDocument", "User", "UserSession",
-    "Verification", "VerificationReminder", "WebhookEvent",
+    "OutboxItem", "OutboxState", "PartnerBranding", "PasswordResetRequest", "Payment",
+    "PaymentCredentials", "PaymentLink", "PaymentRefund", "PendingEnrolment", "PortfolioKey",
+    "RecoveryCode", "Role", "StatusChange", "StatusSource", "StepDraft", "StoredDocument", "User",
+    "UserSession", "Verification", "VerificationReminder", "WebhookEvent",
 ]

@@ -22,6 +22,7 @@ from portal.core.models.merchant import Merchant
 from portal.core.models.verification import MerchantLink
 from portal.core.redaction import masked_email
 from portal.domain.audit.service import Actor
+from portal.domain.branding import service as branding
 from portal.domain.onboarding import merchant_links as links
 from portal.domain.onboarding import progress
 from portal.domain.onboarding.drafts import drafts_of, get_merchant
@@ -115,7 +116,7 @@ def merchant_page(merchant_id: int) -> ResponseReturnValue:
                        _external=True)
     confirm_url = url_for("verification.merchant_confirm", merchant_id=merchant.id, token=token)
     return embedded("verification/merchant.html", merchant, callback, confirm_url,
-                    service.MERCHANT_LINK, words.for_merchant(current_settings().partner_name),
+                    service.MERCHANT_LINK, words.for_merchant(partner_name()),
                     current_actor(links.MERCHANT))
 
 
@@ -125,8 +126,13 @@ def merchant_confirm(merchant_id: int) -> ResponseReturnValue:
     """The merchant's page reported completion: read the status server-side."""
     merchant, _link = opened(merchant_id, request.args.get("token", ""))
     return jsonify(service.confirm(current_onboarding_client(), merchant,
-                                   words.for_merchant(current_settings().partner_name),
+                                   words.for_merchant(partner_name()),
                                    current_actor(links.MERCHANT)))
+
+
+def partner_name() -> str:
+    """The partner's name as its merchants read it (the branding's, PARTNER_NAME by default)."""
+    return branding.current(current_settings()).display_name
 
 
 def load(merchant_id: int) -> Merchant:
@@ -141,7 +147,7 @@ def opened(merchant_id: int, token: str) -> tuple[Merchant, MerchantLink]:
     if checked.link is None or merchant is None:
         abort(make_response(render_template("verification/refused.html", status=checked.status,
                                             reason=checked.reason or "This link is not valid.",
-                                            partner=current_settings().partner_name),
+                                            brand=branding.current(current_settings())),
                             checked.status))
     return merchant, checked.link
 
@@ -151,12 +157,13 @@ def embedded(template: str, merchant: Merchant, callback: str, confirm_url: str,
     """Read the status, mint a link for this view (if the gate is open) and render it framed,
     CSP allowing it, in ``page_words``; what it does is ``actor``'s."""
     client = current_onboarding_client()
+    brand = branding.current(current_settings())
     service.refresh_checklist(client, merchant, actor)
     gate = service.gate(merchant)
     minted = service.mint_link(client, merchant, callback, via, actor) if gate.open else None
     html = render_template(template, merchant=merchant, gate=gate, minted=minted,
                            confirm_url=confirm_url, progress=service.progress(merchant),
                            gateway_origin=current_settings().verification_origin,
-                           words=page_words, partner=current_settings().partner_name)
+                           words=page_words, brand=brand, partner=brand.display_name)
     return html, 200, {"Content-Security-Policy": content_security_policy(
         current_settings(), frame_from_gateway=True)}

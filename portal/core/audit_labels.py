@@ -38,6 +38,7 @@ AUDIT_ACTIONS = {
     "merchant_link.issue": "issued a merchant link",
     "merchant_link.email": "emailed a merchant link",
     "merchant_link.open": "opened their verification link",
+    "merchant_link.check": "checked their device for the video call",
     "merchant_link.revoke": "revoked a merchant link",
     "branding.update": "changed the partner's branding",
     "mail_template.update": "edited a mail template",

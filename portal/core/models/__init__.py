@@ -30,13 +30,14 @@ from portal.core.models.status_count import MerchantStatusCount
 from portal.core.models.step import StepDraft
 from portal.core.models.user import Role, User
 from portal.core.models.user_session import UserSession
-from portal.core.models.verification import GatewayLink, MerchantLink
+from portal.core.models.verification import GatewayLink, MerchantLink, MerchantLinkCheck
 from portal.core.models.webhook_event import Verification, WebhookEvent
 
 __all__ = [
     "ApprovalKind", "ApprovalRequest", "ApprovalState", "AuditEvent", "Base", "BulkImport",
     "BulkImportRow", "GatewayLink", "HeldForm", "Job", "JobState", "LinkState", "LoginFailure",
-    "LoginThrottle", "MailState", "MailTemplate", "Merchant", "MerchantLink", "MerchantNote",
+    "LoginThrottle", "MailState", "MailTemplate", "Merchant", "MerchantLink", "MerchantLinkCheck",
+    "MerchantNote",
     "MerchantPendency", "MerchantProductAcceptance", "MerchantStatusCount", "Notice", "NoticeKind",
     "OutboxItem", "OutboxState", "PartnerBranding", "PasswordResetRequest", "Payment",
     "PaymentCredentials", "PaymentLink", "PaymentRefund", "PendingEnrolment", "PortfolioKey",

@@ -30,6 +30,8 @@ class NoticeKind(StrEnum):
     HANDOVER = "handover"
     #: A payment the gateway declined for now was authorised after all: capture or release it.
     LATE_HOLD = "late_hold"
+    #: The merchant's link had expired or was withdrawn; from its page they asked for a new one.
+    LINK_RENEWED = "link_renewed"
 
 
 class MailState(StrEnum):

@@ -1,9 +1,6 @@
-"""Branding tests: a merchant waiting for its verification, mail to a loopback sink, images."""
+"""Branding tests: a merchant waiting for its verification, mail to a loopback sink."""
 
 from __future__ import annotations
-
-import struct
-import zlib
 
 import pytest
 
@@ -13,17 +10,6 @@ from tests.verification.conftest import onboard
 
 __all__ = ["mail_sink"]
 PARTNER = "Acme Payments"
-
-
-def tiny_png() -> bytes:
-    """A real 1x1 PNG: the magic bytes the upload is judged by, and a picture a browser draws."""
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return (struct.pack(">I", len(data)) + kind + data
-                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
-    header = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
-    pixels = zlib.compress(b"\x00\x1f\x4f\xbf")
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixels)
-            + chunk(b"IEND", b""))
 
 
 @pytest.fixture

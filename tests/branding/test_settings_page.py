@@ -11,8 +11,9 @@ from sqlalchemy import select
 from portal.core.db import db
 from portal.core.models import AuditEvent
 from portal.domain.branding.logo import LOGO_MAX_BYTES
-from tests.branding.conftest import PARTNER, tiny_png
+from tests.branding.conftest import PARTNER
 from tests.support.mail import body_of
+from tests.support.merchant_pages import tiny_png
 from tests.verification.conftest import merchant_link
 
 SETTINGS = "/admin/branding"

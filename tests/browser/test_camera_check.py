@@ -13,8 +13,8 @@ from portal.core.models import MerchantLinkCheck
 from tests.browser.conftest import TIMEOUT_MS, Axe, Servers, log_in, screenshot
 from tests.conftest import AuthActions
 from tests.support.chromium import allow_camera, answer_camera
+from tests.support.merchant_pages import WHATSAPP
 from tests.verification.conftest import merchant_link, onboard
-from tests.verification.test_device_checks import WHATSAPP
 
 pytestmark = pytest.mark.browser
 

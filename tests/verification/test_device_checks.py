@@ -10,10 +10,9 @@ from sqlalchemy import select
 from portal.core.db import db
 from portal.core.models import AuditEvent, MerchantLinkCheck
 from portal.domain.onboarding.device_checks import device_kind, in_app_browser
+from tests.support.merchant_pages import WHATSAPP
 from tests.verification.conftest import merchant_link, onboard
 
-WHATSAPP = ("Mozilla/5.0 (Linux; Android 13; SM-A515F) AppleWebKit/537.36 (KHTML, like Gecko) "
-            "Chrome/120.0.0.0 Mobile Safari/537.36 WhatsApp/2.23.20.76")
 INSTAGRAM = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 "
              "(KHTML, like Gecko) Mobile/15E148 Instagram 307.0.0.34.111")
 FACEBOOK = ("Mozilla/5.0 (iPhone; CPU iPhone OS 16_6 like Mac OS X) AppleWebKit/605.1.15 "

@@ -15,6 +15,7 @@ from portal.features.admin.routes import bp as admin_bp
 from portal.features.api.keys_routes import bp as api_keys_bp
 from portal.features.api.routes import bp as api_bp
 from portal.features.approvals.routes import bp as approvals_bp
+from portal.features.branding.routes import bp as branding_bp
 from portal.features.bulk.routes import bp as bulk_bp
 from portal.features.documents.routes import bp as documents_bp
 from portal.features.golive.routes import bp as golive_bp
@@ -31,6 +32,7 @@ from portal.features.payments.routes import bp as payments_bp
 from portal.features.status.routes import bp as status_bp
 from portal.features.team import confirmation_routes  # noqa: F401  (adds its page to the team's bp)
 from portal.features.team.routes import bp as team_bp
+from portal.features.verification import merchant_routes  # noqa: F401  (the merchant's pages)
 from portal.features.verification.routes import bp as verification_bp
 from portal.features.webhooks.routes import bp as webhooks_bp
 from portal.features.wizard.routes import bp as wizard_bp
@@ -43,7 +45,8 @@ from portal.web.errors import bp as errors_bp
 BLUEPRINTS = (monitoring_bp, errors_bp, main_bp, auth_bp, merchants_bp, wizard_bp, documents_bp,
               verification_bp, status_bp, webhooks_bp, admin_bp, payments_bp, bulk_bp, team_bp,
               merchant_mail_bp, mail_bp, approvals_bp, payment_links_bp, ownership_bp,
-              notifications_bp, worklist_bp, golive_bp, pausing_bp, api_bp, api_keys_bp)
+              notifications_bp, worklist_bp, golive_bp, pausing_bp, api_bp, api_keys_bp,
+              branding_bp)
 
 
 def register_blueprints(app: Flask) -> None:

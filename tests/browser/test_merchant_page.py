@@ -8,7 +8,7 @@ from playwright.sync_api import Page, expect
 
 from portal.core.config import Settings
 from tests.browser.support import Axe, Servers, screenshot
-from tests.support.chromium import click_through_verification
+from tests.support.chromium import allow_camera, click_through_verification
 from tests.verification.support import merchant_link, onboard
 
 pytestmark = pytest.mark.browser
@@ -26,7 +26,8 @@ def test_the_merchant_reads_the_partners_name_and_plain_words(page: Page, server
                                                               csrf_app, axe: Axe) -> None:
     path = merchant_link(csrf_app, onboard(csrf_app))
     page.goto(path)
-    expect(page.locator(".site-header .brand")).to_have_text(PARTNER)
+    expect(page.locator(".partner-header__name")).to_have_text(PARTNER)
+    allow_camera(page)
     expect(page.locator(".verification-intro")).to_contain_text(
         f"{PARTNER} is setting up card payments for your business")
     expect(page.locator("main")).not_to_contain_text("gateway")

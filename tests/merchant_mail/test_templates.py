@@ -26,7 +26,7 @@ def _errors(response, field: str) -> str:
     ("", GOOD_BODY, "subject", "Write a subject line."),
     ("Hi", "", "body", "Write the text of the email."),
     ("Hi $name", GOOD_BODY, "subject", "Unknown placeholder $name. Use one of: $business_name, "
-                                       "$signatory_name, $link, $expires_at."),
+                                       "$signatory_name, $link, $expires_at, $partner_name."),
     ("Hi", "Pay 5$ now $link", "body", "A $ sign must start a placeholder such as "
                                        "$business_name; write $$ for a dollar sign."),
     ("Hi", "${link.__class__}", "body", "A $ sign must start a placeholder such as "

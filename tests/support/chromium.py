@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, FrameLocator, Locator, sync_playwright
+from playwright.sync_api import Browser, FrameLocator, Locator, Page, sync_playwright
 
 #: Debian's Chromium headless shell (package chromium-headless-shell, built from the chromium
 #: source package): the Chromium build Playwright itself runs headless. The full browser runs the
@@ -60,6 +60,30 @@ def chromium() -> Iterator[Browser]:
 #: The labels of the sandbox verification page's consent boxes.
 TERMS = "I have read and accept the terms and conditions"
 DIGILOCKER_CONSENT = "I consent to sharing my documents from DigiLocker"
+
+
+#: The browser's answer to the page's request for the camera and microphone, as a merchant's tap
+#: on Allow or Block gives it. Headless Chromium has no media capture at all (its answer is
+#: NotSupportedError), so the test stands in for the person and the device.
+CAMERA_ANSWERS = {
+    "allow": "() => { navigator.mediaDevices.getUserMedia = () => Promise.resolve("
+             "{getTracks: () => [{stop: () => { window.cameraStopped = true; }}]}); }",
+    "block": "() => { navigator.mediaDevices.getUserMedia = () => Promise.reject("
+             "new DOMException('Permission denied', 'NotAllowedError')); }",
+}
+
+
+def answer_camera(page: Page, answer: str) -> None:
+    """Tap the merchant page's camera button and answer its request (``allow`` or ``block``)."""
+    page.evaluate(CAMERA_ANSWERS[answer])
+    page.get_by_role("button", name="Allow camera and microphone").click()
+
+
+def allow_camera(page: Page) -> None:
+    """Pass the merchant page's camera check as a merchant who allows it; the gateway's frame
+    loads."""
+    answer_camera(page, "allow")
+    page.locator("#verification-frame:not([hidden])").wait_for()
 
 
 def accept_terms(frame: FrameLocator) -> None:

@@ -17,6 +17,7 @@ from portal.core import clock
 from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.models.api_key import KeyState
+from portal.core.models.branding import PartnerBranding
 from portal.core.models.document import StoredDocument
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import Payment
@@ -55,9 +56,10 @@ def refused_import(client) -> int:
 def seed_rows(app: Flask, admin_client, settings: Settings) -> dict[str, Any]:
     """With ``admin_client`` signed in as an admin: the ids of a merchant at
     PENDING_VERIFICATION, its document, a payment, a refused bulk import, a live merchant link
-    with its token, the admin's password reset and invitation tokens, an operations user
-    (whom the team page may promote), and a new administrator held for an emailed confirmation
-    with its link's token; an API key's token."""
+    with its token, the partner's branding with a logo, the admin's password reset and
+    invitation tokens, an operations user (whom the team page may promote), a new
+    administrator held for an emailed confirmation with its link's token, and an API key's
+    token."""
     merchant_id = onboard(app)
     with app.app_context():
         merchant = db.session.get(Merchant, merchant_id)
@@ -76,6 +78,10 @@ def seed_rows(app: Flask, admin_client, settings: Settings) -> dict[str, Any]:
                           for purpose in (tokens.RESET, tokens.INVITE)}
         member = create_user("seeded.ops@example.com", generate_password(), Role.OPS)
         payment_link = _payment_link(merchant_id)
+        db.session.add(PartnerBranding(id=1, display_name="Hardening Partner", sender_name="",
+                                       accent_colour="", logo=b"\x89PNG\r\n\x1a\n",
+                                       logo_type="image/png", updated_at=clock.utcnow(),
+                                       updated_by="admin@example.com"))
         db.session.commit()
         held = request_admin_role("held.admin@example.com", None, False, "Night shift",
                                   admin.id, confirm_to=CONFIRMATION_ADDRESS)

@@ -75,10 +75,11 @@ def backend_of(sandbox) -> OnboardingBackend:
 
 
 def frame_src(html: bytes) -> str:
-    """The src of the page's verification iframe."""
+    """The link the page's verification iframe loads: at once (ops' page), or once the camera
+    check passes (the merchant's: ``data-src``)."""
     frame = BeautifulSoup(html, "html.parser").select_one("iframe#verification-frame")
     assert frame is not None, "no verification iframe on the page"
-    return str(frame["src"])
+    return str(frame.get("src") or frame["data-src"])
 
 
 def token_of(link: str) -> str:

@@ -20,7 +20,7 @@ from portal.core.models.status_change import StatusChange
 from portal.domain.audit.service import Actor
 from portal.domain.onboarding import merchant_links as links
 from portal.domain.onboarding import scenarios
-from tests.support.chromium import accept_terms, click_through_verification
+from tests.support.chromium import accept_terms, allow_camera, click_through_verification
 from tests.support.rows import stored
 from tests.support.servers import serve
 from tests.verification.support import onboard
@@ -120,6 +120,7 @@ def _progress(page: Page) -> dict[str, str]:
 def test_completing_the_framed_page_confirms_the_status_server_side(app, merchant_page):
     page = merchant_page.page
     page.goto(merchant_page.url)
+    allow_camera(page)
     click_through_verification(page.frame_locator("#verification-frame"))
     page.locator(".verification-result[data-state='confirmed']").wait_for()
 
@@ -157,6 +158,7 @@ def test_messages_from_another_origin_or_another_window_are_ignored(
             opener.evaluate("(url) => openPortal(url)", merchant_page.url)
         portal = popup.value
         portal.wait_for_load_state()
+        allow_camera(portal)
         portal.frame_locator("#verification-frame").get_by_role(
             "heading", name="Merchant verification").wait_for()
         portal.evaluate("""() => { window.seen = [];
@@ -180,12 +182,14 @@ def test_digilocker_opens_top_level_and_comes_back_then_the_bare_complete_confir
         app, outside_page, sandbox):
     page = outside_page.page
     page.goto(outside_page.url)
+    allow_camera(page)
     accept_terms(page.frame_locator("#verification-frame"))
     # the frame asks for DigiLocker outside it: the portal goes there, top-level
     page.wait_for_url(f"{sandbox.url}/verification/digilocker?**")
     page.get_by_label("I consent to sharing my documents from DigiLocker").check()
     page.get_by_role("button", name="Give consent and go back").click()
-    # the sandbox sends the person back to the callBackUrl: this same page, a fresh link
+    # the sandbox sends the person back to the callBackUrl: this same page, a fresh link, the
+    # camera check passed in this tab not asked again
     page.wait_for_url(outside_page.url)
     video_kyc = page.frame_locator("#verification-frame").get_by_role("button",
                                                                       name="Pass video KYC")
@@ -218,6 +222,7 @@ def test_a_redirect_to_an_address_neither_https_nor_the_gateways_is_ignored(
         merchant_page, sandbox, uri):
     page = merchant_page.page
     page.goto(merchant_page.url)
+    allow_camera(page)
     page.frame_locator("#verification-frame").get_by_role(
         "heading", name="Merchant verification").wait_for()
     page.evaluate("""() => { window.seen = 0;
@@ -237,6 +242,7 @@ def test_a_bare_string_complete_from_the_frame_is_confirmed_server_side(app, mer
                                                                         sandbox):
     page = merchant_page.page
     page.goto(merchant_page.url)
+    allow_camera(page)
     page.frame_locator("#verification-frame").get_by_role(
         "heading", name="Merchant verification").wait_for()
     _gateway_frame(page, sandbox).evaluate(

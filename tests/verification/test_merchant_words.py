@@ -36,7 +36,7 @@ def test_the_merchants_page_is_headed_with_the_partner_and_speaks_plainly(app, c
     response = client.get(merchant_link(app, merchant_id))
     assert response.status_code == 200
     soup = BeautifulSoup(response.data, "html.parser")
-    assert soup.select_one(".site-header .brand").get_text() == PARTNER
+    assert soup.select_one(".partner-header__name").get_text() == PARTNER
     assert PARTNER in soup.title.get_text()
     section = soup.select_one("#verification")
     sentences = [value for key, value in section.attrs.items() if key.startswith("data-text-")]

@@ -56,12 +56,17 @@ def _mailbox(value: str, whose: str) -> Address:
     return Address(one_line(address.display_name), address.username, address.domain)
 
 
-def compose(settings: Settings, to: str, subject: str, body: str) -> EmailMessage:
-    """A plain-text message from the portal's sender to ``to``: every header on one line
-    (``one_line``), whatever the names and subjects hold; UncomposableMail when an address is
-    not one."""
+def compose(settings: Settings, to: str, subject: str, body: str,
+            sender_name: str = "") -> EmailMessage:
+    """A plain-text message from the portal's sender to ``to`` (MAIL_FROM's address under
+    ``sender_name`` when given: the partner's, on what merchants receive): every header on one
+    line (``one_line``), whatever the names and subjects hold; UncomposableMail when an address
+    is not one."""
     message = EmailMessage()
-    message["From"] = _mailbox(settings.mail_from, "the sender address (MAIL_FROM)")
+    sender = _mailbox(settings.mail_from, "the sender address (MAIL_FROM)")
+    if sender_name:
+        sender = Address(one_line(sender_name), sender.username, sender.domain)
+    message["From"] = sender
     message["To"] = _mailbox(to, "the recipient's address")
     message["Subject"] = one_line(subject)
     message["Date"] = format_datetime(clock.utcnow())

@@ -4,6 +4,7 @@ from portal.core.db import Base
 from portal.core.models.api_key import ApiKey, ApiRateWindow, IdempotentRequest, KeyState
 from portal.core.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
 from portal.core.models.audit import AuditEvent
+from portal.core.models.branding import PartnerBranding
 from portal.core.models.bulk import BulkImport, BulkImportRow
 from portal.core.models.communication import (
     MailTemplate,
@@ -31,17 +32,18 @@ from portal.core.models.status_count import MerchantStatusCount
 from portal.core.models.step import StepDraft
 from portal.core.models.user import Role, User
 from portal.core.models.user_session import UserSession
-from portal.core.models.verification import GatewayLink, MerchantLink
+from portal.core.models.verification import GatewayLink, MerchantLink, MerchantLinkCheck
 from portal.core.models.webhook_event import Verification, WebhookEvent
 
 __all__ = [
     "ApiKey", "ApiRateWindow", "ApprovalKind", "ApprovalRequest", "ApprovalState", "AuditEvent",
     "Base", "BulkImport", "BulkImportRow", "GatewayLink", "HeldForm", "IdempotentRequest", "Job",
     "JobState", "KeyState", "LinkState", "LoginFailure", "LoginThrottle", "MailState",
-    "MailTemplate", "Merchant", "MerchantLink", "MerchantNote", "MerchantPendency",
-    "MerchantProductAcceptance", "MerchantStatusCount", "MerchantStop", "Notice", "NoticeKind",
-    "OutboxItem", "OutboxState", "PasswordResetRequest", "Payment", "PaymentCredentials",
-    "PaymentLink", "PaymentRefund", "PendingEnrolment", "PortfolioKey", "RecoveryCode", "Role",
-    "StatusChange", "StatusSource", "StepDraft", "StopKind", "StoredDocument", "User",
+    "MailTemplate", "Merchant", "MerchantLink", "MerchantLinkCheck", "MerchantNote",
+    "MerchantPendency", "MerchantProductAcceptance", "MerchantStatusCount", "MerchantStop",
+    "Notice", "NoticeKind", "OutboxItem", "OutboxState", "PartnerBranding", "PasswordResetRequest",
+    "Payment", "PaymentCredentials", "PaymentLink", "PaymentRefund", "PendingEnrolment",
+    "PortfolioKey", "RecoveryCode", "Role", "StatusChange", "StatusSource", "StepDraft",
+    "StopKind", "StoredDocument", "User",
     "UserSession", "Verification", "VerificationReminder", "WebhookEvent",
 ]

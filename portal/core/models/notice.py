@@ -34,6 +34,8 @@ class NoticeKind(StrEnum):
     STOP = "stop"
     #: The gateway accepted the merchant for a product (its approval's name in ``status``).
     PRODUCT = "product"
+    #: The merchant's link had expired or was withdrawn; from its page they asked for a new one.
+    LINK_RENEWED = "link_renewed"
 
 
 class MailState(StrEnum):

@@ -48,3 +48,24 @@ class MerchantLink(Base):
     def is_live(self, now: datetime) -> bool:
         """Neither revoked nor expired at ``now``."""
         return self.revoked_at is None and now < self.expires_at
+
+
+class MerchantLinkCheck(Base):
+    """What the merchant's page found about their device before the video call: one report."""
+
+    __tablename__ = "merchant_link_checks"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    link_id: Mapped[int] = mapped_column(
+        ForeignKey("merchant_links.id", ondelete="CASCADE"), index=True
+    )
+    merchant_id: Mapped[int] = mapped_column(
+        ForeignKey("merchants.id", ondelete="CASCADE"), index=True
+    )
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+    #: 'phone', 'tablet' or 'computer', from the user agent.
+    device: Mapped[str] = mapped_column(String(16))
+    #: The in-app browser the link opened in ('WhatsApp'...), or empty.
+    in_app: Mapped[str] = mapped_column(String(32), default="")
+    #: The check that failed (portal.domain.onboarding.device_checks.CHECKS), or empty: ready.
+    failed: Mapped[str] = mapped_column(String(32), default="")

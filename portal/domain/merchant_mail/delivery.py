@@ -9,6 +9,7 @@ from portal.core.mail.urls import absolute_url
 from portal.core.models.merchant import Merchant
 from portal.core.redaction import masked_email
 from portal.domain.audit.service import Actor, record
+from portal.domain.branding import service as branding
 from portal.domain.merchant_mail import templates
 from portal.domain.onboarding import merchant_links as links
 from portal.domain.onboarding.signatory import signatory_of
@@ -32,13 +33,16 @@ def email_link(settings: Settings, merchant: Merchant, template_key: str, actor:
         raise DeliveryError("This merchant has no signatory email yet: fill in step 5 first.")
     link, token = links.issue(settings.secret_key, merchant, actor)
     url = absolute_url("verification.merchant_page", merchant_id=merchant.id, token=token)
+    brand = branding.current(settings)
     subject, body = templates.render(template_key, {
         "business_name": merchant.public_name, "signatory_name": signatory.name or "Sir or Madam",
-        "link": url, "expires_at": f"{link.expires_at:%Y-%m-%d %H:%M} UTC"})
+        "link": url, "expires_at": f"{link.expires_at:%Y-%m-%d %H:%M} UTC",
+        "partner_name": brand.display_name})
     shown = masked_email(signatory.email)
     detail = {"link": link.id, "template": template_key, "to": shown}
     try:
-        send(settings, compose(settings, signatory.email, subject, body))
+        send(settings, compose(settings, signatory.email, subject, body,
+                             sender_name=brand.sender_name))
     except MailError as exc:
         links.revoke(merchant, link.id, actor)
         record("merchant_link.email", actor=actor, outcome="failed", merchant_id=merchant.id,

@@ -24,6 +24,7 @@ PLACEHOLDERS = {
     "signatory_name": "The authorised signatory's name",
     "link": "The merchant's verification link (valid 24 hours)",
     "expires_at": "When the link stops working (UTC)",
+    "partner_name": "Your name as merchants read it (the branding page's)",
 }
 #: Who an email goes to.
 MERCHANTS, TEAM = "merchants", "team"
@@ -77,19 +78,22 @@ TEAM_TEXTS = {
 }
 
 _BODY_END = ("The link opens your verification page and nothing else; it works until "
-             "$expires_at.\n\nIf you did not expect this email, you can ignore it.\n")
+             "$expires_at.\n\nIf you did not expect this email, you can ignore it.\n\n"
+             "$partner_name\n")
 
 DEFAULTS = {
     "merchant_link": EmailText(
         "merchant_link", "Verification link sent on request",
         "Complete the verification of $business_name",
-        "Dear $signatory_name,\n\nTo finish onboarding $business_name, please accept the "
+        "Dear $signatory_name,\n\nTo finish onboarding $business_name with $partner_name, "
+        "please accept the "
         "terms, share your documents through DigiLocker and complete a short video call:\n\n"
         "$link\n\n" + _BODY_END),
     "verification_reminder": EmailText(
         "verification_reminder", "Daily reminder while verification waits",
         "Reminder: $business_name still needs your verification",
-        "Dear $signatory_name,\n\nThe onboarding of $business_name is waiting for your "
+        "Dear $signatory_name,\n\nThe onboarding of $business_name with $partner_name is "
+        "waiting for your "
         "verification. It takes a few minutes:\n\n$link\n\n" + _BODY_END),
     **TEAM_TEXTS,
 }

@@ -35,11 +35,13 @@ def _serializer(secret_key: str) -> URLSafeTimedSerializer:
 
 @dataclass(frozen=True)
 class LinkCheck:
-    """The outcome of opening a link: the live link, or the HTTP status and why not."""
+    """The outcome of opening a link: the live link, or the HTTP status and why not; ``over``,
+    a genuine link of this merchant that expired or was withdrawn (its page offers a new one)."""
 
     link: MerchantLink | None
     status: int = 200
     reason: str = ""
+    over: MerchantLink | None = None
 
 
 class LinkRefused(Exception):
@@ -91,10 +93,11 @@ def links_of(merchant: Merchant) -> list[MerchantLink]:
 
 def check(secret_key: str, merchant_id: int, token: str) -> LinkCheck:
     """Open a link for ``merchant_id``: 403 if forged or for another merchant, 410 if over."""
+    serializer = _serializer(secret_key)
     try:
-        payload = _serializer(secret_key).loads(token, max_age=int(LIFETIME.total_seconds()))
+        payload = serializer.loads(token, max_age=int(LIFETIME.total_seconds()))
     except SignatureExpired:
-        return LinkCheck(None, 410, "This link has expired.")
+        payload = serializer.loads(token)  # genuine, only old: which link it was
     except BadSignature:
         return LinkCheck(None, 403, "This link is not valid.")
     if not isinstance(payload, dict) or payload.get("m") != merchant_id:
@@ -103,9 +106,9 @@ def check(secret_key: str, merchant_id: int, token: str) -> LinkCheck:
     if link is None or link.merchant_id != merchant_id:
         return LinkCheck(None, 403, "This link is not valid.")
     if link.revoked_at is not None:
-        return LinkCheck(None, 410, "This link was withdrawn.")
+        return LinkCheck(None, 410, "This link was withdrawn.", over=link)
     if not link.is_live(clock.utcnow()):
-        return LinkCheck(None, 410, "This link has expired.")
+        return LinkCheck(None, 410, "This link has expired.", over=link)
     return LinkCheck(link)
 
 

@@ -64,6 +64,7 @@ SECTIONS = (
     Section("Bulk import", "bulk.index", "/admin/bulk", (Role.ADMIN,)),
     Section("Team", "team.index", "/admin/team", (Role.ADMIN,)),
     Section("Emails", "merchant_mail.index", "/admin/emails", (Role.ADMIN,)),
+    Section("Branding", "branding.settings", "/admin/branding", (Role.ADMIN,)),
     Section("Approvals", "approvals.index", "/approvals", (Role.ADMIN,), _approvals_waiting),
     Section("API keys", "api_keys.index", "/admin/api-keys", (Role.ADMIN,)),
     # development only: what the local SMTP sink received (its own entry, not the Dashboard's)

@@ -122,6 +122,12 @@ def _words(notice: Notice, facts: _Facts) -> NoticeWords:
                            f"The gateway accepted {name} for {product}. Its health on its "
                            "summary says what it can take now.", "merchants.detail",
                            {"merchant_id": notice.merchant_id, "_anchor": "health-heading"})
+    if notice.kind == NoticeKind.LINK_RENEWED:
+        return NoticeWords(notice, name, "asked for a new link",
+                           f"{name}'s verification link had expired or was withdrawn. The "
+                           "merchant asked for a new one from its page, and it was emailed to "
+                           "the authorised signatory.", "verification.page",
+                           {"merchant_id": notice.merchant_id})
     if notice.kind == NoticeKind.PENDENCY:
         row = facts.pendencies.get(notice.webhook_event_id or 0)
         return NoticeWords(notice, name, "a pendency reported", _pendency(name, row),

@@ -1,4 +1,5 @@
-"""Step 8's pages: the gate and links for ops, the embedded verification page, merchant links."""
+"""Step 8's pages for ops: the gate and links, the embedded verification page, merchant links
+(the merchant's own pages are ``merchant_routes``)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,8 @@ from flask import (
     abort,
     flash,
     jsonify,
-    make_response,
     redirect,
     render_template,
-    request,
     url_for,
 )
 from flask.typing import ResponseReturnValue
@@ -19,15 +18,15 @@ from portal.core import clock
 from portal.core.clients import current_onboarding_client
 from portal.core.config import current_settings
 from portal.core.models.merchant import Merchant
-from portal.core.models.verification import MerchantLink
 from portal.core.redaction import masked_email
 from portal.domain.audit.service import Actor
+from portal.domain.branding import service as branding
+from portal.domain.onboarding import device_checks, progress
 from portal.domain.onboarding import merchant_links as links
-from portal.domain.onboarding import progress
 from portal.domain.onboarding.drafts import drafts_of, get_merchant
 from portal.domain.onboarding.signatory import signatory_of
 from portal.features.verification import service, words
-from portal.web.auth.access import current_actor, public, roles_required
+from portal.web.auth.access import current_actor, roles_required
 from portal.web.auth.roles import STAFF
 from portal.web.security_headers import content_security_policy
 
@@ -48,7 +47,8 @@ def render_page(merchant: Merchant, new_link: str = "") -> str:
                            stepper=progress.stepper(merchant, drafts_of(merchant)),
                            gate=service.gate(merchant), latest=service.latest_link(merchant),
                            merchant_links=links.links_of(merchant), now=clock.utcnow(),
-                           new_link=new_link,
+                           new_link=new_link, checks=device_checks.checks_of(merchant.id),
+                           check_words=device_checks.FOUND,
                            signatory_email=masked_email(signatory.email) if signatory else "")
 
 
@@ -101,62 +101,25 @@ def revoke_link(merchant_id: int, link_id: int) -> ResponseReturnValue:
     return redirect(url_for("verification.page", merchant_id=merchant.id))
 
 
-@bp.get("/verify/<int:merchant_id>")
-@public
-def merchant_page(merchant_id: int) -> ResponseReturnValue:
-    """The sub-merchant's own verification page, and nothing else of the portal.
-
-    The token travels in the query (``?token=``), which the log redaction masks.
-    """
-    token = request.args.get("token", "")
-    merchant, link = opened(merchant_id, token)
-    links.mark_opened(link)
-    callback = url_for("verification.merchant_page", merchant_id=merchant.id, token=token,
-                       _external=True)
-    confirm_url = url_for("verification.merchant_confirm", merchant_id=merchant.id, token=token)
-    return embedded("verification/merchant.html", merchant, callback, confirm_url,
-                    service.MERCHANT_LINK, words.for_merchant(current_settings().partner_name),
-                    current_actor(links.MERCHANT))
-
-
-@bp.post("/verify/<int:merchant_id>/confirm")
-@public
-def merchant_confirm(merchant_id: int) -> ResponseReturnValue:
-    """The merchant's page reported completion: read the status server-side."""
-    merchant, _link = opened(merchant_id, request.args.get("token", ""))
-    return jsonify(service.confirm(current_onboarding_client(), merchant,
-                                   words.for_merchant(current_settings().partner_name),
-                                   current_actor(links.MERCHANT)))
-
-
 def load(merchant_id: int) -> Merchant:
     """The merchant, or 404."""
     return get_merchant(merchant_id) or abort(404)
 
 
-def opened(merchant_id: int, token: str) -> tuple[Merchant, MerchantLink]:
-    """The merchant and live link a token opens, or a refusal page (403/410) with no data."""
-    checked = links.check(current_settings().secret_key, merchant_id, token)
-    merchant = get_merchant(merchant_id) if checked.link else None
-    if checked.link is None or merchant is None:
-        abort(make_response(render_template("verification/refused.html", status=checked.status,
-                                            reason=checked.reason or "This link is not valid.",
-                                            partner=current_settings().partner_name),
-                            checked.status))
-    return merchant, checked.link
-
-
 def embedded(template: str, merchant: Merchant, callback: str, confirm_url: str,
-             via: str, page_words: words.PageWords, actor: Actor) -> ResponseReturnValue:
+             via: str, page_words: words.PageWords, actor: Actor,
+             **extra: object) -> ResponseReturnValue:
     """Read the status, mint a link for this view (if the gate is open) and render it framed,
-    CSP allowing it, in ``page_words``; what it does is ``actor``'s."""
+    CSP allowing it, in ``page_words`` (``extra``: the template's own values); what it does is
+    ``actor``'s."""
     client = current_onboarding_client()
+    brand = branding.current(current_settings())
     service.refresh_checklist(client, merchant, actor)
     gate = service.gate(merchant)
     minted = service.mint_link(client, merchant, callback, via, actor) if gate.open else None
     html = render_template(template, merchant=merchant, gate=gate, minted=minted,
                            confirm_url=confirm_url, progress=service.progress(merchant),
                            gateway_origin=current_settings().verification_origin,
-                           words=page_words, partner=current_settings().partner_name)
+                           words=page_words, brand=brand, partner=brand.display_name, **extra)
     return html, 200, {"Content-Security-Policy": content_security_policy(
         current_settings(), frame_from_gateway=True)}

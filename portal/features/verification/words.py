@@ -64,6 +64,12 @@ class PageWords:
         """The message and the next step once the outcome is read (``status``)."""
         return self.outcomes.get(status, self.outcomes.get("", ("", "")))
 
+    def finished(self, status: str) -> tuple[str, str]:
+        """The outcome once verification is done: a status not moved on yet reads as the
+        review it waits for."""
+        waiting = status in ("", OnboardingStatus.PENDING_VERIFICATION)
+        return self.outcome(OnboardingStatus.PENDING_REVIEW if waiting else status)
+
 
 def for_ops() -> PageWords:
     """The page as ops read it in the portal."""

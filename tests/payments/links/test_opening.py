@@ -36,7 +36,7 @@ def test_the_customer_opens_pays_and_the_hold_page_says_so(app, browser, merchan
     customer = app.test_client()
     page = open_page(customer, link)
     assert page.response.status_code == 200
-    assert page.soup.select_one(".site-header").get_text(strip=True) == "Acme Payments"
+    assert page.soup.select_one(".partner-header").get_text(strip=True) == "Acme Payments"
     assert page.soup.h1.get_text() == "Pay 1,500 INR to Chai Point"
     assert "asha" not in page.text().lower()  # nothing of the customer's details is shown
     assert initiates == []  # looking at the page mints nothing (mail scanners open links)

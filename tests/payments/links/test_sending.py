@@ -124,7 +124,7 @@ def test_resend_replaces_the_link_and_starts_its_time_again(portal_clock, app, b
     old = open_page(customer, first)
     assert old.response.status_code == 410
     assert "A newer payment link was sent for this payment" in old.text()
-    assert "Acme Payments" in old.soup.select_one(".site-header").get_text()
+    assert "Acme Payments" in old.soup.select_one(".partner-header").get_text()
     assert open_page(customer, second).response.status_code == 200
     assert actions(app) == [("payment_link.send", "ok"), ("payment_link.resend", "ok")]
 

@@ -25,6 +25,7 @@ from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import Payment
 from portal.core.models.payment_link import PaymentLink
+from portal.domain.branding import service as branding
 from portal.domain.payments import wording
 from portal.domain.payments.links import opening, sending, standing, tokens
 from portal.features.payments.links.forms import CancelForm, ContinueForm, ResendForm
@@ -96,7 +97,7 @@ def _opened(link_id: int) -> tuple[PaymentLink, Payment]:
     if checked.link is None or payment is None:
         abort(make_response(render_template(
             "verification/refused.html", status=checked.status,
-            reason=checked.reason or tokens.NOT_VALID, partner=settings.partner_name),
+            reason=checked.reason or tokens.NOT_VALID, brand=branding.current(settings)),
             checked.status))
     return checked.link, payment
 
@@ -119,4 +120,4 @@ def _page(link: PaymentLink, payment: Payment, message: str = "") -> str:
         "payments/link.html", link=link, payment=payment, merchant=_merchant(payment),
         message=message,
         standing=standing.standing(link, payment, clock.utcnow()), Standing=standing.Standing,
-        form=ContinueForm(), partner=current_settings().partner_name, words=wording)
+        form=ContinueForm(), brand=branding.current(current_settings()), words=wording)

@@ -1,0 +1,1 @@
+"""The partner's branding on what a sub-merchant sees: name, logo, accent colour, sender name."""

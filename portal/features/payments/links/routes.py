@@ -111,8 +111,9 @@ def _merchant(payment: Payment) -> Merchant:
 def _not_available() -> ResponseReturnValue:
     """The neutral page of a link whose merchant cannot take payments now: no reason, no
     gateway error (the audit trail and the hold's page tell ops why)."""
-    return render_template("payments/links/not_available.html",
-                           partner=current_settings().partner_name)
+    brand = branding.current(current_settings())
+    return render_template("payments/links/not_available.html", brand=brand,
+                           partner=brand.display_name)
 
 
 def _page(link: PaymentLink, payment: Payment, message: str = "") -> str:

@@ -8,7 +8,7 @@ import io
 from collections.abc import Iterable, Iterator
 from datetime import datetime
 
-from portal.core.spreadsheet_cells import safe_cell
+from portal.core.spreadsheet_cells import export_cell
 from portal.domain.payments.links.standing import label_of
 from portal.domain.payments.search.finding import FoundPayment
 from portal.domain.payments.wording import ledger_of, status_words
@@ -20,7 +20,7 @@ HEADER = ("Merchant", "Order reference", "Gateway reference", "Amount", "Currenc
 
 def _line(cells: Iterable[object]) -> str:
     out = io.StringIO()
-    csv.writer(out).writerow([safe_cell(cell) for cell in cells])
+    csv.writer(out).writerow([export_cell(cell) for cell in cells])
     return out.getvalue()
 
 

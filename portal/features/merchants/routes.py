@@ -24,7 +24,7 @@ from portal.domain.payments.service import unavailable_reason
 from portal.features.merchants.export import export_zip
 from portal.features.merchants.forms import DeleteMerchantForm, SearchForm
 from portal.features.merchants.removal import can_delete, delete_abandoned
-from portal.features.merchants.service import TOTAL_STEPS, search_merchants
+from portal.features.merchants.service import TOTAL_STEPS, owner_filter, search_merchants
 from portal.features.ownership.pages import panel
 from portal.web.auth.access import current_actor, roles_required
 from portal.web.auth.roles import STAFF
@@ -45,7 +45,8 @@ def index() -> ResponseReturnValue:
                             form.status.data or "" if valid else "",
                             request.args.get("page", 1, type=int),
                             stale_before=stale_cutoff(days, clock.utcnow())
-                            if valid and form.stale.data else None)
+                            if valid and form.stale.data else None,
+                            owner=owner_filter(form.owner.data if valid else "", current_user.id))
     return render_template("merchants/index.html", form=form, page=page,
                            total_steps=TOTAL_STEPS), 200 if valid else 400
 

@@ -18,6 +18,7 @@ from portal.core.config import Settings, origin_of
 from portal.core.db import db
 from portal.core.models.audit import AuditEvent
 from portal.core.models.merchant import Merchant
+from portal.domain.onboarding.steps import STEPS
 from portal.web.auth.access import public
 from portal.web.security_headers import STRICT_TRANSPORT_SECURITY
 from tests.conftest import TEST_PASSWORD, AuthActions, current_code
@@ -140,7 +141,10 @@ def test_forwarded_headers_are_believed_only_from_trusted_proxies(
         app, client, settings, tmp_path, proxies, address, scheme):
     email = AuthActions(app, client).create("ops")
     with app.app_context():
-        merchant = Merchant(external_onboarding_id="EXT-PROXY-1", pan="AAKCP1234Q")
+        merchant = Merchant(  # every step sent: its merchant link may be made
+            external_onboarding_id="EXT-PROXY-1", pan="AAKCP1234Q",
+            onboarding_id="pg_onboard_proxy1",
+            checklist={step.checklist_key: "COMPLETE" for step in STEPS if step.checklist_key})
         db.session.add(merchant)
         db.session.commit()
         merchant_id = merchant.id

@@ -199,7 +199,7 @@ def leaked(settings: Settings, body: str) -> list[str]:
 @pytest.mark.parametrize(("method", "path", "code"), [
     ("GET", "/_test/boom", 500),
     ("GET", "/no/such/page", 404),
-    ("GET", "/logout", 405),
+    ("DELETE", "/logout", 405),
     ("POST", "/login", 413),
 ])
 def test_error_pages_reveal_nothing(failing_app, settings, accept, method, path, code):

@@ -111,3 +111,4 @@ def test_a_script_still_reads_405(app, auth, client):
     auth.login("ops")
     response = client.get("/payments/7/refund", headers={"Accept": "application/json"})
     assert response.status_code == 405 and response.json["error"] == "method_not_allowed"
+

@@ -26,6 +26,7 @@ from portal.core.models.merchant import Merchant
 from portal.domain.audit.service import Actor
 from portal.domain.onboarding import merchant_links as links
 from portal.domain.onboarding import scenarios
+from portal.domain.onboarding.steps import STEPS
 from tests.payments.support import APPROVING_CARD, act, pay, payment_row, post_hold, submit
 from tests.support.accounts import TEST_PASSWORD, AuthActions
 from tests.support.browser import Browser
@@ -219,8 +220,10 @@ def wait_for_lines(log: Path, done: Callable[[list[str]], bool]) -> list[str]:
 def test_gunicorn_access_log_holds_no_token_pan_or_address(app, client, settings, tmp_path):
     email = AuthActions(app, client).create("ops")
     with app.app_context():
-        merchant = Merchant(external_onboarding_id="EXT-LOG-1", pan=SEARCHED_PAN,
-                            display_name="Logged Traders")
+        merchant = Merchant(  # every step sent: its merchant link may be made
+            external_onboarding_id="EXT-LOG-1", pan=SEARCHED_PAN, display_name="Logged Traders",
+            onboarding_id="pg_onboard_log1",
+            checklist={step.checklist_key: "COMPLETE" for step in STEPS if step.checklist_key})
         db.session.add(merchant)
         db.session.commit()
         _link, token = links.issue(settings.secret_key, merchant, Actor(email))

@@ -4,7 +4,7 @@ and of email addresses before they are logged."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from portal.gateway.rules import mask
@@ -61,8 +61,13 @@ def redact_log_text(text: str) -> str:
 
 def _mask_numbers(text: str) -> str:
     """``text`` (holding no gateway id) with PAN-like values and long digit runs masked."""
-    text = PAN_LIKE.sub(lambda m: mask(m.group()), text)
-    return LONG_DIGITS.sub(lambda m: mask(m.group()), text)
+    return LONG_DIGITS.sub(lambda m: mask(m.group()), mask_pans(text))
+
+
+def mask_pans(text: str) -> str:
+    """``text`` with every PAN masked as pages show one, in a document key too
+    (``ABCPR1234K_ASHA_RAO_AADHAR`` becomes ``******234K_ASHA_RAO_AADHAR``); other numbers stay."""
+    return PAN_LIKE.sub(lambda m: mask(m.group()), text)
 
 
 def is_secret_key(key: str) -> bool:
@@ -74,28 +79,33 @@ def _normalised(key: str) -> str:
     return key.lower().replace("_", "").replace("-", "")
 
 
-def mask_value(value: Any) -> Any:
-    """Redact a value under an ordinary key: scan strings and numbers, recurse into containers."""
+def mask_value(value: Any, text_mask: Callable[[str], str] = redact_text) -> Any:
+    """Redact a value under an ordinary key: scan strings and numbers with ``text_mask``,
+    recurse into containers."""
     if isinstance(value, Mapping):
-        return mask_mapping(value)
+        return mask_mapping(value, text_mask)
     if isinstance(value, list | tuple):
-        return [mask_value(item) for item in value]
+        return [mask_value(item, text_mask) for item in value]
     if isinstance(value, str):
-        return redact_text(value)
+        return text_mask(value)
     if isinstance(value, int) and not isinstance(value, bool):
         text = str(value)
-        return value if redact_text(text) == text else redact_text(text)
+        return value if text_mask(text) == text else text_mask(text)
     return value
 
 
-def mask_mapping(data: Mapping[str, Any]) -> dict[str, Any]:
-    """A copy of ``data`` safe to store: identifiers keep their last 4 characters, secrets none."""
-    return {str(key): _mask_entry(str(key), value) for key, value in data.items()}
+def mask_mapping(data: Mapping[str, Any],
+                 text_mask: Callable[[str], str] = redact_text) -> dict[str, Any]:
+    """A copy of ``data`` safe to store: identifiers keep their last 4 characters, secrets none.
+    ``text_mask`` scans the other values: :func:`redact_text` for what is stored or logged
+    (every long number masked), :func:`mask_pans` for an export (it holds what pages show:
+    a phone number whole, a PAN masked wherever it is)."""
+    return {str(key): _mask_entry(str(key), value, text_mask) for key, value in data.items()}
 
 
-def _mask_entry(key: str, value: Any) -> Any:
+def _mask_entry(key: str, value: Any, text_mask: Callable[[str], str]) -> Any:
     if value is None or not is_secret_key(key):
-        return mask_value(value)
+        return mask_value(value, text_mask)
     if isinstance(value, Mapping | list | tuple) or _normalised(key).endswith(HIDDEN_KEY_ENDINGS):
         return "[REDACTED]"
     return mask(str(value))

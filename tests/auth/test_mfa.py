@@ -82,7 +82,9 @@ def test_a_code_works_once(auth, client, app, portal_clock):
     assert _code(client, code).status_code == 302
     client.post("/logout")
     _password(client, email)
-    assert _code(client, code).status_code == 200, "replayed"
+    replayed = _code(client, code)
+    assert replayed.status_code == 200, "replayed"
+    assert _field_error(replayed).startswith("That code was already used.")
     portal_clock.advance(STEP_SECONDS)
     assert _code(client, TOTP(TEST_TOTP_SECRET).at(_now())).status_code == 302
 

@@ -106,7 +106,7 @@ def test_ops_email_a_link_the_customer_pays_the_hold_says_so(
     screenshot(page, "payment-link-hold-paid")
 
     page.goto("/payments")
-    page.get_by_label("Order reference or customer email").fill("ASHA@example.com")
+    page.get_by_label("Guest name, order reference or customer email").fill("ASHA@example.com")
     page.get_by_role("button", name="Search").click()
     expect(page.locator("table.payments tbody tr")).to_have_count(1)
     expect(page.locator(".link-standing")).to_have_text("Link opened and paid")

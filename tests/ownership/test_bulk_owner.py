@@ -44,11 +44,12 @@ def test_rows_name_their_owner_by_email(app, auth, client, sandbox):
         drafts = [d.payload for d in db.session.scalars(
             select(StepDraft).where(StepDraft.step == "create"))]
     assert owners == {rows[0]["externalOnboardingId"]: user_id(app, ASHA),
-                      rows[1]["externalOnboardingId"]: None}
+                      rows[1]["externalOnboardingId"]: user_id(app, "admin@example.com")}
     assert all("owner" not in draft for draft in drafts)
     assert not any(b"zq.owner" in r.body.lower() for r in received(sandbox))
     [event] = audited(app, "merchant.owner")
-    assert (event.actor_label, event.detail["email"]) == ("admin@example.com", ASHA)
+    assert (event.actor_label, event.detail["email"], event.detail["from"]) == (
+        "admin@example.com", ASHA, "admin@example.com")  # the importer owned it a moment
     assert [n.kind for n in notices_of(app, ASHA)] == ["handover"]
 
 

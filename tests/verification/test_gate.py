@@ -8,7 +8,7 @@ from sqlalchemy import select
 
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
-from portal.core.models.verification import GatewayLink
+from portal.core.models.verification import GatewayLink, MerchantLink
 from portal.domain.onboarding.steps import STEPS
 from portal.sandbox.common.fault_plans import Fault, FaultKind
 from tests.verification.support import backend_of, frame_src, onboard, token_of
@@ -44,8 +44,10 @@ def test_outstanding_documents_are_listed_too(app, client, auth):
     auth.login("ops")
     merchant_id = onboard(app, until="signatory")
     soup = _page(client.get(f"/merchants/{merchant_id}/verification"))
-    assert "Document ABCPR1234K_ASHA_RAO_AADHAR" in _missing(soup)
-    assert "Document BCDPM5678L_VIKRAM_MEHTA_AADHAR" in _missing(soup)
+    missing = _missing(soup)
+    assert "Document: Aadhaar of Asha Rao (PAN ******234K)" in missing  # in words, masked
+    assert "ABCPR1234K" not in soup.get_text()
+    assert "Document: Aadhaar of Vikram Mehta (PAN ******678L)" in missing
 
 
 def test_once_every_step_is_done_the_button_is_enabled(app, client, auth):
@@ -119,3 +121,23 @@ def test_unknown_merchants_are_not_found(client, auth):
                  "/merchants/999/status"):
         assert client.get(path).status_code == 404
     assert client.post("/merchants/999/verification/confirm").status_code == 404
+
+
+def test_the_merchants_link_waits_for_the_steps_its_page_needs(app, client, auth):
+    auth.login("ops")
+    merchant_id = onboard(app, until="bank")
+    soup = _page(client.get(f"/merchants/{merchant_id}/verification"))
+    for name in ("Email the merchant", "Create a link to copy"):
+        button = soup.find("button", string=name)
+        assert button.has_attr("disabled") and button["aria-describedby"] == "links-wait", name
+    waits = soup.select_one("#links-wait").get_text(" ", strip=True)
+    assert "Authorised signatory (step 5); Documents (step 6); Products (step 7)" in waits
+    for path in ("links", "email"):  # typed or posted anyway: refused in words, nothing made
+        answer = client.post(f"/merchants/{merchant_id}/verification/{path}")
+        assert answer.headers["Location"].endswith(f"/merchants/{merchant_id}/verification")
+        shown = _page(client.get(answer.headers["Location"]))
+        [flash] = [f.get_text(" ", strip=True) for f in shown.select(".flash--error")]
+        assert flash.startswith("No link was created: the merchant's verification page opens "
+                                "once every step before it is sent. Still missing: "), flash
+    with app.app_context():
+        assert db.session.scalars(select(MerchantLink)).all() == []

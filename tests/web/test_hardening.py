@@ -18,6 +18,7 @@ from portal.core.config import Settings, origin_of
 from portal.core.db import db
 from portal.core.models.audit import AuditEvent
 from portal.core.models.merchant import Merchant
+from portal.domain.onboarding.steps import STEPS
 from portal.web.auth.access import public
 from portal.web.security_headers import STRICT_TRANSPORT_SECURITY
 from tests.support.accounts import TEST_PASSWORD, AuthActions, current_code
@@ -146,7 +147,10 @@ def test_forwarded_headers_are_believed_only_from_trusted_proxies(
         app, client, settings, tmp_path, proxies, address, scheme):
     email = AuthActions(app, client).create("ops")
     with app.app_context():
-        merchant = Merchant(external_onboarding_id="EXT-PROXY-1", pan="AAKCP1234Q")
+        merchant = Merchant(  # every step sent: its merchant link may be made
+            external_onboarding_id="EXT-PROXY-1", pan="AAKCP1234Q",
+            onboarding_id="pg_onboard_proxy1",
+            checklist={step.checklist_key: "COMPLETE" for step in STEPS if step.checklist_key})
         db.session.add(merchant)
         db.session.commit()
         merchant_id = merchant.id
@@ -201,7 +205,7 @@ def leaked(settings: Settings, body: str) -> list[str]:
 @pytest.mark.parametrize(("method", "path", "code"), [
     ("GET", "/_test/boom", 500),
     ("GET", "/no/such/page", 404),
-    ("GET", "/logout", 405),
+    ("DELETE", "/logout", 405),
     ("POST", "/login", 413),
 ])
 def test_error_pages_reveal_nothing(failing_app, settings, accept, method, path, code):

@@ -154,3 +154,10 @@ def test_navigation_marks_the_most_specific_section(client, auth):
     nav = BeautifulSoup(client.get("/admin/bulk/").data, "html.parser").find("nav")
     assert [a.get_text(strip=True) for a in nav.find_all("a", attrs={"aria-current": "page"})] \
         == ["Bulk import"]
+
+
+def test_the_favicon_is_served_to_anyone(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 200 and response.mimetype == "image/vnd.microsoft.icon"
+    assert response.data[:4] == b"\x00\x00\x01\x00"  # an icon file, one image
+    response.close()

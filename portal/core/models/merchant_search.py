@@ -50,7 +50,7 @@ def ids_containing(text: str) -> Select[tuple[int]]:
     return select(merchant_search.c.rowid).where(match)
 
 
-def _like(text: str) -> str:
+def contains_pattern(text: str) -> str:
     escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return f"%{escaped}%"
 
@@ -66,7 +66,7 @@ def names_contain(text: str) -> ColumnElement[bool]:
     """Merchants with ``text`` anywhere in a name or an id, case folded. On PostgreSQL the
     trigram indexes of migration 0018 serve the LIKE; on SQLite the trigram table of 0019
     finds the candidates and the LIKE decides each, so both find the same."""
-    like = _like(text)
+    like = contains_pattern(text)
     names: ColumnElement[bool] = or_(
         Merchant.display_name.ilike(like, escape="\\"),
         Merchant.legal_name.ilike(like, escape="\\"),

@@ -46,6 +46,18 @@ def searched_email(email: object) -> str | None:
     return (email.strip().lower()[:254] or None) if isinstance(email, str) else None
 
 
+def name_in(payload: dict[str, Any] | None) -> str | None:
+    """The guest's name in an initiate body: first and last, from the billing details, else
+    the customer data; None when it names nobody."""
+    body = payload if isinstance(payload, dict) else {}
+    for part in ((body.get("paymentData") or {}).get("billingData"), body.get("customerData")):
+        part = part if isinstance(part, dict) else {}
+        name = " ".join(str(part.get(key) or "").strip() for key in ("firstName", "lastName"))
+        if name.strip():
+            return " ".join(name.split())[:200]
+    return None
+
+
 def email_in(payload: dict[str, Any] | None) -> str | None:
     """The customer's email in an initiate body (billing, else customer data), as searched."""
     body = payload if isinstance(payload, dict) else {}
@@ -204,6 +216,9 @@ class Payment(Base):
     #: The customer's email from ``request_payload``, lower-cased and kept in step with it:
     #: what a search by email compares (plain, as the payload beside it is).
     customer_email: Mapped[str | None] = mapped_column(String(254), index=True)
+    #: The guest's first and last name from ``request_payload``, kept in step with it: what the
+    #: list and the payment page show, and a search by name finds.
+    customer_name: Mapped[str | None] = mapped_column(String(200))
     redirect_url: Mapped[str | None] = mapped_column(Text)
     #: Pre-authenticated: never logged, never shown.
     status_url: Mapped[str | None] = mapped_column(Text)
@@ -230,8 +245,10 @@ class Payment(Base):
 
     @validates("request_payload")
     def _index_email(self, _key: str, payload: dict[str, Any]) -> dict[str, Any]:
-        """Keep ``customer_email`` in step with the body it is read from."""
+        """Keep ``customer_email`` and ``customer_name`` in step with the body they are read
+        from."""
         self.customer_email = email_in(payload)
+        self.customer_name = name_in(payload)
         return payload
 
     @property

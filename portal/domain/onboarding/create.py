@@ -37,6 +37,8 @@ def new_external_id() -> str:
 def start_merchant(data: dict[str, Any], sending: bool = False, *, actor: Actor,
                    commit: bool = True) -> tuple[Merchant | None, list[FieldError]]:
     """Create the local record for step 1 (nothing is sent); the external id must be free.
+    A person who creates a merchant owns it (its work reaches their worklist); a command's or
+    a job's merchant has no owner.
 
     When it is not and the user meant to send, every other field that could not be sent is
     named too, so one round trip shows all that needs correcting. With ``commit`` False the
@@ -48,13 +50,14 @@ def start_merchant(data: dict[str, Any], sending: bool = False, *, actor: Actor,
     if errors:
         return None, with_send_errors(CREATE, data, errors) if sending else errors
     merchant = Merchant(external_onboarding_id=external_id, pan="", checklist={},
-                        documents_outstanding=[])
+                        documents_outstanding=[], owner_id=actor.id)
     _update_identity(merchant, data)
     db.session.add(merchant)
     db.session.flush()
     hold_all_drafts(merchant)  # it has none yet: none is looked for
-    record("merchant.start", merchant_id=merchant.id,
-           detail={"externalOnboardingId": external_id}, actor=actor)
+    record("merchant.start", merchant_id=merchant.id, actor=actor,
+           detail={"externalOnboardingId": external_id,
+                   "owner": actor.label if actor.id is not None else "nobody"})
     stage_draft(merchant, CREATE, data, actor=actor, flush=False)
     if commit:
         db.session.commit()

@@ -21,6 +21,7 @@ from portal.core.models.verification import MerchantLink
 from portal.core.timed_tokens import timed_serializer
 from portal.domain.audit.service import Actor, record
 from portal.domain.onboarding.locks import verification_complete
+from portal.domain.onboarding.progress import verification_missing
 
 SALT = "portal.merchant-verification-link"
 LIFETIME = timedelta(hours=24)
@@ -49,10 +50,16 @@ class LinkRefused(Exception):
 
 
 def refusal(merchant: Merchant) -> str | None:
-    """Why no link may be issued for ``merchant`` (it finished verification), or None."""
+    """Why no link may be issued for ``merchant``, or None: it finished verification, or the
+    steps its verification page needs are not all sent yet (the merchant would only read that
+    they cannot start)."""
     if verification_complete(merchant):
         return ("The merchant has finished verification, so no link was created: there is "
                 "nothing left for them to do on the verification page.")
+    missing = verification_missing(merchant)
+    if missing:
+        return ("No link was created: the merchant's verification page opens once every step "
+                f"before it is sent. Still missing: {'; '.join(missing)}.")
     return None
 
 

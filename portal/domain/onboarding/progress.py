@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from portal.core.labels import document_label
 from portal.core.models.merchant import CreateState, Merchant
 from portal.core.models.step import StepDraft, StepState
 from portal.domain.onboarding.locks import lock_reason
-from portal.domain.onboarding.steps import STEPS, Step
+from portal.domain.onboarding.steps import BY_KEY, STEPS, Step
 from portal.gateway.onboarding.checklist_words import checklist_done, not_applicable
 from portal.gateway.onboarding.vocabulary import OnboardingStatus, PennyDropStatus
 
@@ -69,6 +70,15 @@ def steps_to_do(merchant: Merchant) -> list[Step]:
     so they never hold its link back."""
     return [step for step in STEPS if step.checklist_key
             and not checklist_done(merchant.checklist.get(step.checklist_key))]
+
+
+def verification_missing(merchant: Merchant) -> list[str]:
+    """What a verification link still waits for, in words: step 1 not sent yet, or the steps
+    the gateway's checklist counts to do and the documents it still asks for."""
+    if not merchant.onboarding_id:
+        return [f"{BY_KEY['create'].title} (step 1): not sent to the gateway yet"]
+    missing = [f"{step.title} (step {step.number})" for step in steps_to_do(merchant)]
+    return missing + [f"Document: {document_label(doc)}" for doc in merchant.documents_outstanding]
 
 
 def asks_for_documents(merchant: Merchant) -> bool:

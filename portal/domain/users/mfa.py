@@ -83,6 +83,15 @@ def _accept_step(user: User, step: int) -> bool:
     return accepted.rowcount == 1
 
 
+def code_used_before(user: User, code: str, now: datetime) -> bool:
+    """Whether ``code`` is the authenticator's code of a step already accepted (typed twice,
+    or replayed): refused as the others are, but worth saying so."""
+    if not user.has_totp or user.totp_secret is None or user.totp_last_step is None:
+        return False
+    step = totp.matching_step(user.totp_secret, code, now, after=None)
+    return step is not None and step <= user.totp_last_step
+
+
 def check_second_factor(user: User, code: str, now: datetime) -> SecondFactor | None:
     """Which factor ``code`` is for ``user``: an authenticator code not used before, or an
     unused recovery code (spent by this call); None when it is neither."""

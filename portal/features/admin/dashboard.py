@@ -18,7 +18,7 @@ from portal.core.label_tables import NOT_CREATED
 from portal.core.labels import Kind, label
 from portal.core.models.merchant import Merchant
 from portal.core.models.step import DONE_STATES, StepDraft
-from portal.core.spreadsheet_cells import safe_cell
+from portal.core.spreadsheet_cells import export_cell
 from portal.domain.onboarding.progress import stepper
 from portal.domain.onboarding.stalling import stale_cutoff, stalling
 from portal.domain.onboarding.status_counts import status_counts
@@ -136,7 +136,7 @@ def checklist_csv(rows: list[MerchantProgress]) -> str:
                      "documents_to_be_uploaded_labels"])
     for row in rows:
         m = row.merchant
-        writer.writerow([safe_cell(v) for v in (
+        writer.writerow([export_cell(v) for v in (
             m.id, m.external_onboarding_id, m.onboarding_id or "", m.name, m.status or "",
             *(m.checklist.get(item, "") for item in CHECKLIST_ITEMS),
             " ".join(m.documents_outstanding), "; ".join(row.incomplete_steps),

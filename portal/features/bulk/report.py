@@ -6,7 +6,7 @@ import csv
 import io
 from dataclasses import dataclass
 
-from portal.core.spreadsheet_cells import safe_cell
+from portal.core.spreadsheet_cells import export_cell
 
 #: The report's CSV header.
 HEADER = ("row", "column", "message")
@@ -32,7 +32,7 @@ def errors_csv(errors: list[RowError]) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(HEADER)
-    writer.writerows((e.row, safe_cell(e.column), safe_cell(e.message)) for e in errors)
+    writer.writerows((e.row, export_cell(e.column), export_cell(e.message)) for e in errors)
     return out.getvalue()
 
 

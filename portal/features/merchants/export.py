@@ -5,7 +5,8 @@ metadata (every version), payments with their refunds, reminders sent, the team'
 the audit trail about it; ``documents/`` holds each stored file still kept. Secrets the portal
 holds *for* the merchant (payment keys, verification link tokens, a payment's hosted-checkout
 link with its ``x-gl-token`` and its pre-authenticated status URL) are not the merchant's data
-and stay out.
+and stay out. The export holds what the pages show: PANs and account numbers masked to their
+last four characters wherever they are (a draft's values, a document's key and file name).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from portal.core.models.pendency import MerchantPendency
 from portal.core.models.product_acceptance import MerchantProductAcceptance
 from portal.core.models.status_change import StatusChange
 from portal.core.models.step import StepDraft
+from portal.core.redaction import mask_mapping, mask_pans
 from portal.core.storage.base import COPY_CHUNK, DocumentStore
 from portal.domain.documents.versions import versions_of
 
@@ -82,8 +84,9 @@ def merchant_record(merchant: Merchant, documents: list[StoredDocument]) -> dict
 
 
 def archive_name(document: StoredDocument, version: int) -> str:
-    """Where a document's file sits inside the ZIP."""
-    return f"documents/{document.doc_type}-v{version}-{document.original_filename}"
+    """Where a document's file sits inside the ZIP, PANs masked (an owner's Aadhaar's key holds
+    the owner's PAN, and a file name may)."""
+    return mask_pans(f"documents/{document.doc_type}-v{version}-{document.original_filename}")
 
 
 def export_zip(merchant: Merchant, documents: list[StoredDocument],
@@ -92,8 +95,8 @@ def export_zip(merchant: Merchant, documents: list[StoredDocument],
     and ready to send."""
     archive: IO[bytes] = SpooledTemporaryFile(max_size=IN_MEMORY_BYTES)  # noqa: SIM115
     with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_DEFLATED) as bundle:
-        bundle.writestr("merchant.json", json.dumps(merchant_record(merchant, documents),
-                                                    indent=2, default=str))
+        record = mask_mapping(merchant_record(merchant, documents), mask_pans)
+        bundle.writestr("merchant.json", json.dumps(record, indent=2, default=str))
         for version in versions_of(documents):
             if version.document.file_kept:
                 add_file(bundle, store, version.document.stored_name,

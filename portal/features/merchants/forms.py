@@ -9,12 +9,14 @@ from wtforms.validators import DataRequired
 
 from portal.core.label_tables import NOT_CREATED
 from portal.core.labels import label
+from portal.features.merchants.service import MINE, NOBODY
 from portal.gateway.onboarding.vocabulary import OnboardingStatus
 from portal.web.form_base import PortalForm
 
 
 class SearchForm(PortalForm):
-    """Search by name, PAN, external id or onboarding id; filter by onboarding status."""
+    """Search by name, PAN, external id or onboarding id; filter by onboarding status and by
+    owner."""
 
     class Meta:
         csrf = False
@@ -25,6 +27,9 @@ class SearchForm(PortalForm):
         *(SelectChoice(s.value, label(s)) for s in OnboardingStatus)])
     stale = BooleanField("Only merchants without progress lately")
     dormant = BooleanField("Only dormant merchants")
+    owner = SelectField("Owner", validate_choice=False, choices=[
+        SelectChoice("", "Anyone or nobody"), SelectChoice(MINE, "Mine"),
+        SelectChoice(NOBODY, "Nobody owns it")])
 
     def __init__(self, *args: Any, stale_after_days: int = 7, dormant_after_days: int = 30,
                  **kwargs: Any) -> None:

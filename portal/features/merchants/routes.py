@@ -25,7 +25,7 @@ from portal.domain.payments.service import unavailable_reason
 from portal.features.merchants.export import export_zip
 from portal.features.merchants.forms import DeleteMerchantForm, SearchForm
 from portal.features.merchants.removal import can_delete, delete_abandoned
-from portal.features.merchants.service import TOTAL_STEPS, search_merchants
+from portal.features.merchants.service import TOTAL_STEPS, owner_filter, search_merchants
 from portal.features.ownership.pages import panel
 from portal.web.auth.access import current_actor, roles_required
 from portal.web.auth.roles import STAFF
@@ -50,7 +50,8 @@ def index() -> ResponseReturnValue:
                             stale_before=stale_cutoff(days, now)
                             if valid and form.stale.data else None,
                             dormant_before=dormant_cutoff(settings.dormant_after_days, now)
-                            if valid and form.dormant.data else None)
+                            if valid and form.dormant.data else None,
+                            owner=owner_filter(form.owner.data if valid else "", current_user.id))
     return render_template("merchants/index.html", form=form, page=page,
                            total_steps=TOTAL_STEPS), 200 if valid else 400
 

@@ -10,6 +10,7 @@ from sqlalchemy import ColumnElement, Select, and_, func, or_, select
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.step import DONE_STATES, StepDraft
+from portal.core.models.user import User
 from portal.core.pagination import Page, clamped
 from portal.domain.health.dormancy import dormant
 from portal.domain.onboarding.merchant_filters import contains, exact, of_status
@@ -24,17 +25,42 @@ PAGE_SIZE = 20
 #: to reach the others.
 COUNT_CAP = 1000
 TOTAL_STEPS = len(STEPS)
+#: The owner filter's choices beside "anyone": the signed-in user's merchants, and those nobody
+#: owns (the ones an ops user may take).
+MINE, NOBODY = "mine", "nobody"
 
 
 @dataclass(frozen=True)
 class MerchantRow:
-    """One list row: the merchant and how many of the nine steps are done."""
+    """One list row: the merchant, how many of the nine steps are done, and its owner's email
+    (None: nobody owns it)."""
 
     merchant: Merchant
     steps_done: int
+    owner_email: str | None = None
+
+
+@dataclass(frozen=True)
+class OwnerFilter:
+    """Whose merchants: ``user_id``'s, or with ``nobody`` those without an owner; neither: all."""
+
+    user_id: int | None = None
+    nobody: bool = False
+
+    def where(self) -> list[ColumnElement[bool]]:
+        """The filter as WHERE clauses (none when it is everyone's)."""
+        if self.nobody:
+            return [Merchant.owner_id.is_(None)]
+        return [Merchant.owner_id == self.user_id] if self.user_id is not None else []
 
 
 MerchantPage = Page[MerchantRow]
+
+
+def owner_filter(choice: str, user_id: int) -> OwnerFilter:
+    """The list's owner filter as the form chose it: ``mine`` (``user_id``'s), ``nobody``, or
+    anything else: everyone's."""
+    return OwnerFilter(user_id=user_id if choice == MINE else None, nobody=choice == NOBODY)
 
 
 def _count(filters: list[ColumnElement[bool]]) -> int:
@@ -59,10 +85,12 @@ def _ordered_ids(filters: list[ColumnElement[bool]], few: bool) -> Select[tuple[
 def search_merchants(query: str = "", status: str = "", page: int = 1,
                      per_page: int = PAGE_SIZE,
                      stale_before: datetime | None = None,
-                     dormant_before: datetime | None = None) -> MerchantPage:
+                     dormant_before: datetime | None = None,
+                     owner: OwnerFilter | None = None) -> MerchantPage:
     """Merchants matching a name, full PAN, external or onboarding id, and a status; with
     ``stale_before``, only those stalling since then (the dashboard's stale merchants); with
-    ``dormant_before``, only those live with no hold since then (its dormant ones).
+    ``dormant_before``, only those live with no hold since then (its dormant ones); with
+    ``owner``, only theirs (or nobody's). Each row names its owner.
 
     A query that is some merchant's exact external id, onboarding id or full PAN finds those
     merchants only, through their indexes; any other query matches anywhere in the names and
@@ -70,7 +98,8 @@ def search_merchants(query: str = "", status: str = "", page: int = 1,
     ``COUNT_CAP`` matches the page says there are more and pages through those first ones."""
     query = query.strip()
     filters = (of_status(status) + ([] if stale_before is None else [stalling(stale_before)])
-               + ([] if dormant_before is None else [dormant(dormant_before)]))
+               + ([] if dormant_before is None else [dormant(dormant_before)])
+               + (owner.where() if owner is not None else []))
     if query:
         total = _count([*filters, exact(query)])
         filters = [*filters, exact(query) if total else contains(query)]
@@ -95,6 +124,7 @@ def search_merchants(query: str = "", status: str = "", page: int = 1,
                           for step in STEPS if step.checklist_key)))
             .correlate(Merchant).scalar_subquery())
     rows = db.session.execute(
-        select(Merchant, done).join(paged, paged.c.id == Merchant.id).order_by(*order))
-    return MerchantPage([MerchantRow(m, int(n) + sum(not_needed(m, s) for s in STEPS))
-                         for m, n in rows], total, page, per_page, capped)
+        select(Merchant, done, User.email).join(paged, paged.c.id == Merchant.id)
+        .outerjoin(User, User.id == Merchant.owner_id).order_by(*order))
+    return MerchantPage([MerchantRow(m, int(n) + sum(not_needed(m, s) for s in STEPS), email)
+                         for m, n, email in rows], total, page, per_page, capped)

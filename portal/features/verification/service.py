@@ -24,7 +24,7 @@ from portal.domain.audit.service import Actor, record
 from portal.domain.onboarding.drafts import draft_for
 from portal.domain.onboarding.gateway_words import refusal_words
 from portal.domain.onboarding.locks import verification_complete
-from portal.domain.onboarding.progress import steps_to_do
+from portal.domain.onboarding.progress import verification_missing
 from portal.domain.onboarding.status_reads import read_status
 from portal.domain.onboarding.steps import BY_KEY
 from portal.features.verification.words import PageWords
@@ -94,11 +94,7 @@ def gate(merchant: Merchant) -> Gate:
     done (a section that does not apply counts done), nothing outstanding."""
     if verification_complete(merchant):
         return Gate([], done=True)
-    if not merchant.onboarding_id:
-        return Gate([f"{BY_KEY['create'].title} (step 1): not sent to the gateway yet"])
-    missing = [f"{step.title} (step {step.number})" for step in steps_to_do(merchant)]
-    missing += [f"Document {doc}" for doc in merchant.documents_outstanding]
-    return Gate(missing)
+    return Gate(verification_missing(merchant))
 
 
 def mint_link(client: OnboardingClient, merchant: Merchant, callback_url: str, via: str,

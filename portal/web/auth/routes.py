@@ -8,9 +8,10 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
+from portal.core import clock
 from portal.core.db import db
 from portal.domain.audit.service import record
-from portal.domain.users import recovery_codes
+from portal.domain.users import mfa, recovery_codes
 from portal.domain.users.accounts import PasswordRefused, change_password, is_locked
 from portal.domain.users.passwords import MIN_LENGTH
 from portal.domain.users.throttle import LOCK_DURATION
@@ -32,6 +33,8 @@ bp = Blueprint("auth", __name__)
 PAUSE_MINUTES = LOCK_DURATION.seconds // 60
 SIGN_IN_FAILED = ("Sign-in failed. Check your email and password; after repeated failures "
                   f"sign-in is paused for {PAUSE_MINUTES} minutes.")
+CODE_USED = ("That code was already used. Wait for your authenticator app to show the next "
+             "one (a new code every 30 seconds) and type it, or use one of your recovery codes.")
 CODE_FAILED = ("That code is not right. Type the 6-digit code your authenticator app shows now, "
                "or one of your recovery codes.")
 PASSWORD_GUESSES = (f"Too many wrong passwords: you have been signed out, and sign-in is paused "
@@ -99,7 +102,8 @@ def login_code() -> ResponseReturnValue:
         if outcome is SignIn.START_OVER:
             flash(SIGN_IN_FAILED, "error")
             return redirect(url_for("auth.login"))
-        form.code.errors.append(CODE_FAILED)
+        used = mfa.code_used_before(user, form.code.data, clock.utcnow())
+        form.code.errors.append(CODE_USED if used else CODE_FAILED)
     return render_template("auth/code.html", form=form)
 
 

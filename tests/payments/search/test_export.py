@@ -43,7 +43,7 @@ def test_the_export_holds_every_filtered_payment_in_words(app, browser, merchant
     assert rows[1] == {
         "Merchant": "Chai Point", "Order reference": "PT59", "Gateway reference": "gl_o-PT59",
         "Amount": "1250.5", "Currency": "INR", "Captured": "", "Refunded": "",
-        "Status": "Authorised (held)", "Status code": "AUTHORIZED",
+        "Status": "Authorised (held)", "Status code": "AUTHORIZED", "Guest": "",
         "Customer email": "c59@example.com", "Payment link": "",
         "Created (UTC)": "2026-03-01 00:59:00", "Authorised (UTC)": ""}
     with app.app_context():

@@ -47,3 +47,29 @@ def test_payments_already_there_get_their_searched_columns(any_database_url):
         upgrade(any_database_url)
     finally:
         engine.dispose()
+
+
+def test_payments_already_there_get_their_guests_name(any_database_url):
+    revision, before = revision_named("_payment_customer_name.py")
+    upgrade(any_database_url, before)
+    engine = make_engine(any_database_url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(MERCHANT_SQL, {"ext": "a", "name": "Chai Point", "status": "APPROVED"})
+            conn.execute(PAYMENT_SQL, [
+                {"ref": "PT1", "amount": "1",
+                 "body": '{"paymentData": {"billingData": {"firstName": " Asha ", '
+                         '"lastName": "Rao"}}}'},
+                {"ref": "PT2", "amount": "1", "body": '{"customerData": {"firstName": "Ravi"}}'},
+                {"ref": "PT3", "amount": "1", "body": "{}"}])
+        upgrade(any_database_url, revision)
+        with engine.connect() as conn:
+            assert conn.execute(text("SELECT customer_name FROM payments ORDER BY id")).scalars(
+                ).all() == ["Asha Rao", "Ravi", None]
+        command.downgrade(alembic_config(any_database_url), before)
+        with engine.connect() as conn:
+            assert "customer_name" not in {c["name"] for c in inspect(conn).get_columns(
+                "payments")}
+        upgrade(any_database_url)
+    finally:
+        engine.dispose()

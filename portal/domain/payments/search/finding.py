@@ -4,7 +4,9 @@ payments there are (three, and none for refunds on an empty page).
 
 What is typed in the one search box is compared whole: an order reference (merchantTxnId) or
 the gateway's reference (gid), both unique; an address with an @ is the customer's email,
-case folded (``payments.customer_email``, kept from the stored body, which is plain JSON).
+case folded (``payments.customer_email``, kept from the stored body, which is plain JSON). Any
+other text also finds the guests whose first and last name hold it, case folded
+(``payments.customer_name``): "asha", "Rao" or "Asha Rao".
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from sqlalchemy import ColumnElement, Select, func, or_, select
 
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
-from portal.core.models.merchant_search import names_contain
+from portal.core.models.merchant_search import contains_pattern, names_contain
 from portal.core.models.payment import Payment, PaymentRefund, searched_email
 from portal.core.models.payment_link import PaymentLink
 from portal.core.pagination import Page, clamped
@@ -36,7 +38,7 @@ class PaymentFilters:
 
     #: One merchant's list (its own page), by id.
     merchant_id: int | None = None
-    #: An order reference, gateway reference or customer email, whole.
+    #: An order reference, gateway reference or customer email, whole; or part of a guest's name.
     text: str = ""
     #: Part of a merchant's name or id.
     merchant: str = ""
@@ -58,7 +60,9 @@ class PaymentFilters:
         if "@" in text:
             found.append(Payment.customer_email == searched_email(text))
         elif text:
-            found.append(or_(Payment.merchant_txn_id == text, Payment.gid == text))
+            found.append(or_(Payment.merchant_txn_id == text, Payment.gid == text,
+                             Payment.customer_name.ilike(contains_pattern(" ".join(text.split())),
+                                                         escape="\\")))
         if self.merchant.strip():
             found.append(Payment.merchant_id.in_(
                 select(Merchant.id).where(names_contain(self.merchant.strip()))))

@@ -51,9 +51,11 @@ class FilterForm(PortalForm):
     class Meta:
         csrf = False
 
-    q = SearchField("Order reference or customer email", validators=[Length(max=254)],
-                    description="In full: the order reference, the gateway's reference, or the "
-                                "customer's email address.")
+    q = SearchField("Guest name, order reference or customer email",
+                    validators=[Length(max=254)],
+                    description="Part of the guest's first or last name; or in full: the order "
+                                "reference, the gateway's reference, or the customer's email "
+                                "address.")
     merchant = SearchField("Merchant", validators=[Length(max=200)],
                            description="Part of its name or external id.")
     amount = StringField("Amount", validators=[_an_amount],

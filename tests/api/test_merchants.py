@@ -69,3 +69,9 @@ def test_a_bad_limit_is_refused_beside_its_name(api: Api):
     answer = api.get("/merchants", limit="500")
     assert answer.status_code == 422
     assert [e["field"] for e in answer.json["errors"]] == ["limit"]
+
+
+def test_a_get_of_a_post_only_api_address_is_a_problem_not_a_redirect(client):
+    response = client.get("/api/v1/merchants/1/payments", headers={"Accept": "text/html"})
+    assert response.status_code in (401, 405)
+    assert response.mimetype == "application/problem+json"

@@ -84,7 +84,7 @@ def test_ops_email_a_link_the_customer_pays_the_hold_says_so(
 
     link = link_in(mail_sink.messages()[-1])
     customer.goto(link)
-    expect(customer.locator(".site-header")).to_have_text("Acme Payments")
+    expect(customer.locator(".partner-header")).to_have_text("Acme Payments")
     expect(customer.locator("h1")).to_have_text(f"Pay 1,500 INR to {LONG_NAME}")
     axe.check(customer)
     screenshot(customer, "payment-link-customer-page")

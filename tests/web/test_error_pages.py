@@ -84,6 +84,8 @@ def test_every_post_only_address_opened_in_a_browser_leads_to_a_page(app, auth, 
     rules = post_only_rules(app)
     assert len(rules) > 20
     for rule in rules:
+        if rule.rule.startswith("/api/"):
+            continue  # the API answers its own problem documents, never a redirect
         path = filled(rule)
         try:
             adapter.match(path, method="GET")

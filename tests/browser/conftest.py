@@ -114,3 +114,12 @@ def axe(request: pytest.FixtureRequest, servers: Servers) -> Axe:
     return Axe(request.getfixturevalue("axe_source"), servers.portal)
 
 
+@pytest.fixture
+def customer(chromium: Browser, servers: Servers) -> Iterator[Page]:
+    """The customer's own browser: never signed in to the portal."""
+    context: BrowserContext = chromium.new_context(base_url=servers.portal)
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()

@@ -6,15 +6,13 @@ on every page at 1280 and 375 px."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Page, expect
 
 from portal.core.config import Settings
 from portal.domain.onboarding import scenarios
 from tests.browser.payment_steps import approved_by_the_sandbox, fill_hold_form, set_up_credentials
-from tests.browser.support import TIMEOUT_MS, Axe, Servers, audit, log_in, screenshot
+from tests.browser.support import Axe, Servers, audit, log_in, screenshot
 from tests.payments.support import add_merchant
 from tests.support.mail import link_in, mail_sink, mailing
 from tests.support.sandbox import speak
@@ -29,17 +27,6 @@ CARDS_LINE = ".health-banner .health-line[data-product='INTERNATIONAL_CARDS_AND_
 def settings(settings: Settings, mail_sink) -> Settings:
     """The browser suite's settings, mailing to the loopback sink."""
     return mailing(settings, mail_sink).with_changes(partner_name="Acme Payments")
-
-
-@pytest.fixture
-def customer(chromium: Browser, servers: Servers) -> Iterator[Page]:
-    """The customer's own browser: never signed in to the portal."""
-    context: BrowserContext = chromium.new_context(base_url=servers.portal)
-    context.set_default_timeout(TIMEOUT_MS)
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
 
 
 def test_cards_held_up_by_a_pendency_show_the_health_line_and_refuse_a_hold(

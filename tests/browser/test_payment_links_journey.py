@@ -6,14 +6,12 @@ every page, at 1280 and 375 px."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Page, expect
 
 from portal.core.config import SETTINGS_EXTENSION, Settings
 from tests.browser.payment_steps import fill_hold_form, pay_on_checkout_page
-from tests.browser.support import TIMEOUT_MS, Axe, Console, Servers, log_in, screenshot
+from tests.browser.support import Axe, Console, Servers, log_in, screenshot
 from tests.payments.support import APPROVING_CARD, add_merchant
 from tests.support.mail import link_in, mail_sink, mailing
 from tests.wizard.support import closed_port
@@ -40,17 +38,6 @@ def merchant_id(page: Page, auth, app) -> int:
     page.get_by_role("button", name="Save credentials").click()
     expect(page.locator(".current-credentials")).to_be_visible()
     return merchant_id
-
-
-@pytest.fixture
-def customer(chromium: Browser, servers: Servers) -> Iterator[Page]:
-    """The customer's own browser: never signed in to the portal."""
-    context: BrowserContext = chromium.new_context(base_url=servers.portal)
-    context.set_default_timeout(TIMEOUT_MS)
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
 
 
 def email_link(page: Page, merchant_id: int) -> None:

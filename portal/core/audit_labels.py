@@ -13,6 +13,7 @@ AUDIT_ACTIONS = {
     "step.send.documents": "sent a document",
     "step.send.products": "configured products",
     "step.draft": "saved a draft of {step}",
+    "step.send_anyway": "sent {step} past an advisory check before sending",
     "document.store": "uploaded a document",
     "document.refused": "had a document refused",
     "document.download": "downloaded a document",

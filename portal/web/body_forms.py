@@ -126,6 +126,8 @@ class BodyForm(PortalForm):
         self.nested_errors: dict[str, list[str]] = {}
         #: Every error placed beside a field or group, in the order given (the summary).
         self.error_links: list[ErrorLink] = []
+        #: Only advisory checks stopped the send: the page offers "Send anyway".
+        self.send_anyway_offered = False
 
     def payload(self) -> dict[str, Any]:
         """The form's data as the body's fields (no CSRF token), typed values tidied."""

@@ -38,6 +38,9 @@ from portal.web.step_pages import chosen_scenario, step_url
 bp = Blueprint("wizard", __name__)
 bp.context_processor(template_helpers)
 CREATE = BY_KEY["create"]
+#: The buttons that send: "Save and send", and "Send anyway" past the advisory checks.
+SEND_ANYWAY = "send_anyway"
+SENDS = ("send", SEND_ANYWAY)
 
 
 @bp.route("/merchants/new", methods=["GET", "POST"])
@@ -48,11 +51,12 @@ def new() -> ResponseReturnValue:
     form = CreateForm(**held_typing(), data={"externalOnboardingId": new_external_id()})
     mark_required(form, CREATE.shape)
     if form.validate_on_submit():
-        sending = request.form.get("action") == "send"
+        action = request.form.get("action", "")
+        sending = action in SENDS
         merchant, errors = start_merchant(form.payload(), sending, actor=current_actor())
         if merchant is not None and sending:
             result = send_step(current_onboarding_client(), merchant, CREATE, form.payload(),
-                               actor=current_actor())
+                               actor=current_actor(), accept_advisory=action == SEND_ANYWAY)
             return after(merchant, CREATE, result, moved=result.ok)
         if merchant is not None:
             return after(merchant, CREATE, draft_saved())
@@ -78,7 +82,7 @@ def step(merchant_id: int, step_key: str) -> ResponseReturnValue:
             # The stored draft already holds these very values: no one's work is at stake.
             result = save(merchant, step, form, action, result.conflict.version)
         if result.ok or result.queued_until:
-            return after(merchant, step, result, moved=result.ok and action == "send")
+            return after(merchant, step, result, moved=result.ok and action in SENDS)
         if result.conflict is not None:
             changes = differences(form, result.conflict.payload)
             form.draft_version.data = str(result.conflict.version)  # saving again is deliberate
@@ -86,17 +90,20 @@ def step(merchant_id: int, step_key: str) -> ResponseReturnValue:
             form.draft_version.data = str(result.version)  # the draft this very save stored
         form.show_errors(page_errors(result.message, result.unavailable, result.errors),
                          step.root)
+        form.send_anyway_offered = result.advisory_only
     elif request.method == "GET" and draft is not None and draft.state == StepState.NEEDS_ATTENTION:
         form.show_errors(stored_errors(draft.last_error), step.root)
+        form.send_anyway_offered = bool(draft.last_error.get("advisory"))
     return render_step(merchant, step, form, changes)
 
 
 def save(merchant: Merchant, step: Step, form: StepForm, action: str,
          version: int | None) -> StepResult:
-    """Save and send (``action`` 'send') or save the draft, from the form's data."""
-    if action == "send":
+    """Save and send (``action`` 'send', or 'send_anyway' past the advisory checks) or save
+    the draft, from the form's data."""
+    if action in SENDS:
         return send_step(current_onboarding_client(), merchant, step, form.payload(), version,
-                         actor=current_actor())
+                         actor=current_actor(), accept_advisory=action == SEND_ANYWAY)
     return save_step_draft(merchant, step, form.payload(), version, actor=current_actor())
 
 

@@ -28,6 +28,7 @@ AUDIT_ACTIONS = {
     "merchant.export": "exported {merchant} as a ZIP",
     "merchant.owner": "made {email} the owner of {merchant}",
     "merchant.note": "added a note",
+    "merchant.requirements": "chose what decides what {merchant} will need",
     "merchant.rejection_told": "noted that {merchant} was told of its rejection",
     "notice.email": "emailed a notice to its owner",
     "notice.digest": "emailed a daily digest of notices to {email}",

@@ -16,8 +16,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask
-from wtforms import Field, FieldList, Form, FormField, HiddenField, SelectChoice, StringField
+from wtforms import (
+    Field,
+    FieldList,
+    Form,
+    FormField,
+    HiddenField,
+    SelectChoice,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+)
+from wtforms.widgets import CheckboxInput, ListWidget
 
+from portal.core.labels import Kind, label
 from portal.gateway import rules
 from portal.gateway.shapes import FieldError
 from portal.web.form_base import PortalForm
@@ -96,6 +108,20 @@ def tidied(data: Any) -> Any:
 def text_field(label: str, help_text: str = "") -> StringField:
     """A text field with its help line (the field's description)."""
     return StringField(label, description=help_text)
+
+
+def labelled_select(text: str, values: Iterable[str], kind: Kind,
+                    help_text: str = "") -> SelectField:
+    """A select of ``values`` shown by their labels, with an empty first choice."""
+    choices = [PLEASE_CHOOSE, *(SelectChoice(v, label(v, kind)) for v in values)]
+    return SelectField(text, choices=choices, validate_choice=False, description=help_text)
+
+
+class MultiCheckboxField(SelectMultipleField):
+    """A multiple choice shown as checkboxes."""
+
+    widget = ListWidget(prefix_label=False)
+    option_widget = CheckboxInput()
 
 
 def field_example(field: Field) -> str | None:

@@ -13,12 +13,14 @@ from portal.domain.onboarding.steps import BY_KEY, Step
 
 def facts_of(merchant: Merchant, step: Step, body: Any) -> Facts:
     """The merchant's PAN and entity type: the body's own when it carries them, else the
-    merchant's record and its business step's draft."""
+    merchant's record and its business step's draft, else the entity type chosen before step
+    1 to list what it will need."""
     pan = getattr(body, "panNumber", None) or merchant.pan or ""
     entity = getattr(body, "entityType", None)
     if entity is None and merchant.id is not None:
         business = find_draft(merchant, BY_KEY["business"])
         entity = (business.payload.get("entityType") or None) if business else None
+    entity = entity or (merchant.requirement_choice or {}).get("entityType") or None
     return Facts(pan, entity)
 
 

@@ -24,14 +24,18 @@ from portal.core.labels import Kind, label
 from portal.features.wizard.form_parts import (
     AddressesForm,
     ContactForm,
-    MultiCheckboxField,
     OwnerForm,
     ProductFeesForm,
     VolumeForm,
-    labelled_select,
 )
 from portal.gateway.onboarding.vocabulary import AccountType, EntityType, Product
-from portal.web.body_forms import PLEASE_CHOOSE, BodyForm, text_field
+from portal.web.body_forms import (
+    PLEASE_CHOOSE,
+    BodyForm,
+    MultiCheckboxField,
+    labelled_select,
+    text_field,
+)
 from portal.web.form_base import PortalForm
 
 #: The group of a chosen business category the gateway's list no longer offers.

@@ -19,6 +19,7 @@ from portal.domain.onboarding.outbox import queue
 from portal.domain.onboarding.result import StepResult
 from portal.domain.onboarding.service import save_step_draft, send_saved, send_step
 from portal.domain.onboarding.steps import BY_KEY, Step
+from portal.domain.requirements.checklist import keep_choice
 from portal.features.wizard.conflicts import Difference, differences
 from portal.features.wizard.forms import FORMS, CreateForm, ReconcileForm, StepForm
 from portal.features.wizard.pages import (
@@ -32,6 +33,7 @@ from portal.web.auth.access import current_actor, roles_required
 from portal.web.auth.held_forms import claim, keeps_typing
 from portal.web.auth.roles import STAFF
 from portal.web.required_fields import mark_required
+from portal.web.requirement_pages import RequirementChoiceForm
 from portal.web.scenario_filling import fill_every_step, filled_message
 from portal.web.step_pages import chosen_scenario, step_url
 
@@ -49,11 +51,15 @@ SENDS = ("send", SEND_ANYWAY)
 def new() -> ResponseReturnValue:
     """Step 1 for a merchant not yet in the portal: the record is stored, then maybe sent."""
     form = CreateForm(**held_typing(), data={"externalOnboardingId": new_external_id()})
+    choice = RequirementChoiceForm(formdata=request.form if request.method == "POST"
+                                   else request.args)
     mark_required(form, CREATE.shape)
     if form.validate_on_submit():
         action = request.form.get("action", "")
         sending = action in SENDS
         merchant, errors = start_merchant(form.payload(), sending, actor=current_actor())
+        if merchant is not None:
+            keep_choice(merchant, choice.choice(), actor=current_actor())
         if merchant is not None and sending:
             result = send_step(current_onboarding_client(), merchant, CREATE, form.payload(),
                                actor=current_actor(), accept_advisory=action == SEND_ANYWAY)
@@ -62,7 +68,8 @@ def new() -> ResponseReturnValue:
             return after(merchant, CREATE, draft_saved())
         form.show_errors(errors)
     return render_template("wizard/step.html", merchant=None, step=CREATE, form=form,
-                           stepper=None, draft=None, lock_reason=None, readonly=False)
+                           stepper=None, draft=None, lock_reason=None, readonly=False,
+                           choice=choice, needs=choice.profile().needs())
 
 
 @bp.route("/merchants/<int:merchant_id>/steps/<step_key>", methods=["GET", "POST"])

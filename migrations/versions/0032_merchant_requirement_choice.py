@@ -1,0 +1,30 @@
+"""What was chosen before step 1 to list what a merchant will need (issue 41): the entity
+type, the regulated sector and the products, as ``merchants.requirement_choice`` (JSON). The
+steps' own drafts take over once they hold an entity type or products; the sector is only
+here.
+
+Added with ``op.add_column`` (no batch rebuild of ``merchants`` on SQLite, which would drop the
+triggers of 0019 and 0020).
+
+Revision ID: 0032
+Revises: 0031
+Create Date: 2026-12-02
+"""
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0032"
+down_revision: str | None = "0031"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    op.add_column("merchants", sa.Column("requirement_choice", sa.JSON(), nullable=False,
+                                         server_default="{}"))
+
+
+def downgrade() -> None:
+    op.drop_column("merchants", "requirement_choice")

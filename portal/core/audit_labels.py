@@ -28,6 +28,7 @@ AUDIT_ACTIONS = {
     "merchant.export": "exported {merchant} as a ZIP",
     "merchant.owner": "made {email} the owner of {merchant}",
     "merchant.note": "added a note",
+    "merchant.website_check": "asked for a check of {merchant}'s website",
     "merchant.requirements": "chose what decides what {merchant} will need",
     "merchant.rejection_told": "noted that {merchant} was told of its rejection",
     "notice.email": "emailed a notice to its owner",

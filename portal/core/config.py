@@ -151,6 +151,10 @@ class Settings(PaymentSettings):
         "encrypted PANs", required=True, secret=True, random=True)
     stale_after_days: int = variable("STALE_AFTER_DAYS", 7, "Days without progress before the "
                                      "admin dashboard flags a merchant")
+    website_check_allow_loopback: bool = variable(
+        "WEBSITE_CHECK_ALLOW_LOOPBACK", False, "Let the website check fetch loopback addresses "
+        "(tests, the sandbox); every other private, link-local or reserved address stays "
+        "refused")
     document_retention_days: int = variable(
         "DOCUMENT_RETENTION_DAYS", 0, "Days after a merchant's final status when its stored "
         "document files are deleted (their records stay); 0 keeps them")

@@ -12,7 +12,7 @@ from portal.core.models.merchant import Merchant
 from portal.core.models.step import StepDraft, StepState
 from portal.core.onboarding_statuses import VERIFIED_STATUSES
 from portal.domain.audit.service import Actor, record
-from portal.domain.requirements.table import VERIFICATION, Requirement, needed
+from portal.domain.requirements.table import VERIFICATION, WEBSITE, Requirement, needed
 
 #: The keys of ``Merchant.requirement_choice``.
 ENTITY_TYPE = "entityType"
@@ -40,6 +40,8 @@ class Evidence:
     documents: frozenset[str] = frozenset()
     sent_steps: frozenset[str] = frozenset()
     verified: bool = False
+    #: What the last website check found: its pages' and facts' keys (privacy, prices...).
+    website: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -69,16 +71,27 @@ def evidence_of(merchant: Merchant, drafts: dict[str, StepDraft],
         frozenset(d.doc_type for d in documents if d.status != DocumentStatus.REFUSED),
         frozenset(key for key, draft in drafts.items() if draft.state == StepState.SENT)
         | ({"create"} if merchant.onboarding_id else set()),
-        merchant.status in VERIFIED_STATUSES)
+        merchant.status in VERIFIED_STATUSES,
+        website_found(merchant.website_check or {}))
 
 
 def is_done(row: Requirement, evidence: Evidence) -> bool:
-    """Whether the evidence ticks ``row`` (a website row waits for the website check)."""
+    """Whether the evidence ticks ``row`` (a website row: the website check found it)."""
+    if row.step == WEBSITE:
+        return row.key.removeprefix(f"{WEBSITE}_") in evidence.website
     if row.documents:
         return any(_matches(kind, held) for kind in row.documents for held in evidence.documents)
     if row.step == VERIFICATION:
         return evidence.verified
     return row.step in evidence.sent_steps
+
+
+def website_found(result: dict[str, object]) -> frozenset[str]:
+    """The keys of what a website check's result found: its pages' and its facts'."""
+    links = result.get("links") or {}
+    facts = result.get("facts") or []
+    return frozenset([*links, *facts]) if isinstance(links, dict) and isinstance(facts, list) \
+        else frozenset()
 
 
 def checklist(profile: Profile, evidence: Evidence) -> list[Item]:

@@ -22,6 +22,7 @@ from portal.domain.onboarding.stalling import stale_cutoff
 from portal.domain.payments.credentials import credentials_of
 from portal.domain.payments.service import unavailable_reason
 from portal.domain.requirements.checklist import keep_choice, merchant_checklist
+from portal.domain.website_check.job import queue_check
 from portal.features.merchants.export import export_zip
 from portal.features.merchants.forms import DeleteMerchantForm, SearchForm
 from portal.features.merchants.removal import can_delete, delete_abandoned
@@ -102,6 +103,17 @@ def requirements(merchant_id: int) -> ResponseReturnValue:
     else:
         flash("The form expired; choose again.", "error")
     return redirect(url_for(".detail", merchant_id=merchant_id) + "#needs-heading")
+
+
+@bp.post("/merchants/<int:merchant_id>/website-check")
+@roles_required(*STAFF)
+def website_check(merchant_id: int) -> ResponseReturnValue:
+    """Queue the check of the merchant's website; the worker runs it."""
+    merchant = get_merchant(merchant_id) or abort(404)
+    queue_check(merchant, actor=current_actor())
+    flash("The website check is queued: the worker fetches the website and this page shows "
+          "what it found.", "success")
+    return redirect(url_for(".detail", merchant_id=merchant_id) + "#website-heading")
 
 
 def render_detail(merchant: Merchant, delete_form: DeleteMerchantForm) -> str:

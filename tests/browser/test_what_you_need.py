@@ -78,3 +78,16 @@ def test_a_gstin_from_another_state_is_refused_beside_its_field(page: Page, sent
     expect(page.get_by_role("button", name="Send anyway")).to_be_visible()
     axe.check(page)
     screenshot(page, "gstin-other-state")
+
+
+def test_the_summary_shows_what_the_merchant_needs_and_its_website_check(
+        page: Page, sent_merchant, auth, axe: Axe) -> None:
+    base = sent_merchant("business")
+    log_in(page, auth.create("ops"))
+    page.goto(base)
+    checklist = page.locator(".requirements-checklist")
+    expect(checklist.locator("[data-requirement='line_of_business']")).to_have_class(
+        "requirement requirement--done")
+    expect(page.get_by_role("button", name="Check the website")).to_be_visible()
+    axe.check(page)
+    screenshot(page, "merchant-summary-needs")

@@ -21,6 +21,7 @@ from bench.stack import Bench, postgres
 from portal.core.config import settings_from_env
 from portal.core.config_fields import ROOT
 from portal.core.migrate import upgrade
+from portal.domain.onboarding.scenarios import gstin_of
 from portal.domain.onboarding.steps import BY_KEY
 from portal.features.bulk.parsing import BulkRow, parse_csv
 from portal.gateway.onboarding.client import OnboardingClient
@@ -43,7 +44,8 @@ MB = 1024 * 1024
 
 
 def write_csv(folder: Path, count: int, tag: str) -> Path:
-    """``count`` copies of the example's first merchant, each with its own id and PAN."""
+    """``count`` copies of the example's first merchant, each with its own id and PAN (and
+    that PAN's GSTIN: a GSTIN of another PAN is refused before sending)."""
     folder.mkdir(parents=True, exist_ok=True)
     shutil.copytree(EXAMPLE.parent / "docs", folder / "docs", dirs_exist_ok=True)
     with EXAMPLE.open(newline="") as handle:
@@ -54,7 +56,9 @@ def write_csv(folder: Path, count: int, tag: str) -> Path:
         writer = csv.DictWriter(handle, header)
         writer.writeheader()
         writer.writerows({**template, "externalOnboardingId": f"bench-{tag}-{n:05d}",
-                          "panNumber": f"{tag}BCCD{n:04d}E"} for n in range(1, count + 1))
+                          "panNumber": f"{tag}BCCD{n:04d}E",
+                          "gstNumber": gstin_of(f"{tag}BCCD{n:04d}E")}
+                         for n in range(1, count + 1))
     return path
 
 

@@ -16,8 +16,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask
-from wtforms import Field, FieldList, Form, FormField, HiddenField, SelectChoice, StringField
+from wtforms import (
+    Field,
+    FieldList,
+    Form,
+    FormField,
+    HiddenField,
+    SelectChoice,
+    SelectField,
+    StringField,
+)
 
+from portal.core.labels import Kind, label
 from portal.gateway import rules
 from portal.gateway.shapes import FieldError
 from portal.web.form_base import PortalForm
@@ -98,6 +108,13 @@ def text_field(label: str, help_text: str = "") -> StringField:
     return StringField(label, description=help_text)
 
 
+def labelled_select(text: str, values: Iterable[str], kind: Kind,
+                    help_text: str = "") -> SelectField:
+    """A select of ``values`` shown by their labels, with an empty first choice."""
+    choices = [PLEASE_CHOOSE, *(SelectChoice(v, label(v, kind)) for v in values)]
+    return SelectField(text, choices=choices, validate_choice=False, description=help_text)
+
+
 def field_example(field: Field) -> str | None:
     """The example shown under ``field``, found by its name; None when it has none."""
     return EXAMPLES.get(field.short_name)
@@ -126,6 +143,8 @@ class BodyForm(PortalForm):
         self.nested_errors: dict[str, list[str]] = {}
         #: Every error placed beside a field or group, in the order given (the summary).
         self.error_links: list[ErrorLink] = []
+        #: Only advisory checks stopped the send: the page offers "Send anyway".
+        self.send_anyway_offered = False
 
     def payload(self) -> dict[str, Any]:
         """The form's data as the body's fields (no CSRF token), typed values tidied."""

@@ -52,7 +52,7 @@ def planned_fill(merchant: Merchant, scenario: str) -> list[Planned]:
         if step.request is None or entry.state in (StepState.LOCKED, StepState.NOT_NEEDED) or (
                 step.creates_record and merchant.create_state != CreateState.DRAFT):
             continue
-        data = scenarios.form_data(scenario, step.key)
+        data = scenarios.form_data(scenario, step.key, merchant.pan or "")
         stored = drafts[step.key].payload if step.key in drafts else {}
         if step.creates_record:
             data |= {name: stored[name] for name in IDENTITY_FIELDS if stored.get(name)}

@@ -15,6 +15,7 @@ from portal.core.db import db
 from portal.core.models.bulk import BulkImport, BulkImportRow
 from portal.core.models.job import Job
 from portal.domain.audit.service import Actor
+from portal.domain.onboarding.scenarios import gstin_of
 from portal.features.bulk import import_job as jobs
 from portal.features.bulk import service
 from tests.bulk.support import EXAMPLE
@@ -26,7 +27,8 @@ SCHEDULES = len(Intervals().schedules())
 
 
 def many_merchants(count: int) -> bytes:
-    """A bulk CSV of ``count`` copies of the example's first merchant, each its own id and PAN."""
+    """A bulk CSV of ``count`` copies of the example's first merchant, each its own id and PAN
+    (and the GSTIN of that PAN: a GSTIN of another PAN is refused before sending)."""
     with EXAMPLE.open(newline="") as handle:
         reader = csv.DictReader(handle)
         template, header = next(reader), reader.fieldnames or []
@@ -34,7 +36,8 @@ def many_merchants(count: int) -> bytes:
     writer = csv.DictWriter(out, header, lineterminator="\n")
     writer.writeheader()
     writer.writerows({**template, "externalOnboardingId": f"jobs-{n:03d}",
-                      "panNumber": f"ABCCD{n:04d}E"} for n in range(1, count + 1))
+                      "panNumber": f"ABCCD{n:04d}E", "gstNumber": gstin_of(f"ABCCD{n:04d}E")}
+                     for n in range(1, count + 1))
     return out.getvalue().encode()
 
 

@@ -18,7 +18,7 @@ from tests.support.accounts import TEST_PASSWORD
 from tests.support.browser import Browser, Page
 from tests.support.rows import stored
 from tests.support.servers import serve, sign_in
-from tests.wizard.support import point_gateway_at, typed, upload
+from tests.wizard.support import merchant_id_from, point_gateway_at, typed, upload
 
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
@@ -136,7 +136,11 @@ def test_a_failed_penny_drop_asks_for_a_cancelled_cheque_here(browser, app, new_
     assert stored(app, new_merchant).documents_outstanding == []
 
 
-def test_a_sole_proprietor_chooses_which_business_proof_to_upload(browser, app, new_merchant):
+def test_a_sole_proprietor_chooses_which_business_proof_to_upload(browser, app):
+    # a proprietor's PAN is the proprietor's own: a person's (4th letter P)
+    page = browser.submit(browser.get("/merchants/new"),
+                          typed(scenarios.HAPPY, "create", panNumber=scenarios.company_pan("P")))
+    new_merchant = merchant_id_from(page)
     browser.submit(browser.get(f"/merchants/{new_merchant}/steps/business"),
                    typed(scenarios.HAPPY, "business", entityType="PROPRIETOR"))
     page = documents_page(browser, new_merchant)

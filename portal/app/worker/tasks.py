@@ -18,6 +18,7 @@ from portal.domain.jobs import account_mail
 from portal.domain.jobs.queue import JobEnd, JobRun
 from portal.domain.merchant_mail.reminders import send_reminders
 from portal.domain.payments.status_poll import poll_once
+from portal.domain.website_check import job as website_job
 from portal.features.bulk import import_job
 from portal.features.notifications.delivery import deliver
 from portal.features.team.mail_jobs import run_account_mail
@@ -64,6 +65,12 @@ def run_notices(run: JobRun) -> JobEnd:
     return JobEnd.DONE
 
 
+def run_website_check(run: JobRun) -> JobEnd:
+    """Fetch and read a merchant's website (portal.domain.website_check)."""
+    return website_job.run_check(int(run.payload["merchant_id"]),
+                                 current_settings().website_check_allow_loopback)
+
+
 def nothing_to_undo(_payload: dict[str, Any]) -> None:
     """A job that leaves nothing behind when it is given up."""
 
@@ -84,6 +91,7 @@ HANDLERS: dict[str, Handler] = {
     PAYMENT_POLL: Handler(run_payment_poll),
     NOTICES: Handler(run_notices),
     account_mail.KIND: Handler(run_account_mail),
+    website_job.KIND: Handler(run_website_check),
 }
 
 

@@ -61,6 +61,12 @@ class Merchant(Base):
         UTCDateTime, default=clock.utcnow, index=True
     )
     checklist: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    #: What was chosen before step 1 to list what the merchant will need: ``entityType``,
+    #: ``sector`` and ``products`` (``portal.domain.requirements``); the steps' drafts take
+    #: over the entity type and products once they hold them.
+    requirement_choice: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    #: The last website check's result and date (``portal.domain.website_check``); {}: none.
+    website_check: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     #: The gateway's pending document keys; encrypted, as they embed owners' PANs.
     documents_outstanding: Mapped[list[str]] = mapped_column(EncryptedJSON, default=list)
     penny_drop_status: Mapped[str | None] = mapped_column(String(16))

@@ -106,7 +106,7 @@ def retry_create(client: OnboardingClient, merchant: Merchant, *,
 
 
 def send_create(client: OnboardingClient, merchant: Merchant, *,
-                actor: Actor) -> StepResult:
+                actor: Actor, accept_advisory: bool = False) -> StepResult:
     """Send the create with the stored id and PAN and move the state machine; commits.
 
     The state is OUTCOME_UNKNOWN when the request is stored before it is sent (so also if
@@ -117,7 +117,8 @@ def send_create(client: OnboardingClient, merchant: Merchant, *,
     body = {EXTERNAL_ID_FIELD: merchant.external_onboarding_id,
             "panNumber": merchant.pan or draft.payload.get("panNumber", "")}
     merchant.create_state = CreateState.OUTCOME_UNKNOWN
-    result = call_gateway(client, merchant, CREATE, draft, body, actor=actor)
+    result = call_gateway(client, merchant, CREATE, draft, body, actor=actor,
+                          accept_advisory=accept_advisory)
     result.version = draft.version
     if result.ok:
         merchant.create_state = CreateState.CREATED

@@ -36,5 +36,7 @@ class StepResult:
     rate_limited: bool = False
     #: Seconds the gateway asked us to wait before the next attempt (``Retry-After``), if any.
     retry_after: float | None = None
+    #: Only advisory checks before sending stopped it: ops may send anyway.
+    advisory_only: bool = False
     #: The gateway's answer to a send that went through.
     answer: RecordAnswer | None = None

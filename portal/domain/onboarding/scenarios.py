@@ -11,9 +11,12 @@ import secrets
 import string
 from typing import Any
 
+from stdnum import luhn
+from stdnum.in_ import pan as stdnum_pan
+
 from portal.domain.onboarding.create import new_external_id
 from portal.gateway.onboarding.vocabulary import CardNetwork, Product
-from portal.gateway.rules import GSTIN_EXAMPLE, PHONE_EXAMPLE
+from portal.gateway.rules import PHONE_EXAMPLE
 
 HAPPY = "happy"
 PENNY_DROP_FAILS = "penny_drop_fails"
@@ -76,8 +79,19 @@ def company_pan(holder: str = "C") -> str:
            f"{secrets.choice(string.ascii_uppercase)}"
 
 
-def form_data(scenario: str, step: str) -> dict[str, Any]:
-    """The form data of ``step`` for ``scenario``."""
+def gstin_of(pan: str, state: str = "27") -> str:
+    """The first GSTIN of the business with this PAN in ``state`` (27, Maharashtra: the test
+    address's), its check digit computed; blank when the PAN is not a well-formed one."""
+    if not stdnum_pan.is_valid(pan):
+        return ""
+    start = f"{state}{pan.upper()}1Z"
+    return start + luhn.calc_check_digit(start, string.digits + string.ascii_uppercase)
+
+
+def form_data(scenario: str, step: str, pan: str = "") -> dict[str, Any]:
+    """The form data of ``step`` for ``scenario``; the business details' GSTIN is that of the
+    merchant's ``pan`` (none without it: a GSTIN of another PAN fails the checks before
+    sending)."""
     name = _NAMES[scenario]
     account, ifsc = FAILING_BANK if scenario == PENNY_DROP_FAILS else VERIFIED_BANK
     individual = scenario == INDIVIDUAL
@@ -89,7 +103,7 @@ def form_data(scenario: str, step: str) -> dict[str, Any]:
             "entityType": "INDIVIDUAL" if individual else "PVT_LTD_COMPANY",
             "natureOfBusiness": "BUS.IT_SERVICES",
             "registeredName": name, "tradeName": "Sandbox Traders",
-            "gstNumber": GSTIN_EXAMPLE, "iec": "", "websiteUrl": "https://merchant.example.com",
+            "gstNumber": gstin_of(pan), "iec": "", "websiteUrl": "https://merchant.example.com",
             "purposeCode": "P0802",
             "expectedMonthlyVolume": {"amount": "50000", "currency": "USD"},
             "address": {"isOperatingSameAsRegistered": True,

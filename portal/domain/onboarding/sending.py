@@ -19,6 +19,7 @@ from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.step import StepDraft, StepState
 from portal.domain.audit.service import Actor, record
+from portal.domain.onboarding.before_sending import checked
 from portal.domain.onboarding.gateway_record import apply_answer, apply_record
 from portal.domain.onboarding.gateway_words import refusal_words
 from portal.domain.onboarding.locks import says_locked
@@ -48,15 +49,17 @@ NEEDS_CORRECTING = "Some fields need correcting."
 
 
 def send_draft(client: OnboardingClient, merchant: Merchant, step: Step,
-               draft: StepDraft, *, actor: Actor, store_first: bool = True) -> StepResult:
+               draft: StepDraft, *, actor: Actor, store_first: bool = True,
+               accept_advisory: bool = False) -> StepResult:
     """Send the draft (saved, or staged in this transaction: it is committed with the body
     before the call, unless ``store_first`` is False and it was never stored: see
     ``service.send_step``); when the gateway is unavailable, queue it for the background
-    sync; commits. A send still queued for the step was superseded by the caller."""
+    sync; commits. A send still queued for the step was superseded by the caller. With
+    ``accept_advisory`` the advisory checks before sending let it through (audited)."""
     assert step.request is not None
     body = step.request(draft.payload)
     result = call_gateway(client, merchant, step, draft, body, actor=actor,
-                          store_first=store_first)
+                          store_first=store_first, accept_advisory=accept_advisory)
     result.version = draft.version
     if result.ok and step.checks_account and merchant.penny_drop_status:
         result.message = penny_drop_outcome(merchant)
@@ -70,17 +73,28 @@ def send_draft(client: OnboardingClient, merchant: Merchant, step: Step,
 
 
 def call_gateway(client: OnboardingClient, merchant: Merchant, step: Step, draft: StepDraft,
-                 body: Any, *, actor: Actor, store_first: bool = True) -> StepResult:
-    """Validate locally, then commit (what is sent is stored before it is sent; with
-    ``store_first`` False only when the draft was stored already), send, and store the answer
-    or the failure with its audit entry (credited to ``actor``); the caller commits that."""
+                 body: Any, *, actor: Actor, store_first: bool = True,
+                 accept_advisory: bool = False) -> StepResult:
+    """Validate locally and run the checks before sending (``accept_advisory``: the advisory
+    ones let it through, audited), then commit (what is sent is stored before it is sent;
+    with ``store_first`` False only when the draft was stored already), send, and store the
+    answer or the failure with its audit entry (credited to ``actor``); the caller commits
+    that."""
     action = f"step.send.{step.key}"
     value, errors = check_all(step.shape, body)
+    stops, accepted = checked(merchant, step, value, accept_advisory) if not errors \
+        else ([], [])
+    errors = errors or [finding.error for finding in stops]
     if errors:
-        mark_failed(draft, INVALID, NEEDS_CORRECTING, errors)
+        advisory = bool(stops) and all(finding.advisory for finding in stops)
+        mark_failed(draft, INVALID, NEEDS_CORRECTING, errors, advisory=advisory)
         record(action, outcome=INVALID, merchant_id=merchant.id,
-               detail={"fields": [e.field for e in errors]}, actor=actor)
-        return StepResult(False, NEEDS_CORRECTING, errors)
+               detail={"fields": [e.field for e in errors],
+                       "checks": [finding.rule for finding in stops]}, actor=actor)
+        return StepResult(False, NEEDS_CORRECTING, errors, advisory_only=advisory)
+    if accepted:
+        record("step.send_anyway", merchant_id=merchant.id, actor=actor,
+               detail={"step": step.key, "checks": [finding.rule for finding in accepted]})
     if not step.creates_record and not merchant.onboarding_id:
         return StepResult(False, "Create the merchant at the gateway first (step 1).")
     assert step.send is not None
@@ -172,14 +186,16 @@ def mark_sent(draft: StepDraft, gid: str) -> None:
 
 
 def mark_failed(draft: StepDraft, kind: str, message: str, errors: list[FieldError],
-                gid: str = "") -> None:
-    """Keep the draft and remember why the send failed; a 'locked' refusal locks the step."""
+                gid: str = "", *, advisory: bool = False) -> None:
+    """Keep the draft and remember why the send failed; a 'locked' refusal locks the step.
+    ``advisory``: only advisory checks stopped it (the page offers to send anyway)."""
     locked = next((e.message for e in errors if says_locked(e.message)), None) \
         if kind == REFUSED else None
     draft.state = StepState.LOCKED if locked else StepState.NEEDS_ATTENTION
     draft.lock_reason = locked or draft.lock_reason
     draft.last_error = {"kind": kind, "message": message,
-                        "fields": [e.as_json() for e in errors]}
+                        "fields": [e.as_json() for e in errors],
+                       **({"advisory": True} if advisory else {})}
     draft.last_gid = gid or draft.last_gid
 
 

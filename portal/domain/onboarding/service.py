@@ -47,13 +47,15 @@ def save_step_draft(merchant: Merchant, step: Step, data: dict[str, Any],
 
 def send_step(client: OnboardingClient, merchant: Merchant, step: Step,
               data: dict[str, Any], version: int | None = None, *,
-              actor: Actor, store_first: bool = True) -> StepResult:
+              actor: Actor, store_first: bool = True,
+              accept_advisory: bool = False) -> StepResult:
     """Keep the draft, validate it like the gateway does, send it and store the answer.
 
     Two commits: the draft with the body about to be sent, then the answer (see sending).
     With ``store_first`` False (a bulk import's row: its import keeps what it sends, and a
     row taken over sends it again) a step without a stored draft is stored with its answer,
-    in one commit. The audit entries are ``actor``'s.
+    in one commit. ``accept_advisory``: ops chose to send anyway past the advisory checks.
+    The audit entries are ``actor``'s.
     """
     try:
         if step.creates_record:
@@ -61,14 +63,16 @@ def send_step(client: OnboardingClient, merchant: Merchant, step: Step,
             if errors:
                 return StepResult(False, "The draft could not be saved.",
                                   create.with_send_errors(step, data, errors))
-            return create.send_create(client, merchant, actor=actor)
+            return create.send_create(client, merchant, actor=actor,
+                                      accept_advisory=accept_advisory)
         reason = lock_reason(merchant, step)
         if reason:
             return StepResult(False, reason)
         draft = stage_draft(merchant, step, data, version, actor=actor, flush=store_first)
     except DraftConflict as exc:
         return conflict_result(exc)
-    return send_draft(client, merchant, step, draft, actor=actor, store_first=store_first)
+    return send_draft(client, merchant, step, draft, actor=actor, store_first=store_first,
+                      accept_advisory=accept_advisory)
 
 
 def send_saved(client: OnboardingClient, merchant: Merchant, step: Step, *,

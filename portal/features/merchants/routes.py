@@ -22,6 +22,8 @@ from portal.domain.onboarding.product_rows import product_rows
 from portal.domain.onboarding.stalling import stale_cutoff
 from portal.domain.payments.credentials import credentials_of
 from portal.domain.payments.service import unavailable_reason
+from portal.domain.requirements.checklist import keep_choice, merchant_checklist
+from portal.domain.website_check.job import queue_check
 from portal.features.merchants.export import export_zip
 from portal.features.merchants.forms import DeleteMerchantForm, SearchForm
 from portal.features.merchants.removal import can_delete, delete_abandoned
@@ -29,6 +31,7 @@ from portal.features.merchants.service import TOTAL_STEPS, owner_filter, search_
 from portal.features.ownership.pages import panel
 from portal.web.auth.access import current_actor, roles_required
 from portal.web.auth.roles import STAFF
+from portal.web.requirement_pages import RequirementChoicePost
 
 bp = Blueprint("merchants", __name__)
 
@@ -93,12 +96,43 @@ def export(merchant_id: int) -> ResponseReturnValue:
                      download_name=f"merchant-{merchant.external_onboarding_id}.zip")
 
 
+@bp.post("/merchants/<int:merchant_id>/requirements")
+@roles_required(*STAFF)
+def requirements(merchant_id: int) -> ResponseReturnValue:
+    """Change what decides the merchant's list of requirements (its sector, and its entity
+    type and products until its steps hold them)."""
+    merchant = get_merchant(merchant_id) or abort(404)
+    form = RequirementChoicePost()
+    if form.validate_on_submit():
+        keep_choice(merchant, form.choice(), actor=current_actor())
+        flash("The list of what this merchant needs is updated.", "success")
+    else:
+        flash("The form expired; choose again.", "error")
+    return redirect(url_for(".detail", merchant_id=merchant_id) + "#needs-heading")
+
+
+@bp.post("/merchants/<int:merchant_id>/website-check")
+@roles_required(*STAFF)
+def website_check(merchant_id: int) -> ResponseReturnValue:
+    """Queue the check of the merchant's website; the worker runs it."""
+    merchant = get_merchant(merchant_id) or abort(404)
+    queue_check(merchant, actor=current_actor())
+    flash("The website check is queued: the worker fetches the website and this page shows "
+          "what it found.", "success")
+    return redirect(url_for(".detail", merchant_id=merchant_id) + "#website-heading")
+
+
 def render_detail(merchant: Merchant, delete_form: DeleteMerchantForm) -> str:
-    """The summary page (its owner and newest notes too), with the delete form when the
-    merchant can be deleted."""
-    stepper = progress.stepper(merchant, drafts_of(merchant))
+    """The summary page (its owner and newest notes, what it needs), with the delete form
+    when the merchant can be deleted."""
+    drafts = drafts_of(merchant)
+    documents = documents_of(merchant)
+    stepper = progress.stepper(merchant, drafts)
     return render_template("merchants/detail.html", merchant=merchant, stepper=stepper,
-                           versions=versions_of(documents_of(merchant)),
+                           versions=versions_of(documents),
+                           needs=merchant_checklist(merchant, drafts, documents),
+                           needs_form=RequirementChoicePost(
+                               formdata=None, data=merchant.requirement_choice or {}),
                            credentials=credentials_of(merchant),
                            products=product_rows(merchant),
                            payments_reason=unavailable_reason(merchant),

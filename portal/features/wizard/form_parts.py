@@ -6,8 +6,6 @@ the step's payload as the gateway expects it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from wtforms import (
     BooleanField,
     FieldList,
@@ -20,14 +18,7 @@ from wtforms import (
 
 from portal.core.labels import Kind, label
 from portal.gateway.onboarding.vocabulary import CardNetwork, FeeType, Product
-from portal.web.body_forms import PLEASE_CHOOSE, text_field
-
-
-def labelled_select(text: str, values: Iterable[str], kind: Kind,
-                    help_text: str = "") -> SelectField:
-    """A select of ``values`` shown by their labels, with an empty first choice."""
-    choices = [PLEASE_CHOOSE, *(SelectChoice(v, label(v, kind)) for v in values)]
-    return SelectField(text, choices=choices, validate_choice=False, description=help_text)
+from portal.web.body_forms import labelled_select, text_field
 
 
 class AddressForm(Form):

@@ -27,10 +27,14 @@ from portal.features.wizard.form_parts import (
     OwnerForm,
     ProductFeesForm,
     VolumeForm,
-    labelled_select,
 )
 from portal.gateway.onboarding.vocabulary import AccountType, EntityType, Product
-from portal.web.body_forms import PLEASE_CHOOSE, BodyForm, text_field
+from portal.web.body_forms import (
+    PLEASE_CHOOSE,
+    BodyForm,
+    labelled_select,
+    text_field,
+)
 from portal.web.form_base import MultiCheckboxField, PortalForm
 
 #: The group of a chosen business category the gateway's list no longer offers.

@@ -19,6 +19,7 @@ from portal.domain.onboarding.outbox import queue
 from portal.domain.onboarding.result import StepResult
 from portal.domain.onboarding.service import save_step_draft, send_saved, send_step
 from portal.domain.onboarding.steps import BY_KEY, Step
+from portal.domain.requirements.checklist import keep_choice
 from portal.features.wizard.conflicts import Difference, differences
 from portal.features.wizard.forms import FORMS, CreateForm, ReconcileForm, StepForm
 from portal.features.wizard.pages import (
@@ -32,12 +33,16 @@ from portal.web.auth.access import current_actor, roles_required
 from portal.web.auth.held_forms import claim, keeps_typing
 from portal.web.auth.roles import STAFF
 from portal.web.required_fields import mark_required
+from portal.web.requirement_pages import RequirementChoiceForm
 from portal.web.scenario_filling import fill_every_step, filled_message, replaced_by_fill
 from portal.web.step_pages import chosen_scenario, step_url
 
 bp = Blueprint("wizard", __name__)
 bp.context_processor(template_helpers)
 CREATE = BY_KEY["create"]
+#: The buttons that send: "Save and send", and "Send anyway" past the advisory checks.
+SEND_ANYWAY = "send_anyway"
+SENDS = ("send", SEND_ANYWAY)
 
 
 @bp.route("/merchants/new", methods=["GET", "POST"])
@@ -46,19 +51,25 @@ CREATE = BY_KEY["create"]
 def new() -> ResponseReturnValue:
     """Step 1 for a merchant not yet in the portal: the record is stored, then maybe sent."""
     form = CreateForm(**held_typing(), data={"externalOnboardingId": new_external_id()})
+    choice = RequirementChoiceForm(formdata=request.form if request.method == "POST"
+                                   else request.args)
     mark_required(form, CREATE.shape)
     if form.validate_on_submit():
-        sending = request.form.get("action") == "send"
+        action = request.form.get("action", "")
+        sending = action in SENDS
         merchant, errors = start_merchant(form.payload(), sending, actor=current_actor())
+        if merchant is not None:
+            keep_choice(merchant, choice.choice(), actor=current_actor())
         if merchant is not None and sending:
             result = send_step(current_onboarding_client(), merchant, CREATE, form.payload(),
-                               actor=current_actor())
+                               actor=current_actor(), accept_advisory=action == SEND_ANYWAY)
             return after(merchant, CREATE, result, moved=result.ok)
         if merchant is not None:
             return after(merchant, CREATE, draft_saved())
         form.show_errors(errors)
     return render_template("wizard/step.html", merchant=None, step=CREATE, form=form,
-                           stepper=None, draft=None, lock_reason=None, readonly=False)
+                           stepper=None, draft=None, lock_reason=None, readonly=False,
+                           choice=choice, needs=choice.profile().needs())
 
 
 @bp.route("/merchants/<int:merchant_id>/steps/<step_key>", methods=["GET", "POST"])
@@ -78,7 +89,7 @@ def step(merchant_id: int, step_key: str) -> ResponseReturnValue:
             # The stored draft already holds these very values: no one's work is at stake.
             result = save(merchant, step, form, action, result.conflict.version)
         if result.ok or result.queued_until:
-            return after(merchant, step, result, moved=result.ok and action == "send")
+            return after(merchant, step, result, moved=result.ok and action in SENDS)
         if result.conflict is not None:
             changes = differences(form, result.conflict.payload)
             form.draft_version.data = str(result.conflict.version)  # saving again is deliberate
@@ -86,17 +97,20 @@ def step(merchant_id: int, step_key: str) -> ResponseReturnValue:
             form.draft_version.data = str(result.version)  # the draft this very save stored
         form.show_errors(page_errors(result.message, result.unavailable, result.errors),
                          step.root)
+        form.send_anyway_offered = result.advisory_only
     elif request.method == "GET" and draft is not None and draft.state == StepState.NEEDS_ATTENTION:
         form.show_errors(stored_errors(draft.last_error), step.root)
+        form.send_anyway_offered = bool(draft.last_error.get("advisory"))
     return render_step(merchant, step, form, changes)
 
 
 def save(merchant: Merchant, step: Step, form: StepForm, action: str,
          version: int | None) -> StepResult:
-    """Save and send (``action`` 'send') or save the draft, from the form's data."""
-    if action == "send":
+    """Save and send (``action`` 'send', or 'send_anyway' past the advisory checks) or save
+    the draft, from the form's data."""
+    if action in SENDS:
         return send_step(current_onboarding_client(), merchant, step, form.payload(), version,
-                         actor=current_actor())
+                         actor=current_actor(), accept_advisory=action == SEND_ANYWAY)
     return save_step_draft(merchant, step, form.payload(), version, actor=current_actor())
 
 

@@ -26,18 +26,19 @@ ADMIN = Actor("admin@example.com")
 SCHEDULES = len(Intervals().schedules())
 
 
-def many_merchants(count: int) -> bytes:
-    """A bulk CSV of ``count`` copies of the example's first merchant, each its own id and PAN
-    (and the GSTIN of that PAN: a GSTIN of another PAN is refused before sending)."""
+def many_merchants(count: int, tag: str = "jobs", pan_start: str = "ABCCD") -> bytes:
+    """A bulk CSV of ``count`` copies of the example's first merchant, each its own id (``tag``
+    and a number) and PAN (``pan_start`` and a number), and the GSTIN of that PAN: a GSTIN of
+    another PAN is refused before sending."""
     with EXAMPLE.open(newline="") as handle:
         reader = csv.DictReader(handle)
         template, header = next(reader), reader.fieldnames or []
     out = io.StringIO()
     writer = csv.DictWriter(out, header, lineterminator="\n")
     writer.writeheader()
-    writer.writerows({**template, "externalOnboardingId": f"jobs-{n:03d}",
-                      "panNumber": f"ABCCD{n:04d}E", "gstNumber": gstin_of(f"ABCCD{n:04d}E")}
-                     for n in range(1, count + 1))
+    pans = {n: f"{pan_start}{n:04d}E" for n in range(1, count + 1)}
+    writer.writerows({**template, "externalOnboardingId": f"{tag}-{n:03d}",
+                      "panNumber": pan, "gstNumber": gstin_of(pan)} for n, pan in pans.items())
     return out.getvalue().encode()
 
 

@@ -52,9 +52,8 @@ def run_import_counted(settings, rows: int, tag: str) -> tuple[int, int]:
     (their ids and PANs marked with the letter ``tag``), one row at a time."""
     app = create_app(settings.with_changes(bulk_concurrency=1))
     with app.app_context():
-        content = many_merchants(rows).replace(b"jobs-", f"{tag}-".encode())
-        import_id = service.submit(content.replace(b"ABCCD", f"{tag}BCCD".encode()),
-                                   "merchants.csv", ADMIN).id
+        content = many_merchants(rows, tag, f"{tag}BCCD")
+        import_id = service.submit(content, "merchants.csv", ADMIN).id
     with commits(app) as made, statements(app) as seen:
         assert run_next(app, WorkerOptions(name="counted"), threading.Event())
     assert stored_import(app, import_id).counts["awaiting_documents"] == rows

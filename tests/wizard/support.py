@@ -22,21 +22,23 @@ def browser(auth, client) -> Browser:
     return Browser(client)
 
 
-def typed(scenario: str, step: str, **changes: str | None) -> dict:
-    """A scenario's data for a step as form fields, with some fields changed."""
-    return {**flatten(scenarios.form_data(scenario, step)), **changes}
+def typed(scenario: str, step: str, pan: str = "", **changes: str | None) -> dict:
+    """A scenario's data for a step as form fields (the GSTIN that of the merchant's ``pan``,
+    blank without it), with some fields changed."""
+    return {**flatten(scenarios.form_data(scenario, step, pan)), **changes}
 
 
 def send_through_pages(browser: Browser, steps: tuple[str, ...] = (),
                        scenario: str = scenarios.HAPPY) -> int:
     """Create a merchant at the sandbox through step 1's page, then send ``steps`` through
     theirs, with a scenario's data; returns the merchant's id."""
-    page = browser.submit(browser.get("/merchants/new"), typed(scenario, "create"))
+    create = typed(scenario, "create")
+    page = browser.submit(browser.get("/merchants/new"), create)
     assert page.response.status_code == 200
     merchant_id = merchant_id_from(page)
     for step in steps:
         browser.submit(browser.get(f"/merchants/{merchant_id}/steps/{step}"),
-                       typed(scenario, step))
+                       typed(scenario, step, create["panNumber"]))
     return merchant_id
 
 

@@ -82,3 +82,11 @@ def test_the_merchant_opening_their_link_reads_as_a_sentence(app, admin):
     _audit(app, actor_label="merchant link", action="merchant_link.open", merchant_id=merchant)
     sentence = _soup(admin, "action=merchant_link.open").select_one("td.sentence").get_text()
     assert sentence == "The merchant opened their verification link for Chai Point."
+
+
+def test_an_events_details_name_what_happened_in_words_before_its_code(app, admin):
+    _audit(app, action="step.send.bank", detail={"step": "bank", "reason": "x" * 300})
+    details = _soup(admin).select_one("tr[data-event] .audit-detail")
+    assert details.select_one(".action-words").get_text() == "Sent bank details"
+    assert details.select_one("code.action").get_text() == "step.send.bank"
+

@@ -25,6 +25,9 @@ ADMIN = "operations.manager.north.india@payments.partner-company.example.co.in"
 NEWCOMER = "relationship.manager.karnataka.region@onboarding.partner-company.example.co.in"
 DISPLAY_NAME = "Shree Venkateshwara Handloom & Textile Exports (Kanchipuram flagship store)"
 LEGAL_NAME = "Shree Venkateshwara Handloom and Textile Exports Private Limited"
+#: The audit page's recorded details wider than their box (they wrap instead).
+CLIPPED_DETAILS = """() => Array.from(document.querySelectorAll(".audit-json"))
+    .filter(box => box.scrollWidth > box.clientWidth + 1).map(box => box.innerText.slice(0, 40))"""
 WIZARD_PAGES = ("steps/create", "steps/business", "steps/owners", "steps/bank",
                 "steps/signatory", "steps/documents", "steps/products", "verification",
                 "status")
@@ -110,6 +113,9 @@ def test_every_main_page_fits_a_phone_and_a_desktop(page: Page, servers: Servers
     widths.measure("bulk-results", page.url)
     widths.measure("bulk", "/admin/bulk/")
     widths.measure("audit", "/admin/audit")
+    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    widths.measure("audit-details")
+    assert page.evaluate(CLIPPED_DETAILS) == [], "the recorded details scroll sideways"
 
     assert widths.too_wide == {}, "wider than the screen:\n" + "\n".join(
         f"  {name}: {width}" for name, width in widths.too_wide.items())

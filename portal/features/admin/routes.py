@@ -13,7 +13,7 @@ from portal.domain.health.dormancy import dormant_count
 from portal.domain.payments import expiry
 from portal.features.admin import dashboard as board
 from portal.features.admin.forms import AuditFilterForm
-from portal.features.admin.sentences import event_sentences
+from portal.features.admin.sentences import action_words, event_sentences
 from portal.web.auth.access import roles_required
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
@@ -44,7 +44,7 @@ def audit() -> ResponseReturnValue:
     args = {k: v for k, v in request.args.items() if k != "page"}
     merchants = trail.event_merchants(page.rows)
     return render_template("admin/audit.html", form=form, page=page, args=args,
-                           merchants=merchants,
+                           merchants=merchants, action_words=action_words,
                            sentences=event_sentences(page.rows, merchants)), (
         200 if valid else 400)
 

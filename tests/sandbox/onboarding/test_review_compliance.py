@@ -47,7 +47,7 @@ def test_a_card_merchants_website_without_a_refund_page_reaches_an_rfi_naming_it
     with serve(site({"/": ("200 OK", {}, HOME)})) as url:
         outcome = reviewed(sandbox_server, partner, onboarding_id, websiteUrl=url)
     assert outcome is OnboardingStatus.RFI
-    record = sandbox_server.backend._get(onboarding_id)  # noqa: SLF001 - the review's finding
+    record = sandbox_server.backend._get(onboarding_id)
     assert record.website_gaps == ["a refund policy page"]
 
 

@@ -16,6 +16,7 @@ from bench import (
     load,
     merchant_list,
     payment_list,
+    rfi_prediction,
     save_and_send,
     signing,
     upload,
@@ -24,7 +25,7 @@ from bench.measure import render
 from bench.stack import Bench, sandbox
 
 SUITES = (signing, save_and_send, merchant_list, payment_list, bulk_import, bulk_workers, upload,
-          load)
+          rfi_prediction, load)
 
 
 def machine() -> str:

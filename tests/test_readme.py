@@ -129,6 +129,12 @@ def test_the_readme_gives_the_two_commands() -> None:
     assert "admin@localhost" in README
 
 
+def test_the_readme_says_what_to_check_before_sending_citing_the_requirements_page() -> None:
+    section = README.split("## Before you send\n", 1)[1].split("\n## ", 1)[0]
+    assert "`set-up/partner-onboarding/merchant-requirements.mdx`" in section
+    assert "(docs/user/before-you-send.md)" in section
+
+
 def test_every_file_the_readme_links_exists() -> None:
     links = LOCAL_LINK.findall(README)
     assert "docs/images/dashboard.png" in links

@@ -12,6 +12,7 @@ from portal.domain.audit.service import Actor, record
 from portal.domain.jobs.queue import JobEnd, enqueue
 from portal.domain.onboarding.drafts import find_draft
 from portal.domain.onboarding.steps import BY_KEY
+from portal.domain.website_check.acceptance import kept_acceptances
 from portal.domain.website_check.fetch import Refused, fetch_page, robots_allow
 from portal.domain.website_check.reading import read_page
 
@@ -55,8 +56,9 @@ def run_check(merchant_id: int, allow_loopback: bool) -> JobEnd:
     data = business.payload if business else {}
     url = str(data.get("websiteUrl") or "")
     names = [str(data.get(key) or "") for key in ("tradeName", "registeredName")]
-    merchant.website_check = check_website(url, names, allow_loopback) if url else {
+    result = check_website(url, names, allow_loopback) if url else {
         "url": "", "checked_at": clock.utcnow().isoformat(), "links": {}, "facts": [],
         "missing": [], "error": "Step 2 holds no website address yet."}
+    merchant.website_check = kept_acceptances(merchant.website_check or {}, result)
     db.session.commit()
     return JobEnd.DONE

@@ -1,11 +1,12 @@
-"""The merchants list's search form (a GET form: no CSRF token) and the delete confirmation."""
+"""The merchants list's search form (a GET form: no CSRF token), the delete confirmation and
+the acceptance of a website check's gap."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from wtforms import BooleanField, SearchField, SelectChoice, SelectField
-from wtforms.validators import DataRequired
+from wtforms import BooleanField, HiddenField, SearchField, SelectChoice, SelectField, TextAreaField
+from wtforms.validators import DataRequired, Length
 
 from portal.core.label_tables import NOT_CREATED
 from portal.core.labels import label
@@ -46,3 +47,16 @@ class DeleteMerchantForm(PortalForm):
     confirm = BooleanField(
         "I understand that this merchant, its drafts and its uploaded documents are deleted "
         "for good.", validators=[DataRequired(message="Tick the box to confirm the deletion.")])
+
+
+#: The longest note accepting a website gap.
+NOTE_MOST = 500
+
+
+class AcceptGapForm(PortalForm):
+    """Accept one gap the website check found, saying why."""
+
+    gap = HiddenField(validators=[DataRequired()])
+    note = TextAreaField("Why it is acceptable", validators=[
+        DataRequired(message="Say why this gap is acceptable; the note is kept in the audit."),
+        Length(max=NOTE_MOST, message=f"Keep the note to {NOTE_MOST} characters.")])

@@ -23,9 +23,10 @@ from portal.domain.onboarding.stalling import stale_cutoff
 from portal.domain.payments.credentials import credentials_of
 from portal.domain.payments.service import unavailable_reason
 from portal.domain.requirements.checklist import keep_choice, merchant_checklist
+from portal.domain.website_check.acceptance import accept_gap
 from portal.domain.website_check.job import queue_check
 from portal.features.merchants.export import export_zip
-from portal.features.merchants.forms import DeleteMerchantForm, SearchForm
+from portal.features.merchants.forms import AcceptGapForm, DeleteMerchantForm, SearchForm
 from portal.features.merchants.removal import can_delete, delete_abandoned
 from portal.features.merchants.service import TOTAL_STEPS, owner_filter, search_merchants
 from portal.features.ownership.pages import panel
@@ -119,6 +120,23 @@ def website_check(merchant_id: int) -> ResponseReturnValue:
     queue_check(merchant, actor=current_actor())
     flash("The website check is queued: the worker fetches the website and this page shows "
           "what it found.", "success")
+    return redirect(url_for(".detail", merchant_id=merchant_id) + "#website-heading")
+
+
+@bp.post("/merchants/<int:merchant_id>/website-check/accept")
+@roles_required(*STAFF)
+def accept_website_gap(merchant_id: int) -> ResponseReturnValue:
+    """Accept a gap of the last website check with a note, audited."""
+    merchant = get_merchant(merchant_id) or abort(404)
+    form = AcceptGapForm()
+    if not form.validate_on_submit():
+        errors = [*form.note.errors, *form.gap.errors] or ["The form expired; try again."]
+        flash(f"The gap is not accepted: {errors[0]}", "error")
+    elif accept_gap(merchant, form.gap.data, form.note.data.strip(), actor=current_actor()):
+        flash(f"Accepted: {form.gap.data}. It is no longer listed as what the gateway will "
+              "likely ask for.", "success")
+    else:
+        flash("The last website check does not report that gap any more.", "error")
     return redirect(url_for(".detail", merchant_id=merchant_id) + "#website-heading")
 
 

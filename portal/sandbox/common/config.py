@@ -93,6 +93,9 @@ class SandboxConfig(_Config):
     webhookReverseOrder: bool = False
     #: Seconds the compliance review takes after verification completes.
     reviewSeconds: float = 0.0
+    #: Whether the review reads a merchant asking for cards' website (loopback allowed: the
+    #: tests' and the bench's sites) and asks for the pages it lacks (off: no site is fetched).
+    reviewWebsites: bool = False
     #: Docs dialect: seconds after the MCA acceptance that the cards acceptance follows.
     cardsAcceptedSeconds: float = Field(default=60.0, ge=0)
     #: Hours an authorised hold lasts before it expires.

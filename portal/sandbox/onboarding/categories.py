@@ -60,6 +60,13 @@ _TABLE: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
         ("EDUCATION", "Education and tutoring", SERVICES),
         ("MEDICAL", "Doctors and clinics", SERVICES),
     ]),
+    "FOOD": ("Food and beverages", [
+        ("RESTAURANTS", "Restaurants and cafes", SERVICES),
+        ("PACKAGED", "Packaged food and drinks", GOODS),
+    ]),
+    "FIN": ("Financial services", [
+        ("INSURANCE", "Insurance", SERVICES),
+    ]),
     "GOV": ("Government services", [
         ("TAXES", "Tax payments", SERVICES),
         ("FINES", "Court costs and fines", SERVICES),

@@ -77,7 +77,10 @@ def docs_checklist(record: OnboardingRecord) -> Checklist:
 def rfi_details(record: OnboardingRecord) -> dict[str, Any]:
     """``rfiDetails`` of a record the review asked more of: why, what, and a remark with a
     link (a page must show it as text)."""
-    return {"reason": "The compliance review needs more information before it can decide.",
+    website = f" The website must show {', '.join(record.website_gaps)}." \
+        if record.website_gaps else ""
+    return {"reason": "The compliance review needs more information before it can decide."
+                      + website,
             "documentsRequested": list(record.requested_documents),
             "remarks": "Upload each requested document as a PDF; the guidelines are at "
                        "https://gateway.example.com/help/rfi"}

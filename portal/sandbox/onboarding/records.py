@@ -53,6 +53,8 @@ class OnboardingRecord:
     requested_documents: list[str] = field(default_factory=list)
     #: Whether the review already asked for information once; the next review decides.
     rfi_raised: bool = False
+    #: What the last review found the website lacks, in words (its RFI names them).
+    website_gaps: list[str] = field(default_factory=list)
     #: The ids the approval gave the merchant (its acceptance events' ``merchant_id`` and the
     #: virtual account's ``ucic_id``): the same in every event.
     merchant_id: str | None = None

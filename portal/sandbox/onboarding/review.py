@@ -11,6 +11,7 @@ from portal.gateway.onboarding.vocabulary import OnboardingStatus
 from portal.gateway.shapes import FieldError
 from portal.sandbox.common.dialect import speaks_docs
 from portal.sandbox.common.errors import validation_error
+from portal.sandbox.onboarding.compliance import review_gaps
 from portal.sandbox.onboarding.present import checklist
 from portal.sandbox.onboarding.records import OnboardingRecord, VerificationToken
 from portal.sandbox.onboarding.store import OnboardingStore
@@ -101,13 +102,21 @@ class VerificationSteps(OnboardingStore):
 
     def finish_review(self, onboarding_id: str) -> OnboardingStatus:
         """Decide by registeredName (else tradeName): REJECT -> REJECTED, RFI -> RFI (once,
-        asking for a GST certificate when the name holds GST too), else APPROVED."""
+        asking for a GST certificate when the name holds GST too); what the requirements page
+        says the review asks for (``compliance.review_gaps``: a regulated sector's certificate,
+        a card merchant's website pages) -> RFI; else APPROVED."""
         with self._lock:
             record = self._expecting(onboarding_id, OnboardingStatus.PENDING_REVIEW)
             self._reviews_due.pop(onboarding_id, None)
             name = (record.business.business_name if record.business else "").upper()
+            documents, record.website_gaps = review_gaps(record, self._config.reviewWebsites)
             if "REJECT" in name:
                 record.status = OnboardingStatus.REJECTED
+            elif documents or record.website_gaps:
+                record.status = OnboardingStatus.RFI
+                record.rfi_raised = True
+                record.requested_documents.extend(d for d in documents
+                                                  if d not in record.requested_documents)
             elif "RFI" in name and not record.rfi_raised:
                 record.status = OnboardingStatus.RFI
                 record.rfi_raised = True
@@ -119,7 +128,7 @@ class VerificationSteps(OnboardingStore):
                 self._announce_approval(record, CARDS_BLOCKED in name)
             else:
                 self._emit(record, *review_event(record.status, record.requested_documents,
-                                                 self._clock.now_ms()))
+                                                 self._clock.now_ms(), record.website_gaps))
             return record.status
 
     def _announce_approval(self, record: OnboardingRecord, cards_blocked: bool) -> None:

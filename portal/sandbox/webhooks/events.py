@@ -98,8 +98,14 @@ def cards_blocked_keys(now_ms: int) -> dict[str, str]:
 
 
 def review_event(outcome: OnboardingStatus, requested_documents: list[str],
-                 now_ms: int) -> tuple[WebhookEventName, dict[str, str]]:
-    """The event and extra keys reporting a review that did not approve (RFI or REJECTED)."""
+                 now_ms: int, website_gaps: list[str] | None = None
+                 ) -> tuple[WebhookEventName, dict[str, str]]:
+    """The event and extra keys reporting a review that did not approve (RFI or REJECTED);
+    an RFI for the website's gaps (and no document) names them."""
+    if outcome is OnboardingStatus.RFI and website_gaps and not requested_documents:
+        return WebhookEventName.PENDENCY_UPDATED, pendency_keys(
+            "OPEN", "COMPLIANCE", "WEBSITE_POLICIES",
+            f"The website must show {', '.join(website_gaps)}", now_ms)
     if outcome is OnboardingStatus.RFI:
         documents = ",".join(requested_documents)
         return WebhookEventName.PENDENCY_UPDATED, pendency_keys(

@@ -220,7 +220,7 @@ def test_business_categories_are_listed_with_types(partner):
     categories = partner.get_business_categories().categories
     codes = [c.categoryCode for c in categories]
     assert codes == ["AGRI", "CONT", "TRANS", "UTIL", "RETAIL", "CLOTH", "MISC", "BUS", "PROF",
-                     "GOV"]
+                     "FOOD", "FIN", "GOV"]
     for category in categories:
         assert category.subcategories
         for sub in category.subcategories:

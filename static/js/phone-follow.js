@@ -2,7 +2,8 @@
  *
  * While the code waits or the phone works, it reads the section's data-status-url every few
  * seconds and says the state in the words of the section's data-text-<state> attributes; the
- * server says "finished" only once a status read from the gateway found verification done.
+ * server says "finished" only once a status read from the gateway found verification done;
+ * then what could hand over again ([data-until-finished]) goes away.
  * The script holds no words of its own.
  */
 (function () {
@@ -25,6 +26,11 @@
     nextLine.textContent = answer.next || "";
     if (code && answer.state !== "waiting") {
       code.hidden = true;
+    }
+    if (answer.state === "finished") {
+      document.querySelectorAll("[data-until-finished]").forEach(function (element) {
+        element.hidden = true;
+      });
     }
   }
 

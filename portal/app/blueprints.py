@@ -32,7 +32,10 @@ from portal.features.payments.routes import bp as payments_bp
 from portal.features.status.routes import bp as status_bp
 from portal.features.team import confirmation_routes  # noqa: F401  (adds its page to the team's bp)
 from portal.features.team.routes import bp as team_bp
-from portal.features.verification import merchant_routes  # noqa: F401  (the merchant's pages)
+from portal.features.verification import (
+    merchant_routes,  # noqa: F401  (the merchant's pages)
+    phone_routes,  # noqa: F401  (continue on a phone)
+)
 from portal.features.verification.routes import bp as verification_bp
 from portal.features.webhooks.routes import bp as webhooks_bp
 from portal.features.wizard.routes import bp as wizard_bp

@@ -40,6 +40,7 @@ from portal.core.config_fields import (
     variable,
 )
 from portal.core.config_payments import PaymentSettings
+from portal.core.config_phone import PhoneSettings
 from portal.gateway.onboarding.events import origin_of
 from portal.gateway.payments.operations import INITIATE_PATH
 
@@ -51,7 +52,7 @@ class ConfigError(RuntimeError):
     """The configuration is incomplete or contradictory."""
 
 
-class Settings(PaymentSettings):
+class Settings(PaymentSettings, PhoneSettings):
     """Typed view of the configuration variables. Built with keywords it holds exactly what it
     is given (tests do that); ``settings_from_env`` reads the environment and env files."""
 

@@ -13,7 +13,9 @@ from typing import Any
 from pydantic import ValidationError
 
 #: The choices of the variables that name one (checked in production).
-CHOICES = {"MAIL_SECURITY": ("none", "starttls", "ssl"), "LOG_FORMAT": ("text", "json")}
+CHOICES = {"MAIL_SECURITY": ("none", "starttls", "ssl"), "LOG_FORMAT": ("text", "json"),
+           "SMS_SENDER": ("sink", "http"),
+           "SMS_HTTP_CONTENT_TYPE": ("application/json", "application/x-www-form-urlencoded")}
 #: Validation errors of numeric variables, and what the value is not.
 NUMBER_ERRORS = {"float_parsing": "a number", "int_parsing": "a whole number",
                  "int_from_float": "a whole number"}

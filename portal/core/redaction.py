@@ -115,3 +115,9 @@ def masked_email(address: str) -> str:
     """An address as the audit and the pages show it: first letter and domain only."""
     local, _, domain = address.partition("@")
     return f"{local[:1]}***@{domain}"
+
+
+def masked_phone(number: str) -> str:
+    """A phone number as the audit and the pages show it: its last four digits only."""
+    digits = "".join(ch for ch in number if ch.isdigit())
+    return f"ending {digits[-4:]}" if len(digits) >= 4 else "on file"

@@ -70,11 +70,14 @@ CAMERA_ANSWERS = {
              "{getTracks: () => [{stop: () => { window.cameraStopped = true; }}]}); }",
     "block": "() => { navigator.mediaDevices.getUserMedia = () => Promise.reject("
              "new DOMException('Permission denied', 'NotAllowedError')); }",
+    "missing": "() => { navigator.mediaDevices.getUserMedia = () => Promise.reject("
+               "new DOMException('Requested device not found', 'NotFoundError')); }",
 }
 
 
 def answer_camera(page: Page, answer: str) -> None:
-    """Tap the merchant page's camera button and answer its request (``allow`` or ``block``)."""
+    """Tap the merchant page's camera button and answer its request (``allow``, ``block``, or
+    ``missing``: a device without a camera)."""
     page.evaluate(CAMERA_ANSWERS[answer])
     page.get_by_role("button", name="Allow camera and microphone").click()
 

@@ -56,4 +56,5 @@ def settings_for(database_url: str, sandbox_url: str, folder: Path) -> Settings:
         credentials_key="",
         kyc_encryption_keys=Fernet.generate_key().decode(),
         pan_index_key="test-pan-index-key",
+        sms_sink_folder=str(folder / "sms"),
     )

@@ -13,6 +13,7 @@ from portal.core.models.communication import (
 )
 from portal.core.models.document import StoredDocument
 from portal.core.models.enrolment import PendingEnrolment
+from portal.core.models.handover import PhoneHandover
 from portal.core.models.held_form import HeldForm
 from portal.core.models.job import Job, JobState
 from portal.core.models.login_failure import LoginFailure
@@ -43,7 +44,8 @@ __all__ = [
     "MerchantPendency", "MerchantProductAcceptance", "MerchantStatusCount", "MerchantStop",
     "Notice", "NoticeKind", "OutboxItem", "OutboxState", "PartnerBranding", "PasswordResetRequest",
     "Payment", "PaymentCredentials", "PaymentLink", "PaymentRefund", "PendingEnrolment",
-    "PortfolioKey", "RecoveryCode", "Role", "StatusChange", "StatusSource", "StepDraft",
+    "PhoneHandover", "PortfolioKey", "RecoveryCode", "Role", "StatusChange", "StatusSource",
+    "StepDraft",
     "StopKind", "StoredDocument", "User",
     "UserSession", "Verification", "VerificationReminder", "WebhookEvent",
 ]

@@ -77,7 +77,13 @@ def issue(secret_key: str, merchant: Merchant, actor: Actor) -> tuple[MerchantLi
     record("merchant_link.issue", actor=actor, merchant_id=merchant.id,
            detail={"link": link.id, "expiresAt": link.expires_at.isoformat()})
     db.session.commit()
-    return link, _serializer(secret_key).dumps({"m": merchant.id, "n": link.nonce})
+    return link, token_of(secret_key, link)
+
+
+def token_of(secret_key: str, link: MerchantLink) -> str:
+    """A token that opens ``link`` (its row, not the token, sets when it ends): the phone a
+    hand-over reaches goes on with one."""
+    return _serializer(secret_key).dumps({"m": link.merchant_id, "n": link.nonce})
 
 
 def revoke(merchant: Merchant, link_id: int, actor: Actor) -> bool:

@@ -15,6 +15,8 @@ class Signatory:
 
     name: str
     email: str
+    #: The contact phone (``+91...``): where "Send to my phone" texts the merchant.
+    phone: str = ""
 
 
 def signatory_of(merchant: Merchant) -> Signatory | None:
@@ -25,5 +27,6 @@ def signatory_of(merchant: Merchant) -> Signatory | None:
     email = str(contact.get("email") or "").strip()
     if not email:
         return None
-    return Signatory(str(payload.get("authSignatoryName") or "").strip(), email)
+    return Signatory(str(payload.get("authSignatoryName") or "").strip(), email,
+                     str(contact.get("phone") or "").strip())
 

@@ -27,8 +27,8 @@ SCRIPT = {
                      "settings), set Camera and Microphone to Allow, then tap the button "
                      "again. On an iPhone, open Settings, then Safari, then Camera and "
                      "Microphone, and choose Allow.",
-    "camera_missing": "No camera was found on this device. Open this link on a phone with a "
-                      "camera.",
+    "camera_missing": "No camera was found on this device. Continue on your phone instead: "
+                      "tap Continue on my phone below, and scan the code with your phone.",
     "camera_unavailable": "The camera could not be started. Another app may be using it: "
                           "close it, then tap the button again.",
     "insecure_context": "This page was not opened over a secure connection, so your browser "

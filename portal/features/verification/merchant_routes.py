@@ -23,10 +23,12 @@ from portal.core.config import current_settings
 from portal.core.models.merchant import Merchant
 from portal.core.models.verification import MerchantLink
 from portal.domain.branding import service as branding
+from portal.domain.handover import service as handovers
 from portal.domain.merchant_mail import renewal as renewal_mail
 from portal.domain.onboarding import device_checks
 from portal.domain.onboarding import merchant_links as links
 from portal.domain.onboarding.drafts import get_merchant
+from portal.domain.onboarding.locks import verification_complete
 from portal.features.verification import camera_words, service, words
 from portal.features.verification.routes import bp, embedded
 from portal.web.auth.access import current_actor, public
@@ -55,17 +57,22 @@ def merchant_page(merchant_id: int) -> ResponseReturnValue:
                     current_actor(links.MERCHANT), in_app=in_app, own_url=callback,
                     check_url=url_for("verification.merchant_check", merchant_id=merchant.id,
                                       token=token),
-                    camera=camera_words.for_merchant(in_app))
+                    camera=camera_words.for_merchant(in_app),
+                    phone_url=url_for("verification.phone_start", merchant_id=merchant.id,
+                                      token=token))
 
 
 @bp.post("/verify/<int:merchant_id>/confirm")
 @public
 def merchant_confirm(merchant_id: int) -> ResponseReturnValue:
-    """The merchant's page reported completion: read the status server-side."""
-    merchant, _link = opened(merchant_id, request.args.get("token", ""))
-    return jsonify(service.confirm(current_onboarding_client(), merchant,
-                                   words.for_merchant(partner_name()),
-                                   current_actor(links.MERCHANT)))
+    """The merchant's page reported completion: read the status server-side; once it says
+    verification is done, a hand-over opened on this link is finished."""
+    merchant, link = opened(merchant_id, request.args.get("token", ""))
+    answer = service.confirm(current_onboarding_client(), merchant,
+                             words.for_merchant(partner_name()), current_actor(links.MERCHANT))
+    if answer["confirmed"] and verification_complete(merchant):
+        handovers.finish(link, current_actor(links.MERCHANT))  # the computer's page follows
+    return jsonify(answer)
 
 
 @bp.post("/verify/<int:merchant_id>/check")

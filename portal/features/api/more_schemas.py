@@ -1,9 +1,12 @@
-"""The API's answers about a merchant's verification and health, and about payment links
+"""The API's answers about a merchant's documents, verification and health, and payment links
 (pydantic, as ``schemas`` are; the OpenAPI document is generated from them)."""
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from portal.features.api.schemas import Answer, PaymentOut
 
@@ -72,3 +75,46 @@ class PaymentLinkOut(Answer):
     emailsSent: int
     message: str
     payment: PaymentOut
+
+
+#: A multipart file field, as OpenAPI names one.
+UploadedFile = Annotated[Any, WithJsonSchema({"type": "string", "format": "binary"})]
+
+
+class DocumentUpload(BaseModel):
+    """A document for an outstanding slot: its type (one the slot accepts) and the file (PDF,
+    JPEG or PNG, judged by its content, within the upload limit)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    docType: Annotated[str, Field(min_length=1, max_length=64)]
+    file: UploadedFile
+
+
+class DocumentOut(Answer):
+    """One stored upload and what the gateway said to it."""
+
+    id: int
+    docType: str
+    fileName: str
+    size: int
+    sha256: str
+    status: str
+    gatewayAnswer: str
+    uploadedAt: datetime
+
+
+class DocumentSlot(Answer):
+    """A document the merchant still owes (``outstanding``) or may upload again, and the
+    types that fit it."""
+
+    key: str
+    types: list[str]
+    outstanding: bool
+
+
+class DocumentsOut(Answer):
+    """What to upload now, and the uploads so far, newest first."""
+
+    slots: list[DocumentSlot]
+    documents: list[DocumentOut]

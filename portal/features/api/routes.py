@@ -9,6 +9,7 @@ from flask import jsonify, render_template
 from flask.typing import ResponseReturnValue
 
 from portal.features.api import (  # noqa: F401  (their routes)
+    document_routes,
     health_routes,
     link_routes,
     merchant_routes,

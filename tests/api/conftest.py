@@ -18,7 +18,10 @@ from portal.domain.api.scopes import Scope
 from portal.domain.audit.service import SYSTEM
 from portal.domain.payments import credentials as creds
 from tests.api.support import EVERY_SCOPE, Api
+from tests.support.mail import mail_sink
 from tests.support.settings import with_payments
+
+__all__ = ["mail_sink"]
 
 VALID_PAN = "ABCCE1234F"
 

@@ -17,8 +17,7 @@ DOCUMENTS = {"api.openapi", "api.reference"}
 
 def url_of(op: Operation) -> str:
     """The operation's path with 1 for every id, and the bank step."""
-    return re.sub(r"<any\([^)]*\):step_key>", "bank", op.rule.replace(
-        "<int:merchant_id>", "1").replace("<int:payment_id>", "1"))
+    return re.sub(r"<any\([^)]*\):step_key>", "bank", re.sub(r"<int:\w+>", "1", op.rule))
 
 
 def call(api: Api, op: Operation):
@@ -37,7 +36,9 @@ def test_every_route_under_the_prefix_is_an_operation_with_a_scope(app):
     assert all(isinstance(op.scope, Scope) for op in OPERATIONS)
     payments = {op.endpoint for op in OPERATIONS if op.scope == Scope.PAYMENTS}
     assert payments == {"api.list_payments", "api.read_payment", "api.create_hold",
-                        "api.capture", "api.release", "api.refund"}
+                        "api.capture", "api.release", "api.refund",
+                        "api.create_payment_link", "api.read_payment_link",
+                        "api.resend_payment_link", "api.cancel_payment_link"}
 
 
 @pytest.mark.parametrize("op", OPERATIONS, ids=lambda op: op.endpoint)

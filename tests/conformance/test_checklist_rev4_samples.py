@@ -21,7 +21,8 @@ from portal.core.models.step import StepState
 from portal.domain.audit.service import SYSTEM
 from portal.domain.onboarding.progress import stepper
 from portal.domain.onboarding.status_reads import read_status
-from portal.features.verification.service import gate, progress
+from portal.domain.onboarding.verification_link import gate
+from portal.features.verification.service import progress
 from portal.gateway.onboarding.operations import PREFIX
 from tests.conformance.rev4_samples import sample
 from tests.support.servers import serve

@@ -70,8 +70,8 @@ def _operation(op: Operation) -> dict[str, Any]:
                        "content": {MEDIA_TYPE: {"schema": _ref(ProblemDetail)}}}},
     }
     if op.body is not None:
-        found["requestBody"] = {"required": True,
-                                "content": {"application/json": {"schema": _ref(op.body)}}}
+        media = "multipart/form-data" if op.files else "application/json"
+        found["requestBody"] = {"required": True, "content": {media: {"schema": _ref(op.body)}}}
     return found
 
 

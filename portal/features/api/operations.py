@@ -9,6 +9,7 @@ actor; the call is audited with the key's name as who did it.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
@@ -25,9 +26,10 @@ from portal.domain.api.scopes import Scope
 from portal.domain.audit.service import Actor, record
 from portal.features.api.blueprint import bp
 from portal.features.api.problems import Problem, problem_response
-from portal.gateway.shapes import validate_payload
+from portal.gateway.shapes import FieldError, validate_payload
 from portal.web.auth.access import public
 from portal.web.http import reads_raw_body
+from portal.web.uploads import reads_oversize_uploads
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 BEARER = "Bearer "
@@ -46,6 +48,8 @@ class Operation:
     status: int = 200
     body: Any = None
     query: type[BaseModel] | None = None
+    #: The body's file fields: the body is multipart/form-data, its other fields ``body``'s.
+    files: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -73,12 +77,14 @@ OPERATIONS: list[Operation] = []
 
 def operation(rule: str, method: str, *, scope: Scope, summary: str,
               answer: type[BaseModel], status: int = 200, body: Any = None,
-              query: type[BaseModel] | None = None) -> Callable[[Callable[..., Answer]], Any]:
-    """Declare and route one operation; the view takes a :class:`Call` and the path's values."""
+              query: type[BaseModel] | None = None,
+              files: tuple[str, ...] = ()) -> Callable[[Callable[..., Answer]], Any]:
+    """Declare and route one operation; the view takes a :class:`Call` and the path's values
+    (``files``: the multipart body's file fields, read from ``request.files`` by the view)."""
 
     def decorator(view: Callable[..., Answer]) -> Any:
         op = Operation(f"api.{view.__name__}", method, rule, scope, summary, answer, status,
-                       body, query)
+                       body, query, files)
 
         @wraps(view)
         def run(**path: Any) -> Response:
@@ -89,6 +95,8 @@ def operation(rule: str, method: str, *, scope: Scope, summary: str,
                 return problem_response(problem)
 
         guarded = reads_raw_body(public(run))  # the key, not a session, is checked
+        if files:  # an oversize file is cut short and refused in words, as on the page
+            guarded = reads_oversize_uploads(guarded)
         bp.add_url_rule(rule, endpoint=view.__name__, view_func=guarded, methods=[method])
         OPERATIONS.append(op)
         return guarded
@@ -128,6 +136,8 @@ def _validated(shape: Any, data: Any) -> Any:
 def _body(op: Operation) -> Any:
     if op.body is None:
         return None
+    if op.files:
+        return _form_body(op)
     if not request.is_json:
         raise Problem(415, "Send the body as JSON, with 'Content-Type: application/json'.")
     try:
@@ -138,6 +148,35 @@ def _body(op: Operation) -> Any:
     return data
 
 
+def _form_body(op: Operation) -> dict[str, Any]:
+    """A multipart body's text fields, validated with the files named as present."""
+    if request.mimetype != "multipart/form-data":
+        raise Problem(415, "Send the body as multipart/form-data, the file in "
+                           f"'{op.files[0]}'.")
+    missing = [FieldError(name, "Choose a file to upload.") for name in op.files
+               if not (request.files.get(name) and request.files[name].filename)]
+    if missing:
+        raise Problem(422, "Please correct the fields named in 'errors'.", missing)
+    data = {**request.form.to_dict(), **dict.fromkeys(op.files, "")}
+    _validated(op.body, data)
+    return request.form.to_dict()
+
+
+def _body_print(op: Operation) -> bytes:
+    """What an Idempotency-Key's fingerprint covers of the body: its bytes, or for a
+    multipart body its fields and each file's bytes (read as capped, then rewound)."""
+    if not op.files:
+        return request.get_data()
+    digest = hashlib.sha256()
+    for name, value in sorted(request.form.items(multi=True)):
+        digest.update(f"{name}={value}\n".encode())
+    for name, upload in sorted(request.files.items(multi=True)):
+        digest.update(f"{name}:{upload.filename}\n".encode())
+        digest.update(upload.stream.read())
+        upload.stream.seek(0)
+    return digest.hexdigest().encode()
+
+
 def _run(op: Operation, view: Callable[..., Answer], path: dict[str, Any]) -> Response:
     key = _key()
     actor = keys.actor_of_key(key)
@@ -146,7 +185,7 @@ def _run(op: Operation, view: Callable[..., Answer], path: dict[str, Any]) -> Re
     try:
         _check_scope_and_rate(op, key)
         if op.method == "POST" and given is not None:
-            claimed = _claim(key, given)
+            claimed = _claim(key, given, _body_print(op))
             if claimed.row is None:
                 _finish(key, actor, op, claimed.replay.status or 200, None, None, "")
                 return _replayed(claimed)
@@ -168,10 +207,10 @@ def _run(op: Operation, view: Callable[..., Answer], path: dict[str, Any]) -> Re
     return response
 
 
-def _claim(key: ApiKey, given: str) -> idempotency.Claim:
+def _claim(key: ApiKey, given: str, body: bytes) -> idempotency.Claim:
     if not given.strip() or len(given) > idempotency.KEY_MAX:
         raise Problem(400, f"An Idempotency-Key is 1 to {idempotency.KEY_MAX} characters.")
-    print_ = idempotency.fingerprint(request.method, request.full_path, request.get_data())
+    print_ = idempotency.fingerprint(request.method, request.full_path, body)
     claimed = idempotency.claim(key.id, given, print_, clock.utcnow())
     if claimed.conflict:
         raise Problem(claimed.status, claimed.conflict)

@@ -9,9 +9,13 @@ from flask import jsonify, render_template
 from flask.typing import ResponseReturnValue
 
 from portal.features.api import (  # noqa: F401  (their routes)
+    document_routes,
+    health_routes,
+    link_routes,
     merchant_routes,
     payment_routes,
     step_routes,
+    verification_routes,
 )
 from portal.features.api.blueprint import bp
 from portal.features.api.openapi import document, path_of

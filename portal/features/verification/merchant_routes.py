@@ -29,6 +29,7 @@ from portal.domain.onboarding import device_checks
 from portal.domain.onboarding import merchant_links as links
 from portal.domain.onboarding.drafts import get_merchant
 from portal.domain.onboarding.locks import verification_complete
+from portal.domain.onboarding.verification_link import MERCHANT_LINK
 from portal.features.verification import camera_words, service, words
 from portal.features.verification.routes import bp, embedded
 from portal.web.auth.access import current_actor, public
@@ -53,7 +54,7 @@ def merchant_page(merchant_id: int) -> ResponseReturnValue:
                        _external=True)
     confirm_url = url_for("verification.merchant_confirm", merchant_id=merchant.id, token=token)
     return embedded("verification/merchant.html", merchant, callback, confirm_url,
-                    service.MERCHANT_LINK, words.for_merchant(partner_name()),
+                    MERCHANT_LINK, words.for_merchant(partner_name()),
                     current_actor(links.MERCHANT), in_app=in_app, own_url=callback,
                     check_url=url_for("verification.merchant_check", merchant_id=merchant.id,
                                       token=token),

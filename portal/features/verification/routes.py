@@ -25,6 +25,13 @@ from portal.domain.onboarding import device_checks, progress
 from portal.domain.onboarding import merchant_links as links
 from portal.domain.onboarding.drafts import drafts_of, get_merchant
 from portal.domain.onboarding.signatory import signatory_of
+from portal.domain.onboarding.verification_link import (
+    OPS,
+    gate,
+    latest_link,
+    mint_link,
+    refresh_checklist,
+)
 from portal.features.verification import service, words
 from portal.web.auth.access import current_actor, roles_required
 from portal.web.auth.roles import STAFF
@@ -45,7 +52,7 @@ def render_page(merchant: Merchant, new_link: str = "") -> str:
     signatory = signatory_of(merchant)
     return render_template("verification/page.html", merchant=merchant,
                            stepper=progress.stepper(merchant, drafts_of(merchant)),
-                           gate=service.gate(merchant), latest=service.latest_link(merchant),
+                           gate=gate(merchant), latest=latest_link(merchant),
                            merchant_links=links.links_of(merchant), now=clock.utcnow(),
                            new_link=new_link, checks=device_checks.checks_of(merchant.id),
                            check_words=device_checks.FOUND,
@@ -59,7 +66,7 @@ def session(merchant_id: int) -> ResponseReturnValue:
     merchant = load(merchant_id)
     callback = url_for("verification.session", merchant_id=merchant.id, _external=True)
     confirm_url = url_for("verification.confirm", merchant_id=merchant.id)
-    return embedded("verification/session.html", merchant, callback, confirm_url, service.OPS,
+    return embedded("verification/session.html", merchant, callback, confirm_url, OPS,
                     words.for_ops(), current_actor())
 
 
@@ -114,10 +121,10 @@ def embedded(template: str, merchant: Merchant, callback: str, confirm_url: str,
     ``actor``'s."""
     client = current_onboarding_client()
     brand = branding.current(current_settings())
-    service.refresh_checklist(client, merchant, actor)
-    gate = service.gate(merchant)
-    minted = service.mint_link(client, merchant, callback, via, actor) if gate.open else None
-    html = render_template(template, merchant=merchant, gate=gate, minted=minted,
+    refresh_checklist(client, merchant, actor)
+    found = gate(merchant)
+    minted = mint_link(client, merchant, callback, via, actor) if found.open else None
+    html = render_template(template, merchant=merchant, gate=found, minted=minted,
                            confirm_url=confirm_url, progress=service.progress(merchant),
                            gateway_origin=current_settings().verification_origin,
                            words=page_words, brand=brand, partner=brand.display_name, **extra)

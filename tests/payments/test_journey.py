@@ -47,7 +47,7 @@ def test_capture_once_then_the_button_is_gone(app, browser, sandbox, merchant_id
 
 def test_declined_card_shows_payment_failed(app, browser, merchant_id, credentials):
     payment_id, result = authorised_payment(browser, merchant_id, card=DECLINED_CARD)
-    assert "Payment failed" in result.text()
+    assert "Your payment was not completed" in result.text()
     assert payment_row(app, payment_id).status == "ISSUER_DECLINE"
     page = browser.get(f"/payments/{payment_id}")
     assert page.soup.select("form.action") == []

@@ -22,6 +22,14 @@ from portal.gateway.payments.words import PaymentStatus
 #: What the page calls the merchantTxnId: the order reference the customer was shown on the
 #: hosted page and on the result page.
 CUSTOMER_REFERENCE = "Order reference"
+#: What a customer reads of a payment that ended unpaid, on the result page and the link's page
+#: alike (``not_paid_words`` the rest).
+NOT_PAID_HEADING = "Your payment was not completed"
+
+
+def not_paid_words(shop: str) -> str:
+    """What a customer reads under :data:`NOT_PAID_HEADING`, in the merchant's name."""
+    return f"Nothing was charged. To pay, ask {shop} for a new payment link."
 
 
 def number(amount: Decimal | str) -> str:

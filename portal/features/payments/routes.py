@@ -274,7 +274,9 @@ def callback() -> ResponseReturnValue:
                                          request.form.get(callbacks.TOKEN_FIELD), now_ms,
                                          current_actor(callbacks.CALLBACK))
     except callbacks.CallbackError as exc:
-        return render_template("payments/customer.html", error=exc.message), exc.status
+        return render_template("payments/customer.html", error=exc.message,
+                               words=wording), exc.status
     return render_template("payments/customer.html", payment=outcome.payment,
-                           confirmed=outcome.confirmed,
+                           confirmed=outcome.confirmed, words=wording,
+                           shop=merchant_of(outcome.payment).public_name,
                            approved=outcome.payment.status in CUSTOMER_APPROVED)

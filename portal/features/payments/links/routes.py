@@ -27,7 +27,7 @@ from portal.core.models.payment import Payment
 from portal.core.models.payment_link import PaymentLink
 from portal.domain.branding import service as branding
 from portal.domain.payments import wording
-from portal.domain.payments.links import opening, sending, standing, tokens
+from portal.domain.payments.links import opening, renewal, sending, standing, tokens
 from portal.features.payments.links.forms import CancelForm, ContinueForm, ResendForm
 from portal.features.payments.pages import flash_errors, load_payment, merchant_of
 from portal.web.auth.access import current_actor, public, roles_required
@@ -45,6 +45,19 @@ def resend(payment_id: int) -> ResponseReturnValue:
         sent = sending.resend(current_settings(), payment, merchant_of(payment), current_actor())
         flash(sent.message, "success" if sent.ok else "error")
     return redirect(url_for("payments.detail", payment_id=payment.id))
+
+
+@bp.post("/payments/<int:payment_id>/link/new")
+@roles_required(*STAFF)
+def send_new(payment_id: int) -> ResponseReturnValue:
+    """Email the customer of an unpaid payment a new link, same amount; the new hold's page."""
+    payment = load_payment(payment_id)
+    if not ResendForm().validate_on_submit():
+        return redirect(url_for("payments.detail", payment_id=payment.id))
+    sent = renewal.send_new_link(current_settings(), payment, merchant_of(payment),
+                                 current_actor())
+    flash(sent.message, "success" if sent.ok else "error")
+    return redirect(url_for("payments.detail", payment_id=sent.payment_id or payment.id))
 
 
 @bp.post("/payments/<int:payment_id>/link/cancel")
@@ -121,4 +134,5 @@ def _page(link: PaymentLink, payment: Payment, message: str = "") -> str:
         "payments/link.html", link=link, payment=payment, merchant=_merchant(payment),
         message=message,
         standing=standing.standing(link, payment, clock.utcnow()), Standing=standing.Standing,
-        form=ContinueForm(), brand=branding.current(current_settings()), words=wording)
+        form=ContinueForm(), brand=branding.current(current_settings()), words=wording,
+        renewed=renewal.replacement_of(payment) is not None)

@@ -2,7 +2,7 @@
 for (same customer and amount), so both payments' pages link to each other.
 
 Revision ID: 0039
-Revises: 0036
+Revises: 0040
 Create Date: 2026-12-02
 """
 from collections.abc import Sequence
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0039"
-down_revision: str | None = "0036"
+down_revision: str | None = "0040"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -13,7 +13,7 @@ SANDBOX_PORT ?= 8100
 MAIL_SINK_PORT ?= $(shell echo $$(( $(PORTAL_PORT) + 3025 )))
 export PORTAL_ENV_FILE ?= instance/portal.env
 
-.PHONY: run test test-fast lint bench bench-load docs screenshots install clean
+.PHONY: run test test-fast lint bench bench-load docs screenshots install clean translations
 
 # The venv, and uv (astral-sh/uv) in it as the installer: pip, which every venv has, installs uv
 # (1.4 s), and uv installs the project's 90 packages in about 7 s, bytecode included, where pip
@@ -33,7 +33,22 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	     $(BIN)/python -m pip install -q -e '.[test,dev,postgres]'; }
 	touch $@
 
-install: $(VENV)/.installed
+CATALOGUES := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.po))
+install: $(VENV)/.installed $(CATALOGUES)
+
+# The merchant-facing pages' catalogues (docs/developer/translations.md): each .mo is compiled
+# from its .po (the .mo is not committed); `make translations` extracts the strings of the files
+# translations/merchant_facing.txt lists, merges them into every .po, and compiles.
+translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po | $(VENV)/.installed
+	$(BIN)/pybabel -q compile -d translations -l $*
+
+translations: install
+	$(BIN)/pybabel -q extract -F translations/babel.cfg -k _l --no-location --sort-output \
+		--project "Partner Onboarding Portal" -o translations/messages.pot \
+		$$(grep -v '^#' translations/merchant_facing.txt)
+	$(BIN)/pybabel -q update -i translations/messages.pot -d translations --no-fuzzy-matching \
+		--width 100
+	$(BIN)/pybabel compile -d translations --statistics
 
 run: install
 	$(BIN)/python -m portal.app.devsetup --portal-port $(PORTAL_PORT) --sandbox-port $(SANDBOX_PORT) \

@@ -24,7 +24,8 @@ from tests.support.sleeps import WaitlessClock
 
 #: Fixtures of the whole suite kept in tests/support.
 pytest_plugins = ["tests.support.chromium", "tests.support.postgres", "tests.support.dialects",
-                  "tests.support.object_store", "tests.support.key_pool", "tests.support.collector"]
+                  "tests.support.object_store", "tests.support.key_pool", "tests.support.collector",
+                  "tests.support.translations"]
 
 #: The fuzz tests' examples: a fixed number each (set on the tests), drawn the same way on every
 #: run in CI and never replayed from a local example database, so a run's cost and result are

@@ -16,7 +16,14 @@ from portal.core.config_fields import INSTANCE, ROOT
 from portal.core.db import db
 from portal.core.startup import checked_settings
 from portal.features.monitoring.logs import configure_logging
-from portal.web import body_forms, health_banner, request_ids, request_metrics, step_pages
+from portal.web import (
+    body_forms,
+    health_banner,
+    page_language,
+    request_ids,
+    request_metrics,
+    step_pages,
+)
 from portal.web.http import RowIdConverter, refuse_json_for_forms
 from portal.web.security_headers import add_security_headers
 from portal.web.uploads import PortalRequest
@@ -64,6 +71,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     body_forms.register(app)
     step_pages.register(app)
     health_banner.register(app)
+    page_language.register(app)
     register_commands(app)
     app.before_request(refuse_json_for_forms)
     app.after_request(add_security_headers)

@@ -1,6 +1,7 @@
 /* Copy buttons: <button data-copy="ID"> copies the value (or text) of the element with that id
  * and says so in the nearest .copy-status. Without the clipboard API the text is selected so
- * the user can press Ctrl+C. */
+ * the user can press Ctrl+C. The button's data-copied and data-selected, when set, are those
+ * words in the page's language. */
 (function () {
   "use strict";
 
@@ -33,14 +34,14 @@
       var text = source.value !== undefined ? source.value : source.innerText;
       if (navigator.clipboard && window.isSecureContext) {
         navigator.clipboard.writeText(text).then(function () {
-          announce(button, "Copied.");
+          announce(button, button.dataset.copied || "Copied.");
         }, function () {
           select(source);
-          announce(button, "Selected: press Ctrl+C to copy.");
+          announce(button, button.dataset.selected || "Selected: press Ctrl+C to copy.");
         });
       } else {
         select(source);
-        announce(button, "Selected: press Ctrl+C to copy.");
+        announce(button, button.dataset.selected || "Selected: press Ctrl+C to copy.");
       }
     });
   });

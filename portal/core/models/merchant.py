@@ -99,6 +99,9 @@ class Merchant(Base):
     payments_stopped_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     #: Since when the merchant is deactivated, else None: no reminders, its retention clock.
     deactivated_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: The language of the merchant's pages and emails ops chose (``portal.core.languages``);
+    #: a language the merchant picks on their link's page comes first (``merchant_links``).
+    language: Mapped[str] = mapped_column(String(8), default="en", server_default="en")
 
     @validates("pan")
     def _index_pan(self, _key: str, pan: str) -> str:

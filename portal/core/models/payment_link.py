@@ -61,6 +61,8 @@ class PaymentLink(Base):
     cancelled_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     cancelled_by_id: Mapped[int | None] = mapped_column(
         ForeignKey("users.id", ondelete="SET NULL"))
+    #: The language the customer picked on the link's page; None: the merchant's.
+    language: Mapped[str | None] = mapped_column(String(8))
 
     def __repr__(self) -> str:
         return f"<PaymentLink {self.id} payment={self.payment_id} {self.state}>"

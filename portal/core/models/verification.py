@@ -44,6 +44,8 @@ class MerchantLink(Base):
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     revoked_by: Mapped[str | None] = mapped_column(String(254))
     last_opened_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: The language the merchant picked on the page this link opens; None: not picked.
+    language: Mapped[str | None] = mapped_column(String(8))
 
     def is_live(self, now: datetime) -> bool:
         """Neither revoked nor expired at ``now``."""

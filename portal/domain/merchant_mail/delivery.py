@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from flask_babel import force_locale
+from flask_babel import gettext as _
+
 from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.mail.sender import MailError, compose, send
@@ -11,6 +14,7 @@ from portal.core.redaction import masked_email
 from portal.domain.audit.service import Actor, record
 from portal.domain.branding import service as branding
 from portal.domain.merchant_mail import templates
+from portal.domain.onboarding import merchant_language
 from portal.domain.onboarding import merchant_links as links
 from portal.domain.onboarding.signatory import signatory_of
 
@@ -20,7 +24,8 @@ class DeliveryError(RuntimeError):
 
 
 def email_link(settings: Settings, merchant: Merchant, template_key: str, actor: Actor) -> str:
-    """Issue a 24-hour link, email it to the signatory and audit it; the masked address.
+    """Issue a 24-hour link, email it to the signatory in the merchant's language and audit it;
+    the masked address.
 
     Commits. When the mail server refuses, the undelivered link is withdrawn and DeliveryError
     says so.
@@ -34,10 +39,12 @@ def email_link(settings: Settings, merchant: Merchant, template_key: str, actor:
     link, token = links.issue(settings.secret_key, merchant, actor)
     url = absolute_url("verification.merchant_page", merchant_id=merchant.id, token=token)
     brand = branding.current(settings)
-    subject, body = templates.render(template_key, {
-        "business_name": merchant.public_name, "signatory_name": signatory.name or "Sir or Madam",
-        "link": url, "expires_at": f"{link.expires_at:%Y-%m-%d %H:%M} UTC",
-        "partner_name": brand.display_name})
+    with force_locale(merchant_language.language_of(merchant)):
+        subject, body = templates.render(template_key, {
+            "business_name": merchant.public_name,
+            "signatory_name": signatory.name or _("Sir or Madam"), "link": url,
+            "expires_at": f"{link.expires_at:%Y-%m-%d %H:%M} UTC",
+            "partner_name": brand.display_name})
     shown = masked_email(signatory.email)
     detail = {"link": link.id, "template": template_key, "to": shown}
     try:

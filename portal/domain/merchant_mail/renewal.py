@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from flask_babel import gettext as _
 from sqlalchemy import select
 
 from portal.core import clock
@@ -47,12 +48,12 @@ def too_soon(merchant: Merchant, now: datetime) -> str | None:
     """Why the merchant may not ask for a new link now, in their words, or None."""
     asked = _asked_since(merchant, now - timedelta(days=1))
     if asked and now - asked[0] < AGAIN_AFTER:
-        return (f"A new link was sent at {asked[0]:%H:%M} UTC: please look in your inbox (and "
-                f"your spam folder). You can ask again after "
-                f"{asked[0] + AGAIN_AFTER:%H:%M} UTC.")
+        return _("A new link was sent at %(sent)s UTC: please look in your inbox (and your "
+                 "spam folder). You can ask again after %(again)s UTC.",
+                 sent=f"{asked[0]:%H:%M}", again=f"{asked[0] + AGAIN_AFTER:%H:%M}")
     if len(asked) >= RENEWALS_PER_DAY:
-        return (f"{RENEWALS_PER_DAY} new links were sent today: please look in your inbox (and "
-                "your spam folder), or contact us directly.")
+        return _("%(count)s new links were sent today: please look in your inbox (and your "
+                 "spam folder), or contact us directly.", count=RENEWALS_PER_DAY)
     return None
 
 
@@ -65,8 +66,8 @@ def renew(settings: Settings, merchant: Merchant) -> Renewal:
     try:
         shown = email_link(settings, merchant, TEMPLATE, MERCHANT)
     except DeliveryError:
-        return Renewal(False, refusal="The new link could not be sent just now. Please try "
-                                      "again later, or contact us directly.")
+        return Renewal(False, refusal=_("The new link could not be sent just now. Please try "
+                                        "again later, or contact us directly."))
     db.session.add_all(Notice.for_owner_of(merchant, NoticeKind.LINK_RENEWED))
     db.session.commit()
     return Renewal(True, shown=shown)

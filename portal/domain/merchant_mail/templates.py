@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from string import Template
 
+from flask_babel import lazy_gettext as _l
 from sqlalchemy import select
 
 from portal.core import clock
@@ -77,24 +78,24 @@ TEAM_TEXTS = {
         audience=TEAM, placeholders=DIGEST_PLACEHOLDERS),
 }
 
-_BODY_END = ("The link opens your verification page and nothing else; it works until "
-             "$expires_at.\n\nIf you did not expect this email, you can ignore it.\n\n"
-             "$partner_name\n")
-
+#: The merchants' emails' built-in texts, in the merchant's language (gettext's, read when the
+#: email is written); an admin's version replaces them in every language.
 DEFAULTS = {
     "merchant_link": EmailText(
         "merchant_link", "Verification link sent on request",
-        "Complete the verification of $business_name",
-        "Dear $signatory_name,\n\nTo finish onboarding $business_name with $partner_name, "
-        "please accept the "
-        "terms, share your documents through DigiLocker and complete a short video call:\n\n"
-        "$link\n\n" + _BODY_END),
+        _l("Complete the verification of $business_name"),
+        _l("Dear $signatory_name,\n\nTo finish onboarding $business_name with $partner_name, "
+           "please accept the terms, share your documents through DigiLocker and complete a "
+           "short video call:\n\n$link\n\nThe link opens your verification page and nothing "
+           "else; it works until $expires_at.\n\nIf you did not expect this email, you can "
+           "ignore it.\n\n$partner_name\n")),
     "verification_reminder": EmailText(
         "verification_reminder", "Daily reminder while verification waits",
-        "Reminder: $business_name still needs your verification",
-        "Dear $signatory_name,\n\nThe onboarding of $business_name with $partner_name is "
-        "waiting for your "
-        "verification. It takes a few minutes:\n\n$link\n\n" + _BODY_END),
+        _l("Reminder: $business_name still needs your verification"),
+        _l("Dear $signatory_name,\n\nThe onboarding of $business_name with $partner_name is "
+           "waiting for your verification. It takes a few minutes:\n\n$link\n\nThe link "
+           "opens your verification page and nothing else; it works until $expires_at.\n\n"
+           "If you did not expect this email, you can ignore it.\n\n$partner_name\n")),
     **TEAM_TEXTS,
 }
 
@@ -166,6 +167,6 @@ def render(key: str, values: dict[str, str]) -> tuple[str, str]:
     """The subject and body for ``key`` with ``values`` filled in (the mail composer puts the
     subject on one line, whatever the values hold)."""
     text = current(key)
-    return (Template(text.subject).safe_substitute(values),
-            Template(text.body).safe_substitute(values))
+    return (Template(str(text.subject)).safe_substitute(values),
+            Template(str(text.body)).safe_substitute(values))
 

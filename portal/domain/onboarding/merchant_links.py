@@ -11,6 +11,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
+from flask_babel import lazy_gettext as _l
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from sqlalchemy import select
 
@@ -28,6 +29,10 @@ LIFETIME = timedelta(hours=24)
 
 #: Who opening a link is credited to: the merchant, who signs in to nothing.
 MERCHANT = Actor("merchant link")
+#: Why a link opens nothing, in the merchant's words (and language, read on the page).
+NOT_VALID = _l("This link is not valid.")
+WITHDRAWN = _l("This link was withdrawn.")
+EXPIRED = _l("This link has expired.")
 
 
 def _serializer(secret_key: str) -> URLSafeTimedSerializer:
@@ -112,16 +117,16 @@ def check(secret_key: str, merchant_id: int, token: str) -> LinkCheck:
     except SignatureExpired:
         payload = serializer.loads(token)  # genuine, only old: which link it was
     except BadSignature:
-        return LinkCheck(None, 403, "This link is not valid.")
+        return LinkCheck(None, 403, NOT_VALID)
     if not isinstance(payload, dict) or payload.get("m") != merchant_id:
-        return LinkCheck(None, 403, "This link is not valid.")
+        return LinkCheck(None, 403, NOT_VALID)
     link = db.session.scalar(select(MerchantLink).where(MerchantLink.nonce == payload.get("n")))
     if link is None or link.merchant_id != merchant_id:
-        return LinkCheck(None, 403, "This link is not valid.")
+        return LinkCheck(None, 403, NOT_VALID)
     if link.revoked_at is not None:
-        return LinkCheck(None, 410, "This link was withdrawn.", over=link)
+        return LinkCheck(None, 410, WITHDRAWN, over=link)
     if not link.is_live(clock.utcnow()):
-        return LinkCheck(None, 410, "This link has expired.", over=link)
+        return LinkCheck(None, 410, EXPIRED, over=link)
     return LinkCheck(link)
 
 

@@ -49,7 +49,7 @@ def edit(key: str) -> ResponseReturnValue:
     if key not in templates.DEFAULTS:
         abort(404)
     text = templates.current(key)
-    form = TemplateForm(data={"subject": text.subject, "body": text.body})
+    form = TemplateForm(data={"subject": str(text.subject), "body": str(text.body)})
     if form.validate_on_submit():
         try:
             templates.save(key, form.subject.data, form.body.data, current_actor())

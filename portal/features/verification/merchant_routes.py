@@ -25,13 +25,14 @@ from portal.core.models.verification import MerchantLink
 from portal.domain.branding import service as branding
 from portal.domain.handover import service as handovers
 from portal.domain.merchant_mail import renewal as renewal_mail
-from portal.domain.onboarding import device_checks
+from portal.domain.onboarding import device_checks, merchant_language
 from portal.domain.onboarding import merchant_links as links
 from portal.domain.onboarding.drafts import get_merchant
 from portal.domain.onboarding.locks import verification_complete
 from portal.domain.onboarding.verification_link import MERCHANT_LINK
 from portal.features.verification import camera_words, service, words
 from portal.features.verification.routes import bp, embedded
+from portal.web import page_language
 from portal.web.auth.access import current_actor, public
 
 
@@ -60,7 +61,8 @@ def merchant_page(merchant_id: int) -> ResponseReturnValue:
                                       token=token),
                     camera=camera_words.for_merchant(in_app),
                     phone_url=url_for("verification.phone_start", merchant_id=merchant.id,
-                                      token=token))
+                                      token=token),
+                    language_url=language_url(merchant.id, token))
 
 
 @bp.post("/verify/<int:merchant_id>/confirm")
@@ -101,6 +103,7 @@ def merchant_renew(merchant_id: int) -> ResponseReturnValue:
     token = request.args.get("token", "")
     checked = links.check(current_settings().secret_key, merchant_id, token)
     merchant = get_merchant(merchant_id)
+    speak(checked, merchant)
     if checked.link is not None:
         return redirect(url_for("verification.merchant_page", merchant_id=merchant_id,
                                 token=token), 303)
@@ -112,7 +115,38 @@ def merchant_renew(merchant_id: int) -> ResponseReturnValue:
     if not renewal.sent:
         return over_page(merchant, checked, token, renewal.refusal, 429)
     return render_template("verification/link_renewed.html", shown=renewal.shown,
-                           brand=branding.current(current_settings()))
+                           brand=branding.current(current_settings()),
+                           language_url=language_url(merchant.id, token))
+
+
+@bp.post("/verify/<int:merchant_id>/language")
+@public
+def merchant_language_pick(merchant_id: int) -> ResponseReturnValue:
+    """The page's language switch: the merchant's pick is kept with the link (live or over),
+    then the page again in it. CSRF-checked like every form."""
+    token = request.args.get("token", "")
+    checked = links.check(current_settings().secret_key, merchant_id, token)
+    link = checked.link or checked.over
+    if link is None:
+        abort(refused(checked))
+    merchant_language.pick(link, request.form.get("language", ""), current_actor(links.MERCHANT))
+    return redirect(url_for("verification.merchant_page", merchant_id=merchant_id, token=token),
+                    303)
+
+
+def language_url(merchant_id: int, token: str) -> str:
+    """Where the merchant's page posts a language picked on it."""
+    return url_for("verification.merchant_language_pick", merchant_id=merchant_id, token=token)
+
+
+def speak(checked: links.LinkCheck, merchant: Merchant | None) -> None:
+    """Draw the page in the language of the link checked (its pick, else the merchant's); a
+    link that opens no merchant, in the browser's."""
+    link = checked.link or checked.over
+    if link is None or merchant is None:
+        page_language.use_browsers()
+    else:
+        page_language.use(merchant_language.of_link(link, merchant))
 
 
 def opened(merchant_id: int, token: str) -> tuple[Merchant, MerchantLink]:
@@ -120,6 +154,7 @@ def opened(merchant_id: int, token: str) -> tuple[Merchant, MerchantLink]:
     for a genuine link that is over (410) the page that offers a new one."""
     checked = links.check(current_settings().secret_key, merchant_id, token)
     merchant = get_merchant(merchant_id) if checked.link or checked.over else None
+    speak(checked, merchant)
     if checked.over is not None and merchant is not None:
         abort(over_page(merchant, checked, token))
     if checked.link is None or merchant is None:
@@ -131,7 +166,7 @@ def refused(checked: links.LinkCheck) -> Response:
     """The page of a link that opens nothing, naming no merchant."""
     return make_response(render_template(
         "verification/refused.html", status=checked.status,
-        reason=checked.reason or "This link is not valid.",
+        reason=checked.reason or links.NOT_VALID,
         brand=branding.current(current_settings())), checked.status)
 
 
@@ -144,5 +179,5 @@ def over_page(merchant: Merchant, checked: links.LinkCheck, token: str, refusal:
     return make_response(render_template(
         "verification/link_over.html", reason=checked.reason, finished=finished,
         outcome=outcome, refusal=refusal, brand=branding.current(current_settings()),
-        renew_url=url_for("verification.merchant_renew", merchant_id=merchant.id,
-                          token=token)), status)
+        renew_url=url_for("verification.merchant_renew", merchant_id=merchant.id, token=token),
+        language_url=language_url(merchant.id, token)), status)

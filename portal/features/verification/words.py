@@ -3,12 +3,16 @@
 Ops read it inside the portal, where "the gateway" and its review are their daily words. The
 sub-merchant reads it on the page their emailed link opens: there the partner's name
 (PARTNER_NAME) stands where ops would read "the gateway", and nothing speaks of confirmations,
-compliance teams or statuses by their names.
+compliance teams or statuses by their names, in the merchant's language (the strings are
+gettext's, read when the page is drawn).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from portal.domain.onboarding.status_reads import describe
 from portal.gateway.onboarding.vocabulary import OnboardingStatus
@@ -30,20 +34,23 @@ OPS_NEXT = {
 #: The merchant's outcome and what happens next; ``{partner}`` is the partner's name.
 MERCHANT_OUTCOMES = {
     OnboardingStatus.PENDING_VERIFICATION: (
-        "Some steps are still open.", "Finish them on the page below."),
+        _l("Some steps are still open."), _l("Finish them on the page below.")),
     OnboardingStatus.PENDING_REVIEW: (
-        "Thank you: your verification is complete.",
-        "{partner} now checks your details and will let you know the outcome. There is nothing "
-        "more to do here; you can close this page."),
+        _l("Thank you: your verification is complete."),
+        _l("{partner} now checks your details and will let you know the outcome. There is "
+           "nothing more to do here; you can close this page.")),
     OnboardingStatus.RFI: (
-        "Thank you: your verification is complete.",
-        "{partner} needs one more document from you and will tell you which."),
+        _l("Thank you: your verification is complete."),
+        _l("{partner} needs one more document from you and will tell you which.")),
     OnboardingStatus.APPROVED: (
-        "Your business is approved.", "{partner} will be in touch about taking payments."),
+        _l("Your business is approved."), _l("{partner} will be in touch about taking payments.")),
     OnboardingStatus.REJECTED: (
-        "Your application could not be approved.", "{partner} will contact you about it."),
+        _l("Your application could not be approved."), _l("{partner} will contact you about it.")),
 }
-MERCHANT_ANYTHING_ELSE = ("Thank you.", "{partner} will let you know what happens next.")
+MERCHANT_ANYTHING_ELSE = (_l("Thank you."), _l("{partner} will let you know what happens next."))
+#: The verification steps as the merchant reads them, by the postMessage step name.
+MERCHANT_STEPS = {"TNC": _l("Terms and conditions"), "DIGILOCKER": "DigiLocker",
+                  "VKYC": _l("Video KYC")}
 
 
 @dataclass(frozen=True)
@@ -59,6 +66,10 @@ class PageWords:
     #: Under the frame; ``{expires}`` is when the gateway's link lapses.
     link_note: str = ""
     script: dict[str, str] = field(default_factory=dict)
+    #: A step's name when it is not its label's (step name: words).
+    step_labels: dict[str, str] = field(default_factory=dict)
+    #: A step done that the gateway still reviews.
+    under_review: str = "Done, the gateway reviews it"
 
     def outcome(self, status: str) -> tuple[str, str]:
         """The message and the next step once the outcome is read (``status``)."""
@@ -97,27 +108,30 @@ def for_ops() -> PageWords:
 
 
 def for_merchant(partner: str) -> PageWords:
-    """The page as the sub-merchant reads it, ``partner`` naming who onboards them."""
-    outcomes = {status: (message, next_step.format(partner=partner))
+    """The page as the sub-merchant reads it, in the page's language, ``partner`` naming who
+    onboards them."""
+    outcomes = {status: (str(message), str(next_step).format(partner=partner))
                 for status, (message, next_step) in MERCHANT_OUTCOMES.items()}
     message, next_step = MERCHANT_ANYTHING_ELSE
-    outcomes[""] = (message, next_step.format(partner=partner))
+    outcomes[""] = (str(message), str(next_step).format(partner=partner))
     return PageWords(
-        intro=f"{partner} is setting up card payments for your business. The last part is "
-              "yours: accept the terms, share your documents through DigiLocker and complete a "
-              "short video call, all on the page below.",
-        frame_title="Your verification",
+        intro=_("%(partner)s is setting up card payments for your business. The last part is "
+                "yours: accept the terms, share your documents through DigiLocker and complete "
+                "a short video call, all on the page below.", partner=partner),
+        frame_title=_("Your verification"),
         outcomes=outcomes,
-        unconfirmed="We could not check the result just now. It is checked again shortly; "
-                    "you can close this page.",
-        link_note="If the page below stops responding, reload this page: you go on where you "
-                  "left off.",
-        script={"checking": "Thank you. Checking the result…",
-                "unconfirmed": "We could not check the result just now. It is checked again "
-                               "shortly; you can close this page.",
-                "outside-digilocker": "DigiLocker opens in this window; you come back here "
-                                      "when it is done.",
-                "outside-other": "The next step opens in this window; you come back here "
-                                 "when it is done.",
-                "closed": "The verification was closed before the end. Reload this page to "
-                          "start again."})
+        unconfirmed=_("We could not check the result just now. It is checked again shortly; "
+                      "you can close this page."),
+        link_note=_("If the page below stops responding, reload this page: you go on where you "
+                    "left off."),
+        script={"checking": _("Thank you. Checking the result…"),
+                "unconfirmed": _("We could not check the result just now. It is checked again "
+                                 "shortly; you can close this page."),
+                "outside-digilocker": _("DigiLocker opens in this window; you come back here "
+                                        "when it is done."),
+                "outside-other": _("The next step opens in this window; you come back here "
+                                   "when it is done."),
+                "closed": _("The verification was closed before the end. Reload this page to "
+                            "start again.")},
+        step_labels={step: str(words) for step, words in MERCHANT_STEPS.items()},
+        under_review=_("Done, being checked"))

@@ -42,6 +42,8 @@ AUDIT_ACTIONS = {
     "merchant_link.issue": "issued a merchant link",
     "merchant_link.email": "emailed a merchant link",
     "merchant_link.open": "opened their verification link",
+    "merchant_link.language": "chose the language of their pages",
+    "merchant.language": "chose the language of {merchant}'s pages and emails",
     "handover.start": "made a code to continue the video call on a phone",
     "handover.open": "opened the code to continue on a phone",
     "handover.sms": "texted the link to continue on a phone",

@@ -88,6 +88,7 @@ def seed_rows(app: Flask, admin_client, settings: Settings) -> dict[str, Any]:
         ids = {"merchant_id": merchant_id, "document_id": document.id,
                "payment_id": payment.id, "link_id": link.id, "token": token,
                "payment_link_id": payment_link.id,
+               "payment_link_payment_id": payment_link.payment_id,
                "payment_link_token": payment_tokens.token_for(settings.secret_key, payment_link),
                "key": "merchant_link", "password_links": password_links, "user_id": member.id,
                "request_id": held.id,
@@ -125,6 +126,16 @@ def _payment_link(merchant_id: int) -> PaymentLink:
     return link
 
 
+#: GET routes a token opens once (a phone hand-over's code): without a fresh one they answer
+#: their refusal page, 410, which must be as hardened as any other.
+SINGLE_USE = {"verification.phone_open": 410}
+
+
+def opened(endpoint: str, status: int) -> bool:
+    """Whether a GET of ``endpoint`` answered as it should for these ids."""
+    return status < 400 or SINGLE_USE.get(endpoint) == status
+
+
 def get_urls(app: Flask, ids: dict[str, Any]) -> Iterator[tuple[str, str]]:
     """(endpoint, URL) for every GET route, filled with real ids; every step of the wizard."""
     rules: list[Rule] = [r for r in app.url_map.iter_rules() if "GET" in (r.methods or ())]
@@ -135,10 +146,13 @@ def get_urls(app: Flask, ids: dict[str, Any]) -> Iterator[tuple[str, str]]:
                 "step_key"}
             assert not unknown, f"{rule.rule}: give this test a real value for {unknown}"
             values = {name: known[name] for name in rule.arguments if name != "step_key"}
-            if rule.endpoint == "verification.merchant_page":
+            if rule.endpoint in ("verification.merchant_page", "verification.phone_page",
+                                 "verification.phone_status"):
                 values["token"] = ids["token"]  # a path part or ?token=, as the route wants
             if rule.endpoint == "payment_links.page":
                 values["token"] = ids["payment_link_token"]
+            if rule.rule.endswith("/payments/<int:payment_id>/link"):
+                values["payment_id"] = ids["payment_link_payment_id"]  # the payment with a link
             if rule.endpoint == admin_confirmation.ENDPOINT:
                 values["token"] = ids["confirmation_token"]
             if rule.endpoint in ids["password_links"]:

@@ -5,7 +5,7 @@ it goes back cleanly."""
 from __future__ import annotations
 
 from alembic import command
-from sqlalchemy import inspect, text
+from sqlalchemy import Engine, inspect, text
 
 from portal.core.db import make_engine
 from portal.core.migrate import alembic_config, upgrade
@@ -19,19 +19,26 @@ PAYMENT_SQL = text(
     "'', 0, :amount, 'INR', :body, '', '', 'n', 'idle', '2026-01-01', '2026-01-01')")
 
 
+def payments_before(url: str, migration: str, rows: list[dict]) -> tuple[str, str, Engine]:
+    """The database at the revision before ``migration`` (a file name's end), holding one
+    merchant and ``rows`` of payments: the migration's revision, the one before, an engine."""
+    revision, before = revision_named(migration)
+    upgrade(url, before)
+    engine = make_engine(url)
+    with engine.begin() as conn:
+        conn.execute(MERCHANT_SQL, {"ext": "a", "name": "Chai Point", "status": "APPROVED"})
+        conn.execute(PAYMENT_SQL, rows)
+    return revision, before, engine
+
+
 def test_payments_already_there_get_their_searched_columns(any_database_url):
-    revision, before = revision_named("_payment_links_and_search.py")
-    upgrade(any_database_url, before)
-    engine = make_engine(any_database_url)
-    try:
-        with engine.begin() as conn:
-            conn.execute(MERCHANT_SQL, {"ext": "a", "name": "Chai Point", "status": "APPROVED"})
-            conn.execute(PAYMENT_SQL, [
+    revision, before, engine = payments_before(any_database_url, "_payment_links_and_search.py", [
                 {"ref": "PT1", "amount": "1250.5",
                  "body": '{"paymentData": {"billingData": {"emailId": " Asha@Example.com"}}}'},
                 {"ref": "PT2", "amount": "99", "body": "{}"},
                 {"ref": "PT3", "amount": "not a number",
                  "body": '{"customerData": {"emailId": "ravi@example.com"}}'}])
+    try:
         upgrade(any_database_url, revision)
         with engine.connect() as conn:
             assert conn.execute(text(
@@ -50,18 +57,13 @@ def test_payments_already_there_get_their_searched_columns(any_database_url):
 
 
 def test_payments_already_there_get_their_guests_name(any_database_url):
-    revision, before = revision_named("_payment_customer_name.py")
-    upgrade(any_database_url, before)
-    engine = make_engine(any_database_url)
-    try:
-        with engine.begin() as conn:
-            conn.execute(MERCHANT_SQL, {"ext": "a", "name": "Chai Point", "status": "APPROVED"})
-            conn.execute(PAYMENT_SQL, [
+    revision, before, engine = payments_before(any_database_url, "_payment_customer_name.py", [
                 {"ref": "PT1", "amount": "1",
                  "body": '{"paymentData": {"billingData": {"firstName": " Asha ", '
                          '"lastName": "Rao"}}}'},
                 {"ref": "PT2", "amount": "1", "body": '{"customerData": {"firstName": "Ravi"}}'},
                 {"ref": "PT3", "amount": "1", "body": "{}"}])
+    try:
         upgrade(any_database_url, revision)
         with engine.connect() as conn:
             assert conn.execute(text("SELECT customer_name FROM payments ORDER BY id")).scalars(

@@ -20,7 +20,7 @@ from portal.domain.branding import service as branding
 from portal.domain.merchant_mail import templates
 from portal.domain.merchant_mail.delivery import deliver
 from portal.domain.requirements.table import Requirement
-from portal.domain.requirements.words import merchant_words
+from portal.domain.requirements.words import in_words
 
 #: The email's key among the editable ones.
 TEMPLATE = "merchant_needs"
@@ -46,7 +46,7 @@ def email_needs(settings: Settings, recipient: Recipient, rows: Sequence[Require
         subject, body = templates.render(TEMPLATE, {
             "business_name": recipient.business or _("your business"),
             "signatory_name": recipient.name or _("Sir or Madam"),
-            "needs": "\n".join(f"- {merchant_words(row)}" for row in rows),
+            "needs": "\n".join(f"- {in_words(row)}" for row in rows),
             "partner_name": brand.display_name})
     shown = masked_email(recipient.email)
     deliver(settings, lambda: compose(settings, recipient.email, subject, body,

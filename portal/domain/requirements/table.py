@@ -114,10 +114,10 @@ REQUIREMENTS: tuple[Requirement, ...] = (
     Requirement("certificate_of_incorporation", N_("The certificate of incorporation (COI)"),
                 frozenset({E.LLP_FIRM}) | COMPANIES,
                 documents=("COI", "COI_DOCUMENT", "CERTIFICATE_OF_INCORPORATION")),
-    Requirement("moa", N_("The memorandum of association (MOA); the gateway fetches it itself "
-                "where it can"), COMPANIES, documents=("MOA", "MOA_DOCUMENT")),
-    Requirement("aoa", N_("The articles of association (AOA); the gateway fetches them itself "
-                "where it can"), COMPANIES, documents=("AOA", "AOA_DOCUMENT")),
+    Requirement("moa", N_("The memorandum of association (MOA), unless it can be fetched "
+                "from the company registry"), COMPANIES, documents=("MOA", "MOA_DOCUMENT")),
+    Requirement("aoa", N_("The articles of association (AOA), unless they can be fetched "
+                "from the company registry"), COMPANIES, documents=("AOA", "AOA_DOCUMENT")),
     Requirement("authorisation_letter", N_("An authorisation letter on the firm's letterhead "
                 "appointing the authorised signatory"), FIRMS,
                 when=N_("if the authorised signatory is not one of the partners"),

@@ -6,6 +6,7 @@ from portal.core.models.approval import ApprovalKind, ApprovalRequest, ApprovalS
 from portal.core.models.audit import AuditEvent
 from portal.core.models.branding import PartnerBranding
 from portal.core.models.bulk import BulkImport, BulkImportRow
+from portal.core.models.change_request import ChangeRequest, ChangeState
 from portal.core.models.communication import (
     MailTemplate,
     PasswordResetRequest,
@@ -38,7 +39,8 @@ from portal.core.models.webhook_event import Verification, WebhookEvent
 
 __all__ = [
     "ApiKey", "ApiRateWindow", "ApprovalKind", "ApprovalRequest", "ApprovalState", "AuditEvent",
-    "Base", "BulkImport", "BulkImportRow", "GatewayLink", "HeldForm", "IdempotentRequest", "Job",
+    "Base", "BulkImport", "BulkImportRow", "ChangeRequest", "ChangeState", "GatewayLink",
+    "HeldForm", "IdempotentRequest", "Job",
     "JobState", "KeyState", "LinkState", "LoginFailure", "LoginThrottle", "MailState",
     "MailTemplate", "Merchant", "MerchantLink", "MerchantLinkCheck", "MerchantNote",
     "MerchantPendency", "MerchantProductAcceptance", "MerchantStatusCount", "MerchantStop",

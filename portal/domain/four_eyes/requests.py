@@ -3,9 +3,9 @@ the asker hears of a problem at once (the action checks again when it runs).
 
 A refund that would take a payment's refunds sent without approval past FOUR_EYES_REFUND_ABOVE
 (``refund_allowance``), importing a key, replacing a merchant's credentials or the portfolio
-key, an API key with the payments scope, and giving someone the admin role wait for another
-admin (or, for the admin role, the asker being the only one, for the confirmation emailed to
-ADMIN_CONFIRMATION_EMAIL).
+key, an API key with the payments scope, a change of a merchant's locked details, and giving
+someone the admin role wait for another admin (or, for the admin role, the asker being the
+only one, for the confirmation emailed to ADMIN_CONFIRMATION_EMAIL).
 Functions take plain arguments and commit.
 """
 
@@ -22,6 +22,7 @@ from sqlalchemy import select, update
 from portal.core import clock
 from portal.core.db import db
 from portal.core.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
+from portal.core.models.change_request import ChangeRequest
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import ActionState, Payment
 from portal.domain.api import keys
@@ -223,3 +224,11 @@ def request_api_key(key_name: str, scopes: list[str], expires_at: datetime | Non
     request = _store(ApprovalKind.API_KEY, summary,
                      {"api_key_id": issued.key.id, "scopes": issued.key.scopes}, text, user_id)
     return issued, request
+
+
+def request_change(change: ChangeRequest, summary: str, reason: str,
+                   user_id: int | None) -> ApprovalRequest:
+    """Ask a second person to approve emailing ``change`` (a change of a merchant's locked
+    details) to the gateway's support; the change request was checked by its own service."""
+    return _store(ApprovalKind.CHANGE_REQUEST, summary, {"change_request_id": change.id},
+                  reason, user_id, merchant_id=change.merchant_id)

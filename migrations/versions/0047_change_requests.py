@@ -29,6 +29,7 @@ def upgrade() -> None:
                   sa.ForeignKey("merchants.id", name=op.f("fk_change_requests_merchant_id_merchants"),
                                 ondelete="CASCADE"), nullable=False),
         sa.Column("section", sa.String(24), nullable=False),
+        sa.Column("step", sa.String(24), nullable=False),
         sa.Column("open_key", sa.String(48), nullable=True),
         sa.Column("state", sa.String(16), nullable=False),
         sa.Column("old_values", sa.Text(), nullable=False),

@@ -47,6 +47,8 @@ class ChangeRequest(Base):
                                              index=True)
     #: The section changed (``portal.domain.change_requests.sections``).
     section: Mapped[str] = mapped_column(String(24))
+    #: The step that holds the section (the one a reset record opens again).
+    step: Mapped[str] = mapped_column(String(24))
     #: "<merchant id>:<section>" while the request is open, else None: a unique column, so a
     #: second open request for one section cannot be stored, even by two people at once.
     open_key: Mapped[str | None] = mapped_column(String(48), unique=True)

@@ -1,7 +1,8 @@
 """A change request's life: drafted from a locked section with its proof (a second person's
 approval asked at once), emailed to the gateway's support once approved (``mail``), the
 support's answer recorded by ops, the section open again for this change once the gateway reset
-the record, and applied when the step is sent with it. Every move is audited; functions commit.
+the record, and applied when the step is sent with it (``portal.domain.onboarding.reopened``).
+Every move is audited; functions commit.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from portal.core.models.merchant import Merchant
 from portal.domain.audit.service import SYSTEM, Actor, record
 from portal.domain.change_requests.sections import BY_KEY, SECTIONS, Section, read
 from portal.domain.documents import service as documents
-from portal.domain.four_eyes.requests import request_change
 from portal.domain.onboarding.drafts import drafts_of
 from portal.domain.onboarding.locks import lock_reason
 from portal.domain.onboarding.steps import BY_KEY as STEPS_BY_KEY
@@ -60,7 +60,7 @@ def requests_of(merchant: Merchant) -> list[ChangeRequest]:
                                     .where(ChangeRequest.merchant_id == merchant.id)
                                     .order_by(ChangeRequest.id.desc())))
     for change in found:
-        _close_if_undecided(change)
+        settle(change)
     return found
 
 
@@ -88,17 +88,6 @@ def open_request(merchant: Merchant, section: str) -> ChangeRequest | None:
         ChangeRequest.open_key == _open_key(merchant.id, section)))
 
 
-def reopened_for(merchant: Merchant, step_key: str) -> ChangeRequest | None:
-    """The change request the gateway reset the record for, whose step is ``step_key``: that
-    step is open again, for this change only."""
-    for change in db.session.scalars(select(ChangeRequest).where(
-            ChangeRequest.merchant_id == merchant.id,
-            ChangeRequest.state == ChangeState.REOPENED)):
-        if section_of(change).step == step_key:
-            return change
-    return None
-
-
 def current_values(merchant: Merchant, section: Section) -> dict[str, str]:
     """The section's fields as the step's draft (the one sent) holds them."""
     draft = drafts_of(merchant).get(section.step)
@@ -109,8 +98,9 @@ def current_values(merchant: Merchant, section: Section) -> dict[str, str]:
 def draft(settings: Settings, merchant: Merchant, section_key: str,
           new_values: Mapping[str, str], reason: str, proof: Proof | None,
           user_id: int | None, actor: Actor) -> ChangeRequest:
-    """Record a change of ``section_key`` with its proof and ask a second person to approve it;
-    ChangeRefused says why not (nothing changes, no proof, one already open...)."""
+    """Record a change of ``section_key`` with its proof, flushed for the caller to commit with
+    its four-eyes request (``portal.domain.four_eyes.requests.request_change``); ChangeRefused
+    says why not (nothing changes, no proof, one already open...)."""
     section = BY_KEY.get(section_key)
     if section is None:
         raise ChangeRefused("There is no such section to change.")
@@ -125,7 +115,8 @@ def draft(settings: Settings, merchant: Merchant, section_key: str,
     proof_id = _stored_proof(settings, merchant, section, proof, user_id, actor)
     change = ChangeRequest(merchant_id=merchant.id, section=section.key,
                            open_key=_open_key(merchant.id, section.key),
-                           state=ChangeState.DRAFTED, old_values=old, new_values=new,
+                           step=section.step, state=ChangeState.DRAFTED, old_values=old,
+                           new_values=new,
                            reason=text, proof_document_id=proof_id, requested_by_id=user_id,
                            answer="", send_error="")
     db.session.add(change)
@@ -136,9 +127,6 @@ def draft(settings: Settings, merchant: Merchant, section_key: str,
         raise ChangeRefused(_ALREADY_OPEN) from exc
     record("change_request.draft", actor=actor, merchant_id=merchant.id,
            detail={"change": change.id, "section": section.key})
-    change.approval_request_id = request_change(change, f"{section.title} of "
-                                                f"{merchant.public_name}", text, user_id).id
-    db.session.commit()
     return change
 
 
@@ -151,13 +139,6 @@ def record_answer(change: ChangeRequest, reset: bool, answer: str, actor: Actor)
     change.answer = _checked_text(answer, "answer", "Write what the gateway's support answered.")
     _move(change, ChangeState.REOPENED if reset else ChangeState.REFUSED, actor,
           "change_request.answer", reset=reset)
-
-
-def applied(merchant: Merchant, step_key: str, actor: Actor) -> None:
-    """The step of a reopened change was sent: the change is done and the section locks again."""
-    change = reopened_for(merchant, step_key)
-    if change is not None:
-        _move(change, ChangeState.APPLIED, actor, "change_request.applied")
 
 
 def mark(change: ChangeRequest, state: ChangeState, actor: Actor, action: str,
@@ -179,7 +160,7 @@ def _move(change: ChangeRequest, state: ChangeState, actor: Actor, action: str,
     db.session.commit()
 
 
-def _close_if_undecided(change: ChangeRequest) -> None:
+def settle(change: ChangeRequest) -> None:
     """A drafted request whose approval was rejected or lapsed is refused, with why."""
     if change.state != ChangeState.DRAFTED or change.approval_request_id is None:
         return

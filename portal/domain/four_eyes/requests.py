@@ -12,6 +12,7 @@ Functions take plain arguments and commit.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
@@ -20,13 +21,16 @@ from cryptography.hazmat.primitives import serialization
 from sqlalchemy import select, update
 
 from portal.core import clock
+from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
 from portal.core.models.change_request import ChangeRequest
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import ActionState, Payment
 from portal.domain.api import keys
-from portal.domain.audit.service import actor_of, record
+from portal.domain.audit.service import Actor, actor_of, record
+from portal.domain.change_requests import service as change_requests
+from portal.domain.change_requests.service import Proof
 from portal.domain.payments import actions
 from portal.domain.payments import credentials as creds
 from portal.domain.payments.service import new_nonce, not_approved_reason, refundable, refunds_of
@@ -226,9 +230,16 @@ def request_api_key(key_name: str, scopes: list[str], expires_at: datetime | Non
     return issued, request
 
 
-def request_change(change: ChangeRequest, summary: str, reason: str,
-                   user_id: int | None) -> ApprovalRequest:
-    """Ask a second person to approve emailing ``change`` (a change of a merchant's locked
-    details) to the gateway's support; the change request was checked by its own service."""
-    return _store(ApprovalKind.CHANGE_REQUEST, summary, {"change_request_id": change.id},
-                  reason, user_id, merchant_id=change.merchant_id)
+def request_change(settings: Settings, merchant: Merchant, section: str,
+                   new_values: Mapping[str, str], reason: str, proof: Proof | None,
+                   user_id: int | None, actor: Actor) -> ChangeRequest:
+    """Record a change of the merchant's locked ``section`` (checked by its own service) and
+    ask a second person to approve emailing it to the gateway's support, in one commit."""
+    change = change_requests.draft(settings, merchant, section, new_values, reason, proof,
+                                   user_id, actor)
+    title = change_requests.section_of(change).title
+    change.approval_request_id = _store(
+        ApprovalKind.CHANGE_REQUEST, f"{title} of {merchant.public_name}",
+        {"change_request_id": change.id}, change.reason, user_id, merchant_id=merchant.id).id
+    db.session.commit()
+    return change

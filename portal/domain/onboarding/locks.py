@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import re
 
-from sqlalchemy import select
-
-from portal.core.db import db
 from portal.core.labels import label
-from portal.core.models.change_request import ChangeRequest, ChangeState
 from portal.core.models.merchant import CreateState, Merchant
 from portal.core.onboarding_statuses import FINAL_STATUSES, VERIFIED_STATUSES
-from portal.domain.change_requests.sections import SECTIONS
+from portal.domain.onboarding.reopened import reopened_request
 from portal.domain.onboarding.steps import Lock, Step
 from portal.gateway.onboarding.checklist_words import checklist_done
 
@@ -37,7 +33,7 @@ def verification_complete(merchant: Merchant) -> bool:
 def lock_reason(merchant: Merchant, step: Step) -> str | None:
     """Why ``step`` is read-only for ``merchant`` now, or None if it can still change (the
     gateway reset the record for a change request of its section: open for that change)."""
-    if reopened(merchant, step):
+    if reopened_request(merchant, step.key) is not None:
         return None
     if merchant.status in FINAL_STATUSES:
         return (f"The onboarding is {label(merchant.status).lower()}: nothing can change "
@@ -50,16 +46,6 @@ def lock_reason(merchant: Merchant, step: Step) -> str | None:
     if step.lock == Lock.VERIFICATION and verification_complete(merchant):
         return VERIFICATION_REASON
     return None
-
-
-def reopened(merchant: Merchant, step: Step) -> bool:
-    """Whether a change request of ``step``'s section had the gateway reset the record."""
-    sections = [s.key for s in SECTIONS if s.step == step.key]
-    return bool(sections) and merchant.id is not None and db.session.scalar(
-        select(ChangeRequest.id).where(ChangeRequest.merchant_id == merchant.id,
-                                       ChangeRequest.section.in_(sections),
-                                       ChangeRequest.state == ChangeState.REOPENED)
-        .limit(1)) is not None
 
 
 def says_locked(message: str) -> bool:

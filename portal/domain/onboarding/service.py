@@ -12,7 +12,6 @@ from typing import Any
 
 from portal.core.models.merchant import Merchant
 from portal.domain.audit.service import Actor
-from portal.domain.change_requests import service as change_requests
 from portal.domain.onboarding import create
 from portal.domain.onboarding.drafts import (
     DraftConflict,
@@ -24,6 +23,7 @@ from portal.domain.onboarding.drafts import (
 )
 from portal.domain.onboarding.locks import lock_reason
 from portal.domain.onboarding.outbox import queue
+from portal.domain.onboarding.reopened import apply_reopened
 from portal.domain.onboarding.result import StepResult
 from portal.domain.onboarding.sending import send_draft
 from portal.domain.onboarding.steps import Step
@@ -94,5 +94,5 @@ def send_saved(client: OnboardingClient, merchant: Merchant, step: Step, *,
 def _applying(merchant: Merchant, step: Step, result: StepResult, actor: Actor) -> StepResult:
     """``result``; once the step is sent, the change request it was open again for is done."""
     if result.ok:
-        change_requests.applied(merchant, step.key, actor)
+        apply_reopened(merchant, step.key, actor)
     return result

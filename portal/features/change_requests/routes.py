@@ -20,11 +20,12 @@ from portal.domain.change_requests.service import (
     ChangeRefused,
     Proof,
     current_values,
-    draft,
     record_answer,
     requests_of,
+    settle,
     standings,
 )
+from portal.domain.four_eyes.requests import request_change
 from portal.domain.onboarding.drafts import get_merchant
 from portal.features.change_requests.forms import AnswerForm, change_form, field_name
 from portal.web.auth.access import current_actor, roles_required
@@ -57,8 +58,9 @@ def new(merchant_id: int, section_key: str) -> ResponseReturnValue:
         upload = form.proof.data
         proof = Proof(upload.filename or "", upload.stream) if upload else None
         try:
-            change = draft(current_settings(), merchant, section.key, form.new_values(section),
-                           form.reason.data, proof, current_user.id, current_actor())
+            change = request_change(current_settings(), merchant, section.key,
+                                    form.new_values(section), form.reason.data, proof,
+                                    current_user.id, current_actor())
         except ChangeRefused as exc:
             target = field_name(exc.field) if exc.field else ""
             (form[target].errors if target in form else form.form_errors).append(exc.message)
@@ -130,6 +132,7 @@ def _load(merchant_id: int, change_id: int) -> tuple[Merchant, ChangeRequest]:
     change = db.session.get(ChangeRequest, change_id)
     if change is None or change.merchant_id != merchant.id:
         abort(404)
+    settle(change)
     return merchant, change
 
 

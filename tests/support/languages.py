@@ -74,3 +74,13 @@ def read_text(html: bytes | str) -> str:
         said += [str(value) for key, value in element.attrs.items()
                  if key in _READ_ATTRIBUTES or key.startswith("data-text-")]
     return " ".join(said)
+
+
+def in_hindi(response, status: int = 200) -> str:
+    """The read text of a page that answered ``status``, drawn in Hindi with no English
+    sentence of the catalogue left."""
+    assert response.status_code == status, response.status_code
+    assert b'<html lang="hi">' in response.data
+    text = read_text(response.data)
+    assert english_left(text) == []
+    return text

@@ -16,7 +16,7 @@ from portal.domain.handover.texting import MAX_PER_WINDOW
 from portal.domain.merchant_mail.delivery import email_link
 from portal.domain.onboarding import merchant_language
 from tests.handover.support import make_code, status_of
-from tests.support.languages import english_left, read_text
+from tests.support.languages import english_left, in_hindi, read_text
 from tests.support.mail import body_of, mail_sink, mailing
 from tests.verification.support import merchant_link, onboard
 
@@ -40,15 +40,6 @@ def hindi(app, portal_clock) -> int:
         merchant_language.set_default(db.session.get(Merchant, merchant_id), "hi",
                                       Actor("ops@example.com"))
     return merchant_id
-
-
-def in_hindi(response, status: int = 200) -> str:
-    """The page's read text, once it answered ``status`` in Hindi with no English left."""
-    assert response.status_code == status, response.status_code
-    assert b'<html lang="hi">' in response.data
-    text = read_text(response.data)
-    assert english_left(text) == []
-    return text
 
 
 def test_the_link_page_live_and_in_an_in_app_browser(app, client, hindi):

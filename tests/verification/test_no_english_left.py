@@ -51,6 +51,7 @@ def test_the_link_page_live_and_in_an_in_app_browser(app, client, hindi):
 def test_the_hand_over_pages_their_states_and_the_text_message(app, client, hindi, settings):
     phone_page, code = make_code(client, merchant_link(app, hindi))
     assert english_left(read_text(str(phone_page))) == []
+    assert "ending" not in phone_page.select_one(".phone-sms").get_text()
     assert phone_page.html["lang"] == "hi"
     assert english_left(status_of(client, phone_page)["message"]) == []
     action = phone_page.select_one(".phone-sms form")["action"]

@@ -18,7 +18,6 @@ from portal.core.config import current_settings
 from portal.core.mail.urls import absolute_url
 from portal.core.models.merchant import Merchant
 from portal.core.models.verification import MerchantLink
-from portal.core.redaction import masked_phone
 from portal.domain.branding import service as branding
 from portal.domain.handover import service as handovers
 from portal.domain.handover import texting
@@ -114,7 +113,7 @@ def render_phone(merchant: Merchant, link: MerchantLink, sent: bool = False,
     return render_template(
         "verification/phone.html", merchant=merchant, state=state, handover=handover, url=url,
         qr=segno.make(url, error="m").svg_data_uri(scale=5, border=4) if url else "",
-        phone_shown=masked_phone(phone) if phone else "", sent=sent, refusal=refusal,
+        phone_shown=phone_words.number_shown(phone) if phone else "", sent=sent, refusal=refusal,
         done=verification_complete(merchant), state_words=phone_words.state_words(),
         lost=str(phone_words.LOST), minutes=settings.handover_minutes,
         brand=branding.current(settings), partner=partner_name(),

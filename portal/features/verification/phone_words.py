@@ -4,8 +4,10 @@ from data attributes."""
 
 from __future__ import annotations
 
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
+from portal.core.redaction import last_digits
 from portal.domain.handover import service as handovers
 
 STATE_WORDS = {
@@ -23,3 +25,10 @@ LOST = _l("This page lost touch with the portal for a moment; it keeps trying.")
 def state_words() -> dict[str, str]:
     """Each state's sentence in the page's language (for the page and its status reads)."""
     return {state: str(words) for state, words in STATE_WORDS.items()}
+
+
+def number_shown(phone: str) -> str:
+    """The phone on file as the merchant's page shows it: its last four digits only, in the
+    page's language."""
+    digits = last_digits(phone)
+    return _("ending %(digits)s", digits=digits) if digits else _("on file")

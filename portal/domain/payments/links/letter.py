@@ -36,7 +36,7 @@ def letter(settings: Settings, link: PaymentLink, payment: Payment, merchant: Me
             _("Dear %(name)s,", name=name) if name else _("Hello,"),
             _("%(business)s asks you to pay %(amount)s for order %(order)s.", business=shop,
               amount=amount, order=payment.merchant_txn_id),
-            _("Pay on the secure payment page:") + f"\n\n{url}",
+            _("Pay on the secure payment page:"), url,
             _("Your card is authorised now and charged once %(business)s confirms your order; "
               "until then the amount is only held.", business=shop),
             _("The link can be used once and works until %(time)s UTC. If you did not expect "

@@ -40,7 +40,7 @@ def letter(settings: Settings, link: PaymentLink, payment: Payment, merchant: Me
             _("Your card is authorised now and charged once %(business)s confirms your order; "
               "until then the amount is only held.", business=shop),
             _("The link can be used once and works until %(time)s UTC. If you did not expect "
-              "this email, you can ignore it.", time=f"{link.expires_at:%Y-%m-%d %H:%M}"),
+              "this email, you can ignore it.", time=link.expires_at.strftime("%Y-%m-%d %H:%M")),
             _("%(partner)s, for %(business)s", partner=settings.partner_name, business=shop))
         subject = _("%(business)s asks you to pay %(amount)s", business=shop, amount=amount)
     return compose(settings, payment.customer_email, subject, "\n\n".join(paragraphs) + "\n")

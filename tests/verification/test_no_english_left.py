@@ -96,3 +96,14 @@ def test_the_same_pages_in_english_do_show_the_catalogues_sentences(app, client)
     merchant_id = onboard(app)
     phone_page, _code = make_code(client, merchant_link(app, merchant_id))
     assert "Scan this code with your phone" in english_left(read_text(str(phone_page)))
+
+
+def test_the_phone_page_switches_language_and_stays_the_phone_page(app, client):
+    merchant_id = onboard(app)
+    phone_page, _code = make_code(client, merchant_link(app, merchant_id))
+    switch = phone_page.select_one("form.language-switch")
+    assert switch is not None
+    answer = client.post(switch["action"], data={"language": "hi"})
+    assert answer.status_code == 303
+    assert f"/verify/{merchant_id}/phone?" in answer.headers["Location"]
+    in_hindi(client.get(answer.headers["Location"]))

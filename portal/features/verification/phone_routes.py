@@ -25,7 +25,13 @@ from portal.domain.onboarding import merchant_links as links
 from portal.domain.onboarding.drafts import get_merchant
 from portal.domain.onboarding.locks import verification_complete
 from portal.features.verification import phone_words, words
-from portal.features.verification.merchant_routes import opened, partner_name, refused, speak
+from portal.features.verification.merchant_routes import (
+    language_url,
+    opened,
+    partner_name,
+    refused,
+    speak,
+)
 from portal.features.verification.routes import bp
 from portal.web.auth.access import current_actor, public
 
@@ -120,4 +126,5 @@ def render_phone(merchant: Merchant, link: MerchantLink, sent: bool = False,
         start_url=url_for("verification.phone_start", merchant_id=merchant.id, token=token),
         sms_url=url_for("verification.phone_sms", merchant_id=merchant.id, token=token),
         status_url=url_for("verification.phone_status", merchant_id=merchant.id, token=token),
-        back_url=url_for("verification.merchant_page", merchant_id=merchant.id, token=token))
+        back_url=url_for("verification.merchant_page", merchant_id=merchant.id, token=token),
+        language_url=language_url(merchant.id, token, then="phone"))

@@ -15,10 +15,7 @@ from bs4 import BeautifulSoup
 from portal.core.config_fields import ROOT
 from portal.web.page_language import TRANSLATIONS
 
-<<<<<<< HEAD
 KEYWORDS = {"_": None, "gettext": None, "_l": None, "lazy_gettext": None, "N_": None}
-=======
-KEYWORDS = {"_": None, "gettext": None, "_l": None, "lazy_gettext": None}
 #: What cuts a msgid into the English a page could show verbatim: placeholders and tags.
 _CUTS = re.compile(r"%\([a-z_]+\)s|\{[a-z_]+\}|\$[a-z_]+|<[^>]+>")
 #: A piece of a msgid shorter than this many words is a name or a loanword the translation
@@ -26,7 +23,6 @@ _CUTS = re.compile(r"%\([a-z_]+\)s|\{[a-z_]+\}|\$[a-z_]+|<[^>]+>")
 MIN_WORDS = 3
 #: The attributes whose text a person reads or hears (the scripts show the data-text-* ones).
 _READ_ATTRIBUTES = ("alt", "title", "aria-label", "placeholder")
->>>>>>> hindi2
 
 
 def merchant_facing_files() -> list[Path]:

@@ -12,6 +12,7 @@ from portal.core.models.communication import (
     VerificationReminder,
 )
 from portal.core.models.document import StoredDocument
+from portal.core.models.document_ask import DocumentAsk
 from portal.core.models.enrolment import PendingEnrolment
 from portal.core.models.handover import PhoneHandover
 from portal.core.models.held_form import HeldForm
@@ -38,7 +39,8 @@ from portal.core.models.webhook_event import Verification, WebhookEvent
 
 __all__ = [
     "ApiKey", "ApiRateWindow", "ApprovalKind", "ApprovalRequest", "ApprovalState", "AuditEvent",
-    "Base", "BulkImport", "BulkImportRow", "GatewayLink", "HeldForm", "IdempotentRequest", "Job",
+    "Base", "BulkImport", "BulkImportRow", "DocumentAsk", "GatewayLink", "HeldForm",
+    "IdempotentRequest", "Job",
     "JobState", "KeyState", "LinkState", "LoginFailure", "LoginThrottle", "MailState",
     "MailTemplate", "Merchant", "MerchantLink", "MerchantLinkCheck", "MerchantNote",
     "MerchantPendency", "MerchantProductAcceptance", "MerchantStatusCount", "MerchantStop",

@@ -25,6 +25,7 @@ from portal.domain.payments.service import unavailable_reason
 from portal.domain.requirements.checklist import keep_choice, merchant_checklist
 from portal.domain.website_check.acceptance import accept_gap
 from portal.domain.website_check.job import queue_check
+from portal.features.asks.pages import panel as asks_panel
 from portal.features.merchants.export import export_zip
 from portal.features.merchants.forms import AcceptGapForm, DeleteMerchantForm, SearchForm
 from portal.features.merchants.removal import can_delete, delete_abandoned
@@ -155,4 +156,5 @@ def render_detail(merchant: Merchant, delete_form: DeleteMerchantForm) -> str:
                            products=product_rows(merchant),
                            payments_reason=unavailable_reason(merchant),
                            ownership=panel(merchant, current_user),
+                           asks=asks_panel(merchant),
                            delete_form=delete_form if can_delete(merchant) else None)

@@ -22,10 +22,10 @@ from portal.core.models.document import DocumentStatus, StoredDocument
 from portal.core.models.document_ask import DocumentAsk
 from portal.core.models.merchant import Merchant
 from portal.core.models.verification import MerchantLink
-from portal.core.onboarding_statuses import FINAL_STATUSES
 from portal.domain.asks import wording
 from portal.domain.audit.service import Actor, record
 from portal.domain.documents import service as documents
+from portal.domain.onboarding.progress import documents_asked
 from portal.domain.onboarding.result import StepResult
 from portal.gateway.onboarding.client import OnboardingClient
 
@@ -70,12 +70,6 @@ class Ask:
         return self.state in UPLOADABLE
 
 
-def asks_open(merchant: Merchant) -> bool:
-    """Whether the gateway asks the merchant for documents now."""
-    return (bool(merchant.onboarding_id) and bool(merchant.documents_outstanding)
-            and merchant.status not in FINAL_STATUSES)
-
-
 def reference(secret_key: str, merchant: Merchant, key: str) -> str:
     """The opaque name of ask ``key`` on the merchant's page."""
     message = f"{merchant.id}:{key}".encode()
@@ -93,7 +87,7 @@ def asks_of(merchant: Merchant, secret_key: str, partner: str) -> list[Ask]:
     uploads = merchant_uploads(merchant)
     written = wording.written_for(merchant)
     slots = [s for s in documents.slots(merchant, documents.documents_of(merchant))
-             if s.outstanding] if asks_open(merchant) else []
+             if s.outstanding] if documents_asked(merchant) else []
     found = []
     for slot in slots:
         latest = next((d for d in uploads if d.doc_type in slot.types), None)

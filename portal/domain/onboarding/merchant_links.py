@@ -20,10 +20,9 @@ from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.verification import MerchantLink
 from portal.core.timed_tokens import timed_serializer
-from portal.domain.asks.service import asks_open
 from portal.domain.audit.service import Actor, record
 from portal.domain.onboarding.locks import verification_complete
-from portal.domain.onboarding.progress import verification_missing
+from portal.domain.onboarding.progress import documents_asked, verification_missing
 
 SALT = "portal.merchant-verification-link"
 LIFETIME = timedelta(hours=24)
@@ -59,7 +58,7 @@ def refusal(merchant: Merchant) -> str | None:
     """Why no link may be issued for ``merchant``, or None: it finished verification and the
     gateway asks nothing more of it, or the steps its verification page needs are not all
     sent yet (the merchant would only read that they cannot start)."""
-    if verification_complete(merchant) and asks_open(merchant):
+    if verification_complete(merchant) and documents_asked(merchant):
         return None  # the link's page takes the documents asked for
     if verification_complete(merchant):
         return ("The merchant has finished verification, so no link was created: there is "

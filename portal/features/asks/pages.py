@@ -9,6 +9,7 @@ from portal.core.models.document_ask import DocumentAsk
 from portal.core.models.merchant import Merchant
 from portal.domain.asks import service, wording
 from portal.domain.branding import service as branding
+from portal.domain.onboarding.progress import documents_asked
 from portal.features.asks.forms import RefuseForm, WordsForm
 
 
@@ -29,7 +30,7 @@ def panel(merchant: Merchant) -> Panel:
                            branding.current(settings).display_name)
     written = wording.written_for(merchant)
     return Panel([(ask, words_form(ask, written.get(ask.key))) for ask in asks],
-                 service.asks_open(merchant), RefuseForm(formdata=None))
+                 documents_asked(merchant), RefuseForm(formdata=None))
 
 
 def words_form(ask: service.Ask, written: DocumentAsk | None) -> WordsForm:

@@ -19,7 +19,6 @@ from portal.core.clients import current_onboarding_client
 from portal.core.config import current_settings
 from portal.core.models.merchant import Merchant
 from portal.core.redaction import masked_email
-from portal.domain.asks.service import asks_open
 from portal.domain.audit.service import Actor
 from portal.domain.branding import service as branding
 from portal.domain.onboarding import device_checks, progress
@@ -58,7 +57,7 @@ def render_page(merchant: Merchant, new_link: str = "") -> str:
                            new_link=new_link, checks=device_checks.checks_of(merchant.id),
                            check_words=device_checks.FOUND,
                            signatory_email=masked_email(signatory.email) if signatory else "",
-                           asks_open=asks_open(merchant))
+                           asks_open=progress.documents_asked(merchant))
 
 
 @bp.get("/merchants/<int:merchant_id>/verification/session")

@@ -7,7 +7,15 @@ import io
 
 from bs4 import BeautifulSoup
 
+from portal.core.clients import onboarding_client
+from portal.core.config import current_settings
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.status_change import StatusSource
+from portal.domain.audit.service import SYSTEM
 from portal.domain.onboarding import scenarios
+from portal.domain.onboarding.status_reads import read_status
+from portal.sandbox.onboarding.backend import OnboardingBackend
 from tests.verification.support import backend_of, complete_on_sandbox_page, frame_src, onboard
 
 #: The smallest file the documents step takes as a PDF (its magic bytes).
@@ -46,3 +54,26 @@ def asks_on(soup: BeautifulSoup) -> list[tuple[str, str]]:
     return [(item["data-state"], item.select_one(".ask__words").get_text(strip=True))
             for item in soup.select("li.ask")]
 
+
+
+def asked_by_services(app, backend: OnboardingBackend,
+                      scenario: str = scenarios.REVIEW_RFI) -> int:
+    """:func:`asked_merchant` without a signed-in client (a browser test's CSRF-checked app):
+    verification completed and the review run on the sandbox, the status read as a poll."""
+    merchant_id = onboard(app, scenario)
+    with app.app_context():
+        merchant = db.session.get(Merchant, merchant_id)
+        backend.complete_verification(merchant.onboarding_id)
+        backend.tick()
+        read_status(onboarding_client(current_settings()), merchant, StatusSource.POLL, SYSTEM)
+        db.session.commit()
+    return merchant_id
+
+
+def status_read(app, merchant_id: int) -> str:
+    """The status the sandbox reports now, read as a poll."""
+    with app.app_context():
+        merchant = db.session.get(Merchant, merchant_id)
+        read_status(onboarding_client(current_settings()), merchant, StatusSource.POLL, SYSTEM)
+        db.session.commit()
+        return merchant.status or ""

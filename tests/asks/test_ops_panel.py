@@ -1,11 +1,16 @@
 """Ops' side of the asks, on the merchant's page: a link can be sent after verification while
 documents are asked, the wording is kept per ask (empty: the default again), and only staff
-act on the merchant's uploads."""
+act on the merchant's uploads, of which the merchant's owner is told."""
 
 from __future__ import annotations
 
 from bs4 import BeautifulSoup
+from sqlalchemy import select
 
+from portal.core.db import db
+from portal.core.models.merchant import Merchant
+from portal.core.models.notice import Notice
+from portal.core.models.user import User
 from tests.asks.support import PDF, asked_merchant, asks_on, link_page, post_upload
 from tests.verification.support import merchant_link
 
@@ -58,3 +63,21 @@ def test_only_signed_in_staff_send_or_refuse(app, client, auth, sandbox):
     send = _panel(client, merchant_id).select_one("form.ask__send")["action"]
     assert merchant.post(send).status_code in (302, 401, 403)
     assert asks_on(link_page(merchant, path))[0][0] == "waiting"
+
+
+def test_the_owner_is_told_of_an_upload_to_review(app, client, auth, sandbox):
+    auth.login("ops")
+    merchant_id = asked_merchant(app, client, sandbox)
+    with app.app_context():
+        merchant = db.session.get(Merchant, merchant_id)
+        merchant.owner_id = db.session.scalar(select(User.id).where(User.role == "ops"))
+        db.session.commit()
+    path = merchant_link(app, merchant_id)
+    merchant_client = app.test_client()
+    post_upload(merchant_client, path, link_page(merchant_client, path), b"not a pdf", "a.pdf")
+    post_upload(merchant_client, path, link_page(merchant_client, path), PDF, "statement.pdf")
+    with app.app_context():
+        assert list(db.session.scalars(select(Notice.kind).where(
+            Notice.merchant_id == merchant_id))) == ["merchant_upload"]  # the refused one: none
+    inbox = BeautifulSoup(client.get("/notices").data, "html.parser")
+    assert "uploaded a document asked of them on their link" in inbox.get_text(" ", strip=True)

@@ -21,6 +21,7 @@ from portal.core.db import db
 from portal.core.models.document import DocumentStatus, StoredDocument
 from portal.core.models.document_ask import DocumentAsk
 from portal.core.models.merchant import Merchant
+from portal.core.models.notice import Notice, NoticeKind
 from portal.core.models.verification import MerchantLink
 from portal.domain.asks import wording
 from portal.domain.audit.service import Actor, record
@@ -116,10 +117,13 @@ def receive(settings: Settings, merchant: Merchant, link: MerchantLink, ask: Ask
             type_index: int, filename: str, stream: BinaryIO, actor: Actor) -> str:
     """Take the merchant's file for ``ask`` (its ``type_index``-th type) through the documents
     step's checks, kept waiting for ops' review: '' when taken, else why not, in the
-    merchant's words; commits."""
+    merchant's words; a taken file is noticed to the merchant's owner; commits."""
     doc_type = ask.types[type_index] if 0 <= type_index < len(ask.types) else ask.types[0]
-    _document, error = documents.take_upload(settings, merchant, doc_type, filename, stream,
-                                             actor=actor, link_id=link.id)
+    document, error = documents.take_upload(settings, merchant, doc_type, filename, stream,
+                                            actor=actor, link_id=link.id)
+    if document is not None:  # the owner reviews it
+        db.session.add_all(Notice.for_owner_of(merchant, NoticeKind.MERCHANT_UPLOAD))
+        db.session.commit()
     return error
 
 

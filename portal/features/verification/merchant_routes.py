@@ -32,6 +32,8 @@ from portal.domain.onboarding import merchant_links as links
 from portal.domain.onboarding.drafts import get_merchant
 from portal.domain.onboarding.locks import verification_complete
 from portal.domain.onboarding.verification_link import MERCHANT_LINK
+from portal.domain.requirements.checklist import merchant_asks
+from portal.domain.requirements.words import in_words
 from portal.features.verification import camera_words, service, words
 from portal.features.verification.ask_forms import MerchantUploadForm
 from portal.features.verification.routes import bp, embedded
@@ -73,7 +75,9 @@ def merchant_view(merchant: Merchant, token: str, in_app: bool = False,
                     phone_url=url_for("verification.phone_start", merchant_id=merchant.id,
                                       token=token),
                     language_url=language_url(merchant.id, token),
+                    asks=[(row.key, in_words(row)) for row in merchant_asks(merchant)],
                     **asks_page(merchant, token, posted))
+
 
 
 def asks_page(merchant: Merchant, token: str,
@@ -85,7 +89,7 @@ def asks_page(merchant: Merchant, token: str,
     forms = {ask.ref: posted if posted is not None and posted.ask.data == ask.ref
              else MerchantUploadForm(formdata=None).offer(ask, partner)
              for ask in asks if ask.uploadable}
-    return {"asks": asks, "ask_forms": forms,
+    return {"asked": asks, "ask_forms": forms,
             "upload_url": url_for("verification.merchant_upload", merchant_id=merchant.id,
                                   token=token),
             "max_bytes": settings.upload_max_bytes,

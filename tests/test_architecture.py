@@ -76,6 +76,8 @@ LAYER_OF = {f"portal.{layer.name}": index for index, layer in enumerate(LAYERS)}
 FEATURE_TO_FEATURE = {
     ("portal.features.merchants", "portal.features.ownership"):
         "the merchant's summary shows the owner-and-notes panel, a page piece of ownership's",
+    ("portal.features.merchants", "portal.features.asks"):
+        "the merchant's summary shows what is asked of the merchant, a page piece of asks'",
 }
 FLASK_PACKAGES = ("flask", "flask_login", "flask_wtf", "werkzeug", "wtforms")
 #: What reads or answers a request: no module below the web layer imports it (the app's own

@@ -15,6 +15,7 @@ from portal.features.admin.routes import bp as admin_bp
 from portal.features.api.keys_routes import bp as api_keys_bp
 from portal.features.api.routes import bp as api_bp
 from portal.features.approvals.routes import bp as approvals_bp
+from portal.features.asks.routes import bp as asks_bp
 from portal.features.branding.routes import bp as branding_bp
 from portal.features.bulk.routes import bp as bulk_bp
 from portal.features.change_requests.routes import bp as change_requests_bp
@@ -35,6 +36,7 @@ from portal.features.status.routes import bp as status_bp
 from portal.features.team import confirmation_routes  # noqa: F401  (adds its page to the team's bp)
 from portal.features.team.routes import bp as team_bp
 from portal.features.verification import (
+    ask_routes,  # noqa: F401  (the merchant answers what is asked)
     merchant_routes,  # noqa: F401  (the merchant's pages)
     phone_routes,  # noqa: F401  (continue on a phone)
 )
@@ -51,7 +53,7 @@ BLUEPRINTS = (monitoring_bp, errors_bp, main_bp, auth_bp, merchants_bp, wizard_b
               verification_bp, status_bp, webhooks_bp, admin_bp, payments_bp, bulk_bp, team_bp,
               merchant_mail_bp, mail_bp, approvals_bp, payment_links_bp, ownership_bp,
               notifications_bp, worklist_bp, golive_bp, pausing_bp, api_bp, api_keys_bp,
-              branding_bp, requirements_bp, change_requests_bp)
+              branding_bp, requirements_bp, change_requests_bp, asks_bp)
 
 
 def register_blueprints(app: Flask) -> None:

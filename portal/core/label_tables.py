@@ -152,6 +152,8 @@ _DOCUMENT_STATUS = {
     DocumentStatus.SENT: "Sent",
     DocumentStatus.NOT_SENT: "Not sent",
     DocumentStatus.REFUSED: "Refused by the gateway",
+    DocumentStatus.FROM_MERCHANT: "Received from the merchant, waiting for review",
+    DocumentStatus.NOT_TAKEN: "Refused by ops: the merchant is asked again",
 }
 
 

@@ -35,8 +35,10 @@ from portal.gateway.rules import mask
 _CODE_GROUPS: dict[str, frozenset[str]] = {
     Badge.SUCCESS: frozenset({PennyDropStatus.VERIFIED, DocumentStatus.SENT, StepState.SENT}),
     Badge.WARNING: frozenset({StepState.NEEDS_ATTENTION, StepState.QUEUED, DocumentStatus.NOT_SENT,
+                              DocumentStatus.FROM_MERCHANT,
                               CreateState.OUTCOME_UNKNOWN, CreateState.NEEDS_RECONCILE}),
-    Badge.DANGER: frozenset({PennyDropStatus.FAILED, DocumentStatus.REFUSED}),
+    Badge.DANGER: frozenset({PennyDropStatus.FAILED, DocumentStatus.REFUSED,
+                                DocumentStatus.NOT_TAKEN}),
 }
 _TABLES = (codes_where, onboarding_where)
 _GROUPS = {group: codes | {state for state, row in CHECKLIST_WORDS.items() if row.badge == group}

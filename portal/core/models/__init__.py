@@ -13,6 +13,7 @@ from portal.core.models.communication import (
     VerificationReminder,
 )
 from portal.core.models.document import StoredDocument
+from portal.core.models.document_ask import DocumentAsk
 from portal.core.models.enrolment import PendingEnrolment
 from portal.core.models.handover import PhoneHandover
 from portal.core.models.held_form import HeldForm
@@ -39,8 +40,8 @@ from portal.core.models.webhook_event import Verification, WebhookEvent
 
 __all__ = [
     "ApiKey", "ApiRateWindow", "ApprovalKind", "ApprovalRequest", "ApprovalState", "AuditEvent",
-    "Base", "BulkImport", "BulkImportRow", "ChangeRequest", "ChangeState", "GatewayLink",
-    "HeldForm", "IdempotentRequest", "Job",
+    "Base", "BulkImport", "BulkImportRow", "ChangeRequest", "ChangeState", "DocumentAsk",
+    "GatewayLink", "HeldForm", "IdempotentRequest", "Job",
     "JobState", "KeyState", "LinkState", "LoginFailure", "LoginThrottle", "MailState",
     "MailTemplate", "Merchant", "MerchantLink", "MerchantLinkCheck", "MerchantNote",
     "MerchantPendency", "MerchantProductAcceptance", "MerchantStatusCount", "MerchantStop",

@@ -26,10 +26,14 @@ class DocumentStatus(StrEnum):
     SENT = "sent"
     NOT_SENT = "not_sent"
     REFUSED = "refused"
+    #: Uploaded by the merchant on their link: ops review it before it is sent.
+    FROM_MERCHANT = "from_merchant"
+    #: A merchant's upload ops refused, with a reason the merchant reads on their link.
+    NOT_TAKEN = "not_taken"
 
 
 class StoredDocument(Base):
-    """One file ops uploaded for a merchant."""
+    """One file ops (or the merchant, on their link) uploaded for a merchant."""
 
     __tablename__ = "stored_documents"
 
@@ -57,6 +61,12 @@ class StoredDocument(Base):
     gateway_status: Mapped[str | None] = mapped_column(String(40))
     #: When retention deleted the stored file (the row stays as the record of what was sent).
     file_deleted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    #: The merchant link it was uploaded through (None: uploaded by staff or the system); a
+    #: link id without a foreign key, so the column is added without rebuilding the table.
+    link_id: Mapped[int | None] = mapped_column(Integer)
+    #: Why ops refused a merchant's upload, in the words the merchant reads on their link.
+    refusal: Mapped[str | None] = mapped_column(String(500))
 
     uploaded_by: Mapped[User | None] = relationship(foreign_keys=[uploaded_by_id])
 

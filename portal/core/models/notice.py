@@ -36,6 +36,8 @@ class NoticeKind(StrEnum):
     PRODUCT = "product"
     #: The merchant's link had expired or was withdrawn; from its page they asked for a new one.
     LINK_RENEWED = "link_renewed"
+    #: The merchant uploaded a document asked of them on their link: it waits for review.
+    MERCHANT_UPLOAD = "merchant_upload"
 
 
 class MailState(StrEnum):

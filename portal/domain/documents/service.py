@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
 import filetype
+from flask_babel import gettext as _
 from sqlalchemy import select
 from werkzeug.utils import secure_filename
 
@@ -101,7 +102,8 @@ class Received(NamedTuple):
 
 def read_upload(stream: BinaryIO, max_bytes: int, sink: BinaryIO | None = None) -> Received:
     """Read ``stream`` a chunk at a time (copying it to ``sink`` when given): its size, content
-    type and SHA-256, or an error message (empty, too large, wrong kind). At most
+    type and SHA-256, or an error message (empty, too large, wrong kind; gettext's, so the
+    merchant's link reads it in their language). At most
     ``max_bytes + 1`` bytes are read, and one chunk is held at a time."""
     digest, size, kind = hashlib.sha256(), 0, None
     for chunk in _chunks(stream, max_bytes + 1):
@@ -112,12 +114,12 @@ def read_upload(stream: BinaryIO, max_bytes: int, sink: BinaryIO | None = None) 
             sink.write(chunk)
     error = ""
     if size == 0:
-        error = "The file is empty."
+        error = _("The file is empty.")
     elif size > max_bytes:
         error = too_large(max_bytes)
     elif kind is None or kind.mime not in ACCEPTED:
-        error = ("Only PDF, JPEG and PNG files are accepted, judged by their content: "
-                 "this file is none of those, whatever its name says.")
+        error = _("Only PDF, JPEG and PNG files are accepted, judged by their content: "
+                  "this file is none of those, whatever its name says.")
     return Received(size, "" if error or kind is None else kind.mime, error, digest.hexdigest())
 
 
@@ -150,8 +152,8 @@ def save_stream(stream: BinaryIO, store: DocumentStore, max_bytes: int) -> tuple
 
 def too_large(max_bytes: int) -> str:
     """What the page says about a file over the limit (also checked in the browser first)."""
-    return (f"The file is larger than the limit of {size_text(max_bytes)}; "
-            "scan it at a lower resolution or split it.")
+    return _("The file is larger than the limit of %(limit)s; scan it at a lower resolution "
+             "or split it.", limit=size_text(max_bytes))
 
 
 def upload(client: OnboardingClient, settings: Settings, merchant: Merchant, doc_type: str,
@@ -164,15 +166,27 @@ def upload(client: OnboardingClient, settings: Settings, merchant: Merchant, doc
     allowed = {t for slot in slots(merchant, documents_of(merchant)) for t in slot.types}
     if doc_type not in allowed:
         return StepResult(False, "This document type is not expected for this merchant now.")
+    document, error = take_upload(settings, merchant, doc_type, filename, stream,
+                                  uploaded_by_id, actor=actor)
+    if document is None:
+        return StepResult(False, error, [FieldError(FILE_FIELD, error)])
+    return send(client, settings, merchant, document, actor=actor)
+
+
+def take_upload(settings: Settings, merchant: Merchant, doc_type: str, filename: str,
+                stream: BinaryIO, uploaded_by_id: int | None = None, *, actor: Actor,
+                link_id: int | None = None) -> tuple[StoredDocument | None, str]:
+    """Check and store one upload of ``doc_type`` (through merchant link ``link_id``, when
+    the merchant made it): the stored document, or None and why it was refused (audited,
+    nothing kept); commits."""
     received, stored_name = save_upload(settings, stream)
     if received.error:
         record("document.refused", outcome="invalid", merchant_id=merchant.id,
                detail={"docType": doc_type, "reason": received.error}, actor=actor)
         db.session.commit()
-        return StepResult(False, received.error, [FieldError(FILE_FIELD, received.error)])
-    document = remember(merchant, doc_type, filename, stored_name, received, uploaded_by_id,
-                        actor=actor)
-    return send(client, settings, merchant, document, actor=actor)
+        return None, received.error
+    return remember(merchant, doc_type, filename, stored_name, received, uploaded_by_id,
+                    actor=actor, link_id=link_id), ""
 
 
 def store(settings: Settings, merchant: Merchant, doc_type: str, filename: str,
@@ -191,15 +205,16 @@ def store(settings: Settings, merchant: Merchant, doc_type: str, filename: str,
 
 def remember(merchant: Merchant, doc_type: str, filename: str, stored_name: str,
              received: Received, uploaded_by_id: int | None = None, *,
-             actor: Actor) -> StoredDocument:
+             actor: Actor, link_id: int | None = None) -> StoredDocument:
     """Record a stored file as the merchant's upload of ``doc_type``, with its audit entry;
-    commits."""
+    one made on merchant link ``link_id`` waits for ops' review; commits."""
     document = StoredDocument(
         merchant_id=merchant.id, doc_type=doc_type,
         original_filename=secure_filename(filename)[:255] or stored_name, stored_name=stored_name,
         sha256=received.sha256, size=received.size,
-        content_type=received.content_type, status=DocumentStatus.STORED, sent_gid="",
-        uploaded_by_id=uploaded_by_id, gateway_answer="")
+        content_type=received.content_type, sent_gid="", uploaded_by_id=uploaded_by_id,
+        status=DocumentStatus.STORED if link_id is None else DocumentStatus.FROM_MERCHANT,
+        gateway_answer="", link_id=link_id)
     db.session.add(document)
     merchant.touch()
     record("document.store", merchant_id=merchant.id,

@@ -22,7 +22,7 @@ from portal.core.models.verification import MerchantLink
 from portal.core.timed_tokens import timed_serializer
 from portal.domain.audit.service import Actor, record
 from portal.domain.onboarding.locks import verification_complete
-from portal.domain.onboarding.progress import verification_missing
+from portal.domain.onboarding.progress import documents_asked, verification_missing
 
 SALT = "portal.merchant-verification-link"
 LIFETIME = timedelta(hours=24)
@@ -55,9 +55,11 @@ class LinkRefused(Exception):
 
 
 def refusal(merchant: Merchant) -> str | None:
-    """Why no link may be issued for ``merchant``, or None: it finished verification, or the
-    steps its verification page needs are not all sent yet (the merchant would only read that
-    they cannot start)."""
+    """Why no link may be issued for ``merchant``, or None: it finished verification and the
+    gateway asks nothing more of it, or the steps its verification page needs are not all
+    sent yet (the merchant would only read that they cannot start)."""
+    if verification_complete(merchant) and documents_asked(merchant):
+        return None  # the link's page takes the documents asked for
     if verification_complete(merchant):
         return ("The merchant has finished verification, so no link was created: there is "
                 "nothing left for them to do on the verification page.")

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from portal.core.labels import document_label
 from portal.core.models.merchant import CreateState, Merchant
 from portal.core.models.step import StepDraft, StepState
+from portal.core.onboarding_statuses import FINAL_STATUSES
 from portal.domain.onboarding.locks import lock_reason
 from portal.domain.onboarding.steps import BY_KEY, STEPS, Step
 from portal.gateway.onboarding.checklist_words import checklist_done, not_applicable
@@ -85,6 +86,13 @@ def asks_for_documents(merchant: Merchant) -> bool:
     """The review asked for more information (RFI) and names documents to upload: the
     documents step takes them, though verification locked it otherwise."""
     return merchant.status == OnboardingStatus.RFI and bool(merchant.documents_outstanding)
+
+
+def documents_asked(merchant: Merchant) -> bool:
+    """The gateway asks the merchant for documents now (its outstanding list, the review's
+    requests included) and the onboarding is not final: the merchant's link takes them."""
+    return (bool(merchant.onboarding_id) and bool(merchant.documents_outstanding)
+            and merchant.status not in FINAL_STATUSES)
 
 
 def cheque_needed(merchant: Merchant) -> bool:

@@ -26,6 +26,7 @@ from portal.domain.payments.service import unavailable_reason
 from portal.domain.requirements.checklist import keep_choice, merchant_checklist
 from portal.domain.website_check.acceptance import accept_gap
 from portal.domain.website_check.job import queue_check
+from portal.features.asks.pages import panel as asks_panel
 from portal.features.merchants.export import export_zip
 from portal.features.merchants.forms import (
     AcceptGapForm,
@@ -180,4 +181,5 @@ def render_detail(merchant: Merchant, delete_form: DeleteMerchantForm,
                            language_form=language_form or LanguageForm(
                                formdata=None, language=merchant.language),
                            language_in_force=BY_CODE[merchant_language.language_of(merchant)],
+                           asks=asks_panel(merchant),
                            delete_form=delete_form if can_delete(merchant) else None)

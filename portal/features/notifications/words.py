@@ -128,6 +128,12 @@ def _words(notice: Notice, facts: _Facts) -> NoticeWords:
                            "merchant asked for a new one from its page, and it was emailed to "
                            "the authorised signatory.", "verification.page",
                            {"merchant_id": notice.merchant_id})
+    if notice.kind == NoticeKind.MERCHANT_UPLOAD:
+        return NoticeWords(notice, name, "a document from the merchant",
+                           f"{name} uploaded a document asked of them on their link. Review it "
+                           "on the merchant's page, then send it to the gateway or refuse it "
+                           "with a reason they read.", "merchants.detail",
+                           {"merchant_id": notice.merchant_id, "_anchor": "asks-heading"})
     if notice.kind == NoticeKind.PENDENCY:
         row = facts.pendencies.get(notice.webhook_event_id or 0)
         return NoticeWords(notice, name, "a pendency reported", _pendency(name, row),

@@ -22,7 +22,9 @@ from portal.core.clients import current_onboarding_client
 from portal.core.config import current_settings
 from portal.core.models.merchant import Merchant
 from portal.core.models.verification import MerchantLink
+from portal.domain.asks import service as asks_service
 from portal.domain.branding import service as branding
+from portal.domain.documents import service as documents
 from portal.domain.handover import service as handovers
 from portal.domain.merchant_mail import renewal as renewal_mail
 from portal.domain.onboarding import device_checks, merchant_language
@@ -33,6 +35,7 @@ from portal.domain.onboarding.verification_link import MERCHANT_LINK
 from portal.domain.requirements.checklist import merchant_asks
 from portal.domain.requirements.words import in_words
 from portal.features.verification import camera_words, service, words
+from portal.features.verification.ask_forms import MerchantUploadForm
 from portal.features.verification.routes import bp, embedded
 from portal.web import page_language
 from portal.web.auth.access import current_actor, public
@@ -53,6 +56,13 @@ def merchant_page(merchant_id: int) -> ResponseReturnValue:
     in_app = device_checks.in_app_browser(user_agent)
     device_checks.report(link, user_agent, "in_app_browser" if in_app else device_checks.OPENED,
                          current_actor(links.MERCHANT))
+    return merchant_view(merchant, token, in_app)
+
+
+def merchant_view(merchant: Merchant, token: str, in_app: bool = False,
+                  posted: MerchantUploadForm | None = None) -> ResponseReturnValue:
+    """The merchant's page: what is asked of them (``posted``: an upload refused, its errors
+    beside its field), then verification."""
     callback = url_for("verification.merchant_page", merchant_id=merchant.id, token=token,
                        _external=True)
     confirm_url = url_for("verification.merchant_confirm", merchant_id=merchant.id, token=token)
@@ -65,7 +75,26 @@ def merchant_page(merchant_id: int) -> ResponseReturnValue:
                     phone_url=url_for("verification.phone_start", merchant_id=merchant.id,
                                       token=token),
                     language_url=language_url(merchant.id, token),
-                    asks=[(row.key, in_words(row)) for row in merchant_asks(merchant)])
+                    asks=[(row.key, in_words(row)) for row in merchant_asks(merchant)],
+                    **asks_page(merchant, token, posted))
+
+
+
+def asks_page(merchant: Merchant, token: str,
+              posted: MerchantUploadForm | None) -> dict[str, object]:
+    """What the page shows of the documents asked of the merchant: each ask with its upload
+    form (``posted`` in place of its ask's), where uploads go, the size limit in words."""
+    settings, partner = current_settings(), partner_name()
+    asks = asks_service.asks_of(merchant, settings.secret_key, partner)
+    forms = {ask.ref: posted if posted is not None and posted.ask.data == ask.ref
+             else MerchantUploadForm(formdata=None).offer(ask, partner)
+             for ask in asks if ask.uploadable}
+    return {"asked": asks, "ask_forms": forms,
+            "upload_url": url_for("verification.merchant_upload", merchant_id=merchant.id,
+                                  token=token),
+            "max_bytes": settings.upload_max_bytes,
+            "upload_limit": documents.size_text(settings.upload_max_bytes),
+            "too_large": documents.too_large(settings.upload_max_bytes)}
 
 
 @bp.post("/verify/<int:merchant_id>/confirm")

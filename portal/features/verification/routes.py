@@ -56,7 +56,8 @@ def render_page(merchant: Merchant, new_link: str = "") -> str:
                            merchant_links=links.links_of(merchant), now=clock.utcnow(),
                            new_link=new_link, checks=device_checks.checks_of(merchant.id),
                            check_words=device_checks.FOUND,
-                           signatory_email=masked_email(signatory.email) if signatory else "")
+                           signatory_email=masked_email(signatory.email) if signatory else "",
+                           asks_open=progress.documents_asked(merchant))
 
 
 @bp.get("/merchants/<int:merchant_id>/verification/session")

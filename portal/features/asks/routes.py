@@ -1,0 +1,86 @@
+"""The merchant page's actions on what the gateway asks: word an asked document, send the
+merchant's upload to the gateway after review, or refuse it with a reason (no four eyes; each
+audited). The panel itself is drawn by the merchant's page (``pages.panel``)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, url_for
+from flask.typing import ResponseReturnValue
+
+from portal.core.clients import current_onboarding_client
+from portal.core.config import current_settings
+from portal.core.models.merchant import Merchant
+from portal.domain.asks import service, wording
+from portal.domain.branding import service as branding
+from portal.domain.onboarding.drafts import get_merchant
+from portal.features.asks.forms import RefuseForm, WordsForm
+from portal.web.auth.access import current_actor, roles_required
+from portal.web.auth.roles import STAFF
+
+bp = Blueprint("asks", __name__)
+#: Where the merchant's page shows the panel.
+ANCHOR = "#asks-heading"
+
+
+@bp.post("/merchants/<int:merchant_id>/asks/words")
+@roles_required(*STAFF)
+def words(merchant_id: int) -> ResponseReturnValue:
+    """Keep how one asked document is worded for the merchant and for ops."""
+    merchant = load(merchant_id)
+    form = WordsForm()
+    ask = find(merchant, form.ask.data or "")
+    if ask is None or not form.validate_on_submit():
+        errors = [*form.merchant_words.errors, *form.ops_words.errors]
+        flash(f"The wording is not changed: {errors[0] if errors else 'the form expired'}.",
+              "error")
+    else:
+        wording.write(merchant, ask.key, (form.merchant_words.data or "").strip(),
+                      (form.ops_words.data or "").strip(), current_actor())
+        flash(f"The wording of {ask.ops_words} is saved.", "success")
+    return back(merchant)
+
+
+@bp.post("/merchants/<int:merchant_id>/asks/<int:document_id>/send")
+@roles_required(*STAFF)
+def send(merchant_id: int, document_id: int) -> ResponseReturnValue:
+    """Send the merchant's upload to the gateway, once reviewed."""
+    merchant = load(merchant_id)
+    document = service.reviewable(merchant, document_id) or abort(404)
+    result = service.send(current_onboarding_client(), current_settings(), merchant, document,
+                          current_actor())
+    flash(result.message, "success" if result.ok else "error")
+    return back(merchant)
+
+
+@bp.post("/merchants/<int:merchant_id>/asks/<int:document_id>/refuse")
+@roles_required(*STAFF)
+def refuse(merchant_id: int, document_id: int) -> ResponseReturnValue:
+    """Refuse the merchant's upload with the reason they read on their link."""
+    merchant = load(merchant_id)
+    document = service.reviewable(merchant, document_id) or abort(404)
+    form = RefuseForm()
+    if not form.validate_on_submit():
+        flash(f"Not refused: {(form.reason.errors or ['the form expired'])[0]}", "error")
+    else:
+        service.refuse(merchant, document, form.reason.data.strip(), current_actor())
+        flash("Refused: the merchant reads why on their link and can upload it again.",
+              "success")
+    return back(merchant)
+
+
+def find(merchant: Merchant, ref: str) -> service.Ask | None:
+    """The ask the merchant's page names ``ref``."""
+    settings = current_settings()
+    return next((ask for ask in service.asks_of(merchant, settings.secret_key,
+                                                branding.current(settings).display_name)
+                 if ask.ref == ref), None)
+
+
+def load(merchant_id: int) -> Merchant:
+    """The merchant, or 404."""
+    return get_merchant(merchant_id) or abort(404)
+
+
+def back(merchant: Merchant) -> ResponseReturnValue:
+    """Back to the merchant's page, at the panel."""
+    return redirect(url_for("merchants.detail", merchant_id=merchant.id) + ANCHOR)

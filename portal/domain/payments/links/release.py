@@ -37,8 +37,8 @@ def release_held_again(settings: Settings, new_payment_id: int) -> bool:
         return False
     result = actions.perform(creds.client_for(settings, current), old, actions.REVERSE,
                              old.action_nonce, None, actor=RELEASE_ACTOR)
-    why = (f"The customer authorised the new hold of order {new.merchant_txn_id}, which holds "
-           "this one again, so this one was released.") if result.ok else result.message
+    why = ("The customer authorised the new hold (heldAgainAs) that holds this one again, so "
+           "this one was released.") if result.ok else result.message
     record(RELEASE_ACTION, actor=RELEASE_ACTOR, outcome="ok" if result.ok else "failed",
            merchant_id=old.merchant_id, gid=old.gid or "", detail={**detail, "reason": why})
     db.session.commit()

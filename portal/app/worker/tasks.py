@@ -75,7 +75,8 @@ def run_website_check(run: JobRun) -> JobEnd:
 
 def run_hold_again_release(run: JobRun) -> JobEnd:
     """Release the hold a newly authorised hold holds again (``holding_again``)."""
-    release_held_again(current_settings(), int(run.payload["payment_id"]))
+    release_held_again(current_settings(), int(run.payload["payment_id"]),
+                       int(run.payload.get("attempt", 1)))
     return JobEnd.DONE
 
 

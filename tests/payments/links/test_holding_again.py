@@ -24,6 +24,7 @@ from portal.core.models.payment_link import PaymentLink
 from portal.domain.audit.service import Actor
 from portal.domain.payments.links import renewal
 from portal.domain.payments.links.holding_again import RELEASE_KIND
+from portal.domain.payments.links.release import RETRY_AFTER
 from tests.payments.links.support import hold_page, press_continue, standing_on
 from tests.payments.support import (
     authorised_payment,
@@ -207,3 +208,28 @@ def test_a_new_link_for_a_declined_payment_releases_nothing(app, browser, mercha
         assert db.session.scalar(select(func.count(Job.id)).where(
             Job.kind == RELEASE_KIND)) == 0
     assert releases(app) == []
+
+
+def test_a_release_waits_while_a_call_on_the_old_hold_is_in_doubt(app, browser, merchant_id,
+                                                                 credentials, mail_sink):
+    old_id = near_expiry_hold(app, browser, merchant_id)
+    hold_again(app, browser, old_id)
+    with app.app_context():
+        db.session.execute(update(Payment).where(Payment.id == old_id)
+                           .values(action_state="unknown"))
+        db.session.commit()
+    pay_link(app, mail_sink)
+    run_worker(app)
+    assert payment_row(app, old_id).status == "AUTHORIZED"
+    assert releases(app) == []  # put off, not given up
+    with app.app_context():
+        [retry] = db.session.scalars(select(Job).where(Job.kind == RELEASE_KIND,
+                                                       Job.state == "pending"))
+        assert retry.run_at >= clock.utcnow() + RETRY_AFTER - timedelta(seconds=5)
+        retry.run_at = clock.utcnow()  # its minute has passed
+        db.session.execute(update(Payment).where(Payment.id == old_id)
+                           .values(action_state="idle"))
+        db.session.commit()
+    run_worker(app)
+    assert payment_row(app, old_id).status == "REVERSED"
+    assert [entry.outcome for entry in releases(app)] == ["ok"]

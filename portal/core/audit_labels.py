@@ -76,6 +76,8 @@ AUDIT_ACTIONS = {
     "payment.refund": "refunded a payment",
     "payment.discard": "discarded a hold that never reached the gateway",
     "payment.late_authorisation": "saw a payment declined for now authorised after all",
+    "payment.hold_again": "emailed a customer a new payment link to hold a payment again",
+    "payment.hold_again_release": "released a hold once the customer authorised it again",
     "payment_link.send": "emailed a customer a payment link",
     "payment_link.resend": "emailed a customer a new payment link",
     "payment_link.cancel": "cancelled a payment link",

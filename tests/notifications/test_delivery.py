@@ -76,10 +76,11 @@ def test_every_told_status_and_a_pendency_reach_the_owner(app, auth, mail_sink):
         "status": "MERCHANT_PENDENCY_STATUS_UPDATED", "pendency_info_category": "DOCUMENT",
         "pendency_info_sub_category": "CANCELLED_CHEQUE", "pendency_info_status": "OPEN",
         "pendency_info_reason": "The cheque's name does not match."})
-    assert [n.kind for n in notices_of(app, OWNER)] == ["status", "status", "pendency"]
+    # approved first, so the pendency came after go-live (test_live_notices)
+    assert [n.kind for n in notices_of(app, OWNER)] == ["status", "status", "live_pendency"]
     run_worker(app)
     subjects = sorted(m["Subject"] for m in mail_sink.messages())
-    assert subjects == ["Ganga Textiles: rejected", "Lotus Traders: a pendency reported",
+    assert subjects == ["Ganga Textiles: rejected", "Lotus Traders: a new pendency after go-live",
                         "Lotus Traders: approved"]
     pendency = next(body_of(m) for m in mail_sink.messages() if "pendency" in m["Subject"])
     assert ("The gateway reported a pendency on Lotus Traders: Document: Cancelled cheque "

@@ -17,6 +17,8 @@ from portal.domain.documents.retention import delete_expired_files
 from portal.domain.jobs import account_mail
 from portal.domain.jobs.queue import JobEnd, JobRun
 from portal.domain.merchant_mail.reminders import send_reminders
+from portal.domain.payments.links.holding_again import RELEASE_KIND
+from portal.domain.payments.links.release import release_held_again
 from portal.domain.payments.status_poll import poll_once
 from portal.domain.website_check import job as website_job
 from portal.features.bulk import import_job
@@ -71,6 +73,13 @@ def run_website_check(run: JobRun) -> JobEnd:
                                  current_settings().website_check_allow_loopback)
 
 
+def run_hold_again_release(run: JobRun) -> JobEnd:
+    """Release the hold a newly authorised hold holds again (``holding_again``)."""
+    release_held_again(current_settings(), int(run.payload["payment_id"]),
+                       int(run.payload.get("attempt", 1)))
+    return JobEnd.DONE
+
+
 def nothing_to_undo(_payload: dict[str, Any]) -> None:
     """A job that leaves nothing behind when it is given up."""
 
@@ -92,6 +101,7 @@ HANDLERS: dict[str, Handler] = {
     NOTICES: Handler(run_notices),
     account_mail.KIND: Handler(run_account_mail),
     website_job.KIND: Handler(run_website_check),
+    RELEASE_KIND: Handler(run_hold_again_release),
 }
 
 

@@ -38,6 +38,12 @@ class NoticeKind(StrEnum):
     LINK_RENEWED = "link_renewed"
     #: The merchant uploaded a document asked of them on their link: it waits for review.
     MERCHANT_UPLOAD = "merchant_upload"
+    #: A live merchant's product approvals (their names in ``status``, space-separated) are
+    #: now held up by the pendency the gateway reported (``webhook_event_id``), or no longer.
+    BLOCKED = "blocked"
+    UNBLOCKED = "unblocked"
+    #: The gateway reported a pendency on a live merchant that blocks no product.
+    LIVE_PENDENCY = "live_pendency"
 
 
 class MailState(StrEnum):
@@ -68,10 +74,11 @@ class Notice(Base):
     merchant_id: Mapped[int] = mapped_column(
         ForeignKey("merchants.id", ondelete="CASCADE"), index=True)
     kind: Mapped[str] = mapped_column(String(16))
-    #: The status moved to (STATUS); the product approval accepted (PRODUCT).
+    #: The status moved to (STATUS); the product approval accepted (PRODUCT), blocked or
+    #: unblocked (BLOCKED, UNBLOCKED).
     status: Mapped[str | None] = mapped_column(String(32))
-    #: The webhook event whose pendency was kept (PENDENCY): ``merchant_pendencies`` has one
-    #: row per event.
+    #: The webhook event whose pendency was kept (PENDENCY, LIVE_PENDENCY, BLOCKED, UNBLOCKED):
+    #: ``merchant_pendencies`` has one row per event.
     webhook_event_id: Mapped[int | None] = mapped_column(Integer)
     #: Who handed the merchant over (HANDOVER), and the note they left with it.
     by_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))

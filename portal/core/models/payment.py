@@ -219,9 +219,10 @@ class Payment(Base):
     #: The guest's first and last name from ``request_payload``, kept in step with it: what the
     #: list and the payment page show, and a search by name finds.
     customer_name: Mapped[str | None] = mapped_column(String(200))
-    #: The declined payment this one is the new link for (same customer and amount): its page
-    #: says "replaces ...", and that one's page "a new link was sent as ...".
-    replaces_payment_id: Mapped[int | None] = mapped_column(index=True)
+    #: The payment this one is the new link for (same customer and amount): a declined one, or
+    #: a hold close to expiry held again. Its page says "replaces ..." ("holds again ..."), and
+    #: that one's "a new link was sent as ..." ("held again as ..."); one per payment.
+    replaces_payment_id: Mapped[int | None] = mapped_column(index=True, unique=True)
     redirect_url: Mapped[str | None] = mapped_column(Text)
     #: Pre-authenticated: never logged, never shown.
     status_url: Mapped[str | None] = mapped_column(Text)

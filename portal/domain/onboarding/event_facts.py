@@ -4,10 +4,12 @@ has made the portal read the status, and that is all it does."""
 
 from __future__ import annotations
 
+from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.webhook_event import WebhookEvent
 from portal.domain.audit.service import Actor
 from portal.domain.onboarding.merchant_facts import confirm_ids, keep_pendency
+from portal.domain.onboarding.pendency_notices import blocked_approvals, pendency_notices
 from portal.domain.onboarding.product_approvals import keep_acceptance
 from portal.gateway.onboarding.events import WebhookEventName
 from portal.gateway.onboarding.product_events import BY_EVENT, NAMING_THE_MERCHANT
@@ -22,7 +24,7 @@ def keep(merchant: Merchant, event: WebhookEvent, actor: Actor) -> str:
     if not event.verified:
         return UNVERIFIED
     if event.event_name == WebhookEventName.PENDENCY_UPDATED:
-        return "; pendency kept" if keep_pendency(merchant, event, actor) else ""
+        return _pendency(merchant, event, actor)
     kept = ""
     approval = BY_EVENT.get(event.event_name)
     if approval is not None:
@@ -34,6 +36,15 @@ def keep(merchant: Merchant, event: WebhookEvent, actor: Actor) -> str:
         if not stored and merchant.status != OnboardingStatus.APPROVED:
             kept += "; merchant id kept back until a status read says APPROVED"
     return kept
+
+
+def _pendency(merchant: Merchant, event: WebhookEvent, actor: Actor) -> str:
+    """Keep the pendency and tell the owner what it changes; no commit."""
+    blocked_before = blocked_approvals(merchant)
+    if not keep_pendency(merchant, event, actor):
+        return ""
+    db.session.add_all(pendency_notices(merchant, event, blocked_before))
+    return "; pendency kept"
 
 
 #: The merchant's id columns, as the event's outcome names them.

@@ -26,7 +26,6 @@ from sqlalchemy.orm.attributes import set_committed_value
 from portal.core import clock
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
-from portal.core.models.notice import Notice, NoticeKind
 from portal.core.models.pendency import MerchantPendency
 from portal.core.models.webhook_event import Verification, WebhookEvent
 from portal.domain.audit.service import Actor, record
@@ -107,8 +106,8 @@ def _id_of(event: WebhookEvent, key: str) -> str | None:
 
 def keep_pendency(merchant: Merchant, event: WebhookEvent, actor: Actor) -> bool:
     """Store the pendency ``event`` reported, once per event (a second delivery, or a sync
-    and a webhook at once, store nothing more), with a notice for the merchant's owner;
-    audited; True if stored; no commit."""
+    and a webhook at once, store nothing more); audited; True if stored (the caller tells the
+    owner: ``pendency_notices``); no commit."""
     payload = payload_of(event)
     text = {key: _text(payload.get(key)) for key in PendencyKey}
     values = {
@@ -132,8 +131,6 @@ def keep_pendency(merchant: Merchant, event: WebhookEvent, actor: Actor) -> bool
         return False
     record(PENDENCY_ACTION, actor=actor, merchant_id=merchant.id,
            detail={"category": values["category"], "status": values["status"]})
-    db.session.add_all(Notice.for_owner_of(merchant, NoticeKind.PENDENCY,
-                                           webhook_event_id=event.id))
     return True
 
 

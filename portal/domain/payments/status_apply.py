@@ -1,7 +1,8 @@
 """What a status answer changes on a payment: the gateway's word kept as said, the status moved
 forward only (in one conditional UPDATE), a partial approval flagged, a conditional decline
-timed, and a late authorisation told to the merchant's owner (docs/gateway-contract.md,
-revision 4, "Status answers", "Late outcomes" and "Reason codes never decide money").
+timed, a late authorisation told to the merchant's owner, the hold a new one holds again
+queued for release (docs/gateway-contract.md, revision 4, "Status answers", "Late outcomes"
+and "Reason codes never decide money").
 
 No commit here: the caller's unit of work holds the read, its audit entry and its notice.
 """
@@ -17,6 +18,7 @@ from portal.core.models.merchant import Merchant
 from portal.core.models.notice import Notice, NoticeKind
 from portal.core.models.payment import Payment
 from portal.domain.audit.service import Actor, record
+from portal.domain.payments.links.holding_again import release_when_authorised
 from portal.domain.payments.status_moves import may_move
 from portal.gateway.payments.answers import StatusResponse
 from portal.gateway.payments.words import PaymentStatus, is_partial_approval
@@ -54,6 +56,8 @@ def apply_status(payment: Payment, answer: StatusResponse, actor: Actor) -> bool
         payment.soft_declined_at = payment.soft_declined_at or clock.utcnow()
     if moved and before == PaymentStatus.CONDITIONAL_DECLINE and word == PaymentStatus.AUTHORIZED:
         _tell_late_authorisation(payment, actor)
+    if moved and word == PaymentStatus.AUTHORIZED:
+        release_when_authorised(payment)
     return moved
 
 

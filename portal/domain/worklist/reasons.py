@@ -59,6 +59,16 @@ class Item:
                 self.merchant.name.lower() if self.merchant else "")
 
 
+def overdue(item: Item, now: datetime) -> bool:
+    """Whether ``item``'s due date has passed."""
+    return item.due is not None and item.due <= now
+
+
+def pressing(item: Item, now: datetime) -> tuple[bool, tuple[int, str, str, str]]:
+    """The order items are shown in: overdue first, then by urgency."""
+    return (not overdue(item, now), item.urgency)
+
+
 def hours(delta_seconds: float) -> str:
     """A duration in whole hours, as words: '1 hour', '5 hours'."""
     count = max(1, math.ceil(delta_seconds / 3600))

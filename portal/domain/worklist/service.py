@@ -7,9 +7,21 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import cache
+from functools import cache, partial
 
-from sqlalchemy import Select, and_, bindparam, case, func, literal, null, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Select,
+    and_,
+    bindparam,
+    case,
+    func,
+    literal,
+    null,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.orm import load_only
 
 from portal.core import clock
@@ -26,7 +38,7 @@ from portal.domain.four_eyes.queries import waiting_count, waiting_for
 from portal.domain.ownership.service import users_by_id
 from portal.domain.worklist.facts import QUEUED_FOR_LONG, SENT_STEPS, columns, facts_of, moments
 from portal.domain.worklist.facts import may_need_action as candidates
-from portal.domain.worklist.reasons import Item, Reason, Steps, items_of
+from portal.domain.worklist.reasons import Item, Reason, Steps, items_of, pressing
 from portal.gateway.onboarding.vocabulary import OnboardingStatus
 
 #: The most merchants everyone's tab reads (those idle longest): its cost stays bounded
@@ -109,11 +121,28 @@ def worklist(viewer: User, settings: Settings, now: datetime, *,
     steps = _steps(wordy, now) if wordy else {}
     items = [item for merchant, facts in rows
              for item in items_of(merchant, facts, settings, now, steps.get(merchant.id))]
-    items = sorted([*items, *_approvals(viewer)],
-                   key=lambda item: (item.due is None or item.due > now, item.urgency))
+    items = sorted([*items, *_approvals(viewer)], key=partial(pressing, now=now))
     if not everyone:
         return Worklist(items)
     return _with_owners(items, capped)
+
+
+def open_items(filters: list[ColumnElement[bool]], settings: Settings, now: datetime,
+               cap: int = EVERYONE_CAP) -> dict[int, list[Item]]:
+    """The open items of each merchant matching ``filters`` that has any, most pressing first
+    (of the ``cap`` most recently active that may): what the merchants list shows, sorts and
+    filters by. One statement; its merchants are loaded with the words' columns only."""
+    rows = db.session.execute(
+        select(Merchant, *(value.label(name) for name, value in columns().items()))
+        .where(candidates(), *filters).options(load_only(*_NAMED))
+        .order_by(Merchant.last_activity_at.desc(), Merchant.id.desc()).limit(cap),
+        moments(settings, now))
+    found = {}
+    for row in rows:
+        items = items_of(row.Merchant, facts_of(row), settings, now)
+        if items:
+            found[row.Merchant.id] = sorted(items, key=partial(pressing, now=now))
+    return found
 
 
 def _with_owners(items: list[Item], capped: int) -> Worklist:

@@ -11,14 +11,15 @@ from wtforms.validators import DataRequired, Length
 from portal.core.label_tables import NOT_CREATED
 from portal.core.labels import label
 from portal.core.languages import LANGUAGES
+from portal.domain.worklist.actors import FILTERS
 from portal.features.merchants.service import MINE, NOBODY
 from portal.gateway.onboarding.vocabulary import OnboardingStatus
 from portal.web.form_base import PortalForm
 
 
 class SearchForm(PortalForm):
-    """Search by name, PAN, external id or onboarding id; filter by onboarding status and by
-    owner."""
+    """Search by name, PAN, external id or onboarding id; filter by onboarding status, by
+    owner and by who must act."""
 
     class Meta:
         csrf = False
@@ -32,6 +33,9 @@ class SearchForm(PortalForm):
     owner = SelectField("Owner", validate_choice=False, choices=[
         SelectChoice("", "Anyone or nobody"), SelectChoice(MINE, "Mine"),
         SelectChoice(NOBODY, "Nobody owns it")])
+    who = SelectField("Who must act", validate_choice=False, choices=[
+        SelectChoice("", "Anyone, or nothing open"),
+        *(SelectChoice(value, f"Waiting for {party.value}") for value, party in FILTERS.items())])
 
     def __init__(self, *args: Any, stale_after_days: int = 7, dormant_after_days: int = 30,
                  **kwargs: Any) -> None:

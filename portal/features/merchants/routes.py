@@ -26,6 +26,7 @@ from portal.domain.payments.service import unavailable_reason
 from portal.domain.requirements.checklist import keep_choice, merchant_checklist
 from portal.domain.website_check.acceptance import accept_gap
 from portal.domain.website_check.job import queue_check
+from portal.domain.worklist.actors import waits_for
 from portal.features.asks.pages import panel as asks_panel
 from portal.features.merchants.export import export_zip
 from portal.features.merchants.forms import (
@@ -62,9 +63,10 @@ def index() -> ResponseReturnValue:
                             if valid and form.stale.data else None,
                             dormant_before=dormant_cutoff(settings.dormant_after_days, now)
                             if valid and form.dormant.data else None,
-                            owner=owner_filter(form.owner.data if valid else "", current_user.id))
-    return render_template("merchants/index.html", form=form, page=page,
-                           total_steps=TOTAL_STEPS), 200 if valid else 400
+                            owner=owner_filter(form.owner.data if valid else "", current_user.id),
+                            settings=settings, now=now, who=form.who.data or "" if valid else "")
+    return render_template("merchants/index.html", form=form, page=page, now=now,
+                           waits_for=waits_for, total_steps=TOTAL_STEPS), 200 if valid else 400
 
 
 @bp.get("/merchants/<int:merchant_id>")

@@ -25,6 +25,7 @@ from portal.domain.onboarding.pendencies import in_words
 from portal.domain.onboarding.product_approvals import APPROVAL_WORDS
 from portal.domain.pausing.reasons import KIND_WORDS, reason_words
 from portal.domain.payments.wording import money
+from portal.gateway.onboarding.product_events import ApprovalProduct
 from portal.gateway.onboarding.vocabulary import OnboardingStatus
 
 #: Where each email state leaves the reader, in words.
@@ -134,10 +135,10 @@ def _words(notice: Notice, facts: _Facts) -> NoticeWords:
                            "on the merchant's page, then send it to the gateway or refuse it "
                            "with a reason they read.", "merchants.detail",
                            {"merchant_id": notice.merchant_id, "_anchor": "asks-heading"})
-    if notice.kind == NoticeKind.PENDENCY:
+    if notice.kind in _PENDENCY_HEADLINES:
         row = facts.pendencies.get(notice.webhook_event_id or 0)
-        return NoticeWords(notice, name, "a pendency reported", _pendency(name, row),
-                           *status_page)
+        return NoticeWords(notice, name, _PENDENCY_HEADLINES[NoticeKind(notice.kind)],
+                           _pendency(name, row, notice), *status_page)
     return NoticeWords(notice, name, label(notice.status).lower(),
                        _status(name, notice.status, merchant), *status_page)
 
@@ -156,13 +157,34 @@ def _stop(notice: Notice, name: str, stop: MerchantStop | None) -> NoticeWords:
                        *place)
 
 
-def _pendency(name: str, row: MerchantPendency | None) -> str:
+#: The headline of each notice of a pendency: during onboarding, and once live.
+_PENDENCY_HEADLINES = {NoticeKind.PENDENCY: "a pendency reported",
+                       NoticeKind.LIVE_PENDENCY: "a new pendency after go-live",
+                       NoticeKind.BLOCKED: "a product blocked",
+                       NoticeKind.UNBLOCKED: "a product unblocked"}
+
+
+def _pendency(name: str, row: MerchantPendency | None, notice: Notice) -> str:
+    """A pendency notice's sentences: what the gateway reported, and for a live merchant
+    what it changes."""
     if row is None:
         return f"The gateway reported a pendency on {name}; its status page says what it is."
     pendency = in_words(row)
     text = f"The gateway reported a pendency on {name}: {pendency.what} ({pendency.state})."
     if pendency.reason:
         text += f" The gateway's words: \u201c{pendency.reason}\u201d"
+    products = " and ".join(APPROVAL_WORDS[ApprovalProduct(word)]
+                            for word in (notice.status or "").split()
+                            if word in set(ApprovalProduct)) or "a product"
+    if notice.kind == NoticeKind.BLOCKED:
+        return (f"{text} It blocks {name}'s approval for {products}: those payments are "
+                "refused until the merchant answers it and the gateway resolves it.")
+    if notice.kind == NoticeKind.UNBLOCKED:
+        return (f"{text} {name}'s approval for {products} is no longer held up: its health on "
+                "its summary says what it can take now.")
+    if notice.kind == NoticeKind.LIVE_PENDENCY:
+        return (f"{text} {name} is live and this blocks none of its products, but the gateway "
+                "waits for the merchant's answer.")
     return f"{text} {pendency.holds_up}".rstrip()
 
 

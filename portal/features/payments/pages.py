@@ -17,7 +17,8 @@ from portal.domain.four_eyes import queries, refund_allowance
 from portal.domain.payments import actions, expiry, holds, polling, portfolio, service, wording
 from portal.domain.payments import credentials as creds
 from portal.domain.payments import discard as discarding
-from portal.domain.payments.links.renewal import renewal_refusal, replacement_of
+from portal.domain.payments.links.holding_again import is_held
+from portal.domain.payments.links.renewal import new_link_refusal, replacement_of
 from portal.domain.payments.links.sending import link_of
 from portal.domain.payments.links.standing import LABELS, UNOPENED, Standing, hold_words, standing
 from portal.features.payments.forms import ActionForm, CredentialsForm, HoldForm, PortfolioKeyForm
@@ -118,7 +119,8 @@ def detail_page(payment: Payment, refund_form: ActionForm | None = None) -> str:
         link_standing=standing(link, payment, now) if link else None, Standing=Standing,
         by_link=hold_words(link, payment),
         unopened=UNOPENED, link_labels=LABELS, link_forms=(ResendForm(), CancelForm()),
-        replaced_by=replacement_of(payment), renewable=renewal_refusal(payment) is None,
+        replaced_by=replacement_of(payment), held=is_held(payment),
+        renewable=new_link_refusal(current_settings(), payment) is None,
         replaces=service.get_payment(payment.replaces_payment_id)
         if payment.replaces_payment_id else None)
 

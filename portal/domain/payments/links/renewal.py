@@ -1,6 +1,7 @@
-"""A new payment link for a payment that ended unpaid (declined, failed, abandoned): a new hold
-for the same customer and amount, emailed as a link, the old payment kept as it ended and the
-two linked (``Payment.replaces_payment_id``).
+"""A new payment link for a payment that ended unpaid (declined, failed, abandoned), or for an
+authorised hold close to its expiry (``holding_again``): a new hold for the same customer and
+amount, emailed as a link, the old payment kept as it stands and the two linked
+(``Payment.replaces_payment_id``, one new hold per payment).
 
 The new hold's ids are derived from the old one's, so two presses at once (or a Back and press
 again) store one hold with one link: the second finds it by its order reference
@@ -12,13 +13,16 @@ from __future__ import annotations
 import hashlib
 
 from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
 
+from portal.core import clock
 from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import Payment
 from portal.core.payment_statuses import AUTHORISED, POLLED
 from portal.domain.audit.service import Actor, record
+from portal.domain.payments.links import holding_again
 from portal.domain.payments.links.sending import Sent, hold_by_link
 
 ACTION = "payment_link.renew"
@@ -52,11 +56,20 @@ def replacement_of(payment: Payment) -> Payment | None:
     return db.session.scalar(select(Payment).where(Payment.replaces_payment_id == payment.id))
 
 
+def new_link_refusal(settings: Settings, payment: Payment) -> str | None:
+    """Why ``payment`` gets no new link now: an authorised hold is held again, an unpaid
+    payment renewed; in words for the staff, or None."""
+    if holding_again.is_held(payment):
+        return holding_again.hold_again_refusal(payment, replacement_of(payment), settings,
+                                                clock.utcnow())
+    return renewal_refusal(payment)
+
+
 def send_new_link(settings: Settings, payment: Payment, merchant: Merchant,
                   actor: Actor) -> Sent:
-    """Email the customer of an unpaid ``payment`` a new link for the same amount; the old
-    payment stays as it ended; audited. Commits."""
-    refused = renewal_refusal(payment)
+    """Email the customer of ``payment`` (unpaid, or a hold close to expiry) a new link for the
+    same amount; the old payment stays as it stands; audited. Commits."""
+    refused = new_link_refusal(settings, payment)
     if refused:
         return Sent(False, refused, payment.id)
     txn_id, unique_id = renewal_ids(payment)
@@ -64,13 +77,19 @@ def send_new_link(settings: Settings, payment: Payment, merchant: Merchant,
     sent = hold_by_link(settings, merchant, body, actor)
     if sent.payment_id is None or sent.payment_id == payment.id:
         return Sent(False, sent.message or "The new link could not be sent.", payment.id)
-    moved = db.session.execute(
-        update(Payment).where(Payment.id == sent.payment_id,
-                              Payment.replaces_payment_id.is_(None))
-        .values(replaces_payment_id=payment.id)
-        .execution_options(synchronize_session=False)).rowcount == 1
+    try:
+        moved = db.session.execute(
+            update(Payment).where(Payment.id == sent.payment_id,
+                                  Payment.replaces_payment_id.is_(None))
+            .values(replaces_payment_id=payment.id)
+            .execution_options(synchronize_session=False)).rowcount == 1
+    except IntegrityError:  # another new hold replaces this payment already: one per payment
+        db.session.rollback()
+        return Sent(False, new_link_refusal(settings, payment) or "A new link was sent already.",
+                    payment.id)
     if moved:
-        record(ACTION, merchant_id=merchant.id, actor=actor,
+        record(holding_again.ACTION if holding_again.is_held(payment) else ACTION,
+               merchant_id=merchant.id, actor=actor,
                detail={"merchantTxnId": payment.merchant_txn_id, "newMerchantTxnId": txn_id})
     db.session.commit()
     return sent

@@ -71,6 +71,8 @@ AUDIT_ACTIONS = {
     "payment_link.open": "opened a payment link to pay",
     "payments.export": "exported payments as CSV",
     "payments.credentials": "set payment credentials",
+    "payments.setup_asked": "asked an admin to set up payments",
+    "payments.setup_done": "closed the request to set up payments (credentials saved)",
     "payments.portfolio_key": "set the portfolio signing key",
     "approval.requested": "asked a second admin to approve a change",
     "api_key.create": "created an API key",

@@ -36,6 +36,10 @@ class NoticeKind(StrEnum):
     PRODUCT = "product"
     #: The merchant's link had expired or was withdrawn; from its page they asked for a new one.
     LINK_RENEWED = "link_renewed"
+    #: An ops user asked the admins to set up the merchant's payments (``by_user_id``).
+    PAYMENTS_ASKED = "payments_asked"
+    #: An admin (``by_user_id``) set up the payments the reader asked for.
+    PAYMENTS_SET_UP = "payments_set_up"
 
 
 class MailState(StrEnum):

@@ -128,6 +128,8 @@ def _words(notice: Notice, facts: _Facts) -> NoticeWords:
                            "merchant asked for a new one from its page, and it was emailed to "
                            "the authorised signatory.", "verification.page",
                            {"merchant_id": notice.merchant_id})
+    if notice.kind in (NoticeKind.PAYMENTS_ASKED, NoticeKind.PAYMENTS_SET_UP):
+        return _payments_setup(notice, name, facts.people.get(notice.by_user_id or 0))
     if notice.kind == NoticeKind.PENDENCY:
         row = facts.pendencies.get(notice.webhook_event_id or 0)
         return NoticeWords(notice, name, "a pendency reported", _pendency(name, row),
@@ -148,6 +150,19 @@ def _stop(notice: Notice, name: str, stop: MerchantStop | None) -> NoticeWords:
                        f"{stop.by_name} {done} {name}: {reason_words(stop.kind, stop.reason)}. "
                        f"New holds and payment links are refused until an admin lifts it.{note}",
                        *place)
+
+
+def _payments_setup(notice: Notice, name: str, by: User | None) -> NoticeWords:
+    """An ops user's request to set up payments, and its being done."""
+    place = ("payments.credentials", {"merchant_id": notice.merchant_id})
+    if notice.kind == NoticeKind.PAYMENTS_SET_UP:
+        return NoticeWords(notice, name, "payments set up",
+                           f"Payments are set up for {name}: "
+                           f"{by.email if by else 'an admin'} saved its payment credentials, "
+                           "so it can take holds now.", *place)
+    return NoticeWords(notice, name, "payments to set up",
+                       f"{by.email if by else 'A colleague'} asks an admin to set up payments "
+                       f"for {name}: save its payment credentials.", *place)
 
 
 def _pendency(name: str, row: MerchantPendency | None) -> str:

@@ -32,6 +32,7 @@ AUDIT_ACTIONS = {
     "merchant.website_gap_accepted": "accepted a gap of {merchant}'s website check with a note",
     "merchant.requirements": "chose what decides what {merchant} will need",
     "merchant.rejection_told": "noted that {merchant} was told of its rejection",
+    "merchant.rejection_email": "emailed {merchant} that the gateway rejected it",
     "notice.email": "emailed a notice to its owner",
     "notice.digest": "emailed a daily digest of notices to {email}",
     "user.notice_mode": "chose how their notices are emailed",

@@ -60,7 +60,7 @@ def test_a_saved_template_is_used_and_can_be_restored(app, client, auth, mail_si
                                                       portal_clock):
     auth.login("admin")
     index = BeautifulSoup(client.get("/admin/emails").data, "html.parser")
-    assert len(index.select(".mail-template")) == 4  # two to merchants, two to the team
+    assert len(index.select(".mail-template")) == 5  # three to merchants, two to the team
     saved = client.post(EDIT, data={"subject": "Nudge for $business_name", "body": GOOD_BODY},
                         follow_redirects=True)
     assert "was saved" in saved.get_data(as_text=True)

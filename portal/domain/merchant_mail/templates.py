@@ -48,8 +48,17 @@ class EmailText:
     audience: str = MERCHANTS
     #: The placeholders it may use, and what each stands for.
     placeholders: Mapping[str, str] = field(default_factory=lambda: PLACEHOLDERS)
+    #: Whether its body must hold $link (a rejection has nothing to open).
+    needs_link: bool = True
 
 
+#: The rejection's placeholders: no link, the gateway's reason instead.
+REJECTION_PLACEHOLDERS = {
+    "business_name": "The merchant's business name",
+    "signatory_name": "The authorised signatory's name",
+    "reason": "The gateway's reason, in a sentence (or that it gave none)",
+    "partner_name": "Your name as merchants read it (the branding page's)",
+}
 #: The notices' placeholders (``portal.features.notifications``), and the digest's.
 NOTICE_PLACEHOLDERS = {
     "business_name": "The merchant's name in the portal",
@@ -96,6 +105,14 @@ DEFAULTS = {
            "waiting for your verification. It takes a few minutes:\n\n$link\n\nThe link "
            "opens your verification page and nothing else; it works until $expires_at.\n\n"
            "If you did not expect this email, you can ignore it.\n\n$partner_name\n")),
+    "merchant_rejected": EmailText(
+        "merchant_rejected", "The gateway rejected the merchant (sent from its status page)",
+        _l("The onboarding of $business_name was not approved"),
+        _l("Dear $signatory_name,\n\nWe are sorry to tell you that the payment gateway did "
+           "not approve the onboarding of $business_name with $partner_name.\n\n$reason\n\n"
+           "Nothing more is needed from you for this application. To ask about it, or to apply "
+           "again once the cause is fixed, reply to this email.\n\n$partner_name\n"),
+        placeholders=REJECTION_PLACEHOLDERS, needs_link=False),
     **TEAM_TEXTS,
 }
 
@@ -141,12 +158,12 @@ def check(field: str, text: str, placeholders: Mapping[str, str] = PLACEHOLDERS)
 def save(key: str, subject: str, body: str, actor: Actor) -> None:
     """Store an admin's subject and body for ``key`` after checking them; audited (caller commits).
 
-    The body must contain $link: an email without its link is no use.
+    The body must contain $link where the email has one: without it the email is no use.
     """
     default = DEFAULTS[key]
     check("subject", subject, default.placeholders)
     check("body", body, default.placeholders)
-    if "link" not in Template(body).get_identifiers():
+    if default.needs_link and "link" not in Template(body).get_identifiers():
         raise TemplateRefused("body", WITHOUT_LINK[default.audience])
     stored = db.session.get(MailTemplate, key) or MailTemplate(key=key)
     stored.subject, stored.body = subject, body

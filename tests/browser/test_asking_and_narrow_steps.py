@@ -8,6 +8,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from portal.domain.onboarding import scenarios
+from tests.browser.review_steps import reviewed
 from tests.browser.support import Axe, Servers, audit, log_in, screenshot
 from tests.payments.support import add_merchant
 from tests.support.team import make_merchant
@@ -79,3 +81,16 @@ def test_a_merchant_waiting_for_documents_reads_so(page: Page, servers: Servers,
     expect(page.locator("table.merchants .status").first).to_have_text("Waiting for documents")
     audit(page, axe)
     screenshot(page, "merchants-waiting-for-documents")
+
+
+def test_a_rejected_merchant_offers_the_rejection_email(page: Page, servers: Servers, auth, app,
+                                                       axe: Axe) -> None:
+    log_in(page, auth.create("admin"), app=app)
+    reviewed(page, servers, app, scenarios.REVIEW_REJECTED)
+    expect(page.get_by_role("button", name="Email the rejection to the signatory")).to_be_visible()
+    audit(page, axe)
+    screenshot(page, "status-rejected-untold")
+    page.get_by_role("button", name="I told them another way").click()
+    expect(page.locator(".rejection-told")).to_contain_text("The merchant was told on")
+    audit(page, axe)
+    screenshot(page, "status-rejected-told")

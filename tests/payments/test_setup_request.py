@@ -5,6 +5,8 @@ credentials closes it and tells the asker."""
 from __future__ import annotations
 
 import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
 from sqlalchemy import select
 
 from portal.core.db import db
@@ -13,6 +15,7 @@ from portal.core.models.payment_setup import PaymentSetupRequest
 from portal.core.models.user import User
 from tests.payments.support import add_merchant, flashes, submit
 from tests.support.accounts import AuthActions
+from tests.support.approvals import decide_all
 from tests.support.browser import Browser
 from tests.support.team import audited
 
@@ -159,3 +162,19 @@ def test_asking_needs_the_forms_token(app, csrf_app, csrf_client, merchant_id):
     asked = ask(Browser(csrf_client), merchant_id)
     assert asked.soup.select_one(".setup-asked") is not None
     assert len(requests_of(app, merchant_id)) == 1
+
+
+def test_an_imported_key_closes_the_request_once_a_second_admin_approves(app, auth, ops,
+                                                                          merchant_id):
+    ask(ops, merchant_id)
+    auth.logout()
+    auth.login("admin")
+    key = rsa.generate_private_key(65537, 2048).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption()).decode()
+    submit(ops, page_of(ops, merchant_id), "form.credentials-form",
+           {"kid": "kid-imported-1", "private_key_pem": key, "reason": "Its key from before"})
+    assert requests_of(app, merchant_id)[0].closed_at is None  # waits for the second admin
+    decide_all(app)
+    assert requests_of(app, merchant_id)[0].closed_at is not None
+    assert [who for who, _ in notices(app, NoticeKind.PAYMENTS_SET_UP)] == ["ops@example.com"]

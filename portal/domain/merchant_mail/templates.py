@@ -29,10 +29,15 @@ PLACEHOLDERS = {
 }
 #: Who an email goes to.
 MERCHANTS, TEAM = "merchants", "team"
-#: Why a body without $link is refused, by who reads it.
-WITHOUT_LINK = {
-    MERCHANTS: "The body must contain $link, or the merchant cannot open the verification page.",
-    TEAM: "The body must contain $link, or the reader cannot open the page it is about.",
+#: Why a body without the placeholder it cannot do without is refused: by the placeholder,
+#: and who reads the email.
+WITHOUT_REQUIRED = {
+    ("link", MERCHANTS): "The body must contain $link, or the merchant cannot open the "
+                         "verification page.",
+    ("link", TEAM): "The body must contain $link, or the reader cannot open the page it is about.",
+    ("needs", MERCHANTS): "The body must contain $needs, or the merchant does not learn what to "
+                          "gather.",
+    ("reason", MERCHANTS): "The body must contain $reason, or the merchant does not learn why.",
 }
 
 
@@ -48,8 +53,8 @@ class EmailText:
     audience: str = MERCHANTS
     #: The placeholders it may use, and what each stands for.
     placeholders: Mapping[str, str] = field(default_factory=lambda: PLACEHOLDERS)
-    #: Whether its body must hold $link (a rejection has nothing to open).
-    needs_link: bool = True
+    #: The placeholder its body cannot do without.
+    required: str = "link"
 
 
 #: The rejection's placeholders: no link, the gateway's reason instead.
@@ -65,6 +70,13 @@ NOTICE_PLACEHOLDERS = {
     "headline": "What happened, in a few words (\u201capproved\u201d)",
     "details": "What happened, in a sentence or two, and what to do",
     "link": "The merchant's page in the portal",
+}
+#: The placeholders of "what you'll need" (``portal.domain.requirements.mail``).
+NEEDS_PLACEHOLDERS = {
+    "business_name": "The merchant's business name, if known",
+    "signatory_name": "The name of the person the email is addressed to",
+    "needs": "The documents and facts the merchant will need, one per line",
+    "partner_name": PLACEHOLDERS["partner_name"],
 }
 DIGEST_PLACEHOLDERS = {
     "count": "How many notices the digest holds, in words (\u201c2 notices\u201d)",
@@ -112,7 +124,15 @@ DEFAULTS = {
            "not approve the onboarding of $business_name with $partner_name.\n\n$reason\n\n"
            "Nothing more is needed from you for this application. To ask about it, or to apply "
            "again once the cause is fixed, reply to this email.\n\n$partner_name\n"),
-        placeholders=REJECTION_PLACEHOLDERS, needs_link=False),
+        placeholders=REJECTION_PLACEHOLDERS, required="reason"),
+    "merchant_needs": EmailText(
+        "merchant_needs", "What the merchant will need, sent before onboarding",
+        _l("What $business_name will need to onboard with $partner_name"),
+        _l("Dear $signatory_name,\n\nTo onboard $business_name with $partner_name, please "
+           "have these ready:\n\n$needs\n\nYou do not need to send anything yet: "
+           "$partner_name will tell you how and when. The list follows the payment gateway's "
+           "requirements; its review may still ask for more.\n\n$partner_name\n"),
+        placeholders=NEEDS_PLACEHOLDERS, required="needs"),
     **TEAM_TEXTS,
 }
 
@@ -158,13 +178,14 @@ def check(field: str, text: str, placeholders: Mapping[str, str] = PLACEHOLDERS)
 def save(key: str, subject: str, body: str, actor: Actor) -> None:
     """Store an admin's subject and body for ``key`` after checking them; audited (caller commits).
 
-    The body must contain $link where the email has one: without it the email is no use.
+    The body must contain the placeholder the email cannot do without (mostly $link: an email
+    without its link is no use).
     """
     default = DEFAULTS[key]
     check("subject", subject, default.placeholders)
     check("body", body, default.placeholders)
-    if default.needs_link and "link" not in Template(body).get_identifiers():
-        raise TemplateRefused("body", WITHOUT_LINK[default.audience])
+    if default.required not in Template(body).get_identifiers():
+        raise TemplateRefused("body", WITHOUT_REQUIRED[default.required, default.audience])
     stored = db.session.get(MailTemplate, key) or MailTemplate(key=key)
     stored.subject, stored.body = subject, body
     stored.updated_at, stored.updated_by = clock.utcnow(), actor.label

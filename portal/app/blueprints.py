@@ -29,6 +29,7 @@ from portal.features.monitoring.routes import bp as monitoring_bp
 from portal.features.notifications.routes import bp as notifications_bp
 from portal.features.ownership.routes import bp as ownership_bp
 from portal.features.pausing.routes import bp as pausing_bp
+from portal.features.payments import setup_routes  # noqa: F401  (adds asking to payments' bp)
 from portal.features.payments.links.routes import bp as payment_links_bp
 from portal.features.payments.routes import bp as payments_bp
 from portal.features.requirements.routes import bp as requirements_bp

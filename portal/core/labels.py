@@ -14,9 +14,10 @@ from markupsafe import Markup, escape
 
 from portal.core.label_tables import NOT_CREATED, TABLES, Kind
 from portal.core.models.document import DocumentStatus
-from portal.core.models.merchant import CreateState
+from portal.core.models.merchant import CreateState, Merchant
 from portal.core.models.step import StepState
 from portal.core.onboarding_statuses import codes_where as onboarding_where
+from portal.core.onboarding_statuses import shown_words
 from portal.core.payment_statuses import codes_where
 from portal.gateway.onboarding.checklist_words import WORDS as CHECKLIST_WORDS
 from portal.gateway.onboarding.checklist_words import Badge
@@ -79,8 +80,16 @@ def badge(code: object, kind: str = Kind.STATUS, text: str | None = None) -> Mar
         status_group(code), escape(str(code or "")), label(code, kind) if text is None else text)
 
 
+def status_badge(merchant: Merchant) -> Markup:
+    """The merchant's status as a badge, in the words that say what it waits for (a merchant
+    waiting for documents reads so, not "Details being sent")."""
+    return badge(merchant.status,
+                 text=shown_words(merchant.status, merchant.documents_outstanding or []))
+
+
 def register(app: Flask) -> None:
-    """Make ``label`` a filter and ``badge`` a global of every template."""
+    """Make ``label`` a filter and ``badge`` and ``status_badge`` globals of every template."""
     app.add_template_filter(label, "label")
     app.add_template_global(badge, "badge")
+    app.add_template_global(status_badge, "status_badge")
     app.add_template_global(label, "label")

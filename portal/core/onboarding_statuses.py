@@ -70,3 +70,17 @@ VERIFIED_STATUSES = codes_where(verified=True)
 TOLD_STATUSES = codes_where(told=True)
 #: The labels, for the ``label`` filter.
 LABELS = {code: row.label for code, row in ROWS.items()}
+
+
+#: What a merchant whose details are all with the gateway, which waits for its documents,
+#: reads instead of "Details being sent" (a bulk row that ended waiting for documents).
+WAITING_FOR_DOCUMENTS = "Waiting for documents"
+
+
+def shown_words(status: str | None, documents_outstanding: list[str]) -> str | None:
+    """The words a merchant's status is shown in when they are not its label: IN_PROGRESS with
+    documents the gateway lists as outstanding waits for those documents; otherwise None (the
+    status's label)."""
+    if status == OnboardingStatus.IN_PROGRESS and documents_outstanding:
+        return WAITING_FOR_DOCUMENTS
+    return None

@@ -17,26 +17,14 @@ from portal.domain.onboarding import scenarios
 from portal.domain.onboarding.service import save_step_draft
 from portal.domain.onboarding.steps import BY_KEY
 from tests.browser.payment_steps import act, fill_hold_form, merchant_id, pay_on_checkout_page
+from tests.browser.review_steps import reviewed
 from tests.browser.support import Axe, Servers, log_in, screenshot
 from tests.payments.support import APPROVING_CARD
 from tests.support.approvals import second_admin
-from tests.support.chromium import click_through_verification
 from tests.verification.support import onboard
 
 pytestmark = pytest.mark.browser
 __all__ = ["merchant_id"]  # the approved merchant with credentials, an admin signed in
-
-
-def reviewed(page: Page, servers: Servers, app, scenario: str) -> int:
-    """A merchant of ``scenario`` verified in the browser and reviewed by the sandbox (whose
-    webhook reaches the portal); the merchant's id, the status page open."""
-    merchant_id = onboard(app, scenario)
-    page.goto(f"/merchants/{merchant_id}/verification/session")
-    click_through_verification(page.frame_locator("#verification-frame"))
-    page.locator(".verification-result[data-state='confirmed']").wait_for()
-    servers.onboarding.tick()
-    page.goto(f"/merchants/{merchant_id}/status")
-    return merchant_id
 
 
 def test_an_approved_merchant_leads_to_its_payments(page: Page, servers: Servers, auth,

@@ -6,9 +6,9 @@ import pytest
 
 from portal.core.config import Settings
 from tests.support.mail import mail_sink, mailing
-from tests.verification.support import onboard
+from tests.verification.support import onboard, portal_server
 
-__all__ = ["mail_sink"]
+__all__ = ["mail_sink", "portal_server"]
 
 
 @pytest.fixture

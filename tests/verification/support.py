@@ -117,3 +117,15 @@ def portal_server(app, sandbox) -> Iterator[PortalServer]:
     with serve(app) as url:
         sandbox.state.config.webhookUrl = f"{url}/webhooks/onboarding"
         yield PortalServer(url)
+
+
+def reviewed(app, client, sandbox, scenario: str) -> int:
+    """A merchant of ``scenario`` through verification and the gateway's review; its id (the
+    review's webhook reaches the portal when ``portal_server`` serves it)."""
+    merchant_id = onboard(app, scenario)
+    complete_on_sandbox_page(frame_src(
+        client.get(f"/merchants/{merchant_id}/verification/session").data))
+    client.post(f"/merchants/{merchant_id}/verification/confirm",
+                headers={"Accept": "application/json"})
+    backend_of(sandbox).tick()  # the review decides; its webhook reaches the portal
+    return merchant_id

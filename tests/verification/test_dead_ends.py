@@ -8,18 +8,7 @@ from bs4 import BeautifulSoup
 
 from portal.domain.onboarding import scenarios
 from tests.support.rows import stored
-from tests.verification.support import backend_of, complete_on_sandbox_page, frame_src, onboard
-
-
-def reviewed(app, client, sandbox, scenario: str) -> int:
-    """A merchant of ``scenario`` through verification and the gateway's review; its id."""
-    merchant_id = onboard(app, scenario)
-    complete_on_sandbox_page(frame_src(
-        client.get(f"/merchants/{merchant_id}/verification/session").data))
-    client.post(f"/merchants/{merchant_id}/verification/confirm",
-                headers={"Accept": "application/json"})
-    backend_of(sandbox).tick()  # the review decides; its webhook reaches the portal
-    return merchant_id
+from tests.verification.support import reviewed
 
 
 def page(client, path: str) -> BeautifulSoup:

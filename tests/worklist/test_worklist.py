@@ -106,7 +106,7 @@ def test_someone_else_cannot_note_it(app, auth, client):
     auth.login("ops", ASHA)
     client.post(f"/merchants/{rejected}/rejection-told")
     assert stored(app, rejected).rejection_told_at is None
-    assert "Only the owner of Rejected Traders or an admin can note that." in words(
+    assert "Only the owner of Rejected Traders or an admin can tell it of its rejection." in words(
         page(client.get("/worklist")))
 
 

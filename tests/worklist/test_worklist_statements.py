@@ -1,8 +1,9 @@
 """The worklist reads the same few statements however many merchants need action, on SQLite
 and PostgreSQL: "Needs my action" 5 for ops (the user and their session, the navigation's
 counts in one, the merchants with their facts, their refused and queued steps' names in two);
-everyone's tab 8 for an admin (those, plus their approvals for the page, the owners, each
-owner's load; the navigation counts the approvals in its one statement); and the navigation's
+everyone's tab 9 for an admin (those, plus their approvals for the page, the payments ops
+asked them to set up, the owners, each owner's load; the navigation counts the approvals and
+those requests in its one statement); and the navigation's
 counts are one statement on every page, however many merchants need action."""
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ __all__ = ["migrated_postgres_template"]
 ASHA = "asha@example.com"
 #: What "Needs my action" runs, as the module's docstring counts them.
 MINE = 5
-EVERYONE = 8
+EVERYONE = 9
 
 
 @pytest.fixture

@@ -27,6 +27,7 @@ from portal.core.models.notice import MailState, Notice, NoticeKind
 from portal.core.models.outbox import OutboxItem, OutboxState
 from portal.core.models.payment import Payment, PaymentCredentials, PaymentRefund, PortfolioKey
 from portal.core.models.payment_link import LinkState, PaymentLink
+from portal.core.models.payment_setup import PaymentSetupRequest
 from portal.core.models.pendency import MerchantPendency
 from portal.core.models.product_acceptance import MerchantProductAcceptance
 from portal.core.models.recovery_code import RecoveryCode
@@ -46,7 +47,8 @@ __all__ = [
     "MailTemplate", "Merchant", "MerchantLink", "MerchantLinkCheck", "MerchantNote",
     "MerchantPendency", "MerchantProductAcceptance", "MerchantStatusCount", "MerchantStop",
     "Notice", "NoticeKind", "OutboxItem", "OutboxState", "PartnerBranding", "PasswordResetRequest",
-    "Payment", "PaymentCredentials", "PaymentLink", "PaymentRefund", "PendingEnrolment",
+    "Payment", "PaymentCredentials", "PaymentLink", "PaymentRefund", "PaymentSetupRequest",
+    "PendingEnrolment",
     "PhoneHandover", "PortfolioKey", "RecoveryCode", "Role", "StatusChange", "StatusSource",
     "StepDraft",
     "StopKind", "StoredDocument", "User",

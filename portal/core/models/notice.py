@@ -1,5 +1,6 @@
-"""What a staff member is told about the merchants they own: an in-app notice, emailed by a
-worker at once or in a daily digest (``portal.features.notifications``).
+"""What a staff member is told about the merchants they own (and an admin of the payments ops
+ask them to set up): an in-app notice, emailed by a worker at once or in a daily digest
+(``portal.features.notifications``).
 
 A notice is added in the same transaction as the event it tells of (a status move, a pendency
 kept, a hand-over), so an event that did not happen tells nobody and one that did is told once.
@@ -44,6 +45,10 @@ class NoticeKind(StrEnum):
     UNBLOCKED = "unblocked"
     #: The gateway reported a pendency on a live merchant that blocks no product.
     LIVE_PENDENCY = "live_pendency"
+    #: An ops user asked the admins to set up the merchant's payments (``by_user_id``).
+    PAYMENTS_ASKED = "payments_asked"
+    #: An admin (``by_user_id``) set up the payments the reader asked for.
+    PAYMENTS_SET_UP = "payments_set_up"
 
 
 class MailState(StrEnum):

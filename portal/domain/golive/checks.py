@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from portal.core.clients import onboarding_client
 from portal.core.config import Settings
 from portal.core.mail.sender import MailError, compose, send
+from portal.domain.branding import service as branding
 from portal.domain.golive.whitelist import webhook_url
 from portal.gateway.errors import GatewayError, GatewayUnavailable, NotFound, Unauthorized
 from portal.gateway.onboarding.client import OnboardingClient
@@ -96,10 +97,21 @@ def webhook_registered(settings: Settings, client: OnboardingClient) -> Check:
                  f"{url}.")
 
 
+def is_default_name(name: str) -> bool:
+    """Whether ``name`` is the placeholder, not a partner's name."""
+    return name.strip() in ("", DEFAULT_PARTNER_NAME)
+
+
+def merchants_read_the_default(settings: Settings) -> bool:
+    """Whether merchants and customers read the placeholder as the partner's name: no display
+    name on the Branding page, and PARTNER_NAME left at its default."""
+    return is_default_name(branding.current(settings).display_name)
+
+
 def partner_named(settings: Settings) -> Check:
     """PARTNER_NAME is the partner's, not the default merchants would read."""
     title = "Merchants read the partner's name"
-    if settings.partner_name.strip() in ("", DEFAULT_PARTNER_NAME):
+    if is_default_name(settings.partner_name):
         return Check("partner", title, False, f"PARTNER_NAME is still \"{DEFAULT_PARTNER_NAME}\""
                      ": set it to the name merchants know you by.")
     return Check("partner", title, True, f"Merchants read \"{settings.partner_name}\".")

@@ -37,6 +37,7 @@ WITHOUT_REQUIRED = {
     ("link", TEAM): "The body must contain $link, or the reader cannot open the page it is about.",
     ("needs", MERCHANTS): "The body must contain $needs, or the merchant does not learn what to "
                           "gather.",
+    ("reason", MERCHANTS): "The body must contain $reason, or the merchant does not learn why.",
 }
 
 
@@ -56,6 +57,13 @@ class EmailText:
     required: str = "link"
 
 
+#: The rejection's placeholders: no link, the gateway's reason instead.
+REJECTION_PLACEHOLDERS = {
+    "business_name": "The merchant's business name",
+    "signatory_name": "The authorised signatory's name",
+    "reason": "The gateway's reason, in a sentence (or that it gave none)",
+    "partner_name": "Your name as merchants read it (the branding page's)",
+}
 #: The notices' placeholders (``portal.features.notifications``), and the digest's.
 NOTICE_PLACEHOLDERS = {
     "business_name": "The merchant's name in the portal",
@@ -109,6 +117,14 @@ DEFAULTS = {
            "waiting for your verification. It takes a few minutes:\n\n$link\n\nThe link "
            "opens your verification page and nothing else; it works until $expires_at.\n\n"
            "If you did not expect this email, you can ignore it.\n\n$partner_name\n")),
+    "merchant_rejected": EmailText(
+        "merchant_rejected", "The gateway rejected the merchant (sent from its status page)",
+        _l("The onboarding of $business_name was not approved"),
+        _l("Dear $signatory_name,\n\nWe are sorry to tell you that the payment gateway did "
+           "not approve the onboarding of $business_name with $partner_name.\n\n$reason\n\n"
+           "Nothing more is needed from you for this application. To ask about it, or to apply "
+           "again once the cause is fixed, reply to this email.\n\n$partner_name\n"),
+        placeholders=REJECTION_PLACEHOLDERS, required="reason"),
     "merchant_needs": EmailText(
         "merchant_needs", "What the merchant will need, sent before onboarding",
         _l("What $business_name will need to onboard with $partner_name"),

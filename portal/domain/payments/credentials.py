@@ -28,6 +28,7 @@ from portal.core.encryption import CREDENTIALS_VARIABLE, KeyConfigError, multi_f
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import PaymentCredentials, PortfolioKey
 from portal.domain.audit.service import Actor, record
+from portal.domain.payments import setup_requests
 from portal.domain.payments.service import not_approved_reason
 from portal.gateway.payments.client import PaymentsClient
 
@@ -206,6 +207,7 @@ def save_credentials(settings: Settings, merchant: Merchant, mid: str, kid: str 
            detail={"mid": mid, "kid": signer_of(credentials).kid, "origin": credentials.origin,
                    "parent_mid": portfolio.parent_mid if portfolio else None,
                    "replaced": replaced})
+    setup_requests.close(merchant, actor)
     db.session.commit()
     registered = register_with_sandbox(settings, credentials) if settings.gateway_is_sandbox \
         else None

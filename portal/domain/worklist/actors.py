@@ -14,6 +14,7 @@ WAITS_FOR: dict[Reason, Party] = {
     Reason.MORE_INFORMATION: Party.MERCHANT,
     Reason.STEP_REFUSED: Party.US,
     Reason.APPROVALS: Party.US,
+    Reason.PAYMENTS_SETUP: Party.US,
     Reason.QUEUED_FOR_LONG: Party.GATEWAY,
     Reason.REJECTED_UNTOLD: Party.US,
     Reason.DOCUMENTS: Party.MERCHANT,

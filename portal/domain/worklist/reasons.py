@@ -30,11 +30,12 @@ class Reason(IntEnum):
     MORE_INFORMATION = 3
     STEP_REFUSED = 4
     APPROVALS = 5
-    QUEUED_FOR_LONG = 6
-    REJECTED_UNTOLD = 7
-    DOCUMENTS = 8
-    LINK_UNOPENED = 9
-    DORMANT = 10
+    PAYMENTS_SETUP = 6
+    QUEUED_FOR_LONG = 7
+    REJECTED_UNTOLD = 8
+    DOCUMENTS = 9
+    LINK_UNOPENED = 10
+    DORMANT = 11
 
 
 @dataclass(frozen=True)

@@ -36,9 +36,10 @@ from portal.core.onboarding_statuses import FINAL_STATUSES
 from portal.domain.audit.service import Actor, record
 from portal.domain.four_eyes.queries import waiting_count, waiting_for
 from portal.domain.ownership.service import users_by_id
+from portal.domain.payments.setup_requests import open_count, open_requests
 from portal.domain.worklist.facts import QUEUED_FOR_LONG, SENT_STEPS, columns, facts_of, moments
 from portal.domain.worklist.facts import may_need_action as candidates
-from portal.domain.worklist.reasons import Item, Reason, Steps, items_of, pressing
+from portal.domain.worklist.reasons import Item, Reason, Steps, at, items_of, pressing
 from portal.gateway.onboarding.vocabulary import OnboardingStatus
 
 #: The most merchants everyone's tab reads (those idle longest): its cost stays bounded
@@ -107,6 +108,17 @@ def _approvals(viewer: User) -> list[Item]:
                  "Approvals", "approvals.index")]
 
 
+def _setups(viewer: User) -> list[Item]:
+    """An admin's: the merchants whose payments an ops user asked to be set up."""
+    if viewer.role != Role.ADMIN:
+        return []
+    return [Item(Reason.PAYMENTS_SETUP, merchant,
+                 f"{asker.email if asker else 'A colleague'} asked on {at(request.asked_at)} for "
+                 "its payments to be set up: save its payment credentials.", "Set up payments",
+                 "payments.credentials", {"merchant_id": merchant.id}, since=request.asked_at)
+            for request, merchant, asker in open_requests()]
+
+
 def worklist(viewer: User, settings: Settings, now: datetime, *,
              everyone: bool = False) -> Worklist:
     """The viewer's items (every owner's when ``everyone``), overdue first, then most urgent:
@@ -121,7 +133,8 @@ def worklist(viewer: User, settings: Settings, now: datetime, *,
     steps = _steps(wordy, now) if wordy else {}
     items = [item for merchant, facts in rows
              for item in items_of(merchant, facts, settings, now, steps.get(merchant.id))]
-    items = sorted([*items, *_approvals(viewer)], key=partial(pressing, now=now))
+    items = sorted([*items, *_approvals(viewer), *_setups(viewer)],
+                   key=partial(pressing, now=now))
     if not everyone:
         return Worklist(items)
     return _with_owners(items, capped)
@@ -151,7 +164,8 @@ def _with_owners(items: list[Item], capped: int) -> Worklist:
         select(Merchant.owner_id, func.count(Merchant.id))
         .where(or_(Merchant.status.is_(None), Merchant.status.not_in(FINAL_STATUSES)))
         .group_by(Merchant.owner_id)).all())
-    counted = Counter(item.merchant.owner_id for item in items if item.merchant is not None)
+    counted = Counter(item.merchant.owner_id for item in items
+                      if item.merchant is not None and item.reason != Reason.PAYMENTS_SETUP)
     owners = users_by_id(set(onboarding) | set(counted))
     ids = sorted(set(onboarding) | set(counted), key=lambda i: (
         i is None, owners[i].email if i in owners else ""))
@@ -168,6 +182,8 @@ class NavCounts:
     needs_action: int
     unread: int
     approvals: int = 0
+    #: An admin's: the open requests to set up a merchant's payments.
+    setups: int = 0
 
 
 #: The bound parameters of the navigation's statement besides :func:`moments`.
@@ -182,12 +198,14 @@ def _nav_statement(admin: bool) -> Select:
     unread = select(func.count(Notice.id)).where(
         Notice.user_id == _VIEWER, Notice.read_at.is_(None)).scalar_subquery()
     approvals = waiting_count(_VIEWER, _NOW).scalar_subquery() if admin else literal(0)
+    setups = open_count().scalar_subquery() if admin else literal(0)
     one = select(literal(1).label("one")).subquery()
     # read only in a merchant's row: in the empty row of a viewer who owns none, the holds'
     # sub-selects would search every payment for a merchant id that is NULL
     values = {name: case((Merchant.id.is_not(None), value), else_=null())
               for name, value in columns().items()}
-    return (select(unread.label("unread"), approvals.label("approvals"), Merchant,
+    return (select(unread.label("unread"), approvals.label("approvals"),
+                   setups.label("setups"), Merchant,
                    *(v.label(k) for k, v in values.items()))
             .select_from(one)
             .outerjoin(Merchant, and_(Merchant.owner_id == _VIEWER, candidates()))
@@ -202,7 +220,8 @@ def nav_counts(viewer: User, settings: Settings, now: datetime) -> NavCounts:
         _VIEWER.key: viewer.id, _NOW.key: now, **moments(settings, now)}).all()
     items = sum(len(items_of(row.Merchant, facts_of(row), settings, now))
                 for row in rows if row.Merchant is not None)
-    return NavCounts(items, int(rows[0].unread or 0), int(rows[0].approvals or 0))
+    return NavCounts(items, int(rows[0].unread or 0), int(rows[0].approvals or 0),
+                     int(rows[0].setups or 0))
 
 
 def mark_told(merchant: Merchant, actor: User) -> bool:

@@ -9,6 +9,7 @@ from portal.core import clock
 from portal.core.config import current_settings
 from portal.core.models.user import Role
 from portal.domain.audit import trail
+from portal.domain.golive.checks import DEFAULT_PARTNER_NAME, merchants_read_the_default
 from portal.domain.health.dormancy import dormant_count
 from portal.domain.payments import expiry
 from portal.features.admin import dashboard as board
@@ -30,7 +31,9 @@ def dashboard() -> ResponseReturnValue:
                            expiring_cap=expiry.COUNT_CAP,
                            dormant=dormant_count(settings.dormant_after_days, clock.utcnow()),
                            dormant_after_days=settings.dormant_after_days,
-                           hold_warning_hours=settings.hold_warning_hours)
+                           hold_warning_hours=settings.hold_warning_hours,
+                           partner_unnamed=merchants_read_the_default(settings),
+                           default_partner_name=DEFAULT_PARTNER_NAME)
 
 
 @bp.get("/audit")

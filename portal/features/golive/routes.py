@@ -11,7 +11,11 @@ from portal.core.config import current_settings
 from portal.core.db import db
 from portal.core.models.user import Role
 from portal.domain.audit.service import Actor, record
-from portal.domain.golive.checks import go_live_checks
+from portal.domain.golive.checks import (
+    DEFAULT_PARTNER_NAME,
+    go_live_checks,
+    merchants_read_the_default,
+)
 from portal.domain.golive.whitelist import webhook_url, whitelist
 from portal.features.golive.forms import RegisterWebhookForm, RunChecksForm
 from portal.gateway.errors import GatewayError
@@ -36,7 +40,9 @@ def checklist() -> ResponseReturnValue:
         db.session.commit()
     return render_template("golive/checklist.html", form=form, checks=checks,
                            webhook_form=RegisterWebhookForm(), whitelist=whitelist(settings),
-                           webhook_url=webhook_url(settings), settings=settings), (
+                           webhook_url=webhook_url(settings), settings=settings,
+                           partner_unnamed=merchants_read_the_default(settings),
+                           default_partner_name=DEFAULT_PARTNER_NAME), (
         400 if request.method == "POST" and checks is None else 200)
 
 

@@ -43,8 +43,9 @@ def _mine() -> NavCounts:
 
 
 def _needs_action() -> int:
-    """What "Needs my action" lists: the items, and an admin's approvals."""
-    return _mine().needs_action + _mine().approvals
+    """What "Needs my action" lists: the items, and an admin's approvals and payments to set
+    up."""
+    return _mine().needs_action + _mine().approvals + _mine().setups
 
 
 def _unread_notices() -> int:

@@ -135,6 +135,8 @@ def _words(notice: Notice, facts: _Facts) -> NoticeWords:
                            "on the merchant's page, then send it to the gateway or refuse it "
                            "with a reason they read.", "merchants.detail",
                            {"merchant_id": notice.merchant_id, "_anchor": "asks-heading"})
+    if notice.kind in (NoticeKind.PAYMENTS_ASKED, NoticeKind.PAYMENTS_SET_UP):
+        return _payments_setup(notice, name, facts.people.get(notice.by_user_id or 0))
     if notice.kind in _PENDENCY_HEADLINES:
         row = facts.pendencies.get(notice.webhook_event_id or 0)
         return NoticeWords(notice, name, _PENDENCY_HEADLINES[NoticeKind(notice.kind)],
@@ -155,6 +157,19 @@ def _stop(notice: Notice, name: str, stop: MerchantStop | None) -> NoticeWords:
                        f"{stop.by_name} {done} {name}: {reason_words(stop.kind, stop.reason)}. "
                        f"New holds and payment links are refused until an admin lifts it.{note}",
                        *place)
+
+
+def _payments_setup(notice: Notice, name: str, by: User | None) -> NoticeWords:
+    """An ops user's request to set up payments, and its being done."""
+    place = ("payments.credentials", {"merchant_id": notice.merchant_id})
+    if notice.kind == NoticeKind.PAYMENTS_SET_UP:
+        return NoticeWords(notice, name, "payments set up",
+                           f"Payments are set up for {name}: "
+                           f"{by.email if by else 'an admin'} saved its payment credentials, "
+                           "so it can take holds now.", *place)
+    return NoticeWords(notice, name, "payments to set up",
+                       f"{by.email if by else 'A colleague'} asks an admin to set up payments "
+                       f"for {name}: save its payment credentials.", *place)
 
 
 #: The headline of each notice of a pendency: during onboarding, and once live.

@@ -217,3 +217,7 @@ class ActionForm(PortalForm):
     def amount_or_none(self) -> str | None:
         """The amount typed, or None (the whole amount)."""
         return (self.amount.data or "").strip() or None
+
+
+class AskSetupForm(PortalForm):
+    """An ops user asks an admin to set up the merchant's payments (the CSRF token alone)."""

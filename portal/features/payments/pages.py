@@ -14,14 +14,29 @@ from portal.core.models.merchant import Merchant
 from portal.core.models.payment import Payment, PaymentCredentials, PortfolioKey
 from portal.core.payment_statuses import AUTHORISED
 from portal.domain.four_eyes import queries, refund_allowance
-from portal.domain.payments import actions, expiry, holds, polling, portfolio, service, wording
+from portal.domain.payments import (
+    actions,
+    expiry,
+    holds,
+    polling,
+    portfolio,
+    service,
+    setup_requests,
+    wording,
+)
 from portal.domain.payments import credentials as creds
 from portal.domain.payments import discard as discarding
 from portal.domain.payments.links.holding_again import is_held
 from portal.domain.payments.links.renewal import new_link_refusal, replacement_of
 from portal.domain.payments.links.sending import link_of
 from portal.domain.payments.links.standing import LABELS, UNOPENED, Standing, hold_words, standing
-from portal.features.payments.forms import ActionForm, CredentialsForm, HoldForm, PortfolioKeyForm
+from portal.features.payments.forms import (
+    ActionForm,
+    AskSetupForm,
+    CredentialsForm,
+    HoldForm,
+    PortfolioKeyForm,
+)
 from portal.features.payments.links.forms import CancelForm, ResendForm
 from portal.gateway.payments.client import PaymentsClient
 from portal.gateway.payments.requests import InitiateRequest
@@ -133,7 +148,9 @@ def credentials_page(merchant: Merchant, current: PaymentCredentials | None,
                            note=service.unavailable_reason(merchant)
                            or service.approval_note(merchant),
                            sandbox=current_settings().gateway_is_sandbox,
-                           portfolio=creds.portfolio_key())
+                           portfolio=creds.portfolio_key(),
+                           asked=setup_requests.open_request(merchant.id),
+                           ask_form=AskSetupForm())
 
 
 def portfolio_page(current: PortfolioKey | None, form: PortfolioKeyForm) -> str:

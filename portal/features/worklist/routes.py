@@ -10,7 +10,10 @@ from flask_login import current_user
 from portal.core import clock
 from portal.core.config import current_settings
 from portal.core.db import db
+from portal.core.models.merchant import Merchant
 from portal.core.models.user import Role
+from portal.domain.merchant_mail import rejection
+from portal.domain.merchant_mail.delivery import DeliveryError
 from portal.domain.onboarding.drafts import get_merchant
 from portal.domain.worklist.actors import FILTERS, only, waits_for
 from portal.domain.worklist.reasons import Reason
@@ -49,18 +52,46 @@ def everyone() -> ResponseReturnValue:
     return _page(everyone=True)
 
 
+def _back(form: ToldForm, merchant_id: int) -> str:
+    """Where the form was posted from: either worklist tab, or the merchant's status page."""
+    if form.back.data == "status":
+        return url_for("status.page", merchant_id=merchant_id)
+    return url_for(".everyone" if form.back.data == "everyone" else ".index")
+
+
+def _may_tell(merchant: Merchant) -> bool:
+    """The merchant's owner or an admin tells it; anyone else is told so."""
+    if current_user.role != Role.ADMIN and merchant.owner_id != current_user.id:
+        flash(f"Only the owner of {merchant.name} or an admin can tell it of its rejection.",
+              "error")
+        return False
+    return True
+
+
 @bp.post("/merchants/<int:merchant_id>/rejection-told")
 @roles_required(*STAFF)
 def told(merchant_id: int) -> ResponseReturnValue:
     """Note that the rejected merchant was told (its owner, or an admin)."""
     merchant = get_merchant(merchant_id) or abort(404)
     form = ToldForm()
-    back = url_for(".everyone" if form.back.data == "everyone" else ".index")
-    if not form.validate_on_submit():
-        return redirect(back)
-    if current_user.role != Role.ADMIN and merchant.owner_id != current_user.id:
-        flash(f"Only the owner of {merchant.name} or an admin can note that.", "error")
-    elif mark_told(merchant, current_user):
+    if form.validate_on_submit() and _may_tell(merchant) and mark_told(merchant, current_user):
         db.session.commit()
         flash(f"Noted: {merchant.name} was told of its rejection.", "success")
-    return redirect(back)
+    return redirect(_back(form, merchant.id))
+
+
+@bp.post("/merchants/<int:merchant_id>/rejection-email")
+@roles_required(*STAFF)
+def email_rejection(merchant_id: int) -> ResponseReturnValue:
+    """Email the rejected merchant's signatory the rejection, and note it told."""
+    merchant = get_merchant(merchant_id) or abort(404)
+    form = ToldForm()
+    if form.validate_on_submit() and _may_tell(merchant):
+        try:
+            shown = rejection.email_rejection(current_settings(), merchant, current_user)
+        except DeliveryError as exc:
+            flash(f"The rejection email was not sent: {exc}", "error")
+        else:
+            flash(f"The rejection was emailed to {shown}; {merchant.name} is noted as told.",
+                  "success")
+    return redirect(_back(form, merchant.id))

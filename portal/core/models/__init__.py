@@ -23,6 +23,12 @@ from portal.core.models.merchant_stop import MerchantStop, StopKind
 from portal.core.models.note import MerchantNote
 from portal.core.models.notice import MailState, Notice, NoticeKind
 from portal.core.models.outbox import OutboxItem, OutboxState
+from portal.core.models.partner_webhook import (
+    DeliveryState,
+    PartnerDelivery,
+    PartnerEndpoint,
+    PartnerEvent,
+)
 from portal.core.models.payment import Payment, PaymentCredentials, PaymentRefund, PortfolioKey
 from portal.core.models.payment_link import LinkState, PaymentLink
 from portal.core.models.pendency import MerchantPendency
@@ -38,11 +44,13 @@ from portal.core.models.webhook_event import Verification, WebhookEvent
 
 __all__ = [
     "ApiKey", "ApiRateWindow", "ApprovalKind", "ApprovalRequest", "ApprovalState", "AuditEvent",
-    "Base", "BulkImport", "BulkImportRow", "GatewayLink", "HeldForm", "IdempotentRequest", "Job",
+    "Base", "BulkImport", "BulkImportRow", "DeliveryState", "GatewayLink", "HeldForm",
+    "IdempotentRequest", "Job",
     "JobState", "KeyState", "LinkState", "LoginFailure", "LoginThrottle", "MailState",
     "MailTemplate", "Merchant", "MerchantLink", "MerchantLinkCheck", "MerchantNote",
     "MerchantPendency", "MerchantProductAcceptance", "MerchantStatusCount", "MerchantStop",
-    "Notice", "NoticeKind", "OutboxItem", "OutboxState", "PartnerBranding", "PasswordResetRequest",
+    "Notice", "NoticeKind", "OutboxItem", "OutboxState", "PartnerBranding", "PartnerDelivery",
+    "PartnerEndpoint", "PartnerEvent", "PasswordResetRequest",
     "Payment", "PaymentCredentials", "PaymentLink", "PaymentRefund", "PendingEnrolment",
     "PhoneHandover", "PortfolioKey", "RecoveryCode", "Role", "StatusChange", "StatusSource",
     "StepDraft",

@@ -30,6 +30,7 @@ from portal.core.models.notice import Notice, NoticeKind
 from portal.core.models.pendency import MerchantPendency
 from portal.core.models.webhook_event import Verification, WebhookEvent
 from portal.domain.audit.service import Actor, record
+from portal.domain.partner_events import merchant_events
 from portal.gateway.onboarding.events import (
     MERCHANT_ID_KEY,
     UCIC_ID_KEY,
@@ -107,8 +108,8 @@ def _id_of(event: WebhookEvent, key: str) -> str | None:
 
 def keep_pendency(merchant: Merchant, event: WebhookEvent, actor: Actor) -> bool:
     """Store the pendency ``event`` reported, once per event (a second delivery, or a sync
-    and a webhook at once, store nothing more), with a notice for the merchant's owner;
-    audited; True if stored; no commit."""
+    and a webhook at once, store nothing more), with a notice for the merchant's owner and a
+    merchant.needs_action event for partners' software; audited; True if stored; no commit."""
     payload = payload_of(event)
     text = {key: _text(payload.get(key)) for key in PendencyKey}
     values = {
@@ -134,6 +135,7 @@ def keep_pendency(merchant: Merchant, event: WebhookEvent, actor: Actor) -> bool
            detail={"category": values["category"], "status": values["status"]})
     db.session.add_all(Notice.for_owner_of(merchant, NoticeKind.PENDENCY,
                                            webhook_event_id=event.id))
+    merchant_events.needs_action(merchant, values["category"], values["status"])
     return True
 
 

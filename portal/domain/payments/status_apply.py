@@ -17,6 +17,7 @@ from portal.core.models.merchant import Merchant
 from portal.core.models.notice import Notice, NoticeKind
 from portal.core.models.payment import Payment
 from portal.domain.audit.service import Actor, record
+from portal.domain.partner_events import payment_events
 from portal.domain.payments.status_moves import may_move
 from portal.gateway.payments.answers import StatusResponse
 from portal.gateway.payments.words import PaymentStatus, is_partial_approval
@@ -59,7 +60,7 @@ def apply_status(payment: Payment, answer: StatusResponse, actor: Actor) -> bool
 
 def _move(payment: Payment, new: str) -> bool:
     """Move the status from what this payment was read at to ``new``, unless another change
-    came first; True when moved."""
+    came first; True when moved. A move partners are told of writes its event."""
     moved = db.session.execute(
         update(Payment).where(Payment.id == payment.id, Payment.status == payment.status)
         .values(status=new).execution_options(synchronize_session=False)).rowcount == 1
@@ -67,6 +68,7 @@ def _move(payment: Payment, new: str) -> bool:
         set_committed_value(payment, "status", new)
         if new == PaymentStatus.AUTHORIZED:
             payment.authorized_at = payment.authorized_at or clock.utcnow()
+        payment_events.status_moved(payment, new)
     return moved
 
 

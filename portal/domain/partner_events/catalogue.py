@@ -1,8 +1,10 @@
-"""The event types partners can subscribe to, each with its words for the pages: one table."""
+"""The event types partners can subscribe to, and where a delivery stands, with their words."""
 
 from __future__ import annotations
 
 from enum import StrEnum
+
+from portal.core.models.partner_webhook import DeliveryState
 
 
 class EventType(StrEnum):
@@ -37,3 +39,12 @@ def words_of(type_name: str) -> str:
         return EVENT_WORDS[EventType(type_name)]
     except ValueError:
         return type_name
+
+
+#: Where a delivery stands, in words.
+DELIVERY_WORDS: dict[str, str] = {
+    DeliveryState.PENDING: "Waiting for its next try",
+    DeliveryState.SENDING: "Being sent",
+    DeliveryState.DELIVERED: "Delivered",
+    DeliveryState.FAILED: "Failed (no try left)",
+}

@@ -80,9 +80,12 @@ def receiving(receiver: Receiver | None = None) -> Iterator[Receiver]:
             got.received.append(Received({k.lower(): v for k, v in self.headers.items()},
                                          body))
             status = got.answers.pop(0) if got.answers else 200
-            self.send_response(status)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
+            try:
+                self.send_response(status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+            except OSError:  # the sender is gone (a worker killed mid-send)
+                self.close_connection = True
 
         def log_message(self, *_args: object) -> None:
             """Quiet."""

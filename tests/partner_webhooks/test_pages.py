@@ -94,7 +94,7 @@ def test_disabling_stops_it_and_the_log_sends_again_in_words(app, auth, client):
     log = BeautifulSoup(client.get(f"{BASE}{endpoint}/deliveries").data, "html.parser")
     row = log.select_one("table.partner-deliveries tbody tr")
     assert "A merchant's onboarding status changed" in words(row)
-    assert words(row.select_one(".delivery-state")) == "Waiting for its next try"
+    assert words(row.select_one(".delivery-state")) == "Waiting for its first try"
     assert words(row.select_one(".delivery-answer")) == "Not tried yet"
     delivery = row["data-delivery"]
     answer = client.post(f"{BASE}{endpoint}/deliveries/{delivery}/send-again",

@@ -41,6 +41,8 @@ def words_of(type_name: str) -> str:
         return type_name
 
 
+#: A pending delivery not tried yet, in words.
+FIRST_TRY_WORDS = "Waiting for its first try"
 #: Where a delivery stands, in words.
 DELIVERY_WORDS: dict[str, str] = {
     DeliveryState.PENDING: "Waiting for its next try",

@@ -3,11 +3,17 @@ and the buttons that rotate a secret, disable an endpoint or send an event again
 
 from __future__ import annotations
 
-from wtforms import SelectChoice, StringField, SubmitField
-from wtforms.validators import DataRequired, Length
+from wtforms import Field, SelectChoice, StringField, SubmitField
+from wtforms.validators import DataRequired, Length, ValidationError
 
+from portal.core.config import current_settings
 from portal.domain.partner_events.catalogue import EVENT_WORDS
-from portal.domain.partner_events.endpoints import DESCRIPTION_MAX, URL_MAX
+from portal.domain.partner_events.endpoints import (
+    DESCRIPTION_MAX,
+    URL_MAX,
+    EndpointRefused,
+    checked_url,
+)
 from portal.web.form_base import MultiCheckboxField, PortalForm
 
 
@@ -25,6 +31,14 @@ class NewEndpointForm(PortalForm):
         SelectChoice(type_.value, words) for type_, words in EVENT_WORDS.items()],
         validators=[DataRequired("Choose at least one event to send there.")])
     submit = SubmitField("Add endpoint")
+
+    def validate_url(self, field: Field) -> None:
+        """The address's own rule (https, public addresses only), said beside it even when
+        another field is wrong too."""
+        try:
+            checked_url(field.data or "", current_settings().website_check_allow_loopback)
+        except EndpointRefused as exc:
+            raise ValidationError(exc.message) from None
 
 
 class ButtonForm(PortalForm):

@@ -9,8 +9,10 @@ import pytest
 from bs4 import BeautifulSoup
 from sqlalchemy import text
 
+from portal.core import clock
 from portal.core.config import Settings
 from portal.core.db import db
+from portal.core.models.partner_webhook import PartnerEndpoint
 from portal.domain.partner_events.catalogue import EventType
 from tests.support.accounts import AuthActions
 from tests.support.partner_webhooks import move, stored_deliveries
@@ -82,6 +84,11 @@ def test_rotating_shows_the_new_secret_and_says_until_when_the_old_one_signs(app
     assert shown_secret(page) not in ("", first)
     assert "The previous secret still signs every event until" in words(page)
     assert "secret being rotated" in words(page.select_one(".endpoint-state"))
+    with app.app_context():  # the rotation's day is over (a day on the clock would sign out)
+        db.session.get(PartnerEndpoint, int(endpoint)).previous_expires_at = clock.utcnow()
+        db.session.commit()
+    page = BeautifulSoup(client.get(BASE).data, "html.parser")
+    assert words(page.select_one(".endpoint-state")) == "Active"  # the rotation is over
     assert len(audited(app, "partner_webhook.rotate")) == 1
 
 

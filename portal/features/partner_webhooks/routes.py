@@ -8,6 +8,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
+from portal.core import clock
 from portal.core.config import current_settings
 from portal.core.db import db
 from portal.core.models.partner_webhook import PartnerDelivery, PartnerEndpoint
@@ -107,5 +108,5 @@ def page(form: NewEndpointForm, issued: endpoints.IssuedSecret | None = None,
     """The endpoints page; ``issued``: the secret just made, shown this once."""
     return render_template("partner_webhooks/index.html", form=form,
                            endpoints=endpoints.every_endpoint(), issued=issued, rotated=rotated,
-                           words_of=words_of, button=ButtonForm(),
+                           words_of=words_of, button=ButtonForm(), now=clock.utcnow(),
                            schedule=[in_words(wait) for wait in RETRY_SCHEDULE])

@@ -10,6 +10,7 @@ import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
+import urllib3
 from standardwebhooks.webhooks import Webhook
 
 from portal.core import clock
@@ -17,6 +18,7 @@ from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.models.partner_webhook import PartnerDelivery, PartnerEndpoint
 from portal.core.row_claims import LEASE
+from portal.domain.partner_events import sending
 from portal.domain.partner_events.delivery import deliver_due
 from portal.domain.partner_events.endpoints import (
     ROTATION_OVERLAP,
@@ -39,6 +41,7 @@ from tests.support.partner_webhooks import (
     stored_events,
     verifies,
 )
+from tests.support.servers import silent_address
 from tests.support.team import make_merchant
 from tests.support.workers import run_worker
 
@@ -211,3 +214,15 @@ def test_the_worker_sends_them(app):
         run_worker(app)
 
     assert len(receiver.verified(secret)) == 1
+
+
+def test_an_endpoint_that_never_answers_is_tried_again(app, monkeypatch):
+    monkeypatch.setattr(sending, "TIMEOUT", urllib3.Timeout(connect=1.0, read=0.2))
+    with silent_address() as url:
+        endpoint_for(app, f"{url}/hooks")
+        one_event(app)
+        send_due(app)
+
+    [delivery] = stored_deliveries(app)
+    assert (delivery.state, delivery.attempts, delivery.last_status) == ("pending", 1, None)
+    assert delivery.last_error == "The endpoint did not answer in time."

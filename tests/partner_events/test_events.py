@@ -76,6 +76,19 @@ def test_a_product_accepted_and_a_pendency_kept_each_tell_once(app):
     assert events[0].payload["data"]["product"] == "CARDS"
     assert events[1].payload["data"] | {"merchantId": 0} == {
         "merchantId": 0, "externalOnboardingId": "team-lotus_traders",
-        "onboardingId": onboarding_id, "category": "COMPLIANCE", "pendencyStatus": "OPEN"}
+        "onboardingId": onboarding_id, "reason": "pendency", "category": "COMPLIANCE",
+        "pendencyStatus": "OPEN"}
     assert "refund policy" not in json.dumps(events[1].payload)  # the gateway's own words stay
     assert len(stored_deliveries(app)) == 2
+
+
+def test_a_move_to_rfi_also_says_the_merchant_needs_action(app):
+    endpoint_for(app, "http://127.0.0.1:9/a", [EventType.MERCHANT_NEEDS_ACTION.value])
+    merchant_id = make_merchant(app, "Lotus Traders", status="PENDING_REVIEW")
+
+    move(app, merchant_id, "RFI")
+
+    events = stored_events(app)
+    assert [e.type for e in events] == [STATUS, EventType.MERCHANT_NEEDS_ACTION.value]
+    assert events[1].payload["data"]["reason"] == "rfi"
+    assert [d.event_id for d in stored_deliveries(app)] == [events[1].id]

@@ -10,6 +10,7 @@ from portal.core.labels import label
 from portal.core.models.merchant import Merchant
 from portal.domain.partner_events.catalogue import EventType
 from portal.domain.partner_events.recording import add_event
+from portal.gateway.onboarding.vocabulary import OnboardingStatus
 
 
 def merchant_data(merchant: Merchant) -> dict[str, Any]:
@@ -19,10 +20,14 @@ def merchant_data(merchant: Merchant) -> dict[str, Any]:
 
 
 def status_changed(merchant: Merchant, before: str | None, after: str) -> None:
-    """merchant.status_changed: the status moved from ``before`` to ``after``."""
+    """merchant.status_changed: the status moved from ``before`` to ``after``; a move to RFI
+    (the gateway asks for more) is merchant.needs_action too."""
     add_event(EventType.MERCHANT_STATUS_CHANGED, {
         **merchant_data(merchant), "status": after, "statusLabel": label(after),
         "previousStatus": before})
+    if after == OnboardingStatus.RFI:
+        add_event(EventType.MERCHANT_NEEDS_ACTION, {
+            **merchant_data(merchant), "reason": "rfi", "status": after})
 
 
 def product_accepted(merchant: Merchant, product: str, accepted_at: datetime | None) -> None:
@@ -36,4 +41,5 @@ def needs_action(merchant: Merchant, category: str, status: str) -> None:
     """merchant.needs_action: the gateway reported a pendency of ``category`` (its sub-category
     and reason stay out: they may name an owner's PAN)."""
     add_event(EventType.MERCHANT_NEEDS_ACTION, {
-        **merchant_data(merchant), "category": category, "pendencyStatus": status})
+        **merchant_data(merchant), "reason": "pendency", "category": category,
+        "pendencyStatus": status})

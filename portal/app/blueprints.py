@@ -30,6 +30,7 @@ from portal.features.partner_webhooks.routes import bp as partner_webhooks_bp
 from portal.features.pausing.routes import bp as pausing_bp
 from portal.features.payments.links.routes import bp as payment_links_bp
 from portal.features.payments.routes import bp as payments_bp
+from portal.features.requirements.routes import bp as requirements_bp
 from portal.features.status.routes import bp as status_bp
 from portal.features.team import confirmation_routes  # noqa: F401  (adds its page to the team's bp)
 from portal.features.team.routes import bp as team_bp
@@ -50,7 +51,7 @@ BLUEPRINTS = (monitoring_bp, errors_bp, main_bp, auth_bp, merchants_bp, wizard_b
               verification_bp, status_bp, webhooks_bp, admin_bp, payments_bp, bulk_bp, team_bp,
               merchant_mail_bp, mail_bp, approvals_bp, payment_links_bp, ownership_bp,
               notifications_bp, worklist_bp, golive_bp, pausing_bp, api_bp, api_keys_bp,
-              branding_bp, partner_webhooks_bp)
+              branding_bp, requirements_bp, partner_webhooks_bp)
 
 
 def register_blueprints(app: Flask) -> None:

@@ -31,6 +31,7 @@ AUDIT_ACTIONS = {
     "merchant.website_check": "asked for a check of {merchant}'s website",
     "merchant.website_gap_accepted": "accepted a gap of {merchant}'s website check with a note",
     "merchant.requirements": "chose what decides what {merchant} will need",
+    "requirements.email": "emailed the list of what the merchant will need",
     "merchant.rejection_told": "noted that {merchant} was told of its rejection",
     "notice.email": "emailed a notice to its owner",
     "notice.digest": "emailed a daily digest of notices to {email}",

@@ -32,3 +32,10 @@ DEFAULT = "en"
 def known(code: str | None) -> str:
     """``code`` when it names a language of the table, else the default."""
     return code if code in BY_CODE else DEFAULT
+
+
+# gettext's name for the marker, which pybabel extracts by default.
+def N_(text: str) -> str:
+    """Mark ``text`` for the catalogues without translating it: data kept in English (the
+    requirements table) is translated where a merchant reads it, by ``gettext(text)``."""
+    return text

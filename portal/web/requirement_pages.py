@@ -42,6 +42,13 @@ class RequirementChoicePost(PortalForm):
         return {key: value for key, value in ((ENTITY_TYPE, entity), (SECTOR, sector),
                                               (PRODUCTS, [p.value for p in products])) if value}
 
+    def query(self) -> dict[str, Any]:
+        """The choice as the new-merchant page's address carries it (prefixed field names)."""
+        chosen = self.choice()
+        return {field.name: value for field, value in (
+            (self.entityType, chosen.get(ENTITY_TYPE)), (self.sector, chosen.get(SECTOR)),
+            (self.products, chosen.get(PRODUCTS))) if value}
+
     def profile(self) -> Profile:
         """The chosen profile (nothing chosen: the rows every merchant needs)."""
         chosen = self.choice()

@@ -231,3 +231,11 @@ def audit(page: Page, axe: Axe) -> None:
     page.set_viewport_size(WIDTHS[0])
 
 
+def choose(page: Page) -> None:
+    """Choose a partnership in food and beverages asking for cards, and show its needs."""
+    page.goto("/merchants/new")
+    page.get_by_label("Entity type").select_option(label="Partnership firm")
+    page.get_by_label("Business category").select_option(label="Food & Beverages")
+    page.get_by_label("Domestic cards, UPI and net banking").check()
+    page.get_by_role("button", name="Show what's needed").click()
+    page.wait_for_load_state()

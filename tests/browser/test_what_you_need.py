@@ -8,23 +8,13 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from portal.domain.onboarding import scenarios
-from tests.browser.support import Axe, Servers, log_in, screenshot
+from tests.browser.support import Axe, Servers, choose, log_in, screenshot
 from tests.support.rows import stored
 
 pytestmark = pytest.mark.browser
 
 WEBSITE_PAGES = ("privacy policy", "refund policy", "terms and conditions",
                  "shipping (delivery) policy")
-
-
-def choose(page: Page) -> None:
-    """Choose a partnership in food and beverages asking for cards, and show its needs."""
-    page.goto("/merchants/new")
-    page.get_by_label("Entity type").select_option(label="Partnership firm")
-    page.get_by_label("Business category").select_option(label="Food & Beverages")
-    page.get_by_label("Domestic cards, UPI and net banking").check()
-    page.get_by_role("button", name="Show what's needed").click()
-    page.wait_for_load_state()
 
 
 def expect_partnership_needs(page: Page) -> None:

@@ -19,7 +19,7 @@ from tests.support.workers import run_worker
 
 ROUTES = [("GET", "/admin/bulk/"), ("POST", "/admin/bulk/"), ("GET", "/admin/bulk/1"),
           ("GET", "/admin/bulk/1/progress"), ("GET", "/admin/bulk/1/errors.csv"),
-          ("POST", "/admin/bulk/1/cancel")]
+          ("GET", "/admin/bulk/1/needs.csv"), ("POST", "/admin/bulk/1/cancel")]
 
 
 def soup(response) -> BeautifulSoup:

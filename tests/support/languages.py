@@ -10,7 +10,7 @@ from babel.messages.extract import extract_from_file
 from portal.core.config_fields import ROOT
 from portal.web.page_language import TRANSLATIONS
 
-KEYWORDS = {"_": None, "gettext": None, "_l": None, "lazy_gettext": None}
+KEYWORDS = {"_": None, "gettext": None, "_l": None, "lazy_gettext": None, "N_": None}
 
 
 def merchant_facing_files() -> list[Path]:

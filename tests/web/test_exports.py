@@ -25,8 +25,8 @@ NOT_EXPORTS = {"documents.download": "a stored document itself, under the name i
 #: An address that says it exports something.
 EXPORT_ADDRESS = re.compile(r"export|\.csv$|\.zip$")
 #: The exports the portal has today; a new one joins this set (and this test checks it).
-EXPORTS = {"admin.checklist_csv", "bulk.errors", "bulk.template_file", "bulk.codes_file",
-           "merchants.export", "payments.export"}
+EXPORTS = {"admin.checklist_csv", "bulk.errors", "bulk.needs_file", "bulk.template_file",
+           "bulk.codes_file", "merchants.export", "payments.export"}
 #: Exports of no one's data: the bulk template's example row is the sandbox's made-up merchant.
 EXAMPLES = {"bulk.template_file"}
 OWNER_KEY = f"{OWNERS[0][2]}_ASHA_RAO_AADHAR"

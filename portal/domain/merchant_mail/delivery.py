@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from email.message import EmailMessage
+
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
@@ -46,16 +49,28 @@ def email_link(settings: Settings, merchant: Merchant, template_key: str, actor:
             "expires_at": f"{link.expires_at:%Y-%m-%d %H:%M} UTC",
             "partner_name": brand.display_name})
     shown = masked_email(signatory.email)
-    detail = {"link": link.id, "template": template_key, "to": shown}
+    deliver(settings, lambda: compose(settings, signatory.email, subject, body,
+                                      sender_name=brand.sender_name),
+            "merchant_link.email", actor=actor, merchant_id=merchant.id,
+            detail={"link": link.id, "template": template_key, "to": shown},
+            undo=lambda: links.revoke(merchant, link.id, actor))
+    return shown
+
+
+def deliver(settings: Settings, message: Callable[[], EmailMessage], action: str, *, actor: Actor,
+            merchant_id: int | None, detail: dict[str, object],
+            undo: Callable[[], None] | None = None) -> None:
+    """Write the email ``message`` composes, send it to a merchant and audit ``action`` with
+    ``detail`` (no address in it unmasked); commits. When it cannot be written or the mail
+    server refuses it, ``undo`` withdraws what the email carried, the failure is audited and
+    DeliveryError says why."""
     try:
-        send(settings, compose(settings, signatory.email, subject, body,
-                             sender_name=brand.sender_name))
+        send(settings, message())
     except MailError as exc:
-        links.revoke(merchant, link.id, actor)
-        record("merchant_link.email", actor=actor, outcome="failed", merchant_id=merchant.id,
-               detail=detail)
+        if undo is not None:
+            undo()
+        record(action, actor=actor, outcome="failed", merchant_id=merchant_id, detail=detail)
         db.session.commit()
         raise DeliveryError(str(exc)) from exc
-    record("merchant_link.email", actor=actor, merchant_id=merchant.id, detail=detail)
+    record(action, actor=actor, merchant_id=merchant_id, detail=detail)
     db.session.commit()
-    return shown

@@ -29,10 +29,14 @@ PLACEHOLDERS = {
 }
 #: Who an email goes to.
 MERCHANTS, TEAM = "merchants", "team"
-#: Why a body without $link is refused, by who reads it.
-WITHOUT_LINK = {
-    MERCHANTS: "The body must contain $link, or the merchant cannot open the verification page.",
-    TEAM: "The body must contain $link, or the reader cannot open the page it is about.",
+#: Why a body without the placeholder it cannot do without is refused: by the placeholder,
+#: and who reads the email.
+WITHOUT_REQUIRED = {
+    ("link", MERCHANTS): "The body must contain $link, or the merchant cannot open the "
+                         "verification page.",
+    ("link", TEAM): "The body must contain $link, or the reader cannot open the page it is about.",
+    ("needs", MERCHANTS): "The body must contain $needs, or the merchant does not learn what to "
+                          "gather.",
 }
 
 
@@ -48,6 +52,8 @@ class EmailText:
     audience: str = MERCHANTS
     #: The placeholders it may use, and what each stands for.
     placeholders: Mapping[str, str] = field(default_factory=lambda: PLACEHOLDERS)
+    #: The placeholder its body cannot do without.
+    required: str = "link"
 
 
 #: The notices' placeholders (``portal.features.notifications``), and the digest's.
@@ -56,6 +62,13 @@ NOTICE_PLACEHOLDERS = {
     "headline": "What happened, in a few words (\u201capproved\u201d)",
     "details": "What happened, in a sentence or two, and what to do",
     "link": "The merchant's page in the portal",
+}
+#: The placeholders of "what you'll need" (``portal.domain.requirements.mail``).
+NEEDS_PLACEHOLDERS = {
+    "business_name": "The merchant's business name, if known",
+    "signatory_name": "The name of the person the email is addressed to",
+    "needs": "The documents and facts the merchant will need, one per line",
+    "partner_name": PLACEHOLDERS["partner_name"],
 }
 DIGEST_PLACEHOLDERS = {
     "count": "How many notices the digest holds, in words (\u201c2 notices\u201d)",
@@ -96,6 +109,14 @@ DEFAULTS = {
            "waiting for your verification. It takes a few minutes:\n\n$link\n\nThe link "
            "opens your verification page and nothing else; it works until $expires_at.\n\n"
            "If you did not expect this email, you can ignore it.\n\n$partner_name\n")),
+    "merchant_needs": EmailText(
+        "merchant_needs", "What the merchant will need, sent before onboarding",
+        _l("What $business_name will need to onboard with $partner_name"),
+        _l("Dear $signatory_name,\n\nTo onboard $business_name with $partner_name, please "
+           "have these ready:\n\n$needs\n\nYou do not need to send anything yet: "
+           "$partner_name will tell you how and when. The list follows the payment gateway's "
+           "requirements; its review may still ask for more.\n\n$partner_name\n"),
+        placeholders=NEEDS_PLACEHOLDERS, required="needs"),
     **TEAM_TEXTS,
 }
 
@@ -141,13 +162,14 @@ def check(field: str, text: str, placeholders: Mapping[str, str] = PLACEHOLDERS)
 def save(key: str, subject: str, body: str, actor: Actor) -> None:
     """Store an admin's subject and body for ``key`` after checking them; audited (caller commits).
 
-    The body must contain $link: an email without its link is no use.
+    The body must contain the placeholder the email cannot do without (mostly $link: an email
+    without its link is no use).
     """
     default = DEFAULTS[key]
     check("subject", subject, default.placeholders)
     check("body", body, default.placeholders)
-    if "link" not in Template(body).get_identifiers():
-        raise TemplateRefused("body", WITHOUT_LINK[default.audience])
+    if default.required not in Template(body).get_identifiers():
+        raise TemplateRefused("body", WITHOUT_REQUIRED[default.required, default.audience])
     stored = db.session.get(MailTemplate, key) or MailTemplate(key=key)
     stored.subject, stored.body = subject, body
     stored.updated_at, stored.updated_by = clock.utcnow(), actor.label

@@ -12,7 +12,15 @@ from portal.core.models.merchant import Merchant
 from portal.core.models.step import StepDraft, StepState
 from portal.core.onboarding_statuses import VERIFIED_STATUSES
 from portal.domain.audit.service import Actor, record
-from portal.domain.requirements.table import VERIFICATION, WEBSITE, Requirement, needed
+from portal.domain.documents.service import documents_of
+from portal.domain.onboarding.drafts import drafts_of
+from portal.domain.requirements.table import (
+    PENDENCIES,
+    VERIFICATION,
+    WEBSITE,
+    Requirement,
+    needed,
+)
 
 #: The keys of ``Merchant.requirement_choice``.
 ENTITY_TYPE = "entityType"
@@ -117,3 +125,14 @@ def merchant_checklist(merchant: Merchant, drafts: dict[str, StepDraft],
                        documents: Iterable[StoredDocument]) -> list[Item]:
     """The merchant's checklist: its profile's rows, ticked by what the portal holds."""
     return checklist(profile_of(merchant, drafts), evidence_of(merchant, drafts, documents))
+
+
+def merchant_asks(merchant: Merchant) -> list[Requirement]:
+    """The open rows the merchant provides themselves, as their link's page lists them: the
+    documents to gather and the website's pages to add (the steps' facts are the partner's to
+    send, and the video call is the page's own). The pendencies the gateway raises only in some
+    cases (a cancelled cheque when the penny drop fails...) wait until it raises them."""
+    return [item.row for item in merchant_checklist(merchant, drafts_of(merchant),
+                                                   documents_of(merchant))
+            if not item.done and item.row.source != PENDENCIES
+            and (item.row.documents or item.row.step == WEBSITE)]

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from portal.core.languages import N_
 from portal.gateway.onboarding.vocabulary import SOLE_PROP_DOCS, EntityType, Product
 
 E = EntityType
@@ -79,79 +80,80 @@ def _website(key: str, words: str) -> Requirement:
 
 
 REQUIREMENTS: tuple[Requirement, ...] = (
-    Requirement("pan_person", "The individual's PAN", PEOPLE, step="create"),
-    Requirement("pan_firm", "The firm's PAN", FIRMS, step="create"),
-    Requirement("pan_company", "The company's PAN", COMPANIES, step="create"),
-    Requirement("bank_account", "The bank account's details (the penny drop checks them at "
-                "once)", step="bank"),
-    Requirement("gst", "GST details", when="where the business is registered for GST",
+    Requirement("pan_person", N_("The individual's PAN"), PEOPLE, step="create"),
+    Requirement("pan_firm", N_("The firm's PAN"), FIRMS, step="create"),
+    Requirement("pan_company", N_("The company's PAN"), COMPANIES, step="create"),
+    Requirement("bank_account", N_("The bank account's details (the penny drop checks them at "
+                "once)"), step="bank"),
+    Requirement("gst", N_("GST details"), when=N_("where the business is registered for GST"),
                 step="business"),
-    Requirement("line_of_business", "The line of business, the website and the projected "
-                "monthly volume", step="business"),
-    Requirement("kyc_person", "DigiLocker identity verification and a video KYC of the "
-                "individual", PEOPLE, step=VERIFICATION),
-    Requirement("kyc_signatory", "The authorised signatory's KYC: PAN verification, DigiLocker "
-                "and a video KYC", FIRMS | COMPANIES, step=VERIFICATION),
-    Requirement("business_proof", "One business proof: an import export code (IEC), the GST "
+    Requirement("line_of_business", N_("The line of business, the website and the projected "
+                "monthly volume"), step="business"),
+    Requirement("kyc_person", N_("DigiLocker identity verification and a video KYC of the "
+                "individual"), PEOPLE, step=VERIFICATION),
+    Requirement("kyc_signatory", N_("The authorised signatory's KYC: PAN verification, DigiLocker "
+                "and a video KYC"), FIRMS | COMPANIES, step=VERIFICATION),
+    Requirement("business_proof", N_("One business proof: an import export code (IEC), the GST "
                 "registration certificate, a utility bill, an income tax return, the Udyam "
-                "registration certificate, or a shop and establishment certificate",
+                "registration certificate, or a shop and establishment certificate"),
                 frozenset({E.PROPRIETOR}), documents=tuple(SOLE_PROP_DOCS)),
-    Requirement("partners", "The partners, with their PAN and shareholding", FIRMS,
+    Requirement("partners", N_("The partners, with their PAN and shareholding"), FIRMS,
                 step="owners"),
-    Requirement("directors_owners", "The directors and the beneficial owners (over 10 % of the "
-                "equity), with their PAN and shareholding", COMPANIES, step="owners"),
-    Requirement("partnership_deed", "The partnership deed", frozenset({E.PARTNERSHIP_FIRM}),
+    Requirement("directors_owners", N_("The directors and the beneficial owners (over 10 per "
+                "cent of the equity), with their PAN and shareholding"), COMPANIES,
+                step="owners"),
+    Requirement("partnership_deed", N_("The partnership deed"), frozenset({E.PARTNERSHIP_FIRM}),
                 documents=("PARTNERSHIP_DEED",)),
-    Requirement("partnership_registration", "The partnership's registration certificate",
+    Requirement("partnership_registration", N_("The partnership's registration certificate"),
                 frozenset({E.PARTNERSHIP_FIRM}),
-                when="unless the firm is unregistered (then tick “Partnership without a "
-                "registration certificate” in step 2)",
+                when=N_("unless the firm is unregistered (then tick “Partnership without a "
+                "registration certificate” in step 2)"),
                 documents=("PARTNERSHIP_REGISTRATION_CERTIFICATE",), source=PENDENCIES),
-    Requirement("llp_deed", "The LLP agreement (deed)", frozenset({E.LLP_FIRM}),
+    Requirement("llp_deed", N_("The LLP agreement (deed)"), frozenset({E.LLP_FIRM}),
                 documents=("LLP_AGREEMENT", "LLP")),
-    Requirement("certificate_of_incorporation", "The certificate of incorporation (COI)",
+    Requirement("certificate_of_incorporation", N_("The certificate of incorporation (COI)"),
                 frozenset({E.LLP_FIRM}) | COMPANIES,
                 documents=("COI", "COI_DOCUMENT", "CERTIFICATE_OF_INCORPORATION")),
-    Requirement("moa", "The memorandum of association (MOA); the gateway fetches it itself "
-                "where it can", COMPANIES, documents=("MOA", "MOA_DOCUMENT")),
-    Requirement("aoa", "The articles of association (AOA); the gateway fetches them itself "
-                "where it can", COMPANIES, documents=("AOA", "AOA_DOCUMENT")),
-    Requirement("authorisation_letter", "An authorisation letter on the firm's letterhead "
-                "appointing the authorised signatory", FIRMS,
-                when="if the authorised signatory is not one of the partners",
+    Requirement("moa", N_("The memorandum of association (MOA), unless it can be fetched "
+                "from the company registry"), COMPANIES, documents=("MOA", "MOA_DOCUMENT")),
+    Requirement("aoa", N_("The articles of association (AOA), unless they can be fetched "
+                "from the company registry"), COMPANIES, documents=("AOA", "AOA_DOCUMENT")),
+    Requirement("authorisation_letter", N_("An authorisation letter on the firm's letterhead "
+                "appointing the authorised signatory"), FIRMS,
+                when=N_("if the authorised signatory is not one of the partners"),
                 documents=("REPRESENTATIVE_DOC", "AUTH_SIGNATORY")),
-    Requirement("board_resolution", "A board resolution on the company's letterhead appointing "
-                "the authorised signatory", COMPANIES,
-                when="if the authorised signatory is not a director",
+    Requirement("board_resolution", N_("A board resolution on the company's letterhead appointing "
+                "the authorised signatory"), COMPANIES,
+                when=N_("if the authorised signatory is not a director"),
                 documents=("BR", "REPRESENTATIVE_DOC")),
-    Requirement("owners_aadhaar", "Each beneficial owner's Aadhaar",
+    Requirement("owners_aadhaar", N_("Each beneficial owner's Aadhaar"),
                 frozenset({E.PVT_LTD_COMPANY, E.PARTNERSHIP_FIRM}), documents=("*_AADHAR",),
                 source=PENDENCIES),
-    Requirement("freelancer_proof", "An income tax return, a service level agreement or a bank "
-                "statement", frozenset({E.INDIVIDUAL}),
-                when="if the website is a LinkedIn or Instagram page and the business sells "
-                "services", documents=("ITR", "SERVICE_LEVEL_AGREEMENT", "BANK_STATEMENT"),
+    Requirement("freelancer_proof", N_("An income tax return, a service level agreement or a bank "
+                "statement"), frozenset({E.INDIVIDUAL}),
+                when=N_("if the website is a LinkedIn or Instagram page and the business sells "
+                "services"), documents=("ITR", "SERVICE_LEVEL_AGREEMENT", "BANK_STATEMENT"),
                 source=PENDENCIES),
-    Requirement("operating_address_proof", "A proof of the operating address",
-                when="if the business operates from another address than its registered one",
+    Requirement("operating_address_proof", N_("A proof of the operating address"),
+                when=N_("if the business operates from another address than its registered one"),
                 documents=("OPERATING_ADDRESS_PROOF",), source=PENDENCIES),
-    Requirement("cancelled_cheque", "A cancelled cheque of the settlement account",
-                when="if the penny drop cannot verify the bank account",
+    Requirement("cancelled_cheque", N_("A cancelled cheque of the settlement account"),
+                when=N_("if the penny drop cannot verify the bank account"),
                 documents=("CANCELLED_CHEQUE",), source=PENDENCIES),
-    Requirement("iec_exporter", "An import export code (IEC)",
-                when="if the merchant exports physical goods, whatever its entity type",
+    Requirement("iec_exporter", N_("An import export code (IEC)"),
+                when=N_("if the merchant exports physical goods, whatever its entity type"),
                 documents=("IEC",), source=BY_SECTOR),
     _certificate("bis_hallmarking", Sector.JEWELLERY,
-                 "A Bureau of Indian Standards (BIS) hallmarking certificate"),
-    _certificate("irdai_licence", Sector.INSURANCE, "An IRDAI licence"),
-    _certificate("fssai_licence", Sector.FOOD_AND_BEVERAGES, "An FSSAI licence"),
-    _certificate("iata_certification", Sector.INTERNATIONAL_TRAVEL, "An IATA certification"),
-    _website("website_privacy", "A privacy policy page on the website"),
-    _website("website_refund", "A refund policy page on the website"),
-    _website("website_terms", "A terms and conditions page on the website"),
-    _website("website_shipping", "A shipping (delivery) policy page on the website"),
-    _website("website_prices", "The products sold and their prices shown on the website"),
-    _website("website_name", "The trade or registered name clearly visible on the website"),
+                 N_("A Bureau of Indian Standards (BIS) hallmarking certificate")),
+    _certificate("irdai_licence", Sector.INSURANCE, N_("An IRDAI licence")),
+    _certificate("fssai_licence", Sector.FOOD_AND_BEVERAGES, N_("An FSSAI licence")),
+    _certificate("iata_certification", Sector.INTERNATIONAL_TRAVEL, N_("An IATA certification")),
+    _website("website_privacy", N_("A privacy policy page on the website")),
+    _website("website_refund", N_("A refund policy page on the website")),
+    _website("website_terms", N_("A terms and conditions page on the website")),
+    _website("website_shipping", N_("A shipping (delivery) policy page on the website")),
+    _website("website_prices", N_("The products sold and their prices shown on the website")),
+    _website("website_name", N_("The trade or registered name clearly visible on the website")),
 )
 BY_KEY = {row.key: row for row in REQUIREMENTS}
 

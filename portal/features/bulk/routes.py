@@ -22,7 +22,7 @@ from portal.core.models.bulk import BulkImport, ImportState
 from portal.core.models.user import Role
 from portal.domain.audit.service import Actor
 from portal.domain.onboarding.categories import cached_categories
-from portal.features.bulk import service, template
+from portal.features.bulk import needs, service, template
 from portal.features.bulk.archive import MAX_ZIP_BYTES, ArchiveError
 from portal.features.bulk.forms import CancelForm, ImportForm
 from portal.features.bulk.report import RowError, errors_csv
@@ -101,7 +101,10 @@ def _csv(body: str, name: str) -> Response:
 @roles_required(Role.ADMIN)
 def show(import_id: int) -> ResponseReturnValue:
     """One import: its progress (refreshed by script, or by the page itself without one)."""
-    return render_template("bulk/import.html", job=load(import_id), cancel_form=CancelForm())
+    job = load(import_id)
+    return render_template("bulk/import.html", job=job, cancel_form=CancelForm(),
+                           needs=needs.still_needed(job, needs.ON_THE_PAGE + 1),
+                           shown=needs.ON_THE_PAGE)
 
 
 @bp.post("/<int:import_id>/cancel")
@@ -133,6 +136,14 @@ def errors(import_id: int) -> ResponseReturnValue:
     job = load(import_id)
     body = errors_csv([RowError(e["row"], e["column"], e["message"]) for e in job.errors])
     return _csv(body, f"bulk-import-{job.id}-errors.csv")
+
+
+@bp.get("/<int:import_id>/needs.csv")
+@roles_required(Role.ADMIN)
+def needs_file(import_id: int) -> ResponseReturnValue:
+    """What each merchant of the import still needs, as CSV: row, external id, merchant, needs."""
+    job = load(import_id)
+    return _csv(needs.needs_csv(needs.still_needed(job)), f"bulk-import-{job.id}-still-needed.csv")
 
 
 def load(import_id: int) -> BulkImport:

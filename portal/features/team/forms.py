@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from wtforms import (
     BooleanField,
-    EmailField,
     HiddenField,
     PasswordField,
     SelectChoice,
@@ -13,45 +12,27 @@ from wtforms import (
     SubmitField,
     TextAreaField,
 )
-from wtforms.validators import DataRequired, EqualTo, Length, ValidationError
+from wtforms.validators import DataRequired, EqualTo, Length
 
 from portal.domain.four_eyes.requests import REASON_MAX
 from portal.domain.users.passwords import MIN_LENGTH
 from portal.features.team.service import ROLE_LABELS
-from portal.gateway.rules import check_email
+from portal.web.email_field import email_field, stripped
 from portal.web.form_base import PortalForm
 
 ROLE_CHOICES = [SelectChoice(value, label) for value, label in ROLE_LABELS.items()]
 
 
-def _email_syntax(_form: PortalForm, field: EmailField) -> None:
-    try:
-        field.data = check_email(field.data or "")
-    except ValueError as exc:
-        raise ValidationError("Enter an email address like name@example.com.") from exc
-
-
-def _stripped(value: str | None) -> str | None:
-    return value.strip() if value else value
-
-
 def _reason_field(label: str) -> TextAreaField:
-    return TextAreaField(label, filters=[_stripped], validators=[
+    return TextAreaField(label, filters=[stripped], validators=[
         Length(max=REASON_MAX, message=f"Keep the reason under {REASON_MAX} characters.")],
         render_kw={"rows": 2, "maxlength": REASON_MAX})
-
-
-def _email_field(label: str) -> EmailField:
-    return EmailField(label, filters=[_stripped], validators=[
-        DataRequired("Enter an email address."),
-        Length(max=254, message="An email address has at most 254 characters."), _email_syntax],
-        render_kw={"autocomplete": "email"})
 
 
 class NewMemberForm(PortalForm):
     """Who to add, with which role, and whether to email them an invitation."""
 
-    email = _email_field("Email")
+    email = email_field("Email")
     role = SelectField("Role", choices=ROLE_CHOICES, default="ops",
                        validators=[DataRequired("Choose a role.")])
     invite = BooleanField("Email them a link to choose their own password (valid 3 days)",
@@ -78,7 +59,7 @@ class PromotionForm(PortalForm):
 class ForgotPasswordForm(PortalForm):
     """The email of the account whose password was forgotten."""
 
-    email = _email_field("Email")
+    email = email_field("Email")
     submit = SubmitField("Email me a reset link")
 
 

@@ -30,6 +30,8 @@ from portal.domain.onboarding import merchant_links as links
 from portal.domain.onboarding.drafts import get_merchant
 from portal.domain.onboarding.locks import verification_complete
 from portal.domain.onboarding.verification_link import MERCHANT_LINK
+from portal.domain.requirements.checklist import merchant_asks
+from portal.domain.requirements.words import in_words
 from portal.features.verification import camera_words, service, words
 from portal.features.verification.routes import bp, embedded
 from portal.web import page_language
@@ -62,7 +64,8 @@ def merchant_page(merchant_id: int) -> ResponseReturnValue:
                     camera=camera_words.for_merchant(in_app),
                     phone_url=url_for("verification.phone_start", merchant_id=merchant.id,
                                       token=token),
-                    language_url=language_url(merchant.id, token))
+                    language_url=language_url(merchant.id, token),
+                    asks=[(row.key, in_words(row)) for row in merchant_asks(merchant)])
 
 
 @bp.post("/verify/<int:merchant_id>/confirm")

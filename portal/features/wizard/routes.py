@@ -6,7 +6,6 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request
 from flask.typing import ResponseReturnValue
-from werkzeug.datastructures import MultiDict
 
 from portal.core.clients import current_onboarding_client
 from portal.core.models.merchant import CreateState, Merchant
@@ -30,7 +29,7 @@ from portal.features.wizard.pages import (
     template_helpers,
 )
 from portal.web.auth.access import current_actor, roles_required
-from portal.web.auth.held_forms import claim, keeps_typing
+from portal.web.auth.held_forms import held_typing, keeps_typing
 from portal.web.auth.roles import STAFF
 from portal.web.required_fields import mark_required
 from portal.web.requirement_pages import RequirementChoiceForm
@@ -176,17 +175,6 @@ def fill_new() -> ResponseReturnValue:
     filled = fill_every_step(merchant, scenario, current_actor())
     flash(filled_message(scenario, [CREATE, *filled]), "success")
     return redirect(step_url(merchant, CREATE))
-
-
-def held_typing() -> dict[str, MultiDict[str, Any]]:
-    """On a GET, a form's ``formdata``: what was typed here before a sign-out refused it (see
-    auth.held_forms); else nothing, so the form reads the post or its data as usual."""
-    typed = claim(request.path) if request.method == "GET" else None
-    if typed is None:
-        return {}
-    flash("This is what you typed before you were signed out. Nothing of it is saved yet: "
-          "check it and save again.", "warning")
-    return {"formdata": typed}
 
 
 def load(merchant_id: int, step_key: str) -> tuple[Merchant, Step]:

@@ -20,7 +20,7 @@ from datetime import timedelta
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from flask import current_app, request, session
+from flask import current_app, flash, request, session
 from flask_login import current_user
 from sqlalchemy import delete, select
 from werkzeug.datastructures import MultiDict
@@ -112,3 +112,14 @@ def _same_origin() -> bool:
     source = request.headers.get("Origin") or request.headers.get("Referer") or ""
     parts = urlsplit(source)
     return bool(parts.netloc) and f"{parts.scheme}://{parts.netloc}" == request.host_url.rstrip("/")
+
+
+def held_typing() -> dict[str, MultiDict[str, Any]]:
+    """On a GET, a form's ``formdata``: what was typed here before a sign-out refused it (see
+    auth.held_forms); else nothing, so the form reads the post or its data as usual."""
+    typed = claim(request.path) if request.method == "GET" else None
+    if typed is None:
+        return {}
+    flash("This is what you typed before you were signed out. Nothing of it is saved yet: "
+          "check it and save again.", "warning")
+    return {"formdata": typed}

@@ -3,7 +3,7 @@ portal writes as things happen (``partner_events``) and each event's delivery to
 (``partner_deliveries``).
 
 Revision ID: 0044
-Revises: 0041
+Revises: 0047
 Create Date: 2026-12-02
 """
 from collections.abc import Sequence
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0044"
-down_revision: str | None = "0041"
+down_revision: str | None = "0047"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

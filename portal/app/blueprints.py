@@ -17,6 +17,7 @@ from portal.features.api.routes import bp as api_bp
 from portal.features.approvals.routes import bp as approvals_bp
 from portal.features.branding.routes import bp as branding_bp
 from portal.features.bulk.routes import bp as bulk_bp
+from portal.features.change_requests.routes import bp as change_requests_bp
 from portal.features.documents.routes import bp as documents_bp
 from portal.features.golive.routes import bp as golive_bp
 from portal.features.mail.routes import bp as mail_bp
@@ -51,7 +52,7 @@ BLUEPRINTS = (monitoring_bp, errors_bp, main_bp, auth_bp, merchants_bp, wizard_b
               verification_bp, status_bp, webhooks_bp, admin_bp, payments_bp, bulk_bp, team_bp,
               merchant_mail_bp, mail_bp, approvals_bp, payment_links_bp, ownership_bp,
               notifications_bp, worklist_bp, golive_bp, pausing_bp, api_bp, api_keys_bp,
-              branding_bp, requirements_bp, partner_webhooks_bp)
+              branding_bp, requirements_bp, change_requests_bp, partner_webhooks_bp)
 
 
 def register_blueprints(app: Flask) -> None:

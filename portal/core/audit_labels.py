@@ -31,6 +31,13 @@ AUDIT_ACTIONS = {
     "merchant.website_check": "asked for a check of {merchant}'s website",
     "merchant.website_gap_accepted": "accepted a gap of {merchant}'s website check with a note",
     "merchant.requirements": "chose what decides what {merchant} will need",
+    "change_request.draft": "asked for a change of {merchant}'s locked details",
+    "change_request.approved": "approved a change of {merchant}'s locked details (not emailed)",
+    "change_request.sent": "emailed a change of {merchant}'s locked details to the gateway's "
+                           "support",
+    "change_request.answer": "recorded the gateway support's answer to a change of {merchant}",
+    "change_request.applied": "sent {merchant}'s changed details to the gateway",
+    "change_request.not_approved": "closed a change of {merchant}'s details nobody approved",
     "requirements.email": "emailed the list of what the merchant will need",
     "merchant.rejection_told": "noted that {merchant} was told of its rejection",
     "notice.email": "emailed a notice to its owner",

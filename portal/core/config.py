@@ -39,6 +39,7 @@ from portal.core.config_fields import (
     field_options,
     variable,
 )
+from portal.core.config_live import LiveMerchantSettings
 from portal.core.config_payments import PaymentSettings
 from portal.core.config_phone import PhoneSettings
 from portal.gateway.onboarding.events import origin_of
@@ -52,7 +53,7 @@ class ConfigError(RuntimeError):
     """The configuration is incomplete or contradictory."""
 
 
-class Settings(PaymentSettings, PhoneSettings):
+class Settings(PaymentSettings, PhoneSettings, LiveMerchantSettings):
     """Typed view of the configuration variables. Built with keywords it holds exactly what it
     is given (tests do that); ``settings_from_env`` reads the environment and env files."""
 

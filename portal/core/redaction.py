@@ -117,7 +117,13 @@ def masked_email(address: str) -> str:
     return f"{local[:1]}***@{domain}"
 
 
-def masked_phone(number: str) -> str:
-    """A phone number as the audit and the pages show it: its last four digits only."""
+def last_digits(number: str) -> str:
+    """A phone number's last four digits, or '' for a number with fewer."""
     digits = "".join(ch for ch in number if ch.isdigit())
-    return f"ending {digits[-4:]}" if len(digits) >= 4 else "on file"
+    return digits[-4:] if len(digits) >= 4 else ""
+
+
+def masked_phone(number: str) -> str:
+    """A phone number as the audit and the staff's pages show it: its last four digits only."""
+    digits = last_digits(number)
+    return f"ending {digits}" if digits else "on file"

@@ -101,6 +101,17 @@ def control_blueprint(state: SandboxState) -> Blueprint:
                                                 value.subMerchants)
         return answer({"mid": value.mid, "kid": value.kid, "subMerchants": value.subMerchants})
 
+    @bp.post("/onboarding/<onboarding_id>/reset")
+    def reset_section(onboarding_id: str) -> Response:
+        """Reset a locked record for one change of a section, as the merchant support does;
+        loopback callers only."""
+        if request.remote_addr not in LOOPBACK:
+            raise ApiError(403, "FORBIDDEN", "Records are reset from this machine only")
+        body = read_json(request)
+        section = str(body.get("section", "")) if isinstance(body, dict) else ""
+        state.onboarding.reset_section(onboarding_id, section)
+        return answer({"onboardingId": onboarding_id, "reset": section})
+
     @bp.get("/faults")
     def read_faults() -> Response:
         """The armed faults and those applied."""

@@ -18,6 +18,7 @@ from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.models.api_key import KeyState
 from portal.core.models.branding import PartnerBranding
+from portal.core.models.change_request import ChangeRequest
 from portal.core.models.document import StoredDocument
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import Payment
@@ -62,7 +63,8 @@ def seed_rows(app: Flask, admin_client, settings: Settings) -> dict[str, Any]:
     with its token, the partner's branding with a logo, the admin's password reset and
     invitation tokens, an operations user (whom the team page may promote), a new
     administrator held for an emailed confirmation with its link's token, an API key's
-    token, and a partners' webhook endpoint with an event queued for it."""
+    token, a change request emailed to the gateway's support, and a partners' webhook
+    endpoint with an event queued for it."""
     merchant_id = onboard(app)
     with app.app_context():
         merchant = db.session.get(Merchant, merchant_id)
@@ -81,6 +83,10 @@ def seed_rows(app: Flask, admin_client, settings: Settings) -> dict[str, Any]:
                           for purpose in (tokens.RESET, tokens.INVITE)}
         member = create_user("seeded.ops@example.com", generate_password(), Role.OPS)
         payment_link = _payment_link(merchant_id)
+        change = ChangeRequest(merchant_id=merchant_id, section="bank", step="bank",
+                               state="sent", old_values={}, new_values={}, reason="Hardening",
+                               answer="", send_error="")
+        db.session.add(change)
         db.session.add(PartnerBranding(id=1, display_name="Hardening Partner", sender_name="",
                                        accent_colour="", logo=b"\x89PNG\r\n\x1a\n",
                                        logo_type="image/png", updated_at=clock.utcnow(),
@@ -96,7 +102,8 @@ def seed_rows(app: Flask, admin_client, settings: Settings) -> dict[str, Any]:
                "key": "merchant_link", "password_links": password_links, "user_id": member.id,
                "request_id": held.id,
                "confirmation_token": admin_confirmation.token_for(settings.secret_key, held.id),
-               "api_token": _api_token(), "endpoint_id": _partner_endpoint(merchant)}
+               "api_token": _api_token(), "change_id": change.id, "section_key": "bank",
+               "endpoint_id": _partner_endpoint(merchant)}
     return {**ids, "import_id": refused_import(admin_client)}
 
 

@@ -6,6 +6,7 @@ from portal.core.models.approval import ApprovalKind, ApprovalRequest, ApprovalS
 from portal.core.models.audit import AuditEvent
 from portal.core.models.branding import PartnerBranding
 from portal.core.models.bulk import BulkImport, BulkImportRow
+from portal.core.models.change_request import ChangeRequest, ChangeState
 from portal.core.models.communication import (
     MailTemplate,
     PasswordResetRequest,
@@ -44,8 +45,8 @@ from portal.core.models.webhook_event import Verification, WebhookEvent
 
 __all__ = [
     "ApiKey", "ApiRateWindow", "ApprovalKind", "ApprovalRequest", "ApprovalState", "AuditEvent",
-    "Base", "BulkImport", "BulkImportRow", "DeliveryState", "GatewayLink", "HeldForm",
-    "IdempotentRequest", "Job",
+    "Base", "BulkImport", "BulkImportRow", "ChangeRequest", "ChangeState", "DeliveryState",
+    "GatewayLink", "HeldForm", "IdempotentRequest", "Job",
     "JobState", "KeyState", "LinkState", "LoginFailure", "LoginThrottle", "MailState",
     "MailTemplate", "Merchant", "MerchantLink", "MerchantLinkCheck", "MerchantNote",
     "MerchantPendency", "MerchantProductAcceptance", "MerchantStatusCount", "MerchantStop",

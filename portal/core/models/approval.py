@@ -26,6 +26,8 @@ class ApprovalKind(StrEnum):
     ADMIN_ROLE = "admin_role"
     #: Letting an API key with the payments scope open the API.
     API_KEY = "api_key"
+    #: Emailing a change of a merchant's locked details to the gateway's support.
+    CHANGE_REQUEST = "change_request"
 
 
 class ApprovalState(StrEnum):
@@ -55,7 +57,7 @@ class ApprovalRequest(Base):
         CheckConstraint("state IN ('pending', 'running', 'done', 'failed', 'unknown', "
                         "'rejected', 'expired')", name="state"),
         CheckConstraint("kind IN ('refund', 'merchant_key', 'portfolio_key', 'admin_role', "
-                        "'api_key')", name="kind"),
+                        "'api_key', 'change_request')", name="kind"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

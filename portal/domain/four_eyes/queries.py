@@ -35,6 +35,7 @@ KIND_WORDS = {
     ApprovalKind.PORTFOLIO_KEY: "Portfolio key",
     ApprovalKind.ADMIN_ROLE: "New administrator",
     ApprovalKind.API_KEY: "API key with payments",
+    ApprovalKind.CHANGE_REQUEST: "Change of locked details",
 }
 
 #: Why an admin the asker vouched for may not approve (they could be the asker signed in).

@@ -3,15 +3,16 @@ the asker hears of a problem at once (the action checks again when it runs).
 
 A refund that would take a payment's refunds sent without approval past FOUR_EYES_REFUND_ABOVE
 (``refund_allowance``), importing a key, replacing a merchant's credentials or the portfolio
-key, an API key with the payments scope, and giving someone the admin role wait for another
-admin (or, for the admin role, the asker being the only one, for the confirmation emailed to
-ADMIN_CONFIRMATION_EMAIL).
+key, an API key with the payments scope, a change of a merchant's locked details, and giving
+someone the admin role wait for another admin (or, for the admin role, the asker being the
+only one, for the confirmation emailed to ADMIN_CONFIRMATION_EMAIL).
 Functions take plain arguments and commit.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
@@ -20,12 +21,16 @@ from cryptography.hazmat.primitives import serialization
 from sqlalchemy import select, update
 
 from portal.core import clock
+from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
+from portal.core.models.change_request import ChangeRequest
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import ActionState, Payment
 from portal.domain.api import keys
-from portal.domain.audit.service import actor_of, record
+from portal.domain.audit.service import Actor, actor_of, record
+from portal.domain.change_requests import service as change_requests
+from portal.domain.change_requests.service import Proof
 from portal.domain.payments import actions
 from portal.domain.payments import credentials as creds
 from portal.domain.payments.service import new_nonce, not_approved_reason, refundable, refunds_of
@@ -223,3 +228,18 @@ def request_api_key(key_name: str, scopes: list[str], expires_at: datetime | Non
     request = _store(ApprovalKind.API_KEY, summary,
                      {"api_key_id": issued.key.id, "scopes": issued.key.scopes}, text, user_id)
     return issued, request
+
+
+def request_change(settings: Settings, merchant: Merchant, section: str,
+                   new_values: Mapping[str, str], reason: str, proof: Proof | None,
+                   user_id: int | None, actor: Actor) -> ChangeRequest:
+    """Record a change of the merchant's locked ``section`` (checked by its own service) and
+    ask a second person to approve emailing it to the gateway's support, in one commit."""
+    change = change_requests.draft(settings, merchant, section, new_values, reason, proof,
+                                   user_id, actor)
+    title = change_requests.section_of(change).title
+    change.approval_request_id = _store(
+        ApprovalKind.CHANGE_REQUEST, f"{title} of {merchant.public_name}",
+        {"change_request_id": change.id}, change.reason, user_id, merchant_id=merchant.id).id
+    db.session.commit()
+    return change

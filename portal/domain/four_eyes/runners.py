@@ -1,6 +1,6 @@
-"""What an approved request does: the refund, key change, new administrator or API key it
-was asked for, through the same functions the pages call, so every check they make is made
-again now."""
+"""What an approved request does: the refund, key change, new administrator, API key or change
+request email it was asked for, through the same functions the pages call, so every check they
+make is made again now."""
 
 from __future__ import annotations
 
@@ -10,11 +10,13 @@ from datetime import timedelta
 from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.models.approval import ApprovalKind, ApprovalRequest, ApprovalState
+from portal.core.models.change_request import ChangeRequest, ChangeState
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import Payment
 from portal.core.models.user import Role
 from portal.domain.api import keys
 from portal.domain.audit.service import Actor, record
+from portal.domain.change_requests.mail import email_support
 from portal.domain.four_eyes import refund_allowance
 from portal.domain.jobs.account_mail import queue_invitation
 from portal.domain.payments import actions, portfolio
@@ -43,6 +45,8 @@ def run(settings: Settings, request: ApprovalRequest, actor: Actor) -> Outcome:
             return _admin_role(settings, request, actor)
         if request.kind == ApprovalKind.API_KEY:
             return _api_key(request, actor)
+        if request.kind == ApprovalKind.CHANGE_REQUEST:
+            return _change_request(settings, request, actor)
         return _portfolio_key(settings, request, actor)
     except creds.CredentialsError as exc:
         db.session.rollback()
@@ -122,3 +126,13 @@ def _api_key(request: ApprovalRequest, actor: Actor) -> Outcome:
     if not keys.activate(request.payload["api_key_id"], actor):
         return Outcome(ApprovalState.FAILED, "The API key was revoked meanwhile; it stays closed.")
     return Outcome(ApprovalState.DONE, "The API key may now take and act on payments.")
+
+
+def _change_request(settings: Settings, request: ApprovalRequest, actor: Actor) -> Outcome:
+    """Email the approved change to the gateway's support (it stays approved, to be emailed
+    again, when the mail cannot go: the approval itself is done)."""
+    change = db.session.get(ChangeRequest, request.payload["change_request_id"])
+    if change is None or change.state != ChangeState.DRAFTED:
+        return Outcome(ApprovalState.FAILED, "The change request was closed meanwhile; nothing "
+                                             "was sent.")
+    return Outcome(ApprovalState.DONE, email_support(settings, change, actor))

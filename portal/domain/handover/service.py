@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from flask_babel import lazy_gettext as _l
 from itsdangerous import BadSignature
 from sqlalchemy import and_, exists, select, update
 from sqlalchemy.orm import aliased
@@ -32,15 +33,23 @@ QR, SMS = "qr", "sms"
 UrlOf = Callable[[str], str]
 #: What the computer's page can read of a link's newest hand-over.
 NONE, WAITING, OPENED, FINISHED, EXPIRED = "none", "waiting", "opened", "finished", "expired"
+#: Why a code opens nothing, in the merchant's words (and language, read on the page).
+NOT_VALID = _l("This code is not valid.")
+LINK_OVER = _l("The link this code continues is no longer valid.")
+USED = _l("This code was already used. Make a new one on your computer.")
+EXPIRED_CODE = _l("This code has expired. Make a new one on your computer.")
+REPLACED = _l("A newer code was made for this link. Use the newest one.")
 
 
 @dataclass(frozen=True)
 class Opened:
     """The outcome of opening a hand-over token: the merchant link it continues, or why not
-    (``reason``, in the merchant's words)."""
+    (``reason``, in the merchant's words); ``continues``, the link a genuine code that no
+    longer opens was made for (its page speaks the link's language)."""
 
     link: MerchantLink | None
     reason: str = ""
+    continues: MerchantLink | None = None
 
 
 def start(secret_key: str, link: MerchantLink, via: str, minutes: int,
@@ -78,20 +87,20 @@ def open_once(secret_key: str, merchant_id: int, token: str, actor: Actor) -> Op
     try:
         payload = timed_serializer(secret_key, SALT).loads(token)
     except BadSignature:
-        return Opened(None, "This code is not valid.")
+        return Opened(None, NOT_VALID)
     handover = (db.session.scalar(select(PhoneHandover).where(
         PhoneHandover.nonce == payload.get("h"))) if isinstance(payload, dict) else None)
     if handover is None or handover.merchant_id != merchant_id or payload.get("m") != merchant_id:
-        return Opened(None, "This code is not valid.")
+        return Opened(None, NOT_VALID)
     now = clock.utcnow()
     link = db.session.get(MerchantLink, handover.link_id)
     if link is None or not link.is_live(now):
-        return Opened(None, "The link this code continues is no longer valid.")
+        return Opened(None, LINK_OVER, continues=link)
     if not _claim(handover.id, now):
         record("handover.open", actor=actor, outcome="refused", merchant_id=merchant_id,
                detail={"handover": handover.id})
         db.session.commit()
-        return Opened(None, _why_not(handover, now))
+        return Opened(None, _why_not(handover, now), continues=link)
     record("handover.open", actor=actor, merchant_id=merchant_id,
            detail={"link": link.id, "handover": handover.id})
     db.session.commit()
@@ -114,10 +123,10 @@ def _claim(handover_id: int, now: datetime) -> bool:
 def _why_not(handover: PhoneHandover, now: datetime) -> str:
     db.session.refresh(handover)
     if handover.opened_at is not None:
-        return "This code was already used. Make a new one on your computer."
+        return USED
     if handover.expires_at <= now:
-        return "This code has expired. Make a new one on your computer."
-    return "A newer code was made for this link. Use the newest one."
+        return EXPIRED_CODE
+    return REPLACED
 
 
 def state_of(link: MerchantLink, now: datetime) -> tuple[str, PhoneHandover | None]:

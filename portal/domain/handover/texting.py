@@ -1,11 +1,14 @@
 """"Send to my phone": the hand-over's link by text message to the signatory's phone on file
-(never a number typed on a page), a few times an hour at most."""
+(never a number typed on a page), a few times an hour at most, in the language of the
+merchant's link; the refusals in the page's."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
 
+from flask_babel import force_locale
+from flask_babel import gettext as _
 from sqlalchemy import func, select
 
 from portal.core import clock
@@ -19,6 +22,7 @@ from portal.core.sms.message import SmsError, TextMessage
 from portal.core.sms.sender import sender_for
 from portal.domain.audit.service import Actor, record
 from portal.domain.handover import service as handovers
+from portal.domain.onboarding import merchant_language
 from portal.domain.onboarding.signatory import signatory_of
 
 #: Text messages one link may send within WINDOW.
@@ -44,15 +48,15 @@ def phone_on_file(merchant: Merchant) -> str:
 def refusal(link: MerchantLink, phone: str) -> str:
     """Why no text may be sent for ``link`` now, in the merchant's words, or ''."""
     if not phone:
-        return ("There is no phone number on file for you, so no text message can be sent. "
-                "Scan the code instead.")
+        return _("There is no phone number on file for you, so no text message can be sent. "
+                 "Scan the code instead.")
     since = clock.utcnow() - WINDOW
     sent = db.session.scalar(select(func.count()).select_from(PhoneHandover).where(
         PhoneHandover.link_id == link.id, PhoneHandover.via == handovers.SMS,
         PhoneHandover.created_at > since)) or 0
     if sent >= MAX_PER_WINDOW:
-        return (f"{MAX_PER_WINDOW} text messages were sent in the last hour, the most there "
-                "can be. Scan the code instead, or try again later.")
+        return _("%(count)s text messages were sent in the last hour, the most there can be. "
+                 "Scan the code instead, or try again later.", count=MAX_PER_WINDOW)
     return ""
 
 
@@ -66,8 +70,10 @@ def text_link(settings: Settings, merchant: Merchant, link: MerchantLink, partne
         return Texted(False, refusal=reason)
     handover, token = handovers.start(settings.secret_key, link, handovers.SMS,
                                       settings.handover_minutes, actor)
-    text = (f"{partner}: continue your verification on this phone: {url_of(token)} "
-            f"(opens once, for {settings.handover_minutes} minutes).")
+    with force_locale(merchant_language.of_link(link, merchant)):
+        text = _("%(partner)s: continue your verification on this phone: %(url)s (opens once, "
+                 "for %(minutes)s minutes).", partner=partner, url=url_of(token),
+                 minutes=settings.handover_minutes)
     shown = masked_phone(phone)
     try:
         sender_for(settings).send(TextMessage(phone, text))
@@ -75,8 +81,8 @@ def text_link(settings: Settings, merchant: Merchant, link: MerchantLink, partne
         record("handover.sms", actor=actor, outcome="failed", merchant_id=merchant.id,
                detail={"handover": handover.id, "to": shown, "error": exc.reason})
         db.session.commit()
-        return Texted(False, refusal="The text message could not be sent just now. Scan the "
-                                     "code instead, or try again in a few minutes.")
+        return Texted(False, refusal=_("The text message could not be sent just now. Scan "
+                                       "the code instead, or try again in a few minutes."))
     record("handover.sms", actor=actor, merchant_id=merchant.id,
            detail={"handover": handover.id, "to": shown})
     db.session.commit()

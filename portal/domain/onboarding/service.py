@@ -23,6 +23,7 @@ from portal.domain.onboarding.drafts import (
 )
 from portal.domain.onboarding.locks import lock_reason
 from portal.domain.onboarding.outbox import queue
+from portal.domain.onboarding.reopened import apply_reopened
 from portal.domain.onboarding.result import StepResult
 from portal.domain.onboarding.sending import send_draft
 from portal.domain.onboarding.steps import Step
@@ -71,8 +72,9 @@ def send_step(client: OnboardingClient, merchant: Merchant, step: Step,
         draft = stage_draft(merchant, step, data, version, actor=actor, flush=store_first)
     except DraftConflict as exc:
         return conflict_result(exc)
-    return send_draft(client, merchant, step, draft, actor=actor, store_first=store_first,
-                      accept_advisory=accept_advisory)
+    return _applying(merchant, step, send_draft(
+        client, merchant, step, draft, actor=actor, store_first=store_first,
+        accept_advisory=accept_advisory), actor)
 
 
 def send_saved(client: OnboardingClient, merchant: Merchant, step: Step, *,
@@ -85,4 +87,12 @@ def send_saved(client: OnboardingClient, merchant: Merchant, step: Step, *,
     if reason:
         return StepResult(False, reason)
     queue.supersede(merchant.id, step.key)  # this send replaces the one queued, if any
-    return send_draft(client, merchant, step, draft, actor=actor)
+    return _applying(merchant, step, send_draft(client, merchant, step, draft, actor=actor),
+                     actor)
+
+
+def _applying(merchant: Merchant, step: Step, result: StepResult, actor: Actor) -> StepResult:
+    """``result``; once the step is sent, the change request it was open again for is done."""
+    if result.ok:
+        apply_reopened(merchant, step.key, actor)
+    return result

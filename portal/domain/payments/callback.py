@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from flask_babel import lazy_gettext as _l
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
@@ -39,7 +40,11 @@ log = logging.getLogger("portal.payments")
 TOKEN_FIELD = "x-gl-token"  # noqa: S105  # nosec B105  # a form field name, not a secret
 CALLBACK_ACTOR = "customer callback"
 CALLBACK = Actor(CALLBACK_ACTOR)
-UNCONFIRMABLE = "We cannot confirm payments right now; the merchant will contact you."
+#: What the customer reads when their return cannot be taken (in the page's language).
+UNCONFIRMABLE = _l("We cannot confirm payments right now; the merchant will contact you.")
+INCOMPLETE = _l("The payment response is incomplete.")
+UNVERIFIED = _l("The payment response could not be verified.")
+UNKNOWN = _l("We do not know this payment.")
 
 
 class CallbackError(Exception):
@@ -117,12 +122,12 @@ def take_callback(settings: Settings, token: str | None, now_ms: int,
     """Verify the posted ``x-gl-token``, then confirm the outcome with a status call (as
     ``actor``: the customer, :data:`CALLBACK`)."""
     if not token:
-        raise CallbackError(400, "The payment response is incomplete.")
+        raise CallbackError(400, INCOMPLETE)
     try:
         claims = verify_callback_token(token, _gateway_key(settings), now_ms)
     except TokenError as exc:
         log.warning("payment callback refused: %s", exc)
-        raise CallbackError(400, "The payment response could not be verified.") from None
+        raise CallbackError(400, UNVERIFIED) from None
     payment = named_payment(claims)
     if payment is None:
         return _read_by_order_id(settings, claims, actor)
@@ -155,7 +160,7 @@ def _read_by_order_id(settings: Settings, claims: CallbackClaims, actor: Actor
         PaymentCredentials.mid == claims.merchantId)) if claims.merchantId else None)
     if not claims.order_ids or credentials is None:
         log.warning("payment callback for a payment the portal does not know")
-        raise CallbackError(404, "We do not know this payment.")
+        raise CallbackError(404, UNKNOWN)
     client = _quick_client(settings, credentials)
     try:
         answer = client.status(claims.order_ids[0])
@@ -167,7 +172,7 @@ def _read_by_order_id(settings: Settings, claims: CallbackClaims, actor: Actor
     payment = named_payment(ours) if ours.names_a_payment() else None
     if payment is None or payment.merchant_id != credentials.merchant_id:
         log.warning("payment callback for a payment the portal does not know")
-        raise CallbackError(404, "We do not know this payment.")
+        raise CallbackError(404, UNKNOWN)
     settled = None
     if needs_reconciling(payment) and payment.action_name == INITIATE:  # it reached the gateway
         release(payment)

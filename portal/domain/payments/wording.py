@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 
 from portal.core.label_tables import Kind
@@ -23,13 +25,13 @@ from portal.gateway.payments.words import PaymentStatus
 #: hosted page and on the result page.
 CUSTOMER_REFERENCE = "Order reference"
 #: What a customer reads of a payment that ended unpaid, on the result page and the link's page
-#: alike (``not_paid_words`` the rest).
-NOT_PAID_HEADING = "Your payment was not completed"
+#: alike (``not_paid_words`` the rest), in the page's language.
+NOT_PAID_HEADING = _l("Your payment was not completed")
 
 
 def not_paid_words(shop: str) -> str:
     """What a customer reads under :data:`NOT_PAID_HEADING`, in the merchant's name."""
-    return f"Nothing was charged. To pay, ask {shop} for a new payment link."
+    return _("Nothing was charged. To pay, ask %(shop)s for a new payment link.", shop=shop)
 
 
 def number(amount: Decimal | str) -> str:

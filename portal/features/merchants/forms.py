@@ -1,5 +1,5 @@
-"""The merchants list's search form (a GET form: no CSRF token), the delete confirmation and
-the acceptance of a website check's gap."""
+"""The merchants list's search form (a GET form: no CSRF token), the delete confirmation, the
+acceptance of a website check's gap and the language of the merchant's pages."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from wtforms.validators import DataRequired, Length
 
 from portal.core.label_tables import NOT_CREATED
 from portal.core.labels import label
+from portal.core.languages import LANGUAGES
 from portal.features.merchants.service import MINE, NOBODY
 from portal.gateway.onboarding.vocabulary import OnboardingStatus
 from portal.web.form_base import PortalForm
@@ -60,3 +61,14 @@ class AcceptGapForm(PortalForm):
     note = TextAreaField("Why it is acceptable", validators=[
         DataRequired(message="Say why this gap is acceptable; the note is kept in the audit."),
         Length(max=NOTE_MOST, message=f"Keep the note to {NOTE_MOST} characters.")])
+
+
+class LanguageForm(PortalForm):
+    """Ops choose the language of the merchant's pages and emails, each named as its readers
+    write it."""
+
+    language = SelectField(
+        "Language of the merchant's pages and emails",
+        choices=[SelectChoice(language.code, language.own_name, render_kw={"lang": language.code})
+                 for language in LANGUAGES],
+        validators=[DataRequired(message="Choose one of the languages listed.")])

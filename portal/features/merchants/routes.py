@@ -9,6 +9,7 @@ from flask_login import current_user
 from portal.core import clock
 from portal.core.config import current_settings
 from portal.core.db import db
+from portal.core.languages import BY_CODE
 from portal.core.models import Role
 from portal.core.models.merchant import Merchant
 from portal.core.storage.current import current_store
@@ -16,7 +17,7 @@ from portal.domain.audit.service import record
 from portal.domain.documents.service import documents_of
 from portal.domain.documents.versions import versions_of
 from portal.domain.health.dormancy import dormant_cutoff
-from portal.domain.onboarding import progress
+from portal.domain.onboarding import merchant_language, progress
 from portal.domain.onboarding.drafts import drafts_of, get_merchant
 from portal.domain.onboarding.product_rows import product_rows
 from portal.domain.onboarding.stalling import stale_cutoff
@@ -26,7 +27,12 @@ from portal.domain.requirements.checklist import keep_choice, merchant_checklist
 from portal.domain.website_check.acceptance import accept_gap
 from portal.domain.website_check.job import queue_check
 from portal.features.merchants.export import export_zip
-from portal.features.merchants.forms import AcceptGapForm, DeleteMerchantForm, SearchForm
+from portal.features.merchants.forms import (
+    AcceptGapForm,
+    DeleteMerchantForm,
+    LanguageForm,
+    SearchForm,
+)
 from portal.features.merchants.removal import can_delete, delete_abandoned
 from portal.features.merchants.service import TOTAL_STEPS, owner_filter, search_merchants
 from portal.features.ownership.pages import panel
@@ -112,6 +118,21 @@ def requirements(merchant_id: int) -> ResponseReturnValue:
     return redirect(url_for(".detail", merchant_id=merchant_id) + "#needs-heading")
 
 
+@bp.post("/merchants/<int:merchant_id>/language")
+@roles_required(*STAFF)
+def language(merchant_id: int) -> ResponseReturnValue:
+    """Ops choose the language of the merchant's pages and emails, audited (a language the
+    merchant picks on their link's page still comes first)."""
+    merchant = get_merchant(merchant_id) or abort(404)
+    form = LanguageForm()
+    if not form.validate_on_submit():
+        return render_detail(merchant, DeleteMerchantForm(), form), 400
+    merchant_language.set_default(merchant, form.language.data, current_actor())
+    flash(f"{merchant.name}'s pages and emails are now in "
+          f"{BY_CODE[merchant.language].english_name}.", "success")
+    return redirect(url_for(".detail", merchant_id=merchant_id) + "#language-heading")
+
+
 @bp.post("/merchants/<int:merchant_id>/website-check")
 @roles_required(*STAFF)
 def website_check(merchant_id: int) -> ResponseReturnValue:
@@ -140,9 +161,10 @@ def accept_website_gap(merchant_id: int) -> ResponseReturnValue:
     return redirect(url_for(".detail", merchant_id=merchant_id) + "#website-heading")
 
 
-def render_detail(merchant: Merchant, delete_form: DeleteMerchantForm) -> str:
-    """The summary page (its owner and newest notes, what it needs), with the delete form
-    when the merchant can be deleted."""
+def render_detail(merchant: Merchant, delete_form: DeleteMerchantForm,
+                  language_form: LanguageForm | None = None) -> str:
+    """The summary page (its owner and newest notes, what it needs, the language of its pages),
+    with the delete form when the merchant can be deleted."""
     drafts = drafts_of(merchant)
     documents = documents_of(merchant)
     stepper = progress.stepper(merchant, drafts)
@@ -155,4 +177,7 @@ def render_detail(merchant: Merchant, delete_form: DeleteMerchantForm) -> str:
                            products=product_rows(merchant),
                            payments_reason=unavailable_reason(merchant),
                            ownership=panel(merchant, current_user),
+                           language_form=language_form or LanguageForm(
+                               formdata=None, language=merchant.language),
+                           language_in_force=BY_CODE[merchant_language.language_of(merchant)],
                            delete_form=delete_form if can_delete(merchant) else None)

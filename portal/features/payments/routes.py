@@ -31,6 +31,7 @@ from portal.domain.four_eyes.requests import (
     merchant_key_needs_approval,
     portfolio_key_needs_approval,
 )
+from portal.domain.onboarding import merchant_language
 from portal.domain.payments import (
     actions,
     expiry,
@@ -69,6 +70,7 @@ from portal.features.payments.pages import (
 )
 from portal.features.payments.search.forms import FilterForm
 from portal.gateway.shapes import FieldError
+from portal.web import page_language
 from portal.web.auth.access import current_actor, public, roles_required
 from portal.web.auth.roles import STAFF
 from portal.web.csrf import csrf
@@ -267,16 +269,19 @@ def refresh(payment_id: int) -> ResponseReturnValue:
 @csrf.exempt
 @public
 def callback() -> ResponseReturnValue:
-    """The customer's return from the hosted page: verify the token, confirm, thank."""
+    """The customer's return from the hosted page: verify the token, confirm, thank; in the
+    merchant's language (a response that names no payment, in the browser's)."""
     now_ms = int(clock.utcnow().timestamp() * 1000)
     try:
         outcome = callbacks.take_callback(current_settings(),
                                          request.form.get(callbacks.TOKEN_FIELD), now_ms,
                                          current_actor(callbacks.CALLBACK))
     except callbacks.CallbackError as exc:
+        page_language.use_browsers()
         return render_template("payments/customer.html", error=exc.message,
                                words=wording), exc.status
+    merchant = merchant_of(outcome.payment)
+    page_language.use(merchant_language.language_of(merchant))
     return render_template("payments/customer.html", payment=outcome.payment,
-                           confirmed=outcome.confirmed, words=wording,
-                           shop=merchant_of(outcome.payment).public_name,
+                           confirmed=outcome.confirmed, words=wording, shop=merchant.public_name,
                            approved=outcome.payment.status in CUSTOMER_APPROVED)

@@ -126,20 +126,24 @@ def merchant_renew(merchant_id: int) -> ResponseReturnValue:
 @public
 def merchant_language_pick(merchant_id: int) -> ResponseReturnValue:
     """The page's language switch: the merchant's pick is kept with the link (live or over),
-    then the page again in it. CSRF-checked like every form."""
+    then the page again in it (the phone page when ``then=phone``). CSRF-checked like every
+    form."""
     token = request.args.get("token", "")
     checked = links.check(current_settings().secret_key, merchant_id, token)
     link = checked.link or checked.over
     if link is None:
         abort(refused(checked))
     merchant_language.pick(link, request.form.get("language", ""), current_actor(links.MERCHANT))
-    return redirect(url_for("verification.merchant_page", merchant_id=merchant_id, token=token),
-                    303)
+    page = "verification.phone_page" if request.args.get("then") == "phone" else \
+        "verification.merchant_page"
+    return redirect(url_for(page, merchant_id=merchant_id, token=token), 303)
 
 
-def language_url(merchant_id: int, token: str) -> str:
-    """Where the merchant's page posts a language picked on it."""
-    return url_for("verification.merchant_language_pick", merchant_id=merchant_id, token=token)
+def language_url(merchant_id: int, token: str, then: str | None = None) -> str:
+    """Where the merchant's page posts a language picked on it (``then``: "phone" to come back
+    to the phone page)."""
+    return url_for("verification.merchant_language_pick", merchant_id=merchant_id, token=token,
+                   then=then)
 
 
 def speak(checked: links.LinkCheck, merchant: Merchant | None) -> None:

@@ -18,14 +18,20 @@ from portal.core.config import current_settings
 from portal.core.mail.urls import absolute_url
 from portal.core.models.merchant import Merchant
 from portal.core.models.verification import MerchantLink
-from portal.core.redaction import masked_phone
 from portal.domain.branding import service as branding
 from portal.domain.handover import service as handovers
 from portal.domain.handover import texting
 from portal.domain.onboarding import merchant_links as links
+from portal.domain.onboarding.drafts import get_merchant
 from portal.domain.onboarding.locks import verification_complete
 from portal.features.verification import phone_words, words
-from portal.features.verification.merchant_routes import opened, partner_name, refused
+from portal.features.verification.merchant_routes import (
+    language_url,
+    opened,
+    partner_name,
+    refused,
+    speak,
+)
 from portal.features.verification.routes import bp
 from portal.web.auth.access import current_actor, public
 
@@ -71,7 +77,7 @@ def phone_status(merchant_id: int) -> ResponseReturnValue:
     and, once finished, the outcome's ``next``)."""
     merchant, link = opened(merchant_id, request.args.get("token", ""))
     state, _handover = handovers.state_of(link, clock.utcnow())
-    answer = {"state": state, "message": phone_words.STATE_WORDS[state], "next": ""}
+    answer = {"state": state, "message": phone_words.state_words()[state], "next": ""}
     if state == handovers.FINISHED:
         answer["next"] = " ".join(words.for_merchant(partner_name()).finished(
             merchant.status or ""))
@@ -82,11 +88,14 @@ def phone_status(merchant_id: int) -> ResponseReturnValue:
 @public
 def phone_open(merchant_id: int) -> ResponseReturnValue:
     """The phone opens the code's link: once, within its minutes; it then goes on with the
-    merchant's own link. A used, expired or replaced code says so, naming no merchant."""
+    merchant's own link. A used, expired or replaced code says so, naming no merchant, in the
+    language of the link it was made for (a forged one, in the browser's)."""
     settings = current_settings()
     result = handovers.open_once(settings.secret_key, merchant_id,
                                  request.args.get("token", ""), current_actor(links.MERCHANT))
     if result.link is None:
+        speak(links.LinkCheck(None, 410, result.reason, over=result.continues),
+              get_merchant(merchant_id) if result.continues else None)
         return refused(links.LinkCheck(None, 410, result.reason))
     return redirect(url_for("verification.merchant_page", merchant_id=merchant_id,
                             token=links.token_of(settings.secret_key, result.link)), 303)
@@ -110,11 +119,12 @@ def render_phone(merchant: Merchant, link: MerchantLink, sent: bool = False,
     return render_template(
         "verification/phone.html", merchant=merchant, state=state, handover=handover, url=url,
         qr=segno.make(url, error="m").svg_data_uri(scale=5, border=4) if url else "",
-        phone_shown=masked_phone(phone) if phone else "", sent=sent, refusal=refusal,
-        done=verification_complete(merchant), state_words=phone_words.STATE_WORDS,
-        lost=phone_words.LOST, minutes=settings.handover_minutes,
+        phone_shown=phone_words.number_shown(phone) if phone else "", sent=sent, refusal=refusal,
+        done=verification_complete(merchant), state_words=phone_words.state_words(),
+        lost=str(phone_words.LOST), minutes=settings.handover_minutes,
         brand=branding.current(settings), partner=partner_name(),
         start_url=url_for("verification.phone_start", merchant_id=merchant.id, token=token),
         sms_url=url_for("verification.phone_sms", merchant_id=merchant.id, token=token),
         status_url=url_for("verification.phone_status", merchant_id=merchant.id, token=token),
-        back_url=url_for("verification.merchant_page", merchant_id=merchant.id, token=token))
+        back_url=url_for("verification.merchant_page", merchant_id=merchant.id, token=token),
+        language_url=language_url(merchant.id, token, then="phone"))

@@ -51,6 +51,12 @@ def _locked(section: str, event: str) -> ApiError:
     return validation_error([FieldError(section, f"{section} cannot be changed after {event}")])
 
 
+def _guard(record: OnboardingRecord, section: str, locked: bool, event: str) -> None:
+    """Refuse a locked section, unless the support reset the record for one change of it."""
+    if locked and section not in record.reset_sections:
+        raise _locked(section, event)
+
+
 _AFTER_TNC = "the T&C acknowledgement"
 _AFTER_VERIFICATION = "verification is complete"
 
@@ -107,12 +113,12 @@ class OnboardingBackend(VerificationSteps):
         """Save business details; refused after the T&C acknowledgement."""
 
         def apply(record: OnboardingRecord) -> None:
-            if record.tnc_acknowledged:
-                raise _locked("businessDetails", _AFTER_TNC)
+            _guard(record, "businessDetails", record.tnc_acknowledged, _AFTER_TNC)
             if request.natureOfBusiness not in SUBCATEGORY_CODES:
                 raise validation_error([FieldError(
                     "natureOfBusiness", "Not a subcategory code of the business-category lookup")])
             record.business = request
+            record.reset_sections.discard("businessDetails")
 
         return self._update(partner_id, onboarding_id, apply)
 
@@ -136,11 +142,11 @@ class OnboardingBackend(VerificationSteps):
         """Save bank details and run the penny drop; refused once verification is complete."""
 
         def apply(record: OnboardingRecord) -> None:
-            if record.verification_complete:
-                raise _locked("bankDetails", _AFTER_VERIFICATION)
+            _guard(record, "bankDetails", record.verification_complete, _AFTER_VERIFICATION)
             record.bank = request
             name = record.business.business_name if record.business else ""
             record.penny_drop, record.name_at_bank = penny_drop(request, name)
+            record.reset_sections.discard("bankDetails")
 
         return self._update(partner_id, onboarding_id, apply)
 
@@ -149,12 +155,12 @@ class OnboardingBackend(VerificationSteps):
         """Save the authorised signatory; refused after the T&C acknowledgement."""
 
         def apply(record: OnboardingRecord) -> None:
-            if record.tnc_acknowledged:
-                raise _locked("authorisedSignatory", _AFTER_TNC)
+            _guard(record, "authorisedSignatory", record.tnc_acknowledged, _AFTER_TNC)
             errors = pan_errors("authSignatoryPan", request.authSignatoryPan)
             if errors:
                 raise validation_error(errors)
             record.signatory = request
+            record.reset_sections.discard("authorisedSignatory")
 
         return self._update(partner_id, onboarding_id, apply)
 

@@ -47,6 +47,8 @@ class OnboardingRecord:
     products: ConfigureProductsRequest | None = None
     documents: list[StoredDocument] = field(default_factory=list)
     tnc_acknowledged: bool = False
+    #: Locked sections the merchant support reset the record for: each takes one more change.
+    reset_sections: set[str] = field(default_factory=set)
     digilocker: ChecklistState = ChecklistState.PENDING
     vkyc: ChecklistState = ChecklistState.PENDING
     #: Documents the review asked for (RFI) and not yet received.

@@ -27,6 +27,8 @@ from portal.sandbox.webhooks.events import (
 #: What the review asks for when it ends in RFI; with GST in the name, a type outside the
 #: spec's list (rfi-handling's example).
 RFI_DOCUMENT = "BANK_STATEMENT"
+#: The locked sections the merchant support can reset the record for.
+RESETTABLE = frozenset({"bankDetails", "authorisedSignatory", "businessDetails"})
 #: A business name holding this is approved with its cards held up by a pendency.
 CARDS_BLOCKED = "CARDSBLOCKED"
 RFI_GST_DOCUMENT = "GST_CERTIFICATE"
@@ -71,6 +73,14 @@ class VerificationSteps(OnboardingStore):
         with self._lock:
             self._acknowledge(self._expecting(onboarding_id,
                                               OnboardingStatus.PENDING_VERIFICATION))
+
+    def reset_section(self, onboarding_id: str, section: str) -> None:
+        """What the merchant support does on a change request: let ``section`` (bankDetails,
+        authorisedSignatory, businessDetails) of a locked record take one more change."""
+        if section not in RESETTABLE:
+            raise validation_error([FieldError("section", f"One of {sorted(RESETTABLE)}")])
+        with self._lock:
+            self._get(onboarding_id).reset_sections.add(section)
 
     def complete_digilocker(self, onboarding_id: str) -> None:
         """The merchant gave DigiLocker consent (after the T&C)."""

@@ -1,15 +1,20 @@
-"""The email that carries a payment link, in the customer's words: who asks them to pay, how
-much, for which order, until when, and that the amount is held before it is charged."""
+"""The email that carries a payment link, in the customer's words and the merchant's language:
+who asks them to pay, how much, for which order, until when, and that the amount is held before
+it is charged."""
 
 from __future__ import annotations
 
 from email.message import EmailMessage
+
+from flask_babel import force_locale
+from flask_babel import gettext as _
 
 from portal.core.config import Settings
 from portal.core.mail.sender import compose
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import Payment
 from portal.core.models.payment_link import PaymentLink
+from portal.domain.onboarding import merchant_language
 from portal.domain.payments.wording import money
 
 
@@ -22,17 +27,20 @@ def customer_name(payment: Payment) -> str:
 
 def letter(settings: Settings, link: PaymentLink, payment: Payment, merchant: Merchant,
            url: str) -> EmailMessage:
-    """The message to the hold's customer with the link ``url``."""
+    """The message to the hold's customer with the link ``url``, in the merchant's language."""
     assert payment.customer_email is not None  # a link is only made for a hold with one
     shop, amount = merchant.public_name, money(payment.amount, payment.currency)
-    greeting = f"Dear {customer_name(payment)}," if customer_name(payment) else "Hello,"
-    body = (
-        f"{greeting}\n\n"
-        f"{shop} asks you to pay {amount} for order {payment.merchant_txn_id}.\n\n"
-        f"Pay on the secure payment page:\n\n{url}\n\n"
-        f"Your card is authorised now and charged once {shop} confirms your order; until "
-        f"then the amount is only held.\n\n"
-        f"The link can be used once and works until {link.expires_at:%Y-%m-%d %H:%M} UTC. "
-        f"If you did not expect this email, you can ignore it.\n\n"
-        f"{settings.partner_name}, for {shop}\n")
-    return compose(settings, payment.customer_email, f"{shop} asks you to pay {amount}", body)
+    name = customer_name(payment)
+    with force_locale(merchant_language.language_of(merchant)):
+        paragraphs = (
+            _("Dear %(name)s,", name=name) if name else _("Hello,"),
+            _("%(business)s asks you to pay %(amount)s for order %(order)s.", business=shop,
+              amount=amount, order=payment.merchant_txn_id),
+            _("Pay on the secure payment page:"), url,
+            _("Your card is authorised now and charged once %(business)s confirms your order; "
+              "until then the amount is only held.", business=shop),
+            _("The link can be used once and works until %(time)s UTC. If you did not expect "
+              "this email, you can ignore it.", time=link.expires_at.strftime("%Y-%m-%d %H:%M")),
+            _("%(partner)s, for %(business)s", partner=settings.partner_name, business=shop))
+        subject = _("%(business)s asks you to pay %(amount)s", business=shop, amount=amount)
+    return compose(settings, payment.customer_email, subject, "\n\n".join(paragraphs) + "\n")

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from flask_babel import lazy_gettext as _l
 from sqlalchemy import update
 
 from portal.core.config import Settings
@@ -32,12 +33,12 @@ from portal.gateway.payments.client import PaymentsClient
 #: Who the audit credits with opening a link.
 OPEN_ACTOR = Actor("customer link")
 ACTION = "payment_link.open"
-#: What the customer reads when the checkout could not be minted, by how sure we are.
-TRY_AGAIN = ("The payment page could not be opened just now. Nothing was charged. Please try "
-             "again in a few minutes.")
-NOT_AVAILABLE = "This payment is not available."
-UNSURE = ("The payment page could not be opened just now, and we are checking with the payment "
-          "gateway. Nothing was charged. Please try again in a few minutes.")
+#: What the customer reads when the checkout could not be minted, by how sure we are (in the
+#: page's language).
+TRY_AGAIN = _l("The payment page could not be opened just now. Nothing was charged. Please try "
+               "again in a few minutes.")
+UNSURE = _l("The payment page could not be opened just now, and we are checking with the "
+            "payment gateway. Nothing was charged. Please try again in a few minutes.")
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,7 @@ def open_link(settings: Settings, link: PaymentLink, now: datetime) -> Opened:
                        "error": refused})
         link.failure = refused[:300]  # the hold's page tells ops why the customer was turned away
         db.session.commit()
-        return Opened(None, standing(link, payment, now), NOT_AVAILABLE, available=False)
+        return Opened(None, standing(link, payment, now), available=False)
     claimed = _move(link, PaymentLink.nonce == link.nonce,
                     PaymentLink.state == LinkState.WAITING, PaymentLink.expires_at > now,
                     state=LinkState.OPENING, opened_at=now, failure="")

@@ -13,6 +13,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from flask_babel import lazy_gettext as _l
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 from portal.core.db import db
@@ -20,12 +21,12 @@ from portal.core.models.payment_link import LinkState, PaymentLink
 from portal.core.timed_tokens import timed_serializer
 
 SALT = "portal.payment-link"
-#: What a customer reads when a link cannot be used, by reason.
-NOT_VALID = "This link is not valid. Check that you opened the whole link from the email."
-EXPIRED = "This payment link has expired."
-REPLACED = ("A newer payment link was sent for this payment: use the link in the most recent "
-            "email.")
-WITHDRAWN = "This payment link was withdrawn."
+#: What a customer reads when a link cannot be used, by reason (in the page's language).
+NOT_VALID = _l("This link is not valid. Check that you opened the whole link from the email.")
+EXPIRED = _l("This payment link has expired.")
+REPLACED = _l("A newer payment link was sent for this payment: use the link in the most recent "
+              "email.")
+WITHDRAWN = _l("This payment link was withdrawn.")
 
 
 def _serializer(secret_key: str) -> URLSafeTimedSerializer:

@@ -1,5 +1,6 @@
 """Payment link pages: the staff's resend and cancel on a hold, and the customer's public page
-the emailed link opens (``/pay/<link>?token=...``), headed with PARTNER_NAME.
+the emailed link opens (``/pay/<link>?token=...``), headed with PARTNER_NAME, in the merchant's
+language (a token that opens nothing, in the browser's).
 
 The token travels in the query, which the log redaction masks; the page shows the order and
 the amount, never the customer's details.
@@ -26,10 +27,12 @@ from portal.core.models.merchant import Merchant
 from portal.core.models.payment import Payment
 from portal.core.models.payment_link import PaymentLink
 from portal.domain.branding import service as branding
+from portal.domain.onboarding import merchant_language
 from portal.domain.payments import wording
 from portal.domain.payments.links import opening, renewal, sending, standing, tokens
 from portal.features.payments.links.forms import CancelForm, ContinueForm, ResendForm
 from portal.features.payments.pages import flash_errors, load_payment, merchant_of
+from portal.web import page_language
 from portal.web.auth.access import current_actor, public, roles_required
 from portal.web.auth.roles import STAFF
 
@@ -108,10 +111,12 @@ def _opened(link_id: int) -> tuple[PaymentLink, Payment]:
                            sending.lifetime(settings), clock.utcnow())
     payment = db.session.get(Payment, checked.link.payment_id) if checked.link else None
     if checked.link is None or payment is None:
+        page_language.use_browsers()
         abort(make_response(render_template(
             "verification/refused.html", status=checked.status,
             reason=checked.reason or tokens.NOT_VALID, brand=branding.current(settings)),
             checked.status))
+    page_language.use(merchant_language.language_of(_merchant(payment)))
     return checked.link, payment
 
 

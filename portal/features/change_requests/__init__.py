@@ -1,0 +1,1 @@
+"""The pages of change requests of a merchant's locked details."""

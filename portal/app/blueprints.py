@@ -28,6 +28,7 @@ from portal.features.merchants.routes import bp as merchants_bp
 from portal.features.monitoring.routes import bp as monitoring_bp
 from portal.features.notifications.routes import bp as notifications_bp
 from portal.features.ownership.routes import bp as ownership_bp
+from portal.features.partner_webhooks.routes import bp as partner_webhooks_bp
 from portal.features.pausing.routes import bp as pausing_bp
 from portal.features.payments import setup_routes  # noqa: F401  (adds asking to payments' bp)
 from portal.features.payments.links.routes import bp as payment_links_bp
@@ -54,7 +55,8 @@ BLUEPRINTS = (monitoring_bp, errors_bp, main_bp, auth_bp, merchants_bp, wizard_b
               verification_bp, status_bp, webhooks_bp, admin_bp, payments_bp, bulk_bp, team_bp,
               merchant_mail_bp, mail_bp, approvals_bp, payment_links_bp, ownership_bp,
               notifications_bp, worklist_bp, golive_bp, pausing_bp, api_bp, api_keys_bp,
-              branding_bp, requirements_bp, change_requests_bp, asks_bp)
+              branding_bp, requirements_bp, change_requests_bp, asks_bp,
+              partner_webhooks_bp)
 
 
 def register_blueprints(app: Flask) -> None:

@@ -157,9 +157,9 @@ class Settings(PaymentSettings, PhoneSettings, LiveMerchantSettings):
         "DORMANT_AFTER_DAYS", 30, "Days without a hold after which a live merchant is dormant: "
         "on its owner's worklist and counted on the dashboard; 0 turns it off")
     website_check_allow_loopback: bool = variable(
-        "WEBSITE_CHECK_ALLOW_LOOPBACK", False, "Let the website check fetch loopback addresses "
-        "(tests, the sandbox); every other private, link-local or reserved address stays "
-        "refused")
+        "WEBSITE_CHECK_ALLOW_LOOPBACK", False, "Let the website check fetch, and the webhooks to "
+        "partners reach, loopback addresses (tests, the sandbox); every other private, "
+        "link-local or reserved address stays refused")
     document_retention_days: int = variable(
         "DOCUMENT_RETENTION_DAYS", 0, "Days after a merchant's final status, or its "
         "deactivation, when its stored document files are deleted (their records stay); 0 keeps "

@@ -96,7 +96,8 @@ def test_periodic_jobs_exist_once_and_come_back_after_their_interval(portal_cloc
     assert jobs[RETENTION].run_at == portal_clock.now() + timedelta(days=1)
     assert run_worker(app) == 0
     portal_clock.advance(60)
-    assert run_worker(app) == 3  # the sync, the payment poll and the notices (every 30 s)
+    # the sync, the payment poll, the notices (every 30 s) and the webhooks out (every 5 s)
+    assert run_worker(app) == 4
     assert len(stored_jobs(app, SYNC)) == 1
 
 

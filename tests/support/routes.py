@@ -30,6 +30,9 @@ from portal.domain.audit.service import Actor
 from portal.domain.four_eyes.requests import request_admin_role
 from portal.domain.onboarding import merchant_links as links
 from portal.domain.onboarding.steps import STEPS
+from portal.domain.partner_events.catalogue import EventType
+from portal.domain.partner_events.endpoints import add_endpoint
+from portal.domain.partner_events.merchant_events import status_changed
 from portal.domain.payments.links import tokens as payment_tokens
 from portal.domain.users.accounts import create_user, find_user
 from portal.domain.users.passwords import generate_password
@@ -60,7 +63,8 @@ def seed_rows(app: Flask, admin_client, settings: Settings) -> dict[str, Any]:
     with its token, the partner's branding with a logo, the admin's password reset and
     invitation tokens, an operations user (whom the team page may promote), a new
     administrator held for an emailed confirmation with its link's token, an API key's
-    token, and a change request emailed to the gateway's support."""
+    token, a change request emailed to the gateway's support, and a partners' webhook
+    endpoint with an event queued for it."""
     merchant_id = onboard(app)
     with app.app_context():
         merchant = db.session.get(Merchant, merchant_id)
@@ -98,7 +102,8 @@ def seed_rows(app: Flask, admin_client, settings: Settings) -> dict[str, Any]:
                "key": "merchant_link", "password_links": password_links, "user_id": member.id,
                "request_id": held.id,
                "confirmation_token": admin_confirmation.token_for(settings.secret_key, held.id),
-               "api_token": _api_token(), "change_id": change.id, "section_key": "bank"}
+               "api_token": _api_token(), "change_id": change.id, "section_key": "bank",
+               "endpoint_id": _partner_endpoint(merchant)}
     return {**ids, "import_id": refused_import(admin_client)}
 
 
@@ -108,6 +113,17 @@ def _api_token() -> str:
     issued.key.state = KeyState.ACTIVE
     db.session.commit()
     return issued.token
+
+
+def _partner_endpoint(merchant: Merchant) -> int:
+    """A webhook endpoint for partners with one event queued for it (committed): its
+    delivery log has a row."""
+    endpoint = add_endpoint("http://127.0.0.1:9/hooks", "Hardening", [
+        EventType.MERCHANT_STATUS_CHANGED.value], None, Actor("test"), allow_loopback=True)
+    db.session.flush()
+    status_changed(merchant, merchant.status, "APPROVED")
+    db.session.commit()
+    return endpoint.endpoint.id
 
 
 def headers_for(endpoint: str, ids: dict[str, Any]) -> dict[str, str]:

@@ -138,7 +138,7 @@ def test_server_error_rolls_back_so_the_page_still_renders(app, auth, client):
     ("ops", ["Needs my action", "Merchants", "Payments", "Notices"]),
     ("admin", ["Needs my action", "Merchants", "Payments", "Notices", "Dashboard",
                "Bulk import", "Team", "Emails", "Branding", "Approvals", "API keys",
-               "Mailbox"]),  # the mailbox
+               "Webhooks out", "Mailbox"]),  # the mailbox
     # while the portal talks to the sandbox
 ])
 def test_navigation_shows_the_sections_of_the_role(client, auth, role, labels):

@@ -9,8 +9,9 @@ from contextlib import contextmanager
 import pytest
 import urllib3
 
+from portal.core.public_address import Refused, checked_addresses
 from portal.domain.website_check import fetch
-from portal.domain.website_check.fetch import Refused, checked_addresses, fetch_page
+from portal.domain.website_check.fetch import fetch_page
 from portal.domain.website_check.job import check_website
 from portal.domain.website_check.reading import read_page
 from tests.support.servers import serve, silent_address

@@ -17,6 +17,7 @@ from portal.domain.documents.retention import delete_expired_files
 from portal.domain.jobs import account_mail
 from portal.domain.jobs.queue import JobEnd, JobRun
 from portal.domain.merchant_mail.reminders import send_reminders
+from portal.domain.partner_events.delivery import deliver_due
 from portal.domain.payments.links.holding_again import RELEASE_KIND
 from portal.domain.payments.links.release import release_held_again
 from portal.domain.payments.status_poll import poll_once
@@ -32,6 +33,7 @@ REMINDERS = "reminders"
 RETENTION = "retention"
 PAYMENT_POLL = "payment_poll"
 NOTICES = "notices"
+PARTNER_WEBHOOKS = "partner_webhooks"
 
 
 def run_sync(_run: JobRun) -> JobEnd:
@@ -67,6 +69,13 @@ def run_notices(run: JobRun) -> JobEnd:
     return JobEnd.DONE
 
 
+def run_partner_webhooks(run: JobRun) -> JobEnd:
+    """Send the due webhooks to partners' endpoints (portal.domain.partner_events.delivery)."""
+    report = deliver_due(current_settings().website_check_allow_loopback, run.lease, run.stopping)
+    log.info(report.summary())
+    return JobEnd.DONE
+
+
 def run_website_check(run: JobRun) -> JobEnd:
     """Fetch and read a merchant's website (portal.domain.website_check)."""
     return website_job.run_check(int(run.payload["merchant_id"]),
@@ -99,6 +108,7 @@ HANDLERS: dict[str, Handler] = {
     RETENTION: Handler(run_retention),
     PAYMENT_POLL: Handler(run_payment_poll),
     NOTICES: Handler(run_notices),
+    PARTNER_WEBHOOKS: Handler(run_partner_webhooks),
     account_mail.KIND: Handler(run_account_mail),
     website_job.KIND: Handler(run_website_check),
     RELEASE_KIND: Handler(run_hold_again_release),
@@ -115,8 +125,11 @@ class Intervals:
     payment_poll: timedelta = timedelta(seconds=60)
     #: Notices emailed at once wait this long at most (digests go once a day).
     notices: timedelta = timedelta(seconds=30)
+    #: Webhooks to partners wait this long at most for their first try.
+    partner_webhooks: timedelta = timedelta(seconds=5)
 
     def schedules(self) -> dict[str, timedelta]:
         """Each periodic job's name (also its kind) and interval."""
         return {SYNC: self.sync, REMINDERS: self.reminders, RETENTION: self.retention,
-                PAYMENT_POLL: self.payment_poll, NOTICES: self.notices}
+                PAYMENT_POLL: self.payment_poll, NOTICES: self.notices,
+                PARTNER_WEBHOOKS: self.partner_webhooks}

@@ -25,6 +25,12 @@ from portal.core.models.merchant_stop import MerchantStop, StopKind
 from portal.core.models.note import MerchantNote
 from portal.core.models.notice import MailState, Notice, NoticeKind
 from portal.core.models.outbox import OutboxItem, OutboxState
+from portal.core.models.partner_webhook import (
+    DeliveryState,
+    PartnerDelivery,
+    PartnerEndpoint,
+    PartnerEvent,
+)
 from portal.core.models.payment import Payment, PaymentCredentials, PaymentRefund, PortfolioKey
 from portal.core.models.payment_link import LinkState, PaymentLink
 from portal.core.models.payment_setup import PaymentSetupRequest
@@ -41,14 +47,15 @@ from portal.core.models.webhook_event import Verification, WebhookEvent
 
 __all__ = [
     "ApiKey", "ApiRateWindow", "ApprovalKind", "ApprovalRequest", "ApprovalState", "AuditEvent",
-    "Base", "BulkImport", "BulkImportRow", "ChangeRequest", "ChangeState", "DocumentAsk",
+    "Base", "BulkImport", "BulkImportRow", "ChangeRequest", "ChangeState", "DeliveryState",
+    "DocumentAsk",
     "GatewayLink", "HeldForm", "IdempotentRequest", "Job",
     "JobState", "KeyState", "LinkState", "LoginFailure", "LoginThrottle", "MailState",
     "MailTemplate", "Merchant", "MerchantLink", "MerchantLinkCheck", "MerchantNote",
     "MerchantPendency", "MerchantProductAcceptance", "MerchantStatusCount", "MerchantStop",
-    "Notice", "NoticeKind", "OutboxItem", "OutboxState", "PartnerBranding", "PasswordResetRequest",
-    "Payment", "PaymentCredentials", "PaymentLink", "PaymentRefund", "PaymentSetupRequest",
-    "PendingEnrolment",
+    "Notice", "NoticeKind", "OutboxItem", "OutboxState", "PartnerBranding", "PartnerDelivery",
+    "PartnerEndpoint", "PartnerEvent", "PasswordResetRequest", "Payment", "PaymentCredentials",
+    "PaymentLink", "PaymentRefund", "PaymentSetupRequest", "PendingEnrolment",
     "PhoneHandover", "PortfolioKey", "RecoveryCode", "Role", "StatusChange", "StatusSource",
     "StepDraft",
     "StopKind", "StoredDocument", "User",

@@ -29,6 +29,7 @@ from portal.core.models.merchant import Merchant
 from portal.core.models.pendency import MerchantPendency
 from portal.core.models.webhook_event import Verification, WebhookEvent
 from portal.domain.audit.service import Actor, record
+from portal.domain.partner_events import merchant_events
 from portal.gateway.onboarding.events import (
     MERCHANT_ID_KEY,
     UCIC_ID_KEY,
@@ -106,8 +107,9 @@ def _id_of(event: WebhookEvent, key: str) -> str | None:
 
 def keep_pendency(merchant: Merchant, event: WebhookEvent, actor: Actor) -> bool:
     """Store the pendency ``event`` reported, once per event (a second delivery, or a sync
-    and a webhook at once, store nothing more); audited; True if stored (the caller tells the
-    owner: ``pendency_notices``); no commit."""
+    and a webhook at once, store nothing more), with a merchant.needs_action event for
+    partners' software; audited; True if stored (the caller tells the owner:
+    ``pendency_notices``); no commit."""
     payload = payload_of(event)
     text = {key: _text(payload.get(key)) for key in PendencyKey}
     values = {
@@ -131,6 +133,7 @@ def keep_pendency(merchant: Merchant, event: WebhookEvent, actor: Actor) -> bool
         return False
     record(PENDENCY_ACTION, actor=actor, merchant_id=merchant.id,
            detail={"category": values["category"], "status": values["status"]})
+    merchant_events.needs_action(merchant, values["category"], values["status"])
     return True
 
 

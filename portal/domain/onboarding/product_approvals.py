@@ -34,6 +34,7 @@ from portal.domain.onboarding.merchant_facts import (
     payload_of,
 )
 from portal.domain.onboarding.steps import BY_KEY
+from portal.domain.partner_events import merchant_events
 from portal.gateway.onboarding.events import WebhookKey
 from portal.gateway.onboarding.product_events import (
     APPROVALS,
@@ -103,7 +104,7 @@ def keep_acceptance(merchant: Merchant, event: WebhookEvent, approval: ProductAp
     """Store that the gateway accepted ``merchant`` for ``approval``'s product, once per
     merchant and product (a redelivery, or two events at once, store nothing more), unless a
     status read has the onboarding REJECTED; audited, its owner told; True if stored; no
-    commit."""
+    commit. Partners' software is told (merchant.product_accepted)."""
     if merchant.status == OnboardingStatus.REJECTED:
         return False
     values = {"merchant_id": merchant.id, "product": approval.product.value,
@@ -121,6 +122,7 @@ def keep_acceptance(merchant: Merchant, event: WebhookEvent, approval: ProductAp
            detail={"product": approval.product.value})
     db.session.add_all(Notice.for_owner_of(merchant, NoticeKind.PRODUCT,
                                            status=approval.product.value))
+    merchant_events.product_accepted(merchant, approval.product.value, values["accepted_at"])
     return True
 
 

@@ -18,6 +18,7 @@ from portal.core.models.notice import Notice, NoticeKind
 from portal.core.models.status_change import StatusChange
 from portal.core.onboarding_statuses import FINAL_STATUSES, ROWS, TOLD_STATUSES
 from portal.domain.audit.service import Actor, record
+from portal.domain.partner_events import merchant_events
 
 #: Each status's place on the forward path (its row's rank).
 RANK: dict[str, int] = {code: row.rank for code, row in ROWS.items()}
@@ -45,7 +46,8 @@ def change_status(merchant: Merchant, new: str | None, source: str, gid: str = "
 
     The update only lands if the row still holds the status this session read, so two readers
     racing each other cannot both move it (nor move it back). A move to RFI, REJECTED or
-    APPROVED adds a notice for the merchant's owner in the same transaction.
+    APPROVED adds a notice for the merchant's owner in the same transaction, and every move a
+    merchant.status_changed event for partners' software.
     """
     current = merchant.status
     if not new or new == current:
@@ -67,6 +69,7 @@ def change_status(merchant: Merchant, new: str | None, source: str, gid: str = "
            detail={"from": current or "", "to": new, "source": source}, actor=actor)
     if new in TOLD_STATUSES:  # its owner is told, by a worker (portal.features.notifications)
         db.session.add_all(Notice.for_owner_of(merchant, NoticeKind.STATUS, status=new))
+    merchant_events.status_changed(merchant, current, new)
     merchant.touch()
     return True
 

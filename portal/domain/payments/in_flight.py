@@ -15,7 +15,9 @@ from sqlalchemy import update
 from portal.core import clock
 from portal.core.db import db
 from portal.core.models.payment import ActionState, Payment, RefundState
-from portal.domain.payments.service import CAPTURE, REVERSE, new_nonce, refunds_of
+from portal.domain.partner_events import payment_events
+from portal.domain.partner_events.catalogue import EventType
+from portal.domain.payments.service import CAPTURE, REFUND, REVERSE, new_nonce, refunds_of
 
 #: A call still marked as sending after this long lost its answer (the process died mid-call).
 STALE_SENDING = timedelta(minutes=5)
@@ -88,16 +90,27 @@ def keep_answer_gid(payment: Payment, gid: str | None) -> None:
         payment.reversal_gid = own
 
 
+#: What partners are told when each call the portal sends took effect.
+_ACTION_EVENTS = {CAPTURE: EventType.PAYMENT_CAPTURED, REVERSE: EventType.PAYMENT_RELEASED,
+                  REFUND: EventType.PAYMENT_REFUNDED}
+
+
 def took_effect(payment: Payment, status: str | None) -> None:
-    """The call in flight happened at the gateway: enter it in the ledger (its status if told)."""
+    """The call in flight happened at the gateway: enter it in the ledger (its status if told),
+    and tell partners' software (its payment event)."""
     if payment.action_name == CAPTURE:
         payment.captured_amount = payment.action_amount
+    refunded = None
     for refund in refunds_of(payment):
         if refund.merchant_txn_id == payment.action_txn_id:
             refund.state = RefundState.SENT
+            refunded = refund
     if status:
         payment.status = status
     payment.updated_at = clock.utcnow()
+    told = _ACTION_EVENTS.get(payment.action_name or "")
+    if told is not None:
+        payment_events.action_took_effect(payment, told, refunded)
 
 
 def never_happened(payment: Payment) -> None:

@@ -18,6 +18,7 @@ from portal.core.models.merchant import Merchant
 from portal.core.models.notice import Notice, NoticeKind
 from portal.core.models.payment import Payment
 from portal.domain.audit.service import Actor, record
+from portal.domain.partner_events import payment_events
 from portal.domain.payments.links.holding_again import release_when_authorised
 from portal.domain.payments.status_moves import may_move
 from portal.gateway.payments.answers import StatusResponse
@@ -63,7 +64,7 @@ def apply_status(payment: Payment, answer: StatusResponse, actor: Actor) -> bool
 
 def _move(payment: Payment, new: str) -> bool:
     """Move the status from what this payment was read at to ``new``, unless another change
-    came first; True when moved."""
+    came first; True when moved. A move partners are told of writes its event."""
     moved = db.session.execute(
         update(Payment).where(Payment.id == payment.id, Payment.status == payment.status)
         .values(status=new).execution_options(synchronize_session=False)).rowcount == 1
@@ -71,6 +72,7 @@ def _move(payment: Payment, new: str) -> bool:
         set_committed_value(payment, "status", new)
         if new == PaymentStatus.AUTHORIZED:
             payment.authorized_at = payment.authorized_at or clock.utcnow()
+        payment_events.status_moved(payment, new)
     return moved
 
 

@@ -1,20 +1,17 @@
 """Fetching a merchant's web page without letting it reach inside: each host is resolved and
-every address checked before connecting (public only; loopback too when the setting allows
-it, for tests and the sandbox), the connection goes to the very address checked (no second
-look-up a DNS answer could change), every redirect is checked again, robots.txt is honoured,
+every address checked before connecting, the connection going to the very address checked
+(``portal.core.public_address``), every redirect is checked again, robots.txt is honoured,
 and time and size are limited. A clear user agent says who asks."""
 
 from __future__ import annotations
 
-import ipaddress
-import socket
-import ssl
 import urllib.robotparser
 from dataclasses import dataclass
 from urllib.parse import urljoin, urlsplit
 
-import certifi
 import urllib3
+
+from portal.core.public_address import Refused, pinned_pool
 
 USER_AGENT = "PartnerOnboardingPortal-WebsiteCheck/1.0 (checks the pages a payment gateway's " \
     "review asks for)"
@@ -22,11 +19,6 @@ USER_AGENT = "PartnerOnboardingPortal-WebsiteCheck/1.0 (checks the pages a payme
 TIMEOUT = urllib3.Timeout(connect=5.0, read=10.0)
 MAX_BYTES = 1_000_000
 MAX_REDIRECTS = 5
-
-
-class Refused(Exception):
-    """The website could not be fetched, in words fit to show (an address refused, a
-    timeout, a page too large, robots.txt disallowing it)."""
 
 
 @dataclass(frozen=True)
@@ -38,43 +30,14 @@ class Fetched:
     text: str
 
 
-def checked_addresses(host: str, port: int, allow_loopback: bool) -> list[str]:
-    """Every address ``host`` resolves to, once each is checked public (loopback too with
-    ``allow_loopback``); Refused when one is not, or the name does not resolve."""
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except socket.gaierror as exc:
-        raise Refused(f"The website's name {host} could not be found.") from exc
-    addresses = list(dict.fromkeys(info[4][0] for info in infos))
-    for address in addresses:
-        ip = ipaddress.ip_address(address)
-        if ip.is_loopback and allow_loopback:
-            continue
-        if not ip.is_global or ip.is_multicast:
-            raise Refused(f"The website's address {host} is not a public one; the portal only "
-                          "fetches public websites.")
-    return addresses
-
-
 def _get(url: str, allow_loopback: bool) -> urllib3.BaseHTTPResponse:
     """One GET of ``url`` to an address checked for it, no redirect followed."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise Refused("The website's address must start with https:// (or http://).")
-    port = parts.port or (443 if parts.scheme == "https" else 80)
-    address = checked_addresses(parts.hostname, port, allow_loopback)[0]
-    if parts.scheme == "https":
-        pool: urllib3.HTTPConnectionPool = urllib3.HTTPSConnectionPool(
-            address, port, server_hostname=parts.hostname, assert_hostname=parts.hostname,
-            cert_reqs=ssl.CERT_REQUIRED, ca_certs=certifi.where(), timeout=TIMEOUT, retries=False)
-    else:
-        pool = urllib3.HTTPConnectionPool(address, port, timeout=TIMEOUT, retries=False)
-    path = parts.path or "/"
+    pinned = pinned_pool(url, allow_loopback, TIMEOUT)
     try:
-        return pool.urlopen("GET", path + (f"?{parts.query}" if parts.query else ""),
-                            headers={"Host": parts.netloc, "User-Agent": USER_AGENT,
-                                     "Accept": "text/html"},
-                            redirect=False, preload_content=False)
+        return pinned.pool.urlopen("GET", pinned.target,
+                                   headers={"Host": pinned.host_header, "User-Agent": USER_AGENT,
+                                            "Accept": "text/html"},
+                                   redirect=False, preload_content=False)
     except urllib3.exceptions.HTTPError as exc:
         raise Refused(f"The website could not be reached ({type(exc).__name__}).") from exc
 

@@ -68,6 +68,7 @@ SECTIONS = (
     Section("Branding", "branding.settings", "/admin/branding", (Role.ADMIN,)),
     Section("Approvals", "approvals.index", "/approvals", (Role.ADMIN,), _approvals_waiting),
     Section("API keys", "api_keys.index", "/admin/api-keys", (Role.ADMIN,)),
+    Section("Webhooks out", "partner_webhooks.index", "/admin/webhooks-out", (Role.ADMIN,)),
     # development only: what the local SMTP sink received (its own entry, not the Dashboard's)
     Section("Mailbox", "mail.mailbox", "/admin/mailbox", (Role.ADMIN,),
             shown=lambda: current_settings().gateway_is_sandbox),

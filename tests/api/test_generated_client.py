@@ -1,11 +1,15 @@
 """The partner's software, as a client generated from /api/v1/openapi.json with
 openapi-python-client, over real HTTP to the portal served on loopback: it onboards a merchant
 through every step and the verification (the sandbox's page done as the merchant does it),
-then places a hold that the customer pays on the hosted checkout, and captures it."""
+then places a hold that the customer pays on the hosted checkout, and captures it; and its
+webhook endpoint receives the merchant's approval and the hold's authorisation and capture,
+each verified with the Standard Webhooks library."""
 
 from __future__ import annotations
 
 import io
+import threading
+from datetime import timedelta
 
 import requests
 
@@ -14,10 +18,12 @@ from portal.core.models.merchant import Merchant
 from portal.domain.audit.service import SYSTEM
 from portal.domain.onboarding import scenarios
 from portal.domain.onboarding.scenarios import sample_pdf
+from portal.domain.partner_events.delivery import deliver_due
 from portal.domain.payments import credentials as creds
 from tests.api.generated_client import generate, module
 from tests.api.support import new_merchant_body
 from tests.payments.support import HOLD, pay
+from tests.support.partner_webhooks import endpoint_for, receiving
 from tests.verification.support import backend_of, complete_on_sandbox_page, portal_server
 
 __all__ = ["portal_server"]
@@ -26,6 +32,22 @@ STEPS = ("business", "owners", "bank", "signatory", "products")
 
 def test_a_generated_client_onboards_a_merchant_and_captures_a_hold(
         app, settings, sandbox, portal_server, token, tmp_path):
+    with receiving() as receiver:
+        _, secret = endpoint_for(app, receiver.url)
+        merchant_id, payment_id = _journey(app, settings, sandbox, portal_server, token,
+                                           tmp_path)
+        with app.app_context():
+            deliver_due(True, timedelta(minutes=1), threading.Event())
+    told = [(event["type"], event["data"]) for event in receiver.verified(secret)]
+    assert ("merchant.status_changed", merchant_id, "APPROVED") in [
+        (kind, data.get("merchantId"), data.get("status")) for kind, data in told]
+    payments = [kind for kind, data in told if data.get("paymentId") == payment_id]
+    assert payments[:2] == ["payment.authorized", "payment.captured"], told
+    assert len(receiver.unique_ids()) == len(receiver.received)  # each event once
+
+
+def _journey(app, settings, sandbox, portal_server, token, tmp_path) -> tuple[int, int]:
+    """Onboard a merchant and capture a hold with the generated client; their ids."""
     client_package = generate(app, tmp_path)
     client = client_package.AuthenticatedClient(base_url=portal_server.url,
                                                 token=token, raise_on_unexpected_status=True)
@@ -74,6 +96,7 @@ def test_a_generated_client_onboards_a_merchant_and_captures_a_hold(
     assert "capture" in call["read_payment"].sync(hold.id, client=client).actions_allowed
     captured = call["capture"].sync(hold.id, client=client, body=models.ActionBody())
     assert captured.status == "SENT_FOR_CAPTURE", captured
+    return created.id, hold.id
 
 
 def _snake(body: dict[str, str]) -> dict[str, str]:

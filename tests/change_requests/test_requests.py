@@ -14,13 +14,17 @@ from portal.core.config import SETTINGS_EXTENSION, current_settings
 from portal.core.db import db
 from portal.core.models.change_request import ChangeRequest, ChangeState
 from portal.core.models.merchant import Merchant
+from portal.core.models.notice import NoticeKind
 from portal.domain.audit.service import Actor
 from portal.domain.change_requests.service import ChangeRefused, Proof
 from portal.domain.four_eyes.requests import request_change
 from portal.domain.onboarding.scenarios import sample_pdf
+from portal.domain.users.accounts import find_user
 from tests.change_requests.support import NEW_BANK, REASON, ask_bank_change, change_of
+from tests.support.accounts import AuthActions
 from tests.support.approvals import decide_all
 from tests.support.interleave import writes_held_together
+from tests.support.team import notices_of
 
 
 def errors(response, field: str) -> str:
@@ -131,3 +135,23 @@ def test_the_supports_refusal_closes_the_request(app, client, auth, merchant_id)
     assert closed.state == ChangeState.REFUSED and closed.open_key is None
     step = client.get(f"/merchants/{merchant_id}/steps/bank")
     assert b"lock-reason" in step.data  # the section stays locked
+
+
+def test_the_owner_is_told_of_the_supports_answer_by_someone_else(app, client, auth,
+                                                                  merchant_id):
+    owner = auth.create("ops", "owner@example.com")
+    with app.app_context():
+        db.session.get(Merchant, merchant_id).owner_id = find_user(owner).id
+        db.session.commit()
+    auth.login("ops")
+    ask_bank_change(client, merchant_id)
+    decide_all(app)
+    change = change_of(app, merchant_id)
+    client.post(f"/merchants/{merchant_id}/changes/{change.id}/answer",
+                data={"outcome": "refused", "answer": "A new cheque is needed, signed."})
+    [notice] = [n for n in notices_of(app, owner) if n.kind == NoticeKind.CHANGE_ANSWERED]
+    assert notice.status == "refused" and notice.merchant_id == merchant_id
+    reader = app.test_client()
+    AuthActions(app, reader).login("ops", owner)
+    inbox = BeautifulSoup(reader.get("/notices").data, "html.parser").get_text(" ")
+    assert "The gateway's support refused the change asked for" in inbox

@@ -49,6 +49,9 @@ class NoticeKind(StrEnum):
     PAYMENTS_ASKED = "payments_asked"
     #: An admin (``by_user_id``) set up the payments the reader asked for.
     PAYMENTS_SET_UP = "payments_set_up"
+    #: The gateway's support answered a change request of the merchant's locked details
+    #: (``status``: "reset" or "refused").
+    CHANGE_ANSWERED = "change_answered"
 
 
 class MailState(StrEnum):

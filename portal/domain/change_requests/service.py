@@ -20,6 +20,7 @@ from portal.core.db import db
 from portal.core.models.approval import ApprovalRequest, ApprovalState
 from portal.core.models.change_request import OPEN_STATES, ChangeRequest, ChangeState
 from portal.core.models.merchant import Merchant
+from portal.core.models.notice import Notice, NoticeKind
 from portal.domain.audit.service import SYSTEM, Actor, record
 from portal.domain.change_requests.sections import BY_KEY, SECTIONS, Section, read
 from portal.domain.documents import service as documents
@@ -132,11 +133,17 @@ def draft(settings: Settings, merchant: Merchant, section_key: str,
 
 def record_answer(change: ChangeRequest, reset: bool, answer: str, actor: Actor) -> None:
     """The gateway's support answered a sent request: it reset the record (the section opens
-    for this change) or refused (the request closes)."""
+    for this change) or refused (the request closes); the merchant's owner is told (unless
+    they recorded it)."""
     if change.state != ChangeState.SENT:
         raise ChangeRefused("Only a request sent to the gateway's support has an answer to "
                             "record.")
     change.answer = _checked_text(answer, "answer", "Write what the gateway's support answered.")
+    merchant = db.session.get(Merchant, change.merchant_id)
+    if merchant is not None and merchant.owner_id != actor.id:
+        db.session.add_all(Notice.for_owner_of(merchant, NoticeKind.CHANGE_ANSWERED,
+                                               status="reset" if reset else "refused",
+                                               by_user_id=actor.id))
     _move(change, ChangeState.REOPENED if reset else ChangeState.REFUSED, actor,
           "change_request.answer", reset=reset)
 

@@ -137,12 +137,25 @@ def _words(notice: Notice, facts: _Facts) -> NoticeWords:
                            {"merchant_id": notice.merchant_id, "_anchor": "asks-heading"})
     if notice.kind in (NoticeKind.PAYMENTS_ASKED, NoticeKind.PAYMENTS_SET_UP):
         return _payments_setup(notice, name, facts.people.get(notice.by_user_id or 0))
+    if notice.kind == NoticeKind.CHANGE_ANSWERED:
+        return NoticeWords(notice, name, "a change answered", _CHANGE_ANSWERS.get(
+            notice.status or "", _CHANGE_ANSWERS["refused"]).format(name=name),
+            "merchants.detail", {"merchant_id": notice.merchant_id,
+                                 "_anchor": "changes-heading"})
     if notice.kind in _PENDENCY_HEADLINES:
         row = facts.pendencies.get(notice.webhook_event_id or 0)
         return NoticeWords(notice, name, _PENDENCY_HEADLINES[NoticeKind(notice.kind)],
                            _pendency(name, row, notice), *status_page)
     return NoticeWords(notice, name, label(notice.status).lower(),
                        _status(name, notice.status, merchant), *status_page)
+
+
+#: What the gateway's support answered to a change request, by answer.
+_CHANGE_ANSWERS = {
+    "reset": ("The gateway's support reset {name}'s record for the change you asked: send the "
+              "step again with the new values."),
+    "refused": "The gateway's support refused the change asked for {name}; its page says why.",
+}
 
 
 def _stop(notice: Notice, name: str, stop: MerchantStop | None) -> NoticeWords:

@@ -62,10 +62,15 @@ def change_form(section: Section, **kwargs: object) -> ChangeForm:
     for f in section.fields:
         rule = RULES.get(f.path)
         setattr(SectionChangeForm, field_name(f.path), StringField(
-            f"New {f.label[:1].lower()}{f.label[1:]}", filters=[stripped],
+            f"New {_lowered(f.label)}", filters=[stripped],
             validators=[Length(max=200, message="Keep it under 200 characters."),
                         *([_by_rule(rule)] if rule else [])]))
     return SectionChangeForm(**kwargs)
+
+
+def _lowered(label: str) -> str:
+    """A label inside a sentence: its first letter lower-cased, unless it is an acronym (IFSC)."""
+    return label if label[1:2].isupper() else label[:1].lower() + label[1:]
 
 
 class AnswerForm(PortalForm):

@@ -16,8 +16,10 @@ from portal.core.models.change_request import ChangeRequest, ChangeState
 from portal.core.models.merchant import Merchant
 from portal.core.models.notice import NoticeKind
 from portal.domain.audit.service import Actor
+from portal.domain.change_requests.sections import SECTIONS
 from portal.domain.change_requests.service import ChangeRefused, Proof
 from portal.domain.four_eyes.requests import request_change
+from portal.domain.onboarding.reopened import CHANGEABLE_STEPS
 from portal.domain.onboarding.scenarios import sample_pdf
 from portal.domain.users.accounts import find_user
 from tests.change_requests.support import NEW_BANK, REASON, ask_bank_change, change_of
@@ -155,3 +157,7 @@ def test_the_owner_is_told_of_the_supports_answer_by_someone_else(app, client, a
     AuthActions(app, reader).login("ops", owner)
     inbox = BeautifulSoup(reader.get("/notices").data, "html.parser").get_text(" ")
     assert "The gateway's support refused the change asked for" in inbox
+
+
+def test_the_onboarding_core_knows_every_step_a_change_request_reopens():
+    assert {section.step for section in SECTIONS} == CHANGEABLE_STEPS

@@ -7,7 +7,7 @@ import re
 from portal.core.labels import label
 from portal.core.models.merchant import CreateState, Merchant
 from portal.core.onboarding_statuses import FINAL_STATUSES, VERIFIED_STATUSES
-from portal.domain.onboarding.reopened import reopened_request
+from portal.domain.onboarding.reopened import reopened
 from portal.domain.onboarding.steps import Lock, Step
 from portal.gateway.onboarding.checklist_words import checklist_done
 
@@ -33,8 +33,14 @@ def verification_complete(merchant: Merchant) -> bool:
 def lock_reason(merchant: Merchant, step: Step) -> str | None:
     """Why ``step`` is read-only for ``merchant`` now, or None if it can still change (the
     gateway reset the record for a change request of its section: open for that change)."""
-    if reopened_request(merchant, step.key) is not None:
+    reason = locked_because(merchant, step)
+    if reason and reopened(merchant, step.key):
         return None
+    return reason
+
+
+def locked_because(merchant: Merchant, step: Step) -> str | None:
+    """Why ``step`` is locked for ``merchant``, whatever a change request reopened."""
     if merchant.status in FINAL_STATUSES:
         return (f"The onboarding is {label(merchant.status).lower()}: nothing can change "
                 "any more.")

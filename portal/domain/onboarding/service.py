@@ -21,7 +21,7 @@ from portal.domain.onboarding.drafts import (
     save_draft,
     stage_draft,
 )
-from portal.domain.onboarding.locks import lock_reason
+from portal.domain.onboarding.locks import lock_reason, locked_because
 from portal.domain.onboarding.outbox import queue
 from portal.domain.onboarding.reopened import apply_reopened
 from portal.domain.onboarding.result import StepResult
@@ -92,7 +92,8 @@ def send_saved(client: OnboardingClient, merchant: Merchant, step: Step, *,
 
 
 def _applying(merchant: Merchant, step: Step, result: StepResult, actor: Actor) -> StepResult:
-    """``result``; once the step is sent, the change request it was open again for is done."""
-    if result.ok:
+    """``result``; once a locked step is sent, the change request it was open again for is
+    done."""
+    if result.ok and locked_because(merchant, step):
         apply_reopened(merchant, step.key, actor)
     return result

@@ -41,19 +41,20 @@ def add_event(type_: EventType, data: dict[str, Any], once_key: str | None = Non
                "data": data}
     values = {"event_id": event_id, "type": type_.value, "payload": payload,
               "once_key": once_key, "created_at": now}
-    if once_key is None:
-        row = db.session.execute(insert(PartnerEvent).values(values)
-                                 .returning(PartnerEvent.id)).scalar_one()
-    else:
-        row = db.session.execute(
-            upsert_insert()(PartnerEvent).values(values)
-            .on_conflict_do_nothing(index_elements=[PartnerEvent.once_key])
-            .returning(PartnerEvent.id)).scalar()
-        if row is None:
-            return None
-    for endpoint_id in subscribed(type_.value):
-        add_delivery(row, endpoint_id)
-    return event_id
+    with db.session.no_autoflush:  # the change reported is written with its own flush
+        if once_key is None:
+            row = db.session.execute(insert(PartnerEvent).values(values)
+                                     .returning(PartnerEvent.id)).scalar_one()
+        else:
+            row = db.session.execute(
+                upsert_insert()(PartnerEvent).values(values)
+                .on_conflict_do_nothing(index_elements=[PartnerEvent.once_key])
+                .returning(PartnerEvent.id)).scalar()
+            if row is None:
+                return None
+        for endpoint_id in subscribed(type_.value):
+            add_delivery(row, endpoint_id)
+        return event_id
 
 
 def subscribed(type_name: str) -> list[int]:

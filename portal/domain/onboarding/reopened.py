@@ -26,7 +26,7 @@ _CACHE = "reopened_steps"
 def reopened(merchant: Merchant, step_key: str) -> bool:
     """Whether a change request had the gateway reset ``step_key`` of ``merchant`` (only the
     steps that hold a section a change request changes can be)."""
-    if step_key not in CHANGEABLE_STEPS:
+    if step_key not in CHANGEABLE_STEPS or merchant.id is None:
         return False
     info = db.session.info
     if _CACHE not in info:

@@ -161,3 +161,22 @@ def test_the_owner_is_told_of_the_supports_answer_by_someone_else(app, client, a
 
 def test_the_onboarding_core_knows_every_step_a_change_request_reopens():
     assert {section.step for section in SECTIONS} == CHANGEABLE_STEPS
+
+
+def test_a_change_of_products_needs_no_proof_and_reads_in_words(app, client, auth,
+                                                                merchant_id, mail_sink):
+    auth.login("ops")
+    form = BeautifulSoup(client.get(f"/merchants/{merchant_id}/changes/new/products").data,
+                         "html.parser")
+    ticked = {box["value"] for box in form.select("input[name='products'][checked]")}
+    assert ticked == {"INTERNATIONAL_CARDS_AND_ALT_PAYS", "DOMESTIC_CARDS_UPI_AND_INB"}
+    asked = client.post(f"/merchants/{merchant_id}/changes/new/products", data={
+        "products": ["DOMESTIC_CARDS_UPI_AND_INB", "GLOBAL_FUND_TRANSFER"], "reason": REASON})
+    assert asked.status_code == 302
+    change = change_of(app, merchant_id)
+    assert change.new_values == {"products": "DOMESTIC_CARDS_UPI_AND_INB,GLOBAL_FUND_TRANSFER"}
+    page = BeautifulSoup(client.get(asked.headers["Location"]).data, "html.parser")
+    assert "Global fund transfer" in page.select_one(".change-values").get_text()
+    decide_all(app)
+    [message] = mail_sink.messages()
+    assert "GLOBAL_FUND_TRANSFER" not in message.get_body(("plain",)).get_content()

@@ -13,7 +13,7 @@ from portal.core.models.document import StoredDocument
 from portal.core.models.merchant import Merchant
 from portal.domain.audit.service import Actor
 from portal.domain.branding import service as branding
-from portal.domain.change_requests.sections import shown
+from portal.domain.change_requests.sections import in_full, shown
 from portal.domain.change_requests.service import mark, section_of
 from portal.domain.documents import service as documents
 
@@ -28,7 +28,8 @@ def summary(change: ChangeRequest, merchant: Merchant, partner: str) -> tuple[st
     for the support to enter."""
     section = section_of(change)
     lines = [f"- {field.label}: {shown(field, change.old_values.get(field.path, ''))} -> "
-             f"{change.new_values.get(field.path) or '—'}" for field in section.fields]
+             f"{in_full(field, change.new_values.get(field.path, '')) or '—'}"
+             for field in section.fields]
     proof = (f"\nProof attached: {section.proof_words.lower()}.\n"
              if change.proof_document_id else "\n")
     subject = (f"Change of {section.title.lower()}: {merchant.public_name} "

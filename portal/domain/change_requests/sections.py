@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from portal.core.labels import Kind, label
+from portal.gateway.onboarding.vocabulary import Product
 from portal.gateway.rules import mask
 
 
@@ -24,6 +26,8 @@ class Field:
     label: str
     #: A secret shown masked everywhere but the email's new values (account numbers, PANs).
     masked: bool = False
+    #: A choice of several of these (code, words); its value is the codes, comma-separated.
+    choices: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,9 @@ SECTIONS = (
         Field("address.businessRegisteredAddress.state", "State")),
         ("UTILITY_BILL", "OPERATING_ADDRESS_PROOF"),
         "A utility bill or a rent agreement at the new address"),
+    Section("products", "Products", "products", "products", (
+        Field("products", "Products", choices=tuple(
+            (product.value, label(product, Kind.PRODUCT)) for product in Product)),)),
 )
 BY_KEY = {section.key: section for section in SECTIONS}
 
@@ -72,6 +79,8 @@ def read(payload: Mapping[str, Any], path: str) -> str:
     value: Any = payload
     for part in path.split("."):
         value = value.get(part) if isinstance(value, Mapping) else None
+    if isinstance(value, list):
+        return ",".join(str(item) for item in value)
     return "" if value is None else str(value)
 
 
@@ -85,10 +94,18 @@ def write(payload: dict[str, Any], path: str, value: str) -> None:
 
 
 def shown(field: Field, value: str) -> str:
-    """A value as pages show it: a secret masked, an empty one as a dash."""
+    """A value as pages show it: a secret masked, choices in words, an empty one as a dash."""
     if not value:
         return "—"
-    return mask(value) if field.masked else value
+    return mask(value) if field.masked else in_full(field, value)
+
+
+def in_full(field: Field, value: str) -> str:
+    """A value whole, as the support's email gives the new one: choices in words."""
+    if not field.choices:
+        return value
+    words = dict(field.choices)
+    return ", ".join(words.get(code, code) for code in value.split(",") if code)
 
 
 #: Each state of a change request in words, and what happens next.

@@ -18,7 +18,7 @@ from portal.domain.audit.service import Actor, record
 
 #: The steps holding a section a change request changes (the sections' own table names them;
 #: a test holds the two together).
-CHANGEABLE_STEPS = frozenset({"bank", "signatory", "business"})
+CHANGEABLE_STEPS = frozenset({"bank", "signatory", "business", "products"})
 #: The session's cache of the reopened (merchant id, step) pairs.
 _CACHE = "reopened_steps"
 

@@ -10,11 +10,12 @@ from flask_wtf.file import FileField
 from wtforms import Field, RadioField, SelectChoice, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, ValidationError
 
+from portal.domain.change_requests.sections import Field as SectionField
 from portal.domain.change_requests.sections import Section
 from portal.domain.change_requests.service import TEXT_MAX
 from portal.gateway.rules import check_email, check_ifsc, check_pan, check_phone
 from portal.web.email_field import stripped
-from portal.web.form_base import PortalForm
+from portal.web.form_base import MultiCheckboxField, PortalForm
 
 #: The gateway's rule of each field that has one, by the field's path.
 RULES: dict[str, Callable[[str], str]] = {
@@ -49,8 +50,8 @@ class ChangeForm(PortalForm):
     proof = FileField("Proof")
 
     def new_values(self, section: Section) -> dict[str, str]:
-        """The new values typed, by payload path."""
-        return {f.path: self[field_name(f.path)].data or "" for f in section.fields}
+        """The new values typed (choices' codes comma-separated), by payload path."""
+        return {f.path: _typed(self[field_name(f.path)].data) for f in section.fields}
 
 
 def change_form(section: Section, **kwargs: object) -> ChangeForm:
@@ -60,12 +61,32 @@ def change_form(section: Section, **kwargs: object) -> ChangeForm:
         pass
 
     for f in section.fields:
-        rule = RULES.get(f.path)
-        setattr(SectionChangeForm, field_name(f.path), StringField(
-            f"New {_lowered(f.label)}", filters=[stripped],
-            validators=[Length(max=200, message="Keep it under 200 characters."),
-                        *([_by_rule(rule)] if rule else [])]))
+        setattr(SectionChangeForm, field_name(f.path), _field_of(f))
     return SectionChangeForm(**kwargs)
+
+
+def _field_of(f: SectionField) -> Field:
+    """The form field of a section's field: checkboxes for choices, else a line of text checked
+    with the gateway's rule where it has one."""
+    if f.choices:
+        return MultiCheckboxField(f"New {_lowered(f.label)}", validate_choice=False,
+                                  choices=[SelectChoice(code, words) for code, words in f.choices])
+    rule = RULES.get(f.path)
+    return StringField(f"New {_lowered(f.label)}", filters=[stripped],
+                       validators=[Length(max=200, message="Keep it under 200 characters."),
+                                   *([_by_rule(rule)] if rule else [])])
+
+
+def form_data(section: Section, values: dict[str, str]) -> dict[str, object]:
+    """A section's values as its form shows them (choices as lists of codes)."""
+    return {field_name(f.path): [code for code in values.get(f.path, "").split(",") if code]
+            if f.choices else values.get(f.path, "") for f in section.fields}
+
+
+def _typed(data: object) -> str:
+    if isinstance(data, list):
+        return ",".join(str(item) for item in data)
+    return str(data or "")
 
 
 def _lowered(label: str) -> str:

@@ -27,7 +27,12 @@ from portal.domain.change_requests.service import (
 )
 from portal.domain.four_eyes.requests import request_change
 from portal.domain.onboarding.drafts import get_merchant
-from portal.features.change_requests.forms import AnswerForm, change_form, field_name
+from portal.features.change_requests.forms import (
+    AnswerForm,
+    change_form,
+    field_name,
+    form_data,
+)
 from portal.web.auth.access import current_actor, roles_required
 from portal.web.auth.roles import STAFF
 
@@ -52,8 +57,7 @@ def new(merchant_id: int, section_key: str) -> ResponseReturnValue:
     """Ask for a change of one locked section: the new values, why, and the proof."""
     merchant = get_merchant(merchant_id) or abort(404)
     section = BY_KEY.get(section_key) or abort(404)
-    form = change_form(section, data={field_name(path): value for path, value
-                                      in current_values(merchant, section).items()})
+    form = change_form(section, data=form_data(section, current_values(merchant, section)))
     if form.validate_on_submit():
         upload = form.proof.data
         proof = Proof(upload.filename or "", upload.stream) if upload else None

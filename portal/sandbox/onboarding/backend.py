@@ -190,6 +190,7 @@ class OnboardingBackend(VerificationSteps):
 
         def apply(record: OnboardingRecord) -> None:
             record.products = request
+            record.reset_sections.discard("products")
 
         return self._update(partner_id, onboarding_id, apply)
 

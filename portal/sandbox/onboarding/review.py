@@ -28,7 +28,7 @@ from portal.sandbox.webhooks.events import (
 #: spec's list (rfi-handling's example).
 RFI_DOCUMENT = "BANK_STATEMENT"
 #: The locked sections the merchant support can reset the record for.
-RESETTABLE = frozenset({"bankDetails", "authorisedSignatory", "businessDetails"})
+RESETTABLE = frozenset({"bankDetails", "authorisedSignatory", "businessDetails", "products"})
 #: A business name holding this is approved with its cards held up by a pendency.
 CARDS_BLOCKED = "CARDSBLOCKED"
 RFI_GST_DOCUMENT = "GST_CERTIFICATE"
@@ -76,7 +76,8 @@ class VerificationSteps(OnboardingStore):
 
     def reset_section(self, onboarding_id: str, section: str) -> None:
         """What the merchant support does on a change request: let ``section`` (bankDetails,
-        authorisedSignatory, businessDetails) of a locked record take one more change."""
+        authorisedSignatory, businessDetails, products) of a locked record take one more
+        change (the sandbox never locks products: that one is only recorded)."""
         if section not in RESETTABLE:
             raise validation_error([FieldError("section", f"One of {sorted(RESETTABLE)}")])
         with self._lock:

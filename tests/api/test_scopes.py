@@ -1,5 +1,6 @@
 """Every API route and every scope: each route is an operation of the table and names its
-scope; a key without that scope is refused on it (403), one with it is not."""
+scope (the payments and webhooks routes listed by name); a key without that scope is refused on
+it (403), one with it is not."""
 
 from __future__ import annotations
 
@@ -39,6 +40,10 @@ def test_every_route_under_the_prefix_is_an_operation_with_a_scope(app):
                         "api.capture", "api.release", "api.refund",
                         "api.create_payment_link", "api.read_payment_link",
                         "api.resend_payment_link", "api.cancel_payment_link"}
+    webhooks = {op.endpoint for op in OPERATIONS if op.scope == Scope.WEBHOOKS}
+    assert webhooks == {"api.list_webhook_endpoints", "api.create_webhook_endpoint",
+                        "api.rotate_webhook_secret", "api.disable_webhook_endpoint",
+                        "api.list_webhook_deliveries", "api.send_webhook_again"}
 
 
 @pytest.mark.parametrize("op", OPERATIONS, ids=lambda op: op.endpoint)

@@ -6,7 +6,6 @@ the same webhook-id, and the worker's job doing it all."""
 from __future__ import annotations
 
 import itertools
-import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -17,9 +16,7 @@ from portal.core import clock
 from portal.core.config import Settings
 from portal.core.db import db
 from portal.core.models.partner_webhook import PartnerDelivery, PartnerEndpoint
-from portal.core.row_claims import LEASE
 from portal.domain.partner_events import sending
-from portal.domain.partner_events.delivery import deliver_due
 from portal.domain.partner_events.endpoints import (
     ROTATION_OVERLAP,
     EndpointRefused,
@@ -37,6 +34,7 @@ from tests.support.partner_webhooks import (
     endpoint_for,
     move,
     receiving,
+    send_due,
     stored_deliveries,
     stored_events,
     verifies,
@@ -50,12 +48,6 @@ from tests.support.workers import run_worker
 def settings(settings: Settings) -> Settings:
     """Loopback allowed, as in tests and development, so the worker reaches the receiver."""
     return settings.with_changes(website_check_allow_loopback=True)
-
-
-def send_due(app) -> None:
-    """One run of the worker's delivery, in this process."""
-    with app.app_context():
-        deliver_due(True, LEASE, threading.Event())
 
 
 def one_event(app, name: str = "Lotus Traders") -> str:

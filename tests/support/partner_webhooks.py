@@ -1,7 +1,7 @@
 """The webhooks out in tests: a partner's receiver on a loopback port (a tiny HTTP server in a
 thread; the Standard Webhooks library verifies what it got, and it dedupes by webhook-id, as a
 partner's should), an endpoint added as an admin adds one, a status move that writes an event,
-and the events and deliveries read back."""
+the events and deliveries read back, and the worker's delivery run in this process."""
 
 from __future__ import annotations
 
@@ -19,9 +19,11 @@ from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.core.models.partner_webhook import PartnerDelivery, PartnerEvent
 from portal.core.models.status_change import StatusSource
+from portal.core.row_claims import LEASE
 from portal.domain.audit.service import Actor
 from portal.domain.onboarding.status_history import change_status
 from portal.domain.partner_events.catalogue import EventType
+from portal.domain.partner_events.delivery import deliver_due
 from portal.domain.partner_events.endpoints import add_endpoint
 
 #: Who adds the tests' endpoints.
@@ -140,3 +142,9 @@ def move(app: Flask, merchant_id: int, to: str, *, commit: bool = True) -> None:
             db.session.commit()
         else:
             db.session.rollback()
+
+
+def send_due(app: Flask) -> None:
+    """One run of the worker's delivery, in this process."""
+    with app.app_context():
+        deliver_due(True, LEASE, threading.Event())

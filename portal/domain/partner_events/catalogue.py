@@ -50,3 +50,10 @@ DELIVERY_WORDS: dict[str, str] = {
     DeliveryState.DELIVERED: "Delivered",
     DeliveryState.FAILED: "Failed (no try left)",
 }
+
+
+def delivery_words(state: str, attempts: int) -> str:
+    """Where a delivery stands, in words (a pending one not tried yet says so)."""
+    if state == DeliveryState.PENDING and not attempts:
+        return FIRST_TRY_WORDS
+    return DELIVERY_WORDS.get(state, state)

@@ -1,5 +1,6 @@
-"""The API's answers about a merchant's documents, verification and health, and payment links
-(pydantic, as ``schemas`` are; the OpenAPI document is generated from them)."""
+"""The API's answers about a merchant's documents, verification and health, payment links,
+and the webhooks out's endpoints and deliveries (pydantic, as ``schemas`` are; the OpenAPI
+document is generated from them)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
+from portal.domain.partner_events.catalogue import EventType
+from portal.domain.partner_events.endpoints import DESCRIPTION_MAX, URL_MAX
 from portal.features.api.schemas import Answer, PaymentOut
 
 
@@ -118,3 +121,61 @@ class DocumentsOut(Answer):
 
     slots: list[DocumentSlot]
     documents: list[DocumentOut]
+
+
+class WebhookEndpointBody(BaseModel):
+    """A new webhook endpoint: its https address (public: checked when it is added), what it
+    is for, and the events to send there (at least one)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    url: Annotated[str, Field(max_length=URL_MAX)]
+    description: Annotated[str, Field(max_length=DESCRIPTION_MAX)] = ""
+    eventTypes: Annotated[list[EventType], Field(max_length=len(EventType))]
+
+
+class WebhookEndpointOut(Answer):
+    """A webhook endpoint of the partner's software (never its secret)."""
+
+    id: int
+    url: str
+    description: str
+    eventTypes: list[str]
+    active: bool
+    createdAt: datetime
+
+
+class WebhookEndpointList(Answer):
+    """Every webhook endpoint, newest first."""
+
+    data: list[WebhookEndpointOut]
+
+
+class WebhookSecretOut(Answer):
+    """An endpoint and its new signing secret (``whsec_...``), shown in this answer only; a
+    repeat with the same Idempotency-Key gives ``secret`` null."""
+
+    endpoint: WebhookEndpointOut
+    secret: str | None
+    message: str
+
+
+class DeliveryOut(Answer):
+    """One event sent to an endpoint: ``eventId`` is its webhook-id (the same on every try and
+    every send again); ``lastAnswer`` the last try's answer in words (null: not tried yet)."""
+
+    id: int
+    eventId: str
+    eventType: str
+    state: str
+    stateLabel: str
+    attempts: int
+    lastAnswer: str | None
+    deliveredAt: datetime | None
+    createdAt: datetime
+
+
+class DeliveryList(Answer):
+    """An endpoint's latest deliveries, newest first."""
+
+    data: list[DeliveryOut]

@@ -69,6 +69,9 @@ class Answer:
     model: BaseModel
     status: int = 200
     location: str = ""
+    #: What an Idempotency-Key keeps to give again, when it must differ from ``model`` (a
+    #: secret shown once is not kept); None: ``model`` itself.
+    kept: BaseModel | None = None
 
 
 #: Every operation, in the order routes were declared.
@@ -200,7 +203,9 @@ def _run(op: Operation, view: Callable[..., Answer], path: dict[str, Any]) -> Re
             idempotency.keep(claimed.row, 500, None, "")
         raise
     document = answer.model.model_dump(mode="json")
-    _finish(key, actor, op, answer.status, claimed, document, answer.location)
+    _finish(key, actor, op, answer.status, claimed,
+            document if answer.kept is None else answer.kept.model_dump(mode="json"),
+            answer.location)
     response = Response(json.dumps(document), status=answer.status, mimetype="application/json")
     if answer.location:
         response.headers["Location"] = answer.location

@@ -16,6 +16,7 @@ from portal.features.api import (  # noqa: F401  (their routes)
     payment_routes,
     step_routes,
     verification_routes,
+    webhook_routes,
 )
 from portal.features.api.blueprint import bp
 from portal.features.api.openapi import document, path_of

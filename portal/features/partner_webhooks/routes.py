@@ -14,7 +14,7 @@ from portal.core.db import db
 from portal.core.models.partner_webhook import PartnerDelivery, PartnerEndpoint
 from portal.core.models.user import Role
 from portal.domain.partner_events import endpoints
-from portal.domain.partner_events.catalogue import DELIVERY_WORDS, FIRST_TRY_WORDS, words_of
+from portal.domain.partner_events.catalogue import delivery_words, words_of
 from portal.domain.partner_events.schedule import RETRY_SCHEDULE, in_words
 from portal.features.partner_webhooks.forms import ButtonForm, NewEndpointForm
 from portal.web.auth.access import current_actor, roles_required
@@ -81,7 +81,7 @@ def deliveries(endpoint_id: int) -> ResponseReturnValue:
     endpoint = db.session.get(PartnerEndpoint, endpoint_id) or abort(404)
     return render_template("partner_webhooks/deliveries.html", endpoint=endpoint,
                            deliveries=endpoints.delivery_log(endpoint), words_of=words_of,
-                           state_words=DELIVERY_WORDS, first_try=FIRST_TRY_WORDS,
+                           delivery_words=delivery_words,
                            button=ButtonForm())
 
 

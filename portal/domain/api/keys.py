@@ -20,6 +20,7 @@ from sqlalchemy import select, update
 from portal.core import clock
 from portal.core.db import db
 from portal.core.models.api_key import ApiKey, KeyState
+from portal.core.refusals import FieldRefused
 from portal.domain.api.scopes import NEEDS_SECOND_ADMIN, Scope
 from portal.domain.audit.service import Actor, record
 
@@ -29,13 +30,8 @@ NAME_MAX = 80
 LAST_USED_STEP_SECONDS = 60
 
 
-class KeyRefused(Exception):
+class KeyRefused(FieldRefused):
     """The key cannot be created as asked; ``field`` names the form field it belongs to."""
-
-    def __init__(self, message: str, field: str = "") -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from portal.core.models.approval import ApprovalRequest, ApprovalState
 from portal.core.models.change_request import OPEN_STATES, ChangeRequest, ChangeState
 from portal.core.models.merchant import Merchant
 from portal.core.models.notice import Notice, NoticeKind
+from portal.core.refusals import FieldRefused
 from portal.domain.audit.service import SYSTEM, Actor, record
 from portal.domain.change_requests.sections import BY_KEY, SECTIONS, Section, read
 from portal.domain.documents import service as documents
@@ -32,13 +33,8 @@ from portal.domain.onboarding.steps import BY_KEY as STEPS_BY_KEY
 TEXT_MAX = 2000
 
 
-class ChangeRefused(Exception):
+class ChangeRefused(FieldRefused):
     """The change request cannot be stored or moved; ``field`` names the form field at fault."""
-
-    def __init__(self, message: str, field: str = "") -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
 
 
 @dataclass(frozen=True)

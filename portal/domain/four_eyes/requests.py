@@ -27,6 +27,7 @@ from portal.core.models.approval import ApprovalKind, ApprovalRequest, ApprovalS
 from portal.core.models.change_request import ChangeRequest
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import ActionState, Payment
+from portal.core.refusals import FieldRefused
 from portal.domain.api import keys
 from portal.domain.audit.service import Actor, actor_of, record
 from portal.domain.change_requests import service as change_requests
@@ -42,13 +43,8 @@ REASON_MISSING = ("Say why, in a sentence: another admin reads it before approvi
                   "(for example the support ticket and what the customer was promised).")
 
 
-class RequestRefused(Exception):
+class RequestRefused(FieldRefused):
     """The request cannot be stored; ``field`` names the form field the message belongs to."""
-
-    def __init__(self, message: str, field: str = "") -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
 
 
 def merchant_key_needs_approval(merchant: Merchant, imported_pem: str | None,

@@ -77,3 +77,9 @@ def status_read(app, merchant_id: int) -> str:
         read_status(onboarding_client(current_settings()), merchant, StatusSource.POLL, SYSTEM)
         db.session.commit()
         return merchant.status or ""
+
+
+def wording_path(client, merchant_id: int) -> str:
+    """Where the merchant's page posts the first ask's wording (the signed-in ``client``)."""
+    page = BeautifulSoup(client.get(f"/merchants/{merchant_id}").data, "html.parser")
+    return page.select_one("section.asks form.ask__words-form")["action"]

@@ -4,7 +4,6 @@ show, and the defaults come in the merchant's language."""
 
 from __future__ import annotations
 
-from bs4 import BeautifulSoup
 from sqlalchemy import select
 
 from portal.core.db import db
@@ -14,7 +13,7 @@ from portal.core.models.merchant import Merchant
 from portal.core.models.user import User
 from portal.domain.asks.wording import MERCHANT_WORDS
 from portal.domain.ownership.notes import add_note
-from tests.asks.support import asked_merchant, asks_on, link_page
+from tests.asks.support import asked_merchant, asks_on, link_page, wording_path
 from tests.verification.support import merchant_link
 
 OPS_WORDS = "Bank statement, last 3 months: compare with the penny-drop name"
@@ -31,10 +30,8 @@ def test_the_link_never_shows_ops_words_notes_other_documents_or_ids(
     auth.login("ops")
     merchant_id = asked_merchant(app, client, sandbox)
     path = merchant_link(app, merchant_id)
-    page = BeautifulSoup(client.get(f"/merchants/{merchant_id}").data, "html.parser")
-    ref = page.select_one("section.asks details.ask__wording input[name=ask]")["value"]
-    client.post(f"/merchants/{merchant_id}/asks/words",
-                data={"ask": ref, "ops_words": OPS_WORDS, "merchant_words": MERCHANT_TEXT})
+    client.post(wording_path(client, merchant_id),
+                data={"ops_words": OPS_WORDS, "merchant_words_en": MERCHANT_TEXT})
     with app.app_context():
         merchant = db.session.get(Merchant, merchant_id)
         ops = db.session.scalar(select(User).where(User.role == "ops"))

@@ -26,6 +26,7 @@ from portal.core.models.payment_link import PaymentLink
 from portal.core.models.user import Role
 from portal.domain.api import keys as api_keys
 from portal.domain.api.scopes import Scope
+from portal.domain.asks import service as asks
 from portal.domain.audit.service import Actor
 from portal.domain.four_eyes.requests import request_admin_role
 from portal.domain.onboarding import merchant_links as links
@@ -44,6 +45,8 @@ REFUSED_CSV = b"not,a,merchant,file\n1,2,3,4\n"
 #: Where the held new administrator's confirmation goes: the settings of a test that wants its
 #: page live (not refused) name it as ADMIN_CONFIRMATION_EMAIL.
 CONFIRMATION_ADDRESS = "security@partner.example"
+#: The document the gateway asks of the seeded merchant.
+ASKED_DOCUMENT = "BANK_STATEMENT"
 #: A real file for each static route.
 STATIC_FILES = {"static": "css/wizard.css"}
 
@@ -63,8 +66,9 @@ def seed_rows(app: Flask, admin_client, settings: Settings) -> dict[str, Any]:
     with its token, the partner's branding with a logo, the admin's password reset and
     invitation tokens, an operations user (whom the team page may promote), a new
     administrator held for an emailed confirmation with its link's token, an API key's
-    token, a change request emailed to the gateway's support, and a partners' webhook
-    endpoint with an event queued for it."""
+    token, a change request emailed to the gateway's support, a partners' webhook
+    endpoint with an event queued for it, and the reference of a document asked of the
+    merchant."""
     merchant_id = onboard(app)
     with app.app_context():
         merchant = db.session.get(Merchant, merchant_id)
@@ -78,6 +82,7 @@ def seed_rows(app: Flask, admin_client, settings: Settings) -> dict[str, Any]:
         db.session.add(payment)
         db.session.commit()
         link, token = links.issue(settings.secret_key, merchant, Actor("admin@example.com"))
+        merchant.documents_outstanding = [ASKED_DOCUMENT]  # an ask with its wording page
         admin = find_user("admin@example.com")
         password_links = {purpose.endpoint: tokens.token_for(settings.secret_key, admin, purpose)
                           for purpose in (tokens.RESET, tokens.INVITE)}
@@ -103,7 +108,8 @@ def seed_rows(app: Flask, admin_client, settings: Settings) -> dict[str, Any]:
                "request_id": held.id,
                "confirmation_token": admin_confirmation.token_for(settings.secret_key, held.id),
                "api_token": _api_token(), "change_id": change.id, "section_key": "bank",
-               "endpoint_id": _partner_endpoint(merchant)}
+               "endpoint_id": _partner_endpoint(merchant),
+               "ref": asks.reference(settings.secret_key, merchant, ASKED_DOCUMENT)}
     return {**ids, "import_id": refused_import(admin_client)}
 
 

@@ -1,11 +1,11 @@
-"""What ops wrote about one document the gateway asks of a merchant: the merchant's wording
-and the ops wording, each replacing its default when set (``portal.domain.asks``)."""
+"""What ops wrote about one document the gateway asks of a merchant: the merchant's wording in
+each language and the ops wording, each replacing its default when set (``portal.domain.asks``)."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, String, Text
+from sqlalchemy import JSON, ForeignKey, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from portal.core import clock
@@ -24,8 +24,9 @@ class DocumentAsk(Base):
     )
     #: The gateway's outstanding-document key; encrypted, as an owner's embeds the owner's PAN.
     doc_key: Mapped[str] = mapped_column(EncryptedText)
-    #: What the merchant reads on their link instead of the default ('' or None: the default).
-    merchant_words: Mapped[str | None] = mapped_column(Text)
+    #: What the merchant reads on their link instead of the default, by language code (a
+    #: language without words: the default in that language). Replaced whole, never mutated.
+    merchant_texts: Mapped[dict[str, str] | None] = mapped_column(JSON)
     #: What ops read instead of the document's label (None: the label).
     ops_words: Mapped[str | None] = mapped_column(Text)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=clock.utcnow)

@@ -1,5 +1,7 @@
 """How an asked document is worded: for the merchant (their link, in their language) and for
-ops (the merchant's page), each a default that ops may replace per merchant and document.
+ops (the merchant's page), each a default that ops may replace per merchant and document; the
+merchant's in each language of ``portal.core.languages`` on its own (a language ops wrote
+nothing in reads the default, translated).
 
 The merchant's default comes from :data:`MERCHANT_WORDS`, one row per document type the
 portal knows (``tests/asks`` checks every type of the labels' table has one); the ops default
@@ -8,6 +10,7 @@ is the document's label. The merchant's words never name a code, an id or a PAN.
 
 from __future__ import annotations
 
+from flask_babel import force_locale, get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from sqlalchemy import select
@@ -15,6 +18,7 @@ from sqlalchemy import select
 from portal.core import clock
 from portal.core.db import db
 from portal.core.labels import Kind, label
+from portal.core.languages import DEFAULT, LANGUAGES
 from portal.core.models.document_ask import DocumentAsk
 from portal.core.models.merchant import Merchant
 from portal.domain.audit.service import Actor, record
@@ -82,9 +86,25 @@ def written_for(merchant: Merchant) -> dict[str, DocumentAsk]:
 
 
 def merchant_words(key: str, written: DocumentAsk | None, partner: str) -> str:
-    """What the merchant reads for ``key``: what ops wrote, else the default."""
-    return (written.merchant_words if written is not None and written.merchant_words
-            else default_merchant_words(key, partner))
+    """What the merchant reads for ``key`` in the language being drawn: what ops wrote in it,
+    else the default in it."""
+    texts = written.merchant_texts if written is not None else None
+    return (texts or {}).get(drawn_language()) or default_merchant_words(key, partner)
+
+
+def defaults_by_language(key: str, partner: str) -> dict[str, str]:
+    """The default merchant wording of ``key`` in every language (ops' form shows them)."""
+    found = {}
+    for language in LANGUAGES:
+        with force_locale(language.code):
+            found[language.code] = default_merchant_words(key, partner)
+    return found
+
+
+def drawn_language() -> str:
+    """The language the page or email being written is in (Flask-Babel's locale)."""
+    locale = get_locale()
+    return locale.language if locale is not None else DEFAULT
 
 
 def ops_words(key: str, written: DocumentAsk | None) -> str:
@@ -93,15 +113,17 @@ def ops_words(key: str, written: DocumentAsk | None) -> str:
             else label(key, Kind.DOCUMENT))
 
 
-def write(merchant: Merchant, key: str, merchant_text: str, ops_text: str,
+def write(merchant: Merchant, key: str, merchant_texts: dict[str, str], ops_text: str,
           actor: Actor) -> None:
-    """Keep ops' wording of ``key`` (an empty text: back to the default), audited; commits."""
+    """Keep ops' wording of ``key``: the merchant's by language code (an empty text: that
+    language's default) and ops' (empty: the label); audited; commits."""
     row = written_for(merchant).get(key)
     if row is None:
         row = DocumentAsk(merchant_id=merchant.id, doc_key=key)
         db.session.add(row)
-    row.merchant_words, row.ops_words = merchant_text or None, ops_text or None
+    kept = {code: text for code, text in merchant_texts.items() if text}
+    row.merchant_texts, row.ops_words = kept or None, ops_text or None
     row.updated_at, row.updated_by = clock.utcnow(), actor.label
     record("document.ask_words", actor=actor, merchant_id=merchant.id,
-           detail={"docType": key, "merchantWords": merchant_text, "opsWords": ops_text})
+           detail={"docType": key, "merchantWords": kept, "opsWords": ops_text})
     db.session.commit()

@@ -4,17 +4,21 @@ audited). The panel itself is drawn by the merchant's page (``pages.panel``)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask.typing import ResponseReturnValue
 
 from portal.core.clients import current_onboarding_client
 from portal.core.config import current_settings
+from portal.core.languages import BY_CODE
 from portal.core.models.merchant import Merchant
 from portal.domain.asks import service, wording
 from portal.domain.branding import service as branding
+from portal.domain.onboarding import merchant_language
 from portal.domain.onboarding.drafts import get_merchant
-from portal.features.asks.forms import RefuseForm, WordsForm
+from portal.features.asks.forms import RefuseForm
+from portal.features.asks.pages import words_form
 from portal.web.auth.access import current_actor, roles_required
+from portal.web.auth.held_forms import held_typing, keeps_typing
 from portal.web.auth.roles import STAFF
 
 bp = Blueprint("asks", __name__)
@@ -22,22 +26,24 @@ bp = Blueprint("asks", __name__)
 ANCHOR = "#asks-heading"
 
 
-@bp.post("/merchants/<int:merchant_id>/asks/words")
+@bp.route("/merchants/<int:merchant_id>/asks/<ref>/words", methods=["GET", "POST"])
+@keeps_typing
 @roles_required(*STAFF)
-def words(merchant_id: int) -> ResponseReturnValue:
-    """Keep how one asked document is worded for the merchant and for ops."""
+def words(merchant_id: int, ref: str) -> ResponseReturnValue:
+    """How one asked document is worded for the merchant (each language) and for ops: saved
+    back to the merchant's page, or this page again with each error beside its field."""
     merchant = load(merchant_id)
-    form = WordsForm()
-    ask = find(merchant, form.ask.data or "")
-    if ask is None or not form.validate_on_submit():
-        errors = [*form.merchant_words.errors, *form.ops_words.errors]
-        flash(f"The wording is not changed: {errors[0] if errors else 'the form expired'}.",
-              "error")
-    else:
-        wording.write(merchant, ask.key, (form.merchant_words.data or "").strip(),
+    partner = branding.current(current_settings()).display_name
+    ask = find(merchant, ref) or abort(404)
+    form = words_form(ask, wording.written_for(merchant).get(ask.key), partner,
+                      **held_typing())
+    if form.validate_on_submit():
+        wording.write(merchant, ask.key, form.merchant_texts(),
                       (form.ops_words.data or "").strip(), current_actor())
         flash(f"The wording of {ask.ops_words} is saved.", "success")
-    return back(merchant)
+        return back(merchant)
+    return render_template("asks/words.html", merchant=merchant, ask=ask, form=form,
+                           reads=BY_CODE[merchant_language.language_of(merchant)])
 
 
 @bp.post("/merchants/<int:merchant_id>/asks/<int:document_id>/send")

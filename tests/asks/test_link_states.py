@@ -99,3 +99,28 @@ def test_only_a_waiting_upload_can_be_sent_or_refused(app, client, auth, sandbox
     assert client.post(f"/merchants/{merchant_id}/asks/{upload.id}/send").status_code == 404
     assert client.post(f"/merchants/{merchant_id}/asks/{upload.id}/refuse",
                        data={"reason": "late"}).status_code == 404
+
+
+def test_a_refusal_without_a_reason_says_so_beside_it_and_keeps_the_upload_waiting(
+        app, client, auth, sandbox):
+    auth.login("ops")
+    merchant_id = asked_merchant(app, client, sandbox)
+    path = merchant_link(app, merchant_id)
+    merchant = app.test_client()
+    assert post_upload(merchant, path, link_page(merchant, path), PDF,
+                       "march.pdf").status_code == 303
+    upload = _uploads(app, merchant_id)[0]
+    response = client.post(f"/merchants/{merchant_id}/asks/{upload.id}/refuse",
+                           data={"reason": "   "})
+    assert response.status_code == 200
+    page = BeautifulSoup(response.data, "html.parser")
+    assert page.select_one("h1").get_text(strip=True) == "Refuse march.pdf"
+    reason = page.select_one("textarea[name=reason]")
+    assert reason["aria-invalid"] == "true"
+    assert page.select_one(f"#refuse-{upload.id}-errors").get_text(strip=True).startswith(
+        "Say why, in words the merchant understands")
+    assert _uploads(app, merchant_id)[0].status == "from_merchant"
+    too_long = client.post(f"/merchants/{merchant_id}/asks/{upload.id}/refuse",
+                           data={"reason": "Blurred. " * 60})
+    kept = BeautifulSoup(too_long.data, "html.parser").select_one("textarea[name=reason]")
+    assert kept.get_text().strip() == ("Blurred. " * 60).strip()

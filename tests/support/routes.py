@@ -19,7 +19,7 @@ from portal.core.db import db
 from portal.core.models.api_key import KeyState
 from portal.core.models.branding import PartnerBranding
 from portal.core.models.change_request import ChangeRequest
-from portal.core.models.document import StoredDocument
+from portal.core.models.document import DocumentStatus, StoredDocument
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import Payment
 from portal.core.models.payment_link import PaymentLink
@@ -68,7 +68,7 @@ def seed_rows(app: Flask, admin_client, settings: Settings) -> dict[str, Any]:
     administrator held for an emailed confirmation with its link's token, an API key's
     token, a change request emailed to the gateway's support, a partners' webhook
     endpoint with an event queued for it, and the reference of a document asked of the
-    merchant."""
+    merchant with the merchant's upload of it."""
     merchant_id = onboard(app)
     with app.app_context():
         merchant = db.session.get(Merchant, merchant_id)
@@ -83,6 +83,7 @@ def seed_rows(app: Flask, admin_client, settings: Settings) -> dict[str, Any]:
         db.session.commit()
         link, token = links.issue(settings.secret_key, merchant, Actor("admin@example.com"))
         merchant.documents_outstanding = [ASKED_DOCUMENT]  # an ask with its wording page
+        upload = _merchant_upload(document, link.id)
         admin = find_user("admin@example.com")
         password_links = {purpose.endpoint: tokens.token_for(settings.secret_key, admin, purpose)
                           for purpose in (tokens.RESET, tokens.INVITE)}
@@ -109,8 +110,23 @@ def seed_rows(app: Flask, admin_client, settings: Settings) -> dict[str, Any]:
                "confirmation_token": admin_confirmation.token_for(settings.secret_key, held.id),
                "api_token": _api_token(), "change_id": change.id, "section_key": "bank",
                "endpoint_id": _partner_endpoint(merchant),
-               "ref": asks.reference(settings.secret_key, merchant, ASKED_DOCUMENT)}
+               "ref": asks.reference(settings.secret_key, merchant, ASKED_DOCUMENT),
+               "merchant_upload_id": upload.id}
     return {**ids, "import_id": refused_import(admin_client)}
+
+
+def _merchant_upload(document: StoredDocument, link_id: int) -> StoredDocument:
+    """The merchant's upload on their link of the asked document, waiting for ops' review: the
+    wizard's ``document``'s file again (committed)."""
+    upload = StoredDocument(merchant_id=document.merchant_id, doc_type=ASKED_DOCUMENT,
+                            original_filename="statement.pdf",
+                            stored_name=f"merchant-{document.stored_name}"[:80],
+                            sha256=document.sha256, size=document.size,
+                            content_type=document.content_type, link_id=link_id,
+                            status=DocumentStatus.FROM_MERCHANT)
+    db.session.add(upload)
+    db.session.commit()
+    return upload
 
 
 def _api_token() -> str:
@@ -176,6 +192,8 @@ def get_urls(app: Flask, ids: dict[str, Any]) -> Iterator[tuple[str, str]]:
             if rule.endpoint in ("verification.merchant_page", "verification.phone_page",
                                  "verification.phone_status"):
                 values["token"] = ids["token"]  # a path part or ?token=, as the route wants
+            if rule.endpoint == "asks.refuse":
+                values["document_id"] = ids["merchant_upload_id"]  # one waiting for review
             if rule.endpoint == "payment_links.page":
                 values["token"] = ids["payment_link_token"]
             if rule.rule.endswith("/payments/<int:payment_id>/link"):

@@ -6,10 +6,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from portal.core.config import current_settings
+from portal.core.languages import BY_CODE, Language
 from portal.core.models.document_ask import DocumentAsk
 from portal.core.models.merchant import Merchant
 from portal.domain.asks import service, wording
 from portal.domain.branding import service as branding
+from portal.domain.onboarding import merchant_language
 from portal.domain.onboarding.progress import documents_asked
 from portal.features.asks.forms import RefuseForm, WordsForm, merchant_field
 
@@ -22,6 +24,8 @@ class Panel:
     asks: list[tuple[service.Ask, WordsForm]]
     open: bool
     refuse_form: RefuseForm
+    #: The language the merchant's pages are in (a refusal's reason is read as written).
+    reads: Language
 
 
 def panel(merchant: Merchant) -> Panel:
@@ -31,7 +35,8 @@ def panel(merchant: Merchant) -> Panel:
     asks = service.asks_of(merchant, settings.secret_key, partner)
     written = wording.written_for(merchant)
     return Panel([(ask, words_form(ask, written.get(ask.key), partner, formdata=None))
-                  for ask in asks], documents_asked(merchant), RefuseForm(formdata=None))
+                  for ask in asks], documents_asked(merchant), RefuseForm(formdata=None),
+                 BY_CODE[merchant_language.language_of(merchant)])
 
 
 def words_form(ask: service.Ask, written: DocumentAsk | None, partner: str,

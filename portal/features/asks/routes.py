@@ -58,20 +58,23 @@ def send(merchant_id: int, document_id: int) -> ResponseReturnValue:
     return back(merchant)
 
 
-@bp.post("/merchants/<int:merchant_id>/asks/<int:document_id>/refuse")
+@bp.route("/merchants/<int:merchant_id>/asks/<int:document_id>/refuse",
+          methods=["GET", "POST"])
+@keeps_typing
 @roles_required(*STAFF)
 def refuse(merchant_id: int, document_id: int) -> ResponseReturnValue:
-    """Refuse the merchant's upload with the reason they read on their link."""
+    """Refuse the merchant's upload with the reason they read on their link: back to the
+    merchant's page, or this page again with the reason's error beside it."""
     merchant = load(merchant_id)
     document = service.reviewable(merchant, document_id) or abort(404)
-    form = RefuseForm()
-    if not form.validate_on_submit():
-        flash(f"Not refused: {(form.reason.errors or ['the form expired'])[0]}", "error")
-    else:
+    form = RefuseForm(**held_typing())
+    if form.validate_on_submit():
         service.refuse(merchant, document, form.reason.data.strip(), current_actor())
         flash("Refused: the merchant reads why on their link and can upload it again.",
               "success")
-    return back(merchant)
+        return back(merchant)
+    return render_template("asks/refuse.html", merchant=merchant, document=document,
+                           form=form, reads=BY_CODE[merchant_language.language_of(merchant)])
 
 
 def find(merchant: Merchant, ref: str) -> service.Ask | None:

@@ -1,6 +1,8 @@
 """An RFI answered through the merchant's own link, in headless Chromium at 375 px with axe
 (issue 39.6), in English and in Hindi: the merchant uploads the document asked for, ops refuse
-it with a reason the merchant then reads, the merchant uploads again, ops send it from the
+it with a reason the merchant then reads (a refusal without one comes back on its own page,
+the error beside it), ops word the ask in the merchant's language, the merchant uploads
+again, ops send it from the
 merchant's page, and the sandbox's review moves on."""
 
 from __future__ import annotations
@@ -20,10 +22,14 @@ PHONE = {"width": 375, "height": 800}
 WORDS = {
     "en": {"ask": "A recent statement of your business bank account",
            "waiting": "Received, thank you.", "refused": "could not use the file you sent",
-           "sent": "Received and passed on."},
+           "sent": "Received and passed on.", "own": "Every page of your March bank statement"},
     "hi": {"ask": "आपके व्यवसाय के बैंक खाते का हाल का स्टेटमेंट", "waiting": "मिल गया, धन्यवाद।",
-           "refused": "आपकी भेजी हुई फ़ाइल का उपयोग नहीं कर सका", "sent": "मिल गया और आगे भेज दिया गया।"},
+           "refused": "आपकी भेजी हुई फ़ाइल का उपयोग नहीं कर सका", "sent": "मिल गया और आगे भेज दिया गया।",
+           "own": "मार्च के बैंक स्टेटमेंट के सारे पेज"},
 }
+#: The field of ops' own wording in each language.
+WORDING_FIELD = {"en": "What the merchant reads, in English",
+                 "hi": "What the merchant reads, in Hindi (हिन्दी)"}
 REASON = "The statement is cut off at the bottom: please send every page."
 
 
@@ -74,14 +80,32 @@ def test_the_merchant_answers_on_the_link_and_ops_send_it(page: Page, chromium: 
             "Received from the merchant, waiting for review")
         axe.check(ops)
         screenshot(ops, "ops-asks-waiting")
-        panel.get_by_label("Why, in words for the merchant").fill(REASON)
-        panel.get_by_role("button", name="Refuse").click()
+        panel.get_by_role("button", name="Refuse").click()  # no reason: its own page
+        reason = ops.get_by_label("Why, in words for the merchant")
+        expect(reason).to_have_attribute("aria-invalid", "true")
+        expect(ops.locator(".field__errors")).to_contain_text("Say why")
+        axe.check(ops)
+        screenshot(ops, "ops-asks-refuse-error")
+        reason.fill(REASON)
+        ops.get_by_role("button", name="Refuse").click()
         expect(ops.locator(".flash--success")).to_contain_text("Refused")
+
+        wording = panel.locator("form.ask__words-form").get_attribute("action") or ""
+        ops.goto(wording)  # the page a refused wording comes back on
+        expect(ops.locator("h1")).to_have_text("The wording of Bank statement")
+        axe.check(ops)
+        screenshot(ops, "ops-asks-wording")
+        ops.goto(f"/merchants/{merchant_id}")
+        panel.locator("details.ask__wording summary").click()
+        panel.get_by_label(WORDING_FIELD[language]).fill(words["own"])
+        panel.get_by_role("button", name="Save the wording").click()
+        expect(ops.locator(".flash--success")).to_contain_text("The wording of Bank statement")
 
         page.reload()
         expect(ask).to_have_attribute("data-state", "refused")
         expect(ask.locator(".ask__state")).to_contain_text(words["refused"])
         expect(ask.locator(".ask__reason")).to_have_text(REASON)
+        expect(ask.locator(".ask__words")).to_have_text(words["own"])  # ops' own, their language
         axe.check(page)
         screenshot(page, f"merchant-asks-refused-{language}")
         _upload(page, tmp_path, "statement-whole.pdf")

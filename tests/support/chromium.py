@@ -76,10 +76,10 @@ CAMERA_ANSWERS = {
 
 
 def answer_camera(page: Page, answer: str) -> None:
-    """Tap the merchant page's camera button and answer its request (``allow``, ``block``, or
-    ``missing``: a device without a camera)."""
+    """Tap the merchant page's camera button (in whichever language the page is) and answer its
+    request (``allow``, ``block``, or ``missing``: a device without a camera)."""
     page.evaluate(CAMERA_ANSWERS[answer])
-    page.get_by_role("button", name="Allow camera and microphone").click()
+    page.locator("button#camera-start").click()
 
 
 def allow_camera(page: Page) -> None:

@@ -19,3 +19,15 @@ def tiny_png() -> bytes:
     pixels = zlib.compress(b"\x00\x1f\x4f\xbf")
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixels)
             + chunk(b"IEND", b""))
+
+
+def read_in(app, merchant_id: int, code: str) -> None:
+    """Ops set the merchant's pages (and emails) to language ``code``."""
+    from portal.core.db import db
+    from portal.core.models.merchant import Merchant
+    from portal.domain.audit.service import Actor
+    from portal.domain.onboarding import merchant_language
+
+    with app.app_context():
+        merchant_language.set_default(db.session.get(Merchant, merchant_id), code,
+                                      Actor("ops@example.com"))

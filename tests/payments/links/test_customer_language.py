@@ -50,7 +50,7 @@ def picks(app) -> list[tuple[int | None, dict, str]]:
 def test_a_hindi_merchants_link_page_offers_english_by_its_name(app, browser, merchant_id,
                                                                 credentials, mail_sink):
     merchant_speaks(app, merchant_id, "hi")
-    payment_id, link = sent_link(browser, merchant_id, mail_sink)
+    _, link = sent_link(browser, merchant_id, mail_sink)
     page = open_page(app.test_client(), link)
     assert page.soup.html["lang"] == "hi"
     assert switch_of(page) == [("current", "hi", "हिन्दी"), ("button", "en", "English")]
@@ -77,7 +77,7 @@ def test_the_pick_is_kept_audited_and_the_link_page_follows_it(app, browser, mer
     assert page.soup.html["lang"] == "en"
     assert page.soup.h1.get_text() == "Pay 1,500 INR to Chai Point"
     assert switch_of(page) == [("current", "en", "English"), ("button", "hi", "हिन्दी")]
-    assert open_page(app.test_client(), link).soup.html["lang"] == "en"  # the link's, not a cookie's
+    assert open_page(app.test_client(), link).soup.html["lang"] == "en"  # kept on the link
     staff = hold_page(browser, payment_id).soup.select_one("[data-field='link-language']")
     assert staff.get_text() == "English, picked on the link's page"
 
@@ -107,7 +107,7 @@ def test_a_used_link_and_a_paused_merchants_link_have_the_switch(app, browser, m
     customer = app.test_client()
     press_continue(customer, used)  # the hosted page opened, never paid
     assert switch_of(open_page(customer, used))[0] == ("current", "en", "English")
-    payment_id, paused = sent_link(browser, merchant_id, mail_sink)
+    _, paused = sent_link(browser, merchant_id, mail_sink)
     assert stop_now(app, merchant_id).ok
     page = open_page(customer, paused)
     assert page.soup.select_one(".payment-not-available") is not None

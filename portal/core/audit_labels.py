@@ -83,6 +83,7 @@ AUDIT_ACTIONS = {
     "payment_link.resend": "emailed a customer a new payment link",
     "payment_link.cancel": "cancelled a payment link",
     "payment_link.open": "opened a payment link to pay",
+    "payment_link.language": "chose the language of a payment link's pages",
     "payments.export": "exported payments as CSV",
     "payments.credentials": "set payment credentials",
     "payments.setup_asked": "asked an admin to set up payments",

@@ -31,7 +31,6 @@ from portal.domain.four_eyes.requests import (
     merchant_key_needs_approval,
     portfolio_key_needs_approval,
 )
-from portal.domain.onboarding import merchant_language
 from portal.domain.payments import (
     actions,
     expiry,
@@ -45,6 +44,7 @@ from portal.domain.payments import (
 from portal.domain.payments import callback as callbacks
 from portal.domain.payments import credentials as creds
 from portal.domain.payments import discard as discarding
+from portal.domain.payments.links import customer_language
 from portal.domain.payments.links.standing import hold_words, label_of
 from portal.domain.payments.search import finding
 from portal.domain.payments.search.spreadsheet import csv_lines
@@ -270,7 +270,8 @@ def refresh(payment_id: int) -> ResponseReturnValue:
 @public
 def callback() -> ResponseReturnValue:
     """The customer's return from the hosted page: verify the token, confirm, thank; in the
-    merchant's language (a response that names no payment, in the browser's)."""
+    language the customer picked on the payment's link, else the merchant's (a response that
+    names no payment, in the browser's)."""
     now_ms = int(clock.utcnow().timestamp() * 1000)
     try:
         outcome = callbacks.take_callback(current_settings(),
@@ -281,7 +282,7 @@ def callback() -> ResponseReturnValue:
         return render_template("payments/customer.html", error=exc.message,
                                words=wording), exc.status
     merchant = merchant_of(outcome.payment)
-    page_language.use(merchant_language.language_of(merchant))
+    page_language.use(customer_language.of_payment(outcome.payment, merchant))
     return render_template("payments/customer.html", payment=outcome.payment,
                            confirmed=outcome.confirmed, words=wording, shop=merchant.public_name,
                            approved=outcome.payment.status in CUSTOMER_APPROVED)

@@ -10,8 +10,11 @@ from bs4 import BeautifulSoup
 from sqlalchemy import select
 
 from portal.core.db import db
+from portal.core.models.merchant import Merchant
 from portal.core.models.payment import Payment
 from portal.core.models.payment_link import PaymentLink
+from portal.domain.audit.service import Actor
+from portal.domain.onboarding import merchant_language
 from tests.payments.support import backend, hold_values, submit
 from tests.support.browser import Browser, Page
 from tests.support.mail import link_in
@@ -34,6 +37,20 @@ def sent_link(browser: Browser, merchant_id: int, mail_sink, **changes: Any) -> 
     assert response.status_code == 302, response.data
     payment_id = int(response.headers["Location"].rsplit("/", 1)[1])
     return payment_id, link_in(mail_sink.messages()[-1])
+
+
+def merchant_speaks(app, merchant_id: int, code: str) -> int:
+    """Ops set the merchant's pages and emails to ``code``; the merchant's id."""
+    with app.app_context():
+        merchant_language.set_default(db.session.get(Merchant, merchant_id), code,
+                                      Actor("ops@example.com"))
+    return merchant_id
+
+
+def pick_language(customer, path: str, code: str, **form: str):
+    """The customer presses ``code`` on the switch of the link's page at ``path`` (not
+    followed)."""
+    return customer.post(path.replace("?", "/language?", 1), data={"language": code, **form})
 
 
 def link_row(app, payment_id: int) -> PaymentLink:

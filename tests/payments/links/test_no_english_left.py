@@ -7,11 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from portal.core.db import db
-from portal.core.models.merchant import Merchant
-from portal.domain.audit.service import Actor
-from portal.domain.onboarding import merchant_language
-from tests.payments.links.support import press_continue, sent_link
+from tests.payments.links.support import merchant_speaks, press_continue, sent_link
 from tests.payments.support import pay
 from tests.support.languages import english_left, in_hindi
 from tests.support.mail import body_of
@@ -23,10 +19,7 @@ DECLINED_CARD = "4000000000000002"
 @pytest.fixture
 def hindi(app, merchant_id) -> int:
     """The approved merchant, its pages and emails set to Hindi by ops."""
-    with app.app_context():
-        merchant_language.set_default(db.session.get(Merchant, merchant_id), "hi",
-                                      Actor("ops@example.com"))
-    return merchant_id
+    return merchant_speaks(app, merchant_id, "hi")
 
 
 def test_the_email_and_the_waiting_page(app, browser, hindi, credentials, mail_sink):

@@ -1,6 +1,6 @@
-"""The email that carries a payment link, in the customer's words and the merchant's language:
-who asks them to pay, how much, for which order, until when, and that the amount is held before
-it is charged."""
+"""The email that carries a payment link, in the customer's words and the link's language (the
+merchant's, until the customer picks one on the link's page): who asks them to pay, how much, for
+which order, until when, and that the amount is held before it is charged."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from portal.core.mail.sender import compose
 from portal.core.models.merchant import Merchant
 from portal.core.models.payment import Payment
 from portal.core.models.payment_link import PaymentLink
-from portal.domain.onboarding import merchant_language
+from portal.domain.payments.links import customer_language
 from portal.domain.payments.wording import money
 
 
@@ -27,11 +27,12 @@ def customer_name(payment: Payment) -> str:
 
 def letter(settings: Settings, link: PaymentLink, payment: Payment, merchant: Merchant,
            url: str) -> EmailMessage:
-    """The message to the hold's customer with the link ``url``, in the merchant's language."""
+    """The message to the hold's customer with the link ``url``, in the link's language: the
+    first email goes before any pick, so in the merchant's."""
     assert payment.customer_email is not None  # a link is only made for a hold with one
     shop, amount = merchant.public_name, money(payment.amount, payment.currency)
     name = customer_name(payment)
-    with force_locale(merchant_language.language_of(merchant)):
+    with force_locale(customer_language.of_link(link, merchant)):
         paragraphs = (
             _("Dear %(name)s,", name=name) if name else _("Hello,"),
             _("%(business)s asks you to pay %(amount)s for order %(order)s.", business=shop,

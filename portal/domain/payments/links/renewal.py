@@ -22,7 +22,7 @@ from portal.core.models.merchant import Merchant
 from portal.core.models.payment import Payment
 from portal.core.payment_statuses import AUTHORISED, POLLED
 from portal.domain.audit.service import Actor, record
-from portal.domain.payments.links import holding_again
+from portal.domain.payments.links import customer_language, holding_again
 from portal.domain.payments.links.sending import Sent, hold_by_link
 
 ACTION = "payment_link.renew"
@@ -68,13 +68,14 @@ def new_link_refusal(settings: Settings, payment: Payment) -> str | None:
 def send_new_link(settings: Settings, payment: Payment, merchant: Merchant,
                   actor: Actor) -> Sent:
     """Email the customer of ``payment`` (unpaid, or a hold close to expiry) a new link for the
-    same amount; the old payment stays as it stands; audited. Commits."""
+    same amount, in the language they picked on its link if they did; the old payment stays as
+    it stands; audited. Commits."""
     refused = new_link_refusal(settings, payment)
     if refused:
         return Sent(False, refused, payment.id)
     txn_id, unique_id = renewal_ids(payment)
     body = {**payment.request_payload, "merchantTxnId": txn_id, "merchantUniqueId": unique_id}
-    sent = hold_by_link(settings, merchant, body, actor)
+    sent = hold_by_link(settings, merchant, body, actor, customer_language.picked(payment))
     if sent.payment_id is None or sent.payment_id == payment.id:
         return Sent(False, sent.message or "The new link could not be sent.", payment.id)
     try:

@@ -60,10 +60,12 @@ def lifetime(settings: Settings) -> timedelta:
     return timedelta(hours=settings.payment_link_hours)
 
 
-def hold_by_link(settings: Settings, merchant: Merchant, body: dict, actor: Actor) -> Sent:
+def hold_by_link(settings: Settings, merchant: Merchant, body: dict, actor: Actor,
+                 language: str | None = None) -> Sent:
     """Validate and store the hold ``body`` without sending it, make its link and email it to
     the customer's address in the billing details; commits. Sending the same form twice makes
-    one hold and one link (the second says it was emailed already)."""
+    one hold and one link (the second says it was emailed already). ``language``: the one the
+    customer picked on an earlier link for this payment, which the new link starts with."""
     refused = unavailable_reason(merchant) or _no_credentials(merchant)
     if refused:
         return Sent(False, refused)
@@ -79,7 +81,7 @@ def hold_by_link(settings: Settings, merchant: Merchant, body: dict, actor: Acto
     if payment.gid is not None or payment.action_state != ActionState.IDLE:
         return Sent(False, "This hold was already sent to the gateway from this form, so it "
                            "cannot be sent as a link; start a new hold.", payment.id)
-    link = link_of(payment) or _new_link(settings, payment, actor)
+    link = link_of(payment) or _new_link(settings, payment, actor, language)
     if link.state == LinkState.CANCELLED:
         return Sent(False, "This hold's payment link was cancelled; start a new hold to send "
                            "the customer another.", payment.id)
@@ -96,13 +98,14 @@ def _no_credentials(merchant: Merchant) -> str | None:
     return None
 
 
-def _new_link(settings: Settings, payment: Payment, actor: Actor) -> PaymentLink:
-    """Store the hold's link; the one stored meanwhile by the same form sent twice at once
-    wins."""
+def _new_link(settings: Settings, payment: Payment, actor: Actor,
+              language: str | None) -> PaymentLink:
+    """Store the hold's link (in ``language``, None: the merchant's); the one stored meanwhile
+    by the same form sent twice at once wins."""
     now = clock.utcnow()
     link = PaymentLink(payment_id=payment.id, nonce=new_nonce(), state=LinkState.WAITING,
                        expires_at=now + lifetime(settings), created_at=now,
-                       created_by_id=actor.id, emails_sent=0, failure="")
+                       created_by_id=actor.id, emails_sent=0, failure="", language=language)
     db.session.add(link)
     try:
         db.session.commit()

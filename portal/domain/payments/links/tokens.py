@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from flask_babel import lazy_gettext as _l
-from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+from itsdangerous import BadData, BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 from portal.core.db import db
 from portal.core.models.payment_link import LinkState, PaymentLink
@@ -50,27 +50,43 @@ class Checked:
     link: PaymentLink | None
     status: int = 200
     reason: str = ""
+    #: The link a genuine token was made for, once it opens no more (expired, replaced,
+    #: withdrawn): its refusal is drawn in the link's language, and takes a language pick.
+    over: PaymentLink | None = None
 
 
 def check(secret_key: str, link_id: int, token: str, lifetime: timedelta,
           now: datetime) -> Checked:
     """The live link ``token`` opens for ``link_id``: 403 if forged or for another link, 410 if
-    replaced by a newer one, withdrawn or expired."""
+    replaced by a newer one, withdrawn or expired (``over`` then names the link)."""
+    serializer = _serializer(secret_key)
     try:
-        payload = _serializer(secret_key).loads(token, max_age=int(lifetime.total_seconds()))
-    except SignatureExpired:
-        return Checked(None, 410, EXPIRED)
+        payload = serializer.loads(token, max_age=int(lifetime.total_seconds()))
+    except SignatureExpired as exc:  # genuine, only old: the signature was checked
+        return Checked(None, 410, EXPIRED, over=_named(serializer, exc.payload, link_id))
     except BadSignature:
         return Checked(None, 403, NOT_VALID)
-    if not isinstance(payload, dict) or payload.get("l") != link_id:
-        return Checked(None, 403, NOT_VALID)
-    link = db.session.get(PaymentLink, link_id, populate_existing=True)
+    link = _named(serializer, payload, link_id)
     if link is None:
         return Checked(None, 403, NOT_VALID)
     if not secrets.compare_digest(str(payload.get("n", "")), link.nonce):
-        return Checked(None, 410, REPLACED)
+        return Checked(None, 410, REPLACED, over=link)
     if link.state == LinkState.CANCELLED:
-        return Checked(None, 410, WITHDRAWN)
+        return Checked(None, 410, WITHDRAWN, over=link)
     if link.state == LinkState.WAITING and link.expires_at <= now:
-        return Checked(None, 410, EXPIRED)
+        return Checked(None, 410, EXPIRED, over=link)
     return Checked(link)
+
+
+def _named(serializer: URLSafeTimedSerializer, payload: object,
+           link_id: int) -> PaymentLink | None:
+    """The link a signed payload names, when it is ``link_id``'s (an expired signature's
+    payload comes raw, still to be loaded)."""
+    if isinstance(payload, bytes):
+        try:
+            payload = serializer.load_payload(payload)
+        except BadData:
+            return None
+    if not isinstance(payload, dict) or payload.get("l") != link_id:
+        return None
+    return db.session.get(PaymentLink, link_id, populate_existing=True)

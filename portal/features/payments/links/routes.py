@@ -1,6 +1,7 @@
 """Payment link pages: the staff's resend and cancel on a hold, and the customer's public page
-the emailed link opens (``/pay/<link>?token=...``), headed with PARTNER_NAME, in the merchant's
-language (a token that opens nothing, in the browser's).
+the emailed link opens (``/pay/<link>?token=...``), headed with PARTNER_NAME, with its language
+switch: in the language the customer picked there, else the merchant's (a token that names no
+link, in the browser's).
 
 The token travels in the query, which the log redaction masks; the page shows the order and
 the amount, never the customer's details.
@@ -27,9 +28,15 @@ from portal.core.models.merchant import Merchant
 from portal.core.models.payment import Payment
 from portal.core.models.payment_link import PaymentLink
 from portal.domain.branding import service as branding
-from portal.domain.onboarding import merchant_language
 from portal.domain.payments import wording
-from portal.domain.payments.links import opening, renewal, sending, standing, tokens
+from portal.domain.payments.links import (
+    customer_language,
+    opening,
+    renewal,
+    sending,
+    standing,
+    tokens,
+)
 from portal.features.payments.links.forms import CancelForm, ContinueForm, ResendForm
 from portal.features.payments.pages import flash_errors, load_payment, merchant_of
 from portal.web import page_language
@@ -84,7 +91,7 @@ def page(payment_link_id: int) -> ResponseReturnValue:
     link, payment = _opened(payment_link_id)
     opening.settle(link, payment, clock.utcnow())
     if opening.refusal(payment, _merchant(payment)):
-        return _not_available()
+        return _not_available(link)
     return _page(link, payment)
 
 
@@ -97,27 +104,66 @@ def pay(payment_link_id: int) -> ResponseReturnValue:
         return _page(link, payment), 400
     opened = opening.open_link(current_settings(), link, clock.utcnow())
     if not opened.available:
-        return _not_available()
+        return _not_available(link)
     if opened.redirect_url:
         return redirect(opened.redirect_url, 303)
     return _page(link, db.session.get(Payment, link.payment_id, populate_existing=True) or payment,
                  opened.message)
 
 
+@bp.post("/pay/<int:payment_link_id>/language")
+@public
+def language_pick(payment_link_id: int) -> ResponseReturnValue:
+    """The page's language switch: the customer's pick is kept with the link (live or over),
+    then the link's page again in it. The token is checked as the page checks it; CSRF-checked
+    like every form."""
+    checked, payment = _checked(payment_link_id)
+    link = checked.link or checked.over
+    if link is None or payment is None:
+        abort(_refused(checked, None))
+    customer_language.pick(link, payment, request.form.get("language", ""),
+                           current_actor(opening.OPEN_ACTOR))
+    return redirect(url_for(".page", payment_link_id=link.id,
+                            token=request.args.get("token", "")), 303)
+
+
 def _opened(link_id: int) -> tuple[PaymentLink, Payment]:
     """The live link the query's token opens and its hold, or the refusal page (403/410)."""
+    checked, payment = _checked(link_id)
+    if checked.link is None or payment is None:
+        abort(_refused(checked, payment))
+    return checked.link, payment
+
+
+def _checked(link_id: int) -> tuple[tokens.Checked, Payment | None]:
+    """The query's token checked, and the hold of the link it was made for (live or over); the
+    page drawn in that link's language, else (a token naming no link) in the browser's."""
     settings = current_settings()
     checked = tokens.check(settings.secret_key, link_id, request.args.get("token", ""),
                            sending.lifetime(settings), clock.utcnow())
-    payment = db.session.get(Payment, checked.link.payment_id) if checked.link else None
-    if checked.link is None or payment is None:
+    link = checked.link or checked.over
+    payment = db.session.get(Payment, link.payment_id) if link is not None else None
+    if link is None or payment is None:
         page_language.use_browsers()
-        abort(make_response(render_template(
-            "verification/refused.html", status=checked.status,
-            reason=checked.reason or tokens.NOT_VALID, brand=branding.current(settings)),
-            checked.status))
-    page_language.use(merchant_language.language_of(_merchant(payment)))
-    return checked.link, payment
+    else:
+        page_language.use(customer_language.of_link(link, _merchant(payment)))
+    return checked, payment
+
+
+def _refused(checked: tokens.Checked, payment: Payment | None) -> ResponseReturnValue:
+    """The page of a link that opens nothing: why, naming no order; with the language switch
+    when the token is the link's own (expired, replaced, withdrawn)."""
+    over = checked.over if payment is not None else None
+    return make_response(render_template(
+        "verification/refused.html", status=checked.status,
+        reason=checked.reason or tokens.NOT_VALID, brand=branding.current(current_settings()),
+        language_url=_language_url(over) if over is not None else None), checked.status)
+
+
+def _language_url(link: PaymentLink) -> str:
+    """Where the link's page posts a language picked on it (the token the page was opened
+    with)."""
+    return url_for(".language_pick", payment_link_id=link.id, token=request.args.get("token", ""))
 
 
 def _merchant(payment: Payment) -> Merchant:
@@ -126,12 +172,12 @@ def _merchant(payment: Payment) -> Merchant:
     return merchant
 
 
-def _not_available() -> ResponseReturnValue:
+def _not_available(link: PaymentLink) -> ResponseReturnValue:
     """The neutral page of a link whose merchant cannot take payments now: no reason, no
     gateway error (the audit trail and the hold's page tell ops why)."""
     brand = branding.current(current_settings())
     return render_template("payments/links/not_available.html", brand=brand,
-                           partner=brand.display_name)
+                           partner=brand.display_name, language_url=_language_url(link))
 
 
 def _page(link: PaymentLink, payment: Payment, message: str = "") -> str:
@@ -140,4 +186,4 @@ def _page(link: PaymentLink, payment: Payment, message: str = "") -> str:
         message=message,
         standing=standing.standing(link, payment, clock.utcnow()), Standing=standing.Standing,
         form=ContinueForm(), brand=branding.current(current_settings()), words=wording,
-        renewed=renewal.replacement_of(payment) is not None)
+        renewed=renewal.replacement_of(payment) is not None, language_url=_language_url(link))

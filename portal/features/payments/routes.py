@@ -26,6 +26,7 @@ from portal.core.db import db
 from portal.core.models.user import Role
 from portal.core.payment_statuses import CUSTOMER_APPROVED
 from portal.domain.audit.service import record
+from portal.domain.branding import service as branding
 from portal.domain.four_eyes import queries, refund_allowance
 from portal.domain.four_eyes.requests import (
     merchant_key_needs_approval,
@@ -279,10 +280,11 @@ def callback() -> ResponseReturnValue:
                                          current_actor(callbacks.CALLBACK))
     except callbacks.CallbackError as exc:
         page_language.use_browsers()
-        return render_template("payments/customer.html", error=exc.message,
-                               words=wording), exc.status
+        return render_template("payments/customer.html", error=exc.message, words=wording,
+                               brand=branding.current(current_settings())), exc.status
     merchant = merchant_of(outcome.payment)
     page_language.use(customer_language.of_payment(outcome.payment, merchant))
     return render_template("payments/customer.html", payment=outcome.payment,
                            confirmed=outcome.confirmed, words=wording, shop=merchant.public_name,
-                           approved=outcome.payment.status in CUSTOMER_APPROVED)
+                           approved=outcome.payment.status in CUSTOMER_APPROVED,
+                           brand=branding.current(current_settings()))

@@ -228,12 +228,11 @@ def save(key: str, language: str, subject: str, body: str, actor: Actor) -> None
     The body must contain the placeholder the email cannot do without (mostly $link: an email
     without its link is no use).
     """
-    default = DEFAULTS[key]
+    default, primary = DEFAULTS[key], {"key": key, "language": _language(key, language)}
     check("subject", subject, default.placeholders)
     check("body", body, default.placeholders)
     if default.required not in Template(body).get_identifiers():
         raise TemplateRefused("body", WITHOUT_REQUIRED[default.required, default.audience])
-    primary = {"key": key, "language": _language(key, language)}
     stored = db.session.get(MailTemplate, primary) or MailTemplate(**primary)
     stored.subject, stored.body = subject, body
     stored.updated_at, stored.updated_by = clock.utcnow(), actor.label

@@ -19,14 +19,6 @@ class Language:
     own_name: str
     english_name: str
 
-    @property
-    def label(self) -> str:
-        """Its name on staff pages: as its readers write it, then in English where that
-        differs ("हिन्दी (Hindi)")."""
-        if self.own_name == self.english_name:
-            return self.own_name
-        return f"{self.own_name} ({self.english_name})"
-
 
 LANGUAGES = (
     Language("en", "English", "English"),

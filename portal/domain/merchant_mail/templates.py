@@ -176,6 +176,7 @@ def built_in(key: str, language: str) -> EmailText:
 
 
 def _stored(default: EmailText, stored: MailTemplate) -> EmailText:
+    """``default`` as the admin wrote it in ``stored``'s language."""
     return replace(default, subject=stored.subject, body=stored.body, language=stored.language,
                    customised=True, updated_by=stored.updated_by, updated_at=stored.updated_at)
 

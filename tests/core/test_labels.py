@@ -108,6 +108,15 @@ def test_a_badge_escapes_what_it_shows():
     (("system", None, "brand.new", "ok", None), "System did brand.new."),
     (("API key Stayhub", None, "api.call", "refused", None),
      "API key Stayhub called the API — refused."),
+    (("admin@example.com", "admin", "mail_template.update", "ok", None,
+      {"template": "merchant_link", "language": "hi"}),
+     "admin@example.com (admin) edited an email's text in Hindi."),
+    (("admin@example.com", "admin", "mail_template.restore", "ok", None,
+      {"template": "owner_notice", "language": "en"}),
+     "admin@example.com (admin) restored an email's built-in text in English."),
+    (("admin@example.com", "admin", "mail_template.update", "ok", None,
+      {"template": "merchant_link"}),  # recorded before each language had its own text
+     "admin@example.com (admin) edited an email's text in every language."),
 ])
 def test_an_audit_event_reads_as_a_sentence(args, sentence):
     assert audit_sentence(*args) == sentence

@@ -63,7 +63,8 @@ def test_a_name_stored_with_a_carriage_return_still_gets_its_link_email(app, cli
 def test_a_template_subject_stored_with_a_line_break_is_folded(app, client, auth, mail_sink,
                                                                merchant_id):
     with app.app_context():
-        db.session.add(MailTemplate(key="merchant_link", subject="Verify\r\n$business_name",
+        db.session.add(MailTemplate(key="merchant_link", language="en",
+                                    subject="Verify\r\n$business_name",
                                     body="Open $link", updated_by="admin@example.com",
                                     updated_at=clock.utcnow()))
         db.session.commit()

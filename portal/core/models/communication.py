@@ -12,11 +12,14 @@ from portal.core.models.types import UTCDateTime
 
 
 class MailTemplate(Base):
-    """An admin's version of one email's subject and body (absent: the built-in default)."""
+    """An admin's version of one email's subject and body in one language (absent: the
+    built-in text of that language). A team email has only its English one."""
 
     __tablename__ = "mail_templates"
 
     key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    #: The language it is written in (``portal.core.languages``).
+    language: Mapped[str] = mapped_column(String(8), primary_key=True)
     subject: Mapped[str] = mapped_column(String(200))
     body: Mapped[str] = mapped_column(Text)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -42,17 +42,19 @@ def email_link(settings: Settings, merchant: Merchant, template_key: str, actor:
     link, token = links.issue(settings.secret_key, merchant, actor)
     url = absolute_url("verification.merchant_page", merchant_id=merchant.id, token=token)
     brand = branding.current(settings)
-    with force_locale(merchant_language.language_of(merchant)):
+    language = merchant_language.language_of(merchant)
+    with force_locale(language):
         subject, body = templates.render(template_key, {
             "business_name": merchant.public_name,
             "signatory_name": signatory.name or _("Sir or Madam"), "link": url,
             "expires_at": f"{link.expires_at:%Y-%m-%d %H:%M} UTC",
-            "partner_name": brand.display_name})
+            "partner_name": brand.display_name}, language)
     shown = masked_email(signatory.email)
     deliver(settings, lambda: compose(settings, signatory.email, subject, body,
                                       sender_name=brand.sender_name),
             "merchant_link.email", actor=actor, merchant_id=merchant.id,
-            detail={"link": link.id, "template": template_key, "to": shown},
+            detail={"link": link.id, "template": template_key, "language": language,
+                    "to": shown},
             undo=lambda: links.revoke(merchant, link.id, actor))
     return shown
 

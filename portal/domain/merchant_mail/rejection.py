@@ -44,22 +44,23 @@ def email_rejection(settings: Settings, merchant: Merchant, by: User) -> str:
         raise DeliveryError("This merchant has no signatory email: tell them another way, "
                             "then mark them told.")
     brand = branding.current(settings)
-    with force_locale(merchant_language.language_of(merchant)):
+    language = merchant_language.language_of(merchant)
+    with force_locale(language):
         subject, body = templates.render(KEY, {
             "business_name": merchant.public_name,
             "signatory_name": signatory.name or _("Sir or Madam"),
-            "reason": reason_words(merchant), "partner_name": brand.display_name})
+            "reason": reason_words(merchant), "partner_name": brand.display_name}, language)
     actor, shown = Actor.of(by), masked_email(signatory.email)
     try:
         send(settings, compose(settings, signatory.email, subject, body,
                              sender_name=brand.sender_name))
     except MailError as exc:
         record("merchant.rejection_email", actor=actor, outcome="failed",
-               merchant_id=merchant.id, detail={"to": shown})
+               merchant_id=merchant.id, detail={"to": shown, "language": language})
         db.session.commit()
         raise DeliveryError(str(exc)) from exc
     record("merchant.rejection_email", actor=actor, merchant_id=merchant.id,
-           detail={"to": shown})
+           detail={"to": shown, "language": language})
     mark_told(merchant, by)
     db.session.commit()
     return shown

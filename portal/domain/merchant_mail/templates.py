@@ -1,5 +1,6 @@
 """The portal's emails' subject and body: built-in defaults that admins may replace. Most go to
-a merchant's signatory; the notices (``portal.features.notifications``) go to the team.
+a merchant's signatory, in the merchant's language, and an admin writes their own version per
+language; the notices (``portal.features.notifications``) go to the team, in English only.
 
 Placeholders use ``string.Template``'s ``$name`` syntax: the standard library's substitution,
 which reads no attributes and runs no code, so an admin's text cannot reach the portal's data.
@@ -9,13 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from string import Template
 
+from flask_babel import force_locale
 from flask_babel import lazy_gettext as _l
 from sqlalchemy import select
 
 from portal.core import clock
 from portal.core.db import db
+from portal.core.languages import BY_CODE, DEFAULT, LANGUAGES, Language
 from portal.core.models import MailTemplate
 from portal.domain.audit.service import Actor, record
 
@@ -43,7 +47,7 @@ WITHOUT_REQUIRED = {
 
 @dataclass(frozen=True)
 class EmailText:
-    """One email's subject and body, placeholders not yet filled in."""
+    """One email's subject and body in one language, placeholders not yet filled in."""
 
     key: str
     title: str
@@ -55,6 +59,11 @@ class EmailText:
     placeholders: Mapping[str, str] = field(default_factory=lambda: PLACEHOLDERS)
     #: The placeholder its body cannot do without.
     required: str = "link"
+    #: The language it is written in.
+    language: str = DEFAULT
+    #: Who saved the admin's version, and when (a built-in text: nobody).
+    updated_by: str = ""
+    updated_at: datetime | None = None
 
 
 #: The rejection's placeholders: no link, the gateway's reason instead.
@@ -99,8 +108,8 @@ TEAM_TEXTS = {
         audience=TEAM, placeholders=DIGEST_PLACEHOLDERS),
 }
 
-#: The merchants' emails' built-in texts, in the merchant's language (gettext's, read when the
-#: email is written); an admin's version replaces them in every language.
+#: The built-in texts: a merchant email's in each language (gettext's, read in the language
+#: asked for), which an admin's version in that language replaces; a team email's in English.
 DEFAULTS = {
     "merchant_link": EmailText(
         "merchant_link", "Verification link sent on request",
@@ -145,20 +154,58 @@ class TemplateRefused(ValueError):
         self.field = field
 
 
-def current(key: str) -> EmailText:
-    """The text in force for ``key``: the admin's version, else the default."""
+def languages_of(key: str) -> tuple[Language, ...]:
+    """The languages ``key`` is written in: each of the table's for a merchant email, English
+    alone for a team one."""
+    return LANGUAGES if DEFAULTS[key].audience == MERCHANTS else (BY_CODE[DEFAULT],)
+
+
+def _language(key: str, language: str) -> str:
+    """``language`` when ``key`` is written in it, else ValueError (a caller's mistake)."""
+    if language not in {known.code for known in languages_of(key)}:
+        raise ValueError(f"the email {key} is not written in {language!r}")
+    return language
+
+
+def built_in(key: str, language: str) -> EmailText:
+    """The built-in text of ``key`` in ``language`` (gettext's catalogue)."""
     default = DEFAULTS[key]
-    stored = db.session.get(MailTemplate, key)
-    if stored is None:
-        return default
-    return replace(default, subject=stored.subject, body=stored.body, customised=True)
+    with force_locale(_language(key, language)):
+        return replace(default, subject=str(default.subject), body=str(default.body),
+                       language=language)
 
 
-def all_current() -> list[EmailText]:
-    """Every email's text in force."""
-    stored = {t.key: t for t in db.session.scalars(select(MailTemplate))}
-    return [replace(d, subject=stored[key].subject, body=stored[key].body, customised=True)
-            if key in stored else d for key, d in DEFAULTS.items()]
+def _stored(default: EmailText, stored: MailTemplate) -> EmailText:
+    """``default`` as the admin wrote it in ``stored``'s language."""
+    return replace(default, subject=stored.subject, body=stored.body, language=stored.language,
+                   customised=True, updated_by=stored.updated_by, updated_at=stored.updated_at)
+
+
+def current(key: str, language: str) -> EmailText:
+    """The text in force for ``key`` in ``language``: the admin's version in that language,
+    else the built-in text in that language."""
+    stored = db.session.get(MailTemplate, {"key": key, "language": _language(key, language)})
+    return built_in(key, language) if stored is None else _stored(DEFAULTS[key], stored)
+
+
+def _versions(key: str, stored: Mapping[tuple[str, str], MailTemplate]) -> tuple[EmailText, ...]:
+    """``key``'s text in force in each language it is written in, of the ``stored`` rows."""
+    return tuple(_stored(DEFAULTS[key], stored[key, language.code])
+                 if (key, language.code) in stored else built_in(key, language.code)
+                 for language in languages_of(key))
+
+
+def versions(key: str) -> tuple[EmailText, ...]:
+    """``key``'s text in force in each language it is written in (English first)."""
+    rows = db.session.scalars(select(MailTemplate).where(MailTemplate.key == key))
+    return _versions(key, {(row.key, row.language): row for row in rows})
+
+
+def all_current() -> list[tuple[EmailText, ...]]:
+    """Every email's texts in force, one per language it is written in (English first)."""
+    rows = db.session.scalars(select(MailTemplate))
+    stored = {(row.key, row.language): row for row in rows}
+    return [_versions(key, stored) for key in DEFAULTS]
 
 
 def check(field: str, text: str, placeholders: Mapping[str, str] = PLACEHOLDERS) -> str:
@@ -175,36 +222,37 @@ def check(field: str, text: str, placeholders: Mapping[str, str] = PLACEHOLDERS)
     return text
 
 
-def save(key: str, subject: str, body: str, actor: Actor) -> None:
-    """Store an admin's subject and body for ``key`` after checking them; audited (caller commits).
+def save(key: str, language: str, subject: str, body: str, actor: Actor) -> None:
+    """Store an admin's subject and body for ``key`` in ``language`` after checking them;
+    audited (caller commits). The other languages keep their own text.
 
     The body must contain the placeholder the email cannot do without (mostly $link: an email
     without its link is no use).
     """
-    default = DEFAULTS[key]
+    default, primary = DEFAULTS[key], {"key": key, "language": _language(key, language)}
     check("subject", subject, default.placeholders)
     check("body", body, default.placeholders)
     if default.required not in Template(body).get_identifiers():
         raise TemplateRefused("body", WITHOUT_REQUIRED[default.required, default.audience])
-    stored = db.session.get(MailTemplate, key) or MailTemplate(key=key)
+    stored = db.session.get(MailTemplate, primary) or MailTemplate(**primary)
     stored.subject, stored.body = subject, body
     stored.updated_at, stored.updated_by = clock.utcnow(), actor.label
     db.session.add(stored)
-    record("mail_template.update", actor=actor, detail={"template": key})
+    record("mail_template.update", actor=actor, detail={"template": key, "language": language})
 
 
-def restore_default(key: str, actor: Actor) -> None:
-    """Drop the admin's version of ``key`` so the default applies again (caller commits)."""
-    stored = db.session.get(MailTemplate, key)
+def restore_default(key: str, language: str, actor: Actor) -> None:
+    """Drop the admin's version of ``key`` in ``language`` so its built-in text applies again
+    (caller commits); the other languages keep theirs."""
+    stored = db.session.get(MailTemplate, {"key": key, "language": _language(key, language)})
     if stored is not None:
         db.session.delete(stored)
-    record("mail_template.restore", actor=actor, detail={"template": key})
+    record("mail_template.restore", actor=actor, detail={"template": key, "language": language})
 
 
-def render(key: str, values: dict[str, str]) -> tuple[str, str]:
-    """The subject and body for ``key`` with ``values`` filled in (the mail composer puts the
-    subject on one line, whatever the values hold)."""
-    text = current(key)
-    return (Template(str(text.subject)).safe_substitute(values),
-            Template(str(text.body)).safe_substitute(values))
-
+def render(key: str, values: dict[str, str], language: str) -> tuple[str, str]:
+    """The subject and body for ``key`` in ``language`` with ``values`` filled in (the mail
+    composer puts the subject on one line, whatever the values hold)."""
+    text = current(key, language)
+    return (Template(text.subject).safe_substitute(values),
+            Template(text.body).safe_substitute(values))

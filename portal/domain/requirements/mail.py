@@ -47,7 +47,7 @@ def email_needs(settings: Settings, recipient: Recipient, rows: Sequence[Require
             "business_name": recipient.business or _("your business"),
             "signatory_name": recipient.name or _("Sir or Madam"),
             "needs": "\n".join(f"- {in_words(row)}" for row in rows),
-            "partner_name": brand.display_name})
+            "partner_name": brand.display_name}, language)
     shown = masked_email(recipient.email)
     deliver(settings, lambda: compose(settings, recipient.email, subject, body,
                                       sender_name=brand.sender_name),

@@ -11,6 +11,7 @@ from sqlalchemy import select
 from portal.core.db import db
 from portal.core.label_tables import TABLES, Kind
 from portal.core.labels import label
+from portal.core.languages import BY_CODE
 from portal.core.models.audit import AuditEvent
 from portal.core.models.user import User
 from portal.domain.audit.trail import EventMerchant
@@ -19,7 +20,10 @@ from portal.domain.onboarding.steps import BY_KEY
 #: Who did it, for actors that are not users, where the label alone does not read well.
 ACTOR_WORDS = {"merchant link": "The merchant", "customer link": "The customer"}
 #: What each placeholder of a verb says when the event does not tell (a list of actions).
-ANY = {"merchant": "a merchant", "to": "a status", "step": "a step", "email": "a user"}
+ANY = {"merchant": "a merchant", "to": "a status", "step": "a step", "email": "a user",
+       "language": "a language"}
+#: The language of an email edited before each language had its own text: all of them.
+EVERY_LANGUAGE = "every language"
 
 
 def action_words(action: str) -> str:
@@ -41,7 +45,8 @@ def audit_sentence(actor: str, role: str | None, action: str, outcome: str,
     step = BY_KEY.get(str(detail.get("step", "")))
     fills = {"merchant": merchant or ANY["merchant"], "to": label(detail.get("to")),
              "step": step.title.lower() if step else ANY["step"],
-             "email": str(detail.get("email") or ANY["email"])}
+             "email": str(detail.get("email") or ANY["email"]),
+             "language": _language_words(detail.get("language"))}
     named = "{merchant}" in verb
     for name, words in fills.items():
         verb = verb.replace("{" + name + "}", words)
@@ -49,6 +54,15 @@ def audit_sentence(actor: str, role: str | None, action: str, outcome: str,
         verb = f"{verb} for {merchant}"
     ending = "" if outcome == "ok" else f" — {label(outcome, Kind.OUTCOME)}"
     return f"{who} {verb}{ending}."
+
+
+def _language_words(code: object) -> str:
+    """The language an event names, in English; an email's edit that names none was for
+    every language."""
+    if not code:
+        return EVERY_LANGUAGE
+    language = BY_CODE.get(str(code))
+    return language.english_name if language else str(code)
 
 
 def event_sentences(events: list[AuditEvent],

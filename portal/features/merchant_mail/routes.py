@@ -1,14 +1,18 @@
-"""Pages of merchant mail: "Email the merchant" for staff, the template editor for admins.
+"""Pages of merchant mail: "Email the merchant" for staff, the template editor for admins (a
+merchant email in each language, one at a time).
 
 The app-wide CSRFProtect checks every POST's token before these views run."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from collections.abc import Sized
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from portal.core.config import current_settings
 from portal.core.db import db
+from portal.core.languages import BY_CODE, DEFAULT, Language
 from portal.core.models.user import Role
 from portal.domain.merchant_mail import templates
 from portal.domain.merchant_mail.delivery import DeliveryError, email_link
@@ -37,39 +41,60 @@ def email_merchant(merchant_id: int) -> ResponseReturnValue:
 @bp.get("/admin/emails")
 @roles_required(Role.ADMIN)
 def index() -> ResponseReturnValue:
-    """The emails (to merchants, and to the team) and the text in force for each."""
+    """The emails (to merchants, and to the team) and the text in force for each, in each
+    language it is written in."""
     return render_template("merchant_mail/index.html", texts=templates.all_current(),
-                           sandbox=current_settings().gateway_is_sandbox)
+                           languages=BY_CODE, sandbox=current_settings().gateway_is_sandbox)
+
+
+def _language(key: str) -> Language:
+    """The language of ``key`` a page edits: ``?language=``, English unless it names another;
+    404 for an email or a language the email is not written in."""
+    if key not in templates.DEFAULTS:
+        abort(404)
+    written_in = {language.code: language for language in templates.languages_of(key)}
+    return written_in.get(request.args.get("language", DEFAULT)) or abort(404)
 
 
 @bp.route("/admin/emails/<key>", methods=["GET", "POST"])
 @roles_required(Role.ADMIN)
 def edit(key: str) -> ResponseReturnValue:
-    """Edit one email's subject and body; placeholders are checked before saving."""
-    if key not in templates.DEFAULTS:
-        abort(404)
-    text = templates.current(key)
-    form = TemplateForm(data={"subject": str(text.subject), "body": str(text.body)})
+    """Edit one email's subject and body in one language; placeholders are checked before
+    saving, and the other languages keep their own text."""
+    language = _language(key)
+    versions = templates.versions(key)
+    text = next(version for version in versions if version.language == language.code)
+    form = TemplateForm(data={"subject": text.subject, "body": text.body})
     if form.validate_on_submit():
         try:
-            templates.save(key, form.subject.data, form.body.data, current_actor())
+            templates.save(key, language.code, form.subject.data, form.body.data,
+                           current_actor())
         except templates.TemplateRefused as exc:
             form[exc.field].errors.append(str(exc))
         else:
             db.session.commit()
-            flash(f"The email '{text.title}' was saved.", "success")
-            return redirect(url_for("merchant_mail.index"))
-    return render_template("merchant_mail/edit.html", form=form, text=text,
-                           placeholders=text.placeholders)
+            flash(f"{_named(text, versions)} was saved.", "success")
+            return redirect(url_for(".edit", key=key, language=language.code))
+    return render_template("merchant_mail/edit.html", form=form, text=text, language=language,
+                           choices=[(BY_CODE[v.language], v) for v in versions],
+                           built_in=templates.built_in(key, language.code))
 
 
 @bp.post("/admin/emails/<key>/restore")
 @roles_required(Role.ADMIN)
 def restore(key: str) -> ResponseReturnValue:
-    """Go back to the built-in text of one email."""
-    if key not in templates.DEFAULTS:
-        abort(404)
-    templates.restore_default(key, current_actor())
+    """Go back to the built-in text of one email in one language."""
+    language = _language(key)
+    templates.restore_default(key, language.code, current_actor())
     db.session.commit()
-    flash("The built-in text applies again.", "success")
-    return redirect(url_for("merchant_mail.index"))
+    text = templates.built_in(key, language.code)
+    flash(f"{_named(text, templates.languages_of(key))} is the built-in text again.",
+          "success")
+    return redirect(url_for(".edit", key=key, language=language.code))
+
+
+def _named(text: templates.EmailText, languages: Sized) -> str:
+    """The email in a flash: its title, and its language when it is written in more than one."""
+    if len(languages) == 1:
+        return f"The email '{text.title}'"
+    return f"The {BY_CODE[text.language].english_name} text of '{text.title}'"

@@ -26,6 +26,7 @@ from sqlalchemy import ColumnElement, and_, or_, select, update
 from portal.core import clock
 from portal.core.config import Settings
 from portal.core.db import db
+from portal.core.languages import DEFAULT
 from portal.core.mail.sender import MailError, compose, send
 from portal.core.mail.urls import absolute_url
 from portal.core.models.notice import MailState, Notice
@@ -39,6 +40,8 @@ log = logging.getLogger("portal.notifications")
 
 #: Who the audit trail says emailed the notices.
 ACTOR = Actor("notices")
+#: The team's emails are in the staff pages' language, one version each.
+TEAM_LANGUAGE = DEFAULT
 #: The most notices one run emails one by one (the rest wait for the next run).
 BATCH = 100
 
@@ -138,7 +141,7 @@ def _email_one(settings: Settings, notice_id: int, report: DeliveryReport) -> No
     [said] = words_for([notice])
     subject, body = templates.render("owner_notice", {
         "business_name": said.merchant_name, "headline": said.headline,
-        "details": said.details, "link": _url(said)})
+        "details": said.details, "link": _url(said)}, TEAM_LANGUAGE)
     outcome = _send(settings, owner.email, subject, body)
     _finish(Notice.id == notice_id, outcome, report)
     record("notice.email", outcome=outcome, merchant_id=notice.merchant_id, actor=ACTOR,
@@ -163,7 +166,7 @@ def _email_digest(settings: Settings, user_id: int, boundary: datetime,
         "count": f"{len(said)} notice{'s' if len(said) != 1 else ''}",
         "link": absolute_url("notifications.index"),
         "notices": "\n\n".join(f"{s.merchant_name}: {s.headline}\n{s.details}\n{_url(s)}"
-                               for s in said)})
+                               for s in said)}, TEAM_LANGUAGE)
     outcome = _send(settings, owner.email, subject, body)
     _finish(claimed, outcome, report)
     record("notice.digest", outcome=outcome, actor=ACTOR,

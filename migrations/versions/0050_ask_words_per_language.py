@@ -5,7 +5,7 @@ Words written before are kept as the merchant's own language's (the one ops chos
 which the page they were written on showed).
 
 Revision ID: 0050
-Revises: 0044
+Revises: 0048
 Create Date: 2026-12-02
 """
 from collections.abc import Sequence
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0050"
-down_revision: str | None = "0044"
+down_revision: str | None = "0048"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -90,6 +90,18 @@ def approved_by_the_sandbox(app, servers: Servers, scenario: str) -> int:
 
 
 def set_up_credentials(page: Page, merchant_id: int) -> None:
+    """Save the sandbox's payments credentials for the merchant (an admin on ``page``)."""
     page.goto(f"/merchants/{merchant_id}/payments/credentials")
     page.get_by_role("button", name="Save credentials").click()
     expect(page.locator(".current-credentials")).to_be_visible()
+
+
+def email_a_payment_link(page: Page, auth, app, merchant_id: int) -> None:
+    """As an admin on ``page``: save the merchant's credentials and email the customer the
+    suite's usual hold as a payment link; on the hold's page after."""
+    log_in(page, auth.create("admin"), app=app)
+    set_up_credentials(page, merchant_id)
+    page.goto(f"/merchants/{merchant_id}/payments/new")
+    fill_hold_form(page)
+    page.get_by_role("button", name="Email the customer a payment link").click()
+    page.wait_for_url("**/payments/*")

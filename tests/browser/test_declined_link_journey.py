@@ -9,8 +9,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from portal.core.config import Settings
-from tests.browser.payment_steps import fill_hold_form, pay_on_checkout_page
-from tests.browser.support import PHONE, Axe, Servers, log_in, screenshot
+from tests.browser.payment_steps import email_a_payment_link, pay_on_checkout_page
+from tests.browser.support import PHONE, Axe, Servers, screenshot
 from tests.payments.support import APPROVING_CARD, DECLINED_CARD, add_merchant
 from tests.support.mail import link_in, mail_sink, mailing
 
@@ -44,13 +44,7 @@ def expect_customer_page(customer: Page, axe: Axe, name: str) -> None:
 def test_a_declined_link_payment_is_sent_again_in_one_click_and_paid(
         page: Page, customer: Page, servers: Servers, auth, app, axe: Axe, mail_sink) -> None:
     merchant_id = add_merchant(app, "APPROVED", name=SHOP)
-    log_in(page, auth.create("admin"), app=app)
-    page.goto(f"/merchants/{merchant_id}/payments/credentials")
-    page.get_by_role("button", name="Save credentials").click()
-    page.goto(f"/merchants/{merchant_id}/payments/new")
-    fill_hold_form(page)
-    page.get_by_role("button", name="Email the customer a payment link").click()
-    page.wait_for_url("**/payments/*")
+    email_a_payment_link(page, auth, app, merchant_id)
     hold_url = page.url
 
     first = link_in(mail_sink.messages()[-1])

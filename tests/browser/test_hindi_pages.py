@@ -17,8 +17,8 @@ from portal.core.models.merchant import Merchant
 from portal.domain.audit.service import Actor
 from portal.domain.onboarding import merchant_language
 from portal.domain.onboarding import merchant_links as links
-from tests.browser.payment_steps import fill_hold_form, pay_on_checkout_page
-from tests.browser.support import TIMEOUT_MS, Axe, Servers, log_in, screenshot
+from tests.browser.payment_steps import email_a_payment_link, pay_on_checkout_page
+from tests.browser.support import TIMEOUT_MS, Axe, Servers, screenshot
 from tests.payments.support import APPROVING_CARD, add_merchant
 from tests.support.chromium import CAMERA_ANSWERS
 from tests.support.mail import link_in, mail_sink, mailing
@@ -118,13 +118,7 @@ def test_a_customer_pays_a_hindi_merchants_link(page: Page, customer: Page, serv
                                                  auth, app, axe: Axe, mail_sink) -> None:
     merchant_id = add_merchant(app, "APPROVED", name=LONG_NAME)
     in_hindi(app, merchant_id)
-    log_in(page, auth.create("admin"), app=app)
-    page.goto(f"/merchants/{merchant_id}/payments/credentials")
-    page.get_by_role("button", name="Save credentials").click()
-    page.goto(f"/merchants/{merchant_id}/payments/new")
-    fill_hold_form(page)
-    page.get_by_role("button", name="Email the customer a payment link").click()
-    page.wait_for_url("**/payments/*")
+    email_a_payment_link(page, auth, app, merchant_id)
     link = link_in(mail_sink.messages()[-1])
     customer.goto(link)
     expect(customer.locator("html")).to_have_attribute("lang", "hi")

@@ -15,8 +15,8 @@ from portal.core.db import db
 from portal.core.models.merchant import Merchant
 from portal.domain.audit.service import Actor
 from portal.domain.onboarding import merchant_language
-from tests.browser.payment_steps import fill_hold_form, pay_on_checkout_page
-from tests.browser.support import TIMEOUT_MS, Axe, Servers, log_in, screenshot
+from tests.browser.payment_steps import email_a_payment_link, pay_on_checkout_page
+from tests.browser.support import TIMEOUT_MS, Axe, Servers, screenshot
 from tests.payments.support import APPROVING_CARD, add_merchant
 from tests.support.mail import link_in, mail_sink, mailing
 
@@ -50,13 +50,7 @@ def emailed_link(page: Page, auth, app, mail_sink) -> str:
     with app.app_context():
         merchant_language.set_default(db.session.get(Merchant, merchant_id), "hi",
                                       Actor("ops@example.com"))
-    log_in(page, auth.create("admin"), app=app)
-    page.goto(f"/merchants/{merchant_id}/payments/credentials")
-    page.get_by_role("button", name="Save credentials").click()
-    page.goto(f"/merchants/{merchant_id}/payments/new")
-    fill_hold_form(page)
-    page.get_by_role("button", name="Email the customer a payment link").click()
-    page.wait_for_url("**/payments/*")
+    email_a_payment_link(page, auth, app, merchant_id)
     return link_in(mail_sink.messages()[-1])
 
 
